@@ -1,0 +1,425 @@
+//! Anchoring: fingerprints and the resolve ladder (INV-1: never guess).
+//!
+//! A [`Fingerprint`] remembers an anchored text and up to [`CONTEXT_CHARS`] chars
+//! of context on each side. [`resolve`] finds it again in a document:
+//!
+//! 1. the live-tracked range (mapped through every edit of this session), when it
+//!    still holds exactly `text`;
+//! 2. else every exact occurrence of `text`, each scored by how much of the
+//!    recorded context agrees around it. Occurrences whose context does not agree
+//!    are not candidates unless the text is [distinctive](DISTINCTIVE_CHARS) on its
+//!    own; the best score wins, ties are broken by distance from `lineHint`, and
+//!    a tie that still stands is orphaned;
+//! 3. none → orphaned.
+//!
+//! So a short or repeated text whose context no longer agrees is orphaned, never
+//! placed on another copy of the word, and a resolved range always holds exactly
+//! `fingerprint.text`.
+//!
+//! An empty `text` (an insertion point) resolves only where `before` ends and
+//! `after` begins, both exactly.
+
+use crate::document::Document;
+use crate::model::{Extra, Fingerprint};
+use crate::offset::{CharOffset, CharRange};
+use memchr::memmem;
+
+/// Chars of context recorded on each side of an anchored text.
+pub const CONTEXT_CHARS: usize = 32;
+
+/// A text at least this many chars long identifies itself: a unique occurrence of
+/// it is accepted even when its context changed. Shorter texts also need at least
+/// half of their recorded context to agree.
+pub const DISTINCTIVE_CHARS: usize = 24;
+
+/// The outcome of [`resolve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// The range holds exactly `fingerprint.text`.
+    Found(CharRange),
+    Orphaned,
+}
+
+impl Resolution {
+    pub fn range(self) -> Option<CharRange> {
+        match self {
+            Resolution::Found(r) => Some(r),
+            Resolution::Orphaned => None,
+        }
+    }
+}
+
+/// Fingerprint `range` of `doc`.
+pub fn build_fingerprint(doc: &Document, range: CharRange) -> Fingerprint {
+    let rope = doc.rope();
+    let start = range.start.0.min(rope.len_chars());
+    let end = range.end.0.clamp(start, rope.len_chars());
+    let before_start = start.saturating_sub(CONTEXT_CHARS);
+    let after_end = (end + CONTEXT_CHARS).min(rope.len_chars());
+    Fingerprint {
+        text: rope.slice(start..end).into(),
+        before: rope.slice(before_start..start).into(),
+        after: rope.slice(end..after_end).into(),
+        line_hint: rope.char_to_line(start),
+        extra: Extra::new(),
+    }
+}
+
+/// Resolve `fp` in `doc` by the ladder of the module docs. `live` is the range
+/// this session last tracked for the anchor, if any.
+pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Resolution {
+    if let Some(r) = live {
+        if r.end.0 <= doc.len_chars() && r.len() == fp.text.chars().count() && doc.rope().slice(r.as_range()) == fp.text.as_str() {
+            return Resolution::Found(r);
+        }
+    }
+    resolve_from_scratch(doc, fp)
+}
+
+/// One place `text` occurs, in bytes of the flattened document.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    start: usize,
+    end: usize,
+    score: usize,
+    full: bool,
+}
+
+/// Chars of `a`'s end that equal `b`'s end.
+fn common_suffix_chars(a: &str, b: &str) -> usize {
+    a.chars().rev().zip(b.chars().rev()).take_while(|(x, y)| x == y).count()
+}
+
+/// Chars of `a`'s start that equal `b`'s start.
+fn common_prefix_chars(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// At most `n` chars of `s` ending at byte `at` (as a byte offset into `s`).
+fn chars_before(s: &str, at: usize, n: usize) -> &str {
+    let mut start = at;
+    for (i, _) in s[..at].char_indices().rev().take(n) {
+        start = i;
+    }
+    &s[start..at]
+}
+
+struct Scorer<'a> {
+    text: &'a str,
+    fp: &'a Fingerprint,
+    before_len: usize,
+    after_len: usize,
+}
+
+impl<'a> Scorer<'a> {
+    fn new(text: &'a str, fp: &'a Fingerprint) -> Self {
+        Scorer {
+            text,
+            fp,
+            before_len: fp.before.chars().count(),
+            after_len: fp.after.chars().count(),
+        }
+    }
+
+    fn candidate(&self, start: usize, end: usize) -> Candidate {
+        let b = common_suffix_chars(chars_before(self.text, start, self.before_len), &self.fp.before);
+        let a = common_prefix_chars(&self.text[end..], &self.fp.after);
+        Candidate {
+            start,
+            end,
+            score: a + b,
+            full: a == self.after_len && b == self.before_len,
+        }
+    }
+
+    /// Whether the context around `c` agrees enough to place the anchor there.
+    fn plausible(&self, c: &Candidate, distinctive: bool) -> bool {
+        let total = self.before_len + self.after_len;
+        c.full || distinctive || total == 0 || 2 * c.score >= total
+    }
+}
+
+/// Every start (byte offset) of a non-empty `needle` in `hay` that lies in
+/// `from..to`, overlapping occurrences included.
+fn occurrences(hay: &str, needle: &str, from: usize, to: usize) -> Vec<usize> {
+    debug_assert!(!needle.is_empty());
+    let finder = memmem::Finder::new(needle.as_bytes());
+    let bytes = hay.as_bytes();
+    let limit = to.saturating_add(needle.len()).min(bytes.len());
+    let mut out = Vec::new();
+    let mut pos = from;
+    while pos < limit {
+        match finder.find(&bytes[pos..limit]) {
+            Some(i) if pos + i < to => {
+                out.push(pos + i);
+                pos += i + 1;
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+fn resolve_from_scratch(doc: &Document, fp: &Fingerprint) -> Resolution {
+    let text = doc.text();
+    if fp.text.is_empty() {
+        return resolve_insertion_point(doc, fp);
+    }
+    let scorer = Scorer::new(text, fp);
+    let distinctive = fp.text.chars().count() >= DISTINCTIVE_CHARS;
+    let n = fp.text.len();
+
+    // Fast path: an occurrence starting on the hinted line whose whole context
+    // agrees, and no other such occurrence on that line. No occurrence elsewhere
+    // can beat it (full agreement is the best score and its line distance is 0),
+    // so this is the ladder's answer, found without scanning the document.
+    if fp.line_hint < doc.len_lines() {
+        let line_start = doc.char_to_byte(doc.line_to_char(fp.line_hint)).0;
+        let line_end = if fp.line_hint + 1 < doc.len_lines() {
+            doc.char_to_byte(doc.line_to_char(fp.line_hint + 1)).0
+        } else {
+            text.len()
+        };
+        let full: Vec<Candidate> = occurrences(text, &fp.text, line_start, line_end)
+            .into_iter()
+            .map(|s| scorer.candidate(s, s + n))
+            .filter(|c| c.full)
+            .collect();
+        if full.len() == 1 {
+            return found(doc, full[0].start, full[0].end);
+        }
+    }
+
+    let candidates: Vec<Candidate> = occurrences(text, &fp.text, 0, text.len() + 1)
+        .into_iter()
+        .map(|s| scorer.candidate(s, s + n))
+        .filter(|c| scorer.plausible(c, distinctive))
+        .collect();
+    pick(doc, fp, &candidates)
+}
+
+/// The best candidate by score, then by distance from `lineHint`; `Orphaned`
+/// when there is none or a tie remains.
+fn pick(doc: &Document, fp: &Fingerprint, candidates: &[Candidate]) -> Resolution {
+    let Some(best_score) = candidates.iter().map(|c| c.score).max() else {
+        return Resolution::Orphaned;
+    };
+    let best: Vec<&Candidate> = candidates.iter().filter(|c| c.score == best_score).collect();
+    if best.len() == 1 {
+        return found(doc, best[0].start, best[0].end);
+    }
+    let distance = |c: &Candidate| {
+        let line = doc.rope().byte_to_line(c.start);
+        line.abs_diff(fp.line_hint)
+    };
+    let nearest = best.iter().map(|c| distance(c)).min().unwrap_or(0);
+    let closest: Vec<&&Candidate> = best.iter().filter(|c| distance(c) == nearest).collect();
+    if closest.len() == 1 {
+        found(doc, closest[0].start, closest[0].end)
+    } else {
+        Resolution::Orphaned
+    }
+}
+
+fn found(doc: &Document, start: usize, end: usize) -> Resolution {
+    let rope = doc.rope();
+    Resolution::Found(CharRange {
+        start: CharOffset(rope.byte_to_char(start)),
+        end: CharOffset(rope.byte_to_char(end)),
+    })
+}
+
+fn resolve_insertion_point(doc: &Document, fp: &Fingerprint) -> Resolution {
+    let text = doc.text();
+    if fp.before.is_empty() && fp.after.is_empty() {
+        // Only an empty document pins down a point with no context.
+        return if text.is_empty() {
+            Resolution::Found(CharRange::point(0))
+        } else {
+            Resolution::Orphaned
+        };
+    }
+    let joined = format!("{}{}", fp.before, fp.after);
+    let candidates: Vec<Candidate> = occurrences(text, &joined, 0, text.len() + 1)
+        .into_iter()
+        .map(|s| {
+            let p = s + fp.before.len();
+            Candidate {
+                start: p,
+                end: p,
+                score: 0,
+                full: true,
+            }
+        })
+        .collect();
+    pick(doc, fp, &candidates)
+}
+
+/// For a fingerprint that no longer resolves: where its neighbourhood still is.
+/// Returns the range between the recorded `before` and `after` context when both
+/// are found close together (the text there changed: the anchor is *stale*), or
+/// `None` when the neighbourhood is gone too (*orphaned*).
+pub fn locate_neighbourhood(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Option<CharRange> {
+    if let Some(r) = live {
+        if r.end.0 <= doc.len_chars() {
+            return Some(r);
+        }
+    }
+    let text = doc.text();
+    // Context of a few chars proves nothing.
+    if fp.before.chars().count() + fp.after.chars().count() < 8 {
+        return None;
+    }
+    let window = 4 * fp.text.len() + 256;
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    let before_starts = if fp.before.is_empty() {
+        vec![0]
+    } else {
+        occurrences(text, &fp.before, 0, text.len() + 1)
+    };
+    for b in before_starts {
+        if !fp.before.is_empty() && b != 0 && fp.before.chars().count() < CONTEXT_CHARS {
+            // A short `before` was recorded at the document's start; it must still be there.
+            continue;
+        }
+        let from = b + fp.before.len();
+        let to = (from + window).min(text.len());
+        if fp.after.is_empty() {
+            if text.len() - from <= window {
+                hits.push((from, text.len()));
+            }
+            continue;
+        }
+        if let Some(i) = memmem::find(&text.as_bytes()[from..to], fp.after.as_bytes()) {
+            hits.push((from, from + i));
+        }
+    }
+    let candidates: Vec<Candidate> = hits
+        .into_iter()
+        .map(|(s, e)| Candidate {
+            start: s,
+            end: e,
+            score: 0,
+            full: true,
+        })
+        .collect();
+    pick(doc, fp, &candidates).range()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp_of(text: &str, needle: &str, nth: usize) -> (Document, Fingerprint) {
+        let doc = Document::new(text);
+        let byte = text.match_indices(needle).nth(nth).unwrap().0;
+        let start = doc.byte_to_char(crate::offset::ByteOffset(byte)).unwrap().0;
+        let fp = build_fingerprint(&doc, CharRange::new(start, start + needle.chars().count()));
+        (doc, fp)
+    }
+
+    fn resolved_text(text: &str, fp: &Fingerprint) -> Option<String> {
+        let doc = Document::new(text);
+        resolve(&doc, fp, None).range().map(|r| doc.slice(r))
+    }
+
+    #[test]
+    fn fingerprint_has_32_chars_of_context_and_line_hint() {
+        let text = format!("{}\nline two has the target word here{}", "x".repeat(40), "y".repeat(40));
+        let (_, fp) = fp_of(&text, "target", 0);
+        assert_eq!(fp.text, "target");
+        assert_eq!(fp.before.chars().count(), 32);
+        assert_eq!(fp.after.chars().count(), 32);
+        assert_eq!(fp.line_hint, 1);
+    }
+
+    #[test]
+    fn context_is_counted_in_scalar_values() {
+        let (_, fp) = fp_of("😀😀😀 target", "target", 0);
+        assert_eq!(fp.before, "😀😀😀 ");
+    }
+
+    #[test]
+    fn moved_text_re_anchors() {
+        let (_, fp) = fp_of("Intro.\n\nThe quick brown fox jumps.\n", "brown fox", 0);
+        let moved = "A new first paragraph.\n\nIntro.\n\nThe quick brown fox jumps.\n";
+        assert_eq!(resolved_text(moved, &fp).as_deref(), Some("brown fox"));
+    }
+
+    #[test]
+    fn repeated_word_is_disambiguated_by_context() {
+        let text = "the cat sat on the mat and the dog sat on the rug";
+        let (_, fp) = fp_of(text, "the", 2);
+        let doc = Document::new(text);
+        let r = resolve(&doc, &fp, None).range().unwrap();
+        assert_eq!(r, CharRange::new(27, 30));
+    }
+
+    #[test]
+    fn short_text_with_disagreeing_context_is_orphaned_not_moved() {
+        let (_, fp) = fp_of("We met at the station before dawn, tired and cold.", "the", 0);
+        // The original "the" is gone; another "the" exists in a different sentence.
+        let after = "We met at a station before dawn. Later the rain came down hard.";
+        assert_eq!(resolved_text(after, &fp), None);
+    }
+
+    #[test]
+    fn distinctive_text_survives_context_change() {
+        let (_, fp) = fp_of("Old intro. A sentence long enough to identify itself. Old outro.", "A sentence long enough to identify itself.", 0);
+        let after = "Completely new words around. A sentence long enough to identify itself. New end.";
+        assert_eq!(
+            resolved_text(after, &fp).as_deref(),
+            Some("A sentence long enough to identify itself.")
+        );
+    }
+
+    #[test]
+    fn tie_is_orphaned() {
+        let fp = Fingerprint {
+            text: "word".into(),
+            before: String::new(),
+            after: String::new(),
+            line_hint: 0,
+            extra: Extra::new(),
+        };
+        assert_eq!(resolved_text("word word", &fp), None);
+        assert_eq!(resolved_text("word\nword", &fp).as_deref(), Some("word"));
+    }
+
+    #[test]
+    fn live_range_wins_when_text_matches() {
+        let text = "same same";
+        let doc = Document::new(text);
+        let fp = build_fingerprint(&doc, CharRange::new(5, 9));
+        assert_eq!(resolve(&doc, &fp, Some(CharRange::new(5, 9))), Resolution::Found(CharRange::new(5, 9)));
+        // A live range whose text changed falls through to the ladder.
+        let changed = Document::new("same sane");
+        assert_eq!(resolve(&changed, &fp, Some(CharRange::new(5, 9))), Resolution::Orphaned);
+    }
+
+    #[test]
+    fn insertion_point_needs_both_contexts_exactly() {
+        let doc = Document::new("alpha beta");
+        let fp = build_fingerprint(&doc, CharRange::point(5));
+        assert_eq!(resolve(&doc, &fp, None), Resolution::Found(CharRange::point(5)));
+        let edited = Document::new("alpha  beta");
+        assert_eq!(resolve(&edited, &fp, None), Resolution::Orphaned);
+    }
+
+    #[test]
+    fn neighbourhood_found_when_text_changed() {
+        let (_, fp) = fp_of("First the context before, TARGET, and the context after it.", "TARGET", 0);
+        let doc = Document::new("First the context before, CHANGED TEXT, and the context after it.");
+        assert_eq!(resolve(&doc, &fp, None), Resolution::Orphaned);
+        let r = locate_neighbourhood(&doc, &fp, None).unwrap();
+        assert_eq!(doc.slice(r), "CHANGED TEXT");
+        let gone = Document::new("Nothing of the kind remains here at all.");
+        assert_eq!(locate_neighbourhood(&gone, &fp, None), None);
+    }
+
+    #[test]
+    fn overlapping_occurrences_are_all_seen() {
+        assert_eq!(occurrences("aaaa", "aa", 0, 5), vec![0, 1, 2]);
+        assert_eq!(occurrences("xaay aa", "aa", 0, 3), vec![1]);
+    }
+}

@@ -1,0 +1,286 @@
+//! Attribution spans: who wrote which text.
+//!
+//! [`Spans`] is the live, in-session form of the sidecar's `attributions`: a
+//! sorted list of non-overlapping char ranges, each with its author. Spans map
+//! through every edit (they shrink and split; text typed right next to a span is
+//! not part of it) and new text is [painted](Spans::paint) with its author. At
+//! save each span becomes one attribution record with a fresh fingerprint.
+//!
+//! Invariants ([`Spans::check_invariants`]):
+//! 1. every span is non-empty;
+//! 2. spans are sorted by start and do not overlap;
+//! 3. two touching spans never have the same author and turn (they are merged).
+
+use crate::changeset::{ChangeSet, RangeAssoc};
+use crate::model::{Extra, Provenance};
+use crate::offset::{CharOffset, CharRange};
+
+/// Who wrote a span, and when.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpanAuthor {
+    pub author: Provenance,
+    pub turn_id: Option<String>,
+    pub created_at: String,
+}
+
+impl SpanAuthor {
+    fn same(&self, other: &SpanAuthor) -> bool {
+        self.author.same_author(&other.author) && self.turn_id == other.turn_id
+    }
+}
+
+/// What a span loaded from a sidecar remembers of its record, so saving keeps
+/// its id and the fields other writers put on it and its anchor.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RecordMeta {
+    pub id: String,
+    pub anchor_id: String,
+    pub extra: Extra,
+    pub anchor_extra: Extra,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    pub range: CharRange,
+    pub who: SpanAuthor,
+    pub record: Option<RecordMeta>,
+}
+
+/// See the module docs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spans {
+    spans: Vec<Span>,
+}
+
+impl Spans {
+    pub fn new() -> Self {
+        Spans::default()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Span> {
+        self.spans.iter()
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The span covering `pos`, if any.
+    pub fn at(&self, pos: CharOffset) -> Option<&Span> {
+        let i = self.spans.partition_point(|s| s.range.end <= pos);
+        self.spans.get(i).filter(|s| s.range.start <= pos)
+    }
+
+    /// Map every span through `change`: spans shrink where text was deleted,
+    /// split around text inserted inside them (the inserted text is not theirs
+    /// until painted), and vanish when all their text is gone.
+    pub fn map(&mut self, change: &ChangeSet) {
+        let Some(touched) = change.touched_range() else { return };
+        let delta = change.len_after() as isize - change.len() as isize;
+        let shift = |o: CharOffset| CharOffset((o.0 as isize + delta) as usize);
+        let inserted = change.inserted_ranges();
+        let mut out: Vec<Span> = Vec::with_capacity(self.spans.len() + 1);
+        let mut first_touched: Option<usize> = None;
+        let mut touched_count = 0;
+        for mut span in self.spans.drain(..) {
+            if span.range.end <= touched.start {
+                out.push(span);
+            } else if span.range.start >= touched.end {
+                span.range = CharRange {
+                    start: shift(span.range.start),
+                    end: shift(span.range.end),
+                };
+                out.push(span);
+            } else if let Some(mapped) = change.map_range(span.range, RangeAssoc::Exclusive) {
+                first_touched.get_or_insert(out.len());
+                // The mapped range minus the text inserted inside it.
+                let mut cur = mapped.start;
+                let mut record = span.record.take();
+                let mut push = |range: CharRange, out: &mut Vec<Span>| {
+                    out.push(Span {
+                        range,
+                        who: span.who.clone(),
+                        record: record.take(),
+                    })
+                };
+                for ins in &inserted {
+                    if ins.end <= cur {
+                        continue;
+                    }
+                    if ins.start >= mapped.end {
+                        break;
+                    }
+                    if ins.start > cur {
+                        push(CharRange { start: cur, end: ins.start }, &mut out);
+                    }
+                    cur = cur.max(ins.end);
+                }
+                if cur < mapped.end {
+                    push(CharRange { start: cur, end: mapped.end }, &mut out);
+                }
+                touched_count = out.len() - first_touched.unwrap_or(out.len());
+            }
+        }
+        self.spans = out;
+        // A deletion can bring two spans of one author together.
+        let at = first_touched.unwrap_or_else(|| self.spans.partition_point(|s| s.range.end <= touched.start));
+        self.merge_around(at.saturating_sub(1), at + touched_count + 1);
+        self.debug_check();
+    }
+
+    /// Give `range` to `who` (or to nobody), replacing whatever covered it.
+    pub fn paint(&mut self, range: CharRange, who: Option<SpanAuthor>) {
+        if range.is_empty() {
+            return;
+        }
+        let first = self.spans.partition_point(|s| s.range.end <= range.start);
+        let mut last = first;
+        while last < self.spans.len() && self.spans[last].range.start < range.end {
+            last += 1;
+        }
+        let mut replacement: Vec<Span> = Vec::with_capacity(3);
+        let removed: Vec<Span> = self.spans.drain(first..last).collect();
+        if let Some(head) = removed.first() {
+            if head.range.start < range.start {
+                replacement.push(Span {
+                    range: CharRange { start: head.range.start, end: range.start },
+                    who: head.who.clone(),
+                    record: head.record.clone(),
+                });
+            }
+        }
+        if let Some(who) = who {
+            replacement.push(Span { range, who, record: None });
+        }
+        if let Some(tail) = removed.last() {
+            if tail.range.end > range.end {
+                let head_kept_record = tail.range.start < range.start;
+                replacement.push(Span {
+                    range: CharRange { start: range.end, end: tail.range.end },
+                    who: tail.who.clone(),
+                    record: if head_kept_record { None } else { tail.record.clone() },
+                });
+            }
+        }
+        let n = replacement.len();
+        self.spans.splice(first..first, replacement);
+        self.merge_around(first.saturating_sub(1), first + n + 1);
+        self.debug_check();
+    }
+
+    /// Merge touching spans of one author and turn in `from..to`.
+    fn merge_around(&mut self, from: usize, to: usize) {
+        let to = to.min(self.spans.len());
+        let mut i = from;
+        let mut end = to;
+        while i + 1 < end {
+            let (a, b) = (&self.spans[i], &self.spans[i + 1]);
+            if a.range.end == b.range.start && a.who.same(&b.who) {
+                let b = self.spans.remove(i + 1);
+                let a = &mut self.spans[i];
+                a.range.end = b.range.end;
+                if a.record.is_none() {
+                    a.record = b.record;
+                }
+                end -= 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Add a span loaded from a sidecar (painted over anything it overlaps).
+    pub fn insert_loaded(&mut self, span: Span) {
+        let range = span.range;
+        self.paint(range, Some(span.who.clone()));
+        if let Some(i) = self.spans.iter().position(|s| s.range.start <= range.start && s.range.end >= range.end) {
+            if self.spans[i].record.is_none() {
+                self.spans[i].record = span.record;
+            }
+        }
+    }
+
+    fn debug_check(&self) {
+        if cfg!(debug_assertions) {
+            self.check_invariants();
+        }
+    }
+
+    /// Panics naming the invariant of the module docs that does not hold.
+    pub fn check_invariants(&self) {
+        for (i, s) in self.spans.iter().enumerate() {
+            assert!(!s.range.is_empty(), "Spans invariant 1: span {i} is empty");
+            if i > 0 {
+                let p = &self.spans[i - 1];
+                assert!(p.range.end <= s.range.start, "Spans invariant 2: spans {} and {i} overlap", i - 1);
+                assert!(
+                    !(p.range.end == s.range.start && p.who.same(&s.who)),
+                    "Spans invariant 3: spans {} and {i} touch with one author",
+                    i - 1
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn who(id: &str) -> SpanAuthor {
+        SpanAuthor {
+            author: Provenance::human(id),
+            turn_id: None,
+            created_at: "2026-01-01T00:00:00.000Z".into(),
+        }
+    }
+
+    fn ranges(s: &Spans) -> Vec<(usize, usize, String)> {
+        s.iter().map(|s| (s.range.start.0, s.range.end.0, s.who.author.id.clone())).collect()
+    }
+
+    #[test]
+    fn paint_splits_and_merges() {
+        let mut s = Spans::new();
+        s.paint(CharRange::new(0, 10), Some(who("a")));
+        s.paint(CharRange::new(3, 5), Some(who("b")));
+        assert_eq!(ranges(&s), vec![(0, 3, "a".into()), (3, 5, "b".into()), (5, 10, "a".into())]);
+        s.paint(CharRange::new(3, 5), Some(who("a")));
+        assert_eq!(ranges(&s), vec![(0, 10, "a".into())]);
+        s.paint(CharRange::new(2, 8), None);
+        assert_eq!(ranges(&s), vec![(0, 2, "a".into()), (8, 10, "a".into())]);
+    }
+
+    #[test]
+    fn insert_inside_splits_and_edges_do_not_grow() {
+        let mut s = Spans::new();
+        s.paint(CharRange::new(2, 6), Some(who("a")));
+        // type 1 char inside at 4, and 1 char right after the end (at 6 → after mapping 7)
+        let cs = ChangeSet::from_changes(8, [(CharRange::point(4), "x"), (CharRange::point(6), "y")]).unwrap();
+        s.map(&cs);
+        assert_eq!(ranges(&s), vec![(2, 4, "a".into()), (5, 7, "a".into())]);
+    }
+
+    #[test]
+    fn delete_shrinks_and_removes() {
+        let mut s = Spans::new();
+        s.paint(CharRange::new(2, 6), Some(who("a")));
+        s.paint(CharRange::new(8, 9), Some(who("b")));
+        let cs = ChangeSet::replace(10, CharRange::new(4, 9), "").unwrap();
+        s.map(&cs);
+        assert_eq!(ranges(&s), vec![(2, 4, "a".into())]);
+    }
+
+    #[test]
+    fn at_finds_the_covering_span() {
+        let mut s = Spans::new();
+        s.paint(CharRange::new(2, 4), Some(who("a")));
+        assert!(s.at(CharOffset(1)).is_none());
+        assert_eq!(s.at(CharOffset(3)).unwrap().who.author.id, "a");
+        assert!(s.at(CharOffset(4)).is_none());
+    }
+}

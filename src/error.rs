@@ -1,0 +1,121 @@
+//! Typed errors of the core, and the one `{code, message}` shape every client
+//! (CLI, desktop IPC, later MCP) shows them in.
+//!
+//! Codes exist only where a caller branches on them: the CLI maps each to an exit
+//! code ([`ErrorCode::exit_code`]); the UI tells "stale proposal" from "disk
+//! failure" by code, never by matching message text.
+
+use crate::document::DocumentError;
+use crate::model::ModelError;
+use serde::Serialize;
+use std::path::PathBuf;
+use thiserror::Error;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What went wrong, by what a caller does about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The request was wrong: usage, a path, an offset, a text not found.
+    BadInput,
+    /// An id or document that does not exist.
+    NotFound,
+    /// A guard refused: the proposal's text changed (INV-11).
+    Stale,
+    /// A guard refused: the proposal's text cannot be found.
+    Orphaned,
+    /// A guard refused: the sidecar was written by a newer version.
+    NewerSchema,
+    /// The sidecar cannot be parsed; it is never overwritten.
+    CorruptSidecar,
+    /// The disk failed.
+    Io,
+}
+
+impl ErrorCode {
+    /// The CLI's exit code: 2 bad input, 3 refused by a guard, 4 corrupt sidecar,
+    /// 1 anything else.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            ErrorCode::BadInput | ErrorCode::NotFound => 2,
+            ErrorCode::Stale | ErrorCode::Orphaned | ErrorCode::NewerSchema => 3,
+            ErrorCode::CorruptSidecar => 4,
+            ErrorCode::Io => 1,
+        }
+    }
+}
+
+/// The error shape that crosses process boundaries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorInfo {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+#[derive(Debug, Error)]
+pub enum Error {
+    #[error("{0}")]
+    BadInput(String),
+    #[error("{path}: {source}")]
+    Document { path: String, source: DocumentError },
+    #[error("{path}: path is outside the workspace ({why})")]
+    OutsideWorkspace { path: String, why: &'static str },
+    #[error("{path}: no such document in the workspace")]
+    MissingDocument { path: String },
+    #[error("{what} {id} not found in {doc}")]
+    NotFound { what: &'static str, id: String, doc: String },
+    #[error("{text:?} not found in {doc}")]
+    TextNotFound { text: String, doc: String },
+    #[error("{text:?} occurs {count} times in {doc}; choose one with --nth 1..{count}")]
+    Ambiguous { text: String, count: usize, doc: String },
+    #[error("proposal {id} is stale: {reason}; not applied")]
+    Stale { id: String, reason: String },
+    #[error("proposal {id} is orphaned: its target text {target:?} is not in the document; not applied")]
+    Orphaned { id: String, target: String },
+    #[error("{file}: {source}; not overwritten")]
+    NewerSchema { file: PathBuf, source: ModelError },
+    #[error("{file}: {source}; not overwritten")]
+    CorruptSidecar { file: PathBuf, source: ModelError },
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+impl Error {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::BadInput(_)
+            | Error::Document { .. }
+            | Error::OutsideWorkspace { .. }
+            | Error::MissingDocument { .. }
+            | Error::TextNotFound { .. }
+            | Error::Ambiguous { .. } => ErrorCode::BadInput,
+            Error::NotFound { .. } => ErrorCode::NotFound,
+            Error::Stale { .. } => ErrorCode::Stale,
+            Error::Orphaned { .. } => ErrorCode::Orphaned,
+            Error::NewerSchema { .. } => ErrorCode::NewerSchema,
+            Error::CorruptSidecar { .. } => ErrorCode::CorruptSidecar,
+            Error::Io { .. } => ErrorCode::Io,
+        }
+    }
+
+    pub fn info(&self) -> ErrorInfo {
+        ErrorInfo {
+            code: self.code(),
+            message: self.to_string(),
+        }
+    }
+
+    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Io { path, source }
+    }
+
+    /// A sidecar that failed to parse, classified.
+    pub(crate) fn sidecar(file: PathBuf, source: ModelError) -> Error {
+        match source {
+            ModelError::NewerSchema { .. } => Error::NewerSchema { file, source },
+            _ => Error::CorruptSidecar { file, source },
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! # cowriting — the core of Cowriting Desktop
+//!
+//! A writer and Claude (and grammar checkers) work on a folder of Markdown files
+//! in git. Machines **propose** edits; a human accepts or rejects each one;
+//! accepted text stays **attributed** to whoever wrote it; comment **threads**
+//! anchor to text. Everything persists in the JSON sidecars the VS Code cowriting
+//! extension writes (`.threads/<doc>.json`), so both tools can work on one
+//! workspace without losing each other's data.
+//!
+//! This crate knows nothing of any UI. The desktop app (`src-tauri/`) and the
+//! `cowriting` CLI are two clients of the same API: [`Session`] for one open
+//! document, [`Store`] and [`Workspace`] beneath it.
+//!
+//! ## House rules
+//!
+//! - **One change type.** Every edit is a [`ChangeSet`]; every position-bearing
+//!   thing maps through it in [`Session`], in one place.
+//! - **Offset units are types** ([`offset`]): chars inside the core; UTF-8 bytes
+//!   and UTF-16 units only at the boundary, converted by [`Document`].
+//! - **Guard, don't rebase.** A proposal applies only where its exact text still
+//!   is (INV-11); otherwise it is stale, loudly, never moved by a guess.
+//! - **Never lose data.** Unknown sidecar fields are kept; a sidecar that cannot
+//!   be parsed, or is newer, is never overwritten; every write is atomic.
+//!
+//! ## Glossary
+//!
+//! | word | meaning |
+//! | --- | --- |
+//! | **workspace** | the folder the writer opened; the only place the core touches |
+//! | **document** | a UTF-8 text file in the workspace, named by a [`DocPath`] |
+//! | **sidecar** | `.threads/<docPath>.json`, the [`Artifact`] of one document |
+//! | **anchor** | a shared record (`anchors` map) that ties a thread, attribution or proposal to text |
+//! | **fingerprint** | what an anchor remembers: the exact text, up to 32 chars of context each side, a line hint |
+//! | **resolve** | finding a fingerprint's text again ([`anchor::resolve`]); never a guess |
+//! | **orphaned** | an anchor whose text cannot be placed; kept, shown apart, never moved |
+//! | **stale** | a proposal whose neighbourhood is there but whose target text changed |
+//! | **span** | a contiguous range of text with one known author ([`attribution::Spans`]) |
+//! | **attribution** | the sidecar record of a span |
+//! | **proposal** | a pending machine edit: anchor + replacement + author (pending-only) |
+//! | **turn** | one request to an agent; its proposals share a `turnId` |
+//! | **provenance** | who wrote something: a human (git identity) or an agent (model) |
+//! | **thread** | a comment thread anchored to text; open or resolved |
+//! | **revision** | a version of a document's bytes (git blob id, in the suggestion contract) |
+//! | **change set** | an edit: retain / delete / insert over the whole document, in chars |
+
+pub mod anchor;
+pub mod attribution;
+pub mod changeset;
+pub mod diff;
+pub mod document;
+pub mod error;
+pub mod fsutil;
+pub mod history;
+pub mod identity;
+pub mod model;
+pub mod offset;
+pub mod session;
+pub mod store;
+pub mod workspace;
+
+#[cfg(any(test, feature = "test-support"))]
+pub mod test_support;
+
+pub use changeset::{Assoc, ChangeSet, RangeAssoc};
+pub use document::Document;
+pub use error::{Error, ErrorCode, ErrorInfo, Result};
+pub use model::{Artifact, Provenance};
+pub use offset::{ByteOffset, ByteRange, CharOffset, CharRange, LineCol, Utf16Offset};
+pub use session::{ProposalState, ProposalView, ProposeOptions, SaveReport, Session, ThreadView};
+pub use store::Store;
+pub use workspace::{DocPath, Workspace};

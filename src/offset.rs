@@ -1,0 +1,121 @@
+//! Offset units as types.
+//!
+//! Three programs look at the same text and count it three ways: ropey counts
+//! **chars** (Unicode scalar values), CodeMirror counts **UTF-16 code units**, and
+//! the suggestion contract and the CLI count **UTF-8 bytes**. A bare `usize`
+//! crossing between them is a bug waiting for an emoji, so each unit is a newtype
+//! and conversions happen only through [`crate::Document`] (O(log n) via ropey),
+//! at the boundary where a position enters or leaves the core.
+//!
+//! Inside the core every position is a [`CharOffset`] and every range a
+//! [`CharRange`].
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::Range;
+
+macro_rules! offset_newtype {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub usize);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+offset_newtype!(
+    /// A position counted in Unicode scalar values (ropey's unit; the core's unit).
+    CharOffset
+);
+offset_newtype!(
+    /// A position counted in UTF-8 bytes (the suggestion contract's and the CLI's unit).
+    ByteOffset
+);
+offset_newtype!(
+    /// A position counted in UTF-16 code units (CodeMirror's and JavaScript's unit).
+    Utf16Offset
+);
+
+/// A 0-based line and a 0-based column counted in chars. Lines end at `\n`
+/// (a `\r\n` pair counts as one line break; a lone `\r` does not end a line).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct LineCol {
+    pub line: usize,
+    pub col: usize,
+}
+
+/// A half-open range `[start, end)` of chars.
+///
+/// Invariant: `start <= end` (checked by [`CharRange::new`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CharRange {
+    pub start: CharOffset,
+    pub end: CharOffset,
+}
+
+impl CharRange {
+    /// A range from `start` to `end`. Panics in debug builds if `start > end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        debug_assert!(start <= end, "CharRange start {start} > end {end}");
+        CharRange {
+            start: CharOffset(start),
+            end: CharOffset(end),
+        }
+    }
+
+    /// An empty range (an insertion point) at `at`.
+    pub fn point(at: usize) -> Self {
+        Self::new(at, at)
+    }
+
+    pub fn len(&self) -> usize {
+        self.end.0 - self.start.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    pub fn as_range(&self) -> Range<usize> {
+        self.start.0..self.end.0
+    }
+
+    /// Whether the two ranges share at least one char.
+    pub fn overlaps(&self, other: &CharRange) -> bool {
+        self.start < other.end && other.start < self.end
+    }
+}
+
+impl fmt::Display for CharRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// A half-open range of UTF-8 bytes, as the CLI and the contract speak it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ByteRange {
+    pub start: ByteOffset,
+    pub end: ByteOffset,
+}
+
+impl ByteRange {
+    pub fn new(start: usize, end: usize) -> Self {
+        ByteRange {
+            start: ByteOffset(start),
+            end: ByteOffset(end),
+        }
+    }
+}
+
+impl fmt::Display for ByteRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}

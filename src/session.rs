@@ -1,0 +1,972 @@
+//! An editing session on one document: the review operations of the core.
+//!
+//! A [`Session`] holds the document (the model of record), the live ranges of
+//! every thread and proposal anchor, the attribution spans, and the undo
+//! history. Every edit goes through [`Session::apply_change`] (or, for accept,
+//! its private twin), which applies one [`ChangeSet`] and maps every
+//! position-bearing thing through it in one place.
+//!
+//! Review rules (the F4 invariants of the VS Code flow):
+//! - **INV-10** [`Session::propose`] never touches the document; the proposal is
+//!   persisted at once.
+//! - **INV-11** [`Session::accept`] applies only when the proposal's
+//!   `fingerprint.text` resolves exactly at decision time; a stale or orphaned
+//!   proposal is refused (it can always be rejected). A proposal's anchor is
+//!   never re-fingerprinted.
+//! - **INV-12** accept and reject are human gestures: they take no author, and
+//!   no producer-facing API (propose) can decide.
+//! - **INV-13** `proposals[]` holds pending proposals only; accept and reject
+//!   remove the record.
+
+use crate::anchor::{build_fingerprint, locate_neighbourhood, resolve, Resolution};
+use crate::attribution::{RecordMeta, Span, SpanAuthor, Spans};
+use crate::changeset::{ChangeSet, RangeAssoc};
+use crate::diff::{chars_kept_from, word_change, word_diff, DiffPart};
+use crate::document::Document;
+use crate::error::{Error, ErrorCode, ErrorInfo, Result};
+use crate::history::{EditKind, History, ReviewOp};
+use crate::model::{
+    new_id, now_iso, Anchor, Artifact, Attribution, Comment, Extra, Proposal, Provenance, Thread, ThreadStatus,
+};
+use crate::offset::CharRange;
+use crate::store::Store;
+use crate::workspace::DocPath;
+use ropey::Rope;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The state of the position-bearing things, as undo restores it.
+#[derive(Clone, Debug, Default)]
+struct Snapshot {
+    spans: Spans,
+    tracked: HashMap<String, CharRange>,
+}
+
+/// Where a pending proposal stands against the current text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProposalState {
+    /// Its target text is there, exactly: it can be accepted.
+    Pending,
+    /// Its neighbourhood is there but its target text changed: accept refused.
+    Stale,
+    /// Its target text cannot be placed at all: accept refused.
+    Orphaned,
+}
+
+/// A proposal as a client shows it.
+#[derive(Clone, Debug)]
+pub struct ProposalView {
+    pub proposal: Proposal,
+    pub state: ProposalState,
+    /// The target (pending) or the text now in its place (stale).
+    pub range: Option<CharRange>,
+    /// `fingerprint.text`: what the proposal replaces.
+    pub target: String,
+    /// For a stale proposal, the text now where the target was.
+    pub current: Option<String>,
+    /// Why it cannot be accepted, for stale and orphaned proposals.
+    pub reason: Option<String>,
+    /// Word diff of target → replacement, for inline display.
+    pub diff: Vec<DiffPart>,
+}
+
+/// A thread as a client shows it.
+#[derive(Clone, Debug)]
+pub struct ThreadView {
+    pub thread: Thread,
+    /// `None` when the thread's text cannot be found (orphaned).
+    pub range: Option<CharRange>,
+    /// The anchored text now (or as fingerprinted, when orphaned).
+    pub text: String,
+}
+
+/// What [`Session::save`] did with the sidecar.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveReport {
+    /// Why the sidecar was not written (it is corrupt or newer), if it was not.
+    pub sidecar_skipped: Option<ErrorInfo>,
+}
+
+/// Options of a proposal, besides its range and replacement.
+#[derive(Clone, Debug)]
+pub struct ProposeOptions {
+    pub author: Provenance,
+    pub turn_id: Option<String>,
+    pub instruction: Option<String>,
+}
+
+/// See the module docs.
+pub struct Session {
+    store: Arc<Store>,
+    doc_path: DocPath,
+    doc: Document,
+    saved: Rope,
+    saved_bom: bool,
+    artifact: Artifact,
+    sidecar_problem: Option<ErrorInfo>,
+    /// Live ranges of thread and proposal anchors, by anchor id.
+    tracked: HashMap<String, CharRange>,
+    spans: Spans,
+    /// Attribution records that did not resolve at load; written back unchanged.
+    orphan_attributions: Vec<(Attribution, Anchor)>,
+    history: History<Snapshot>,
+    identity: Provenance,
+}
+
+impl Session {
+    /// Open `doc` for editing. A sidecar that cannot be read (corrupt, newer)
+    /// does not stop the document from opening: review operations report it,
+    /// editing and saving the text still work.
+    pub fn open(store: Arc<Store>, doc_path: DocPath, identity: Provenance) -> Result<Session> {
+        let doc = store.workspace().read_document(&doc_path)?;
+        let mut s = Session {
+            saved: doc.rope().clone(),
+            saved_bom: doc.has_bom(),
+            doc,
+            artifact: Artifact::empty(doc_path.as_str()),
+            sidecar_problem: None,
+            tracked: HashMap::new(),
+            spans: Spans::new(),
+            orphan_attributions: Vec::new(),
+            history: History::default(),
+            identity,
+            doc_path,
+            store,
+        };
+        match s.store.load(&s.doc_path) {
+            Ok(a) => {
+                let a = a.unwrap_or_else(|| Artifact::empty(s.doc_path.as_str()));
+                s.load_spans(&a);
+                s.adopt(a);
+            }
+            Err(e) if matches!(e.code(), ErrorCode::CorruptSidecar | ErrorCode::NewerSchema) => {
+                s.sidecar_problem = Some(e.info());
+            }
+            Err(e) => return Err(e),
+        }
+        Ok(s)
+    }
+
+    // ---- reading -----------------------------------------------------------------
+
+    pub fn doc_path(&self) -> &DocPath {
+        &self.doc_path
+    }
+
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    pub fn identity(&self) -> &Provenance {
+        &self.identity
+    }
+
+    /// The sidecar as last read or written by this session.
+    pub fn artifact(&self) -> &Artifact {
+        &self.artifact
+    }
+
+    /// Why review operations are unavailable (corrupt or newer sidecar), if they are.
+    pub fn sidecar_problem(&self) -> Option<&ErrorInfo> {
+        self.sidecar_problem.as_ref()
+    }
+
+    /// Whether the text differs from the file as last loaded or saved.
+    pub fn is_dirty(&self) -> bool {
+        self.doc.has_bom() != self.saved_bom || *self.doc.rope() != self.saved
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.history.can_undo()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.history.can_redo()
+    }
+
+    /// The attribution spans, in document order.
+    pub fn spans(&self) -> impl Iterator<Item = &Span> {
+        self.spans.iter()
+    }
+
+    /// Attribution records that could not be placed in the current text.
+    pub fn orphaned_attributions(&self) -> impl Iterator<Item = &Attribution> {
+        self.orphan_attributions.iter().map(|(a, _)| a)
+    }
+
+    /// Find `text`: the `nth` occurrence (1-based), or the only one.
+    pub fn find(&self, text: &str, nth: Option<usize>) -> Result<CharRange> {
+        if text.is_empty() {
+            return Err(Error::BadInput("the text to find is empty".into()));
+        }
+        let hay = self.doc.text();
+        let hits: Vec<usize> = hay.match_indices(text).map(|(i, _)| i).collect();
+        let doc = self.doc_path.to_string();
+        let at = match (hits.len(), nth) {
+            (0, _) => {
+                return Err(Error::TextNotFound {
+                    text: text.to_owned(),
+                    doc,
+                })
+            }
+            (1, None | Some(1)) => hits[0],
+            (count, None) => {
+                return Err(Error::Ambiguous {
+                    text: text.to_owned(),
+                    count,
+                    doc,
+                })
+            }
+            (count, Some(k)) if k == 0 || k > count => {
+                return Err(Error::BadInput(format!(
+                    "--nth {k}: {text:?} occurs {count} time{} in {doc}",
+                    if count == 1 { "" } else { "s" }
+                )))
+            }
+            (_, Some(k)) => hits[k - 1],
+        };
+        let start = self.doc.rope().byte_to_char(at);
+        Ok(CharRange::new(start, start + text.chars().count()))
+    }
+
+    /// Every pending proposal with its state against the current text.
+    pub fn proposals(&self) -> Vec<ProposalView> {
+        self.artifact.proposals.iter().map(|p| self.proposal_view(p)).collect()
+    }
+
+    pub fn proposal(&self, id: &str) -> Result<ProposalView> {
+        self.artifact
+            .proposal(id)
+            .map(|p| self.proposal_view(p))
+            .ok_or_else(|| self.not_found("proposal", id))
+    }
+
+    fn proposal_view(&self, p: &Proposal) -> ProposalView {
+        let Some(fp) = self.artifact.fingerprint(&p.anchor_id) else {
+            return ProposalView {
+                proposal: p.clone(),
+                state: ProposalState::Orphaned,
+                range: None,
+                target: String::new(),
+                current: None,
+                reason: Some(format!("its anchor {} is missing from the sidecar", p.anchor_id)),
+                diff: Vec::new(),
+            };
+        };
+        let live = self.tracked.get(&p.anchor_id).copied();
+        let (state, range, current, reason) = match live {
+            Some(r) if self.doc.slice(r) == fp.text => (ProposalState::Pending, Some(r), None, None),
+            Some(r) => {
+                let now = self.doc.slice(r);
+                let reason = format!("its target text changed from {:?} to {:?}", fp.text, now);
+                (ProposalState::Stale, Some(r), Some(now), Some(reason))
+            }
+            None => match resolve(&self.doc, fp, None) {
+                Resolution::Found(r) => (ProposalState::Pending, Some(r), None, None),
+                Resolution::Orphaned => match locate_neighbourhood(&self.doc, fp, None) {
+                    Some(r) => {
+                        let now = self.doc.slice(r);
+                        let reason = format!("its target text changed from {:?} to {:?}", fp.text, now);
+                        (ProposalState::Stale, Some(r), Some(now), Some(reason))
+                    }
+                    None => (
+                        ProposalState::Orphaned,
+                        None,
+                        None,
+                        Some(format!("its target text {:?} is not in the document", fp.text)),
+                    ),
+                },
+            },
+        };
+        ProposalView {
+            proposal: p.clone(),
+            state,
+            range,
+            target: fp.text.clone(),
+            current,
+            reason,
+            diff: word_diff(&fp.text, &p.replacement),
+        }
+    }
+
+    /// Every thread, with its current range (`None` when orphaned).
+    pub fn threads(&self) -> Vec<ThreadView> {
+        self.artifact
+            .threads
+            .iter()
+            .map(|t| {
+                let range = self.tracked.get(&t.anchor_id).copied();
+                let text = match range {
+                    Some(r) => self.doc.slice(r),
+                    None => self
+                        .artifact
+                        .fingerprint(&t.anchor_id)
+                        .map(|f| f.text.clone())
+                        .unwrap_or_default(),
+                };
+                ThreadView {
+                    thread: t.clone(),
+                    range,
+                    text,
+                }
+            })
+            .collect()
+    }
+
+    fn not_found(&self, what: &'static str, id: &str) -> Error {
+        Error::NotFound {
+            what,
+            id: id.to_owned(),
+            doc: self.doc_path.to_string(),
+        }
+    }
+
+    // ---- the sidecar -------------------------------------------------------------
+
+    fn check_sidecar(&self) -> Result<()> {
+        match &self.sidecar_problem {
+            None => Ok(()),
+            Some(_) => {
+                // Re-read: the problem may have been fixed on disk since.
+                self.store.load(&self.doc_path).map(|_| ())
+            }
+        }
+    }
+
+    /// Read-modify-write the sidecar and adopt what was written.
+    fn update<R>(&mut self, f: impl FnOnce(&mut Artifact) -> Result<R>) -> Result<R> {
+        self.check_sidecar()?;
+        let (artifact, out) = self.store.update(&self.doc_path, f)?;
+        self.sidecar_problem = None;
+        self.adopt(artifact);
+        Ok(out)
+    }
+
+    /// Re-read the sidecar from disk (after another writer changed it).
+    pub fn reload_sidecar(&mut self) -> Result<()> {
+        match self.store.load(&self.doc_path) {
+            Ok(a) => {
+                let first = self.sidecar_problem.take().is_some();
+                let a = a.unwrap_or_else(|| Artifact::empty(self.doc_path.as_str()));
+                if first {
+                    self.load_spans(&a);
+                }
+                self.adopt(a);
+                Ok(())
+            }
+            Err(e) => {
+                if matches!(e.code(), ErrorCode::CorruptSidecar | ErrorCode::NewerSchema) {
+                    self.sidecar_problem = Some(e.info());
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Take `artifact` as the current sidecar: keep live ranges of anchors whose
+    /// fingerprint did not change, resolve new or changed ones, drop the rest.
+    fn adopt(&mut self, artifact: Artifact) {
+        let old = std::mem::replace(&mut self.artifact, artifact);
+        let mut tracked = HashMap::with_capacity(self.tracked.len());
+        let ids: Vec<String> = self
+            .artifact
+            .threads
+            .iter()
+            .map(|t| t.anchor_id.clone())
+            .chain(self.artifact.proposals.iter().map(|p| p.anchor_id.clone()))
+            .collect();
+        for id in ids {
+            let Some(fp) = self.artifact.fingerprint(&id) else { continue };
+            let live = self.tracked.get(&id).copied();
+            let unchanged = old.fingerprint(&id).is_some_and(|o| o == fp);
+            match (live, unchanged) {
+                (Some(r), true) => {
+                    tracked.insert(id, r);
+                }
+                _ => {
+                    if let Resolution::Found(r) = resolve(&self.doc, fp, live) {
+                        tracked.insert(id, r);
+                    }
+                }
+            }
+        }
+        self.tracked = tracked;
+    }
+
+    /// Place the sidecar's attribution records as live spans.
+    fn load_spans(&mut self, a: &Artifact) {
+        self.spans = Spans::new();
+        self.orphan_attributions.clear();
+        for at in &a.attributions {
+            let anchor = a.anchors.get(&at.anchor_id);
+            let found = anchor.and_then(|an| resolve(&self.doc, &an.fingerprint, None).range());
+            match (found, anchor) {
+                (Some(range), Some(an)) if !range.is_empty() => self.spans.insert_loaded(Span {
+                    range,
+                    who: SpanAuthor {
+                        author: at.author.clone(),
+                        turn_id: at.turn_id.clone(),
+                        created_at: at.created_at.clone(),
+                    },
+                    record: Some(RecordMeta {
+                        id: at.id.clone(),
+                        anchor_id: at.anchor_id.clone(),
+                        extra: at.extra.clone(),
+                        anchor_extra: an.extra.clone(),
+                    }),
+                }),
+                (_, Some(an)) => self.orphan_attributions.push((at.clone(), an.clone())),
+                (_, None) => {}
+            }
+        }
+    }
+
+    // ---- editing -----------------------------------------------------------------
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            spans: self.spans.clone(),
+            tracked: self.tracked.clone(),
+        }
+    }
+
+    /// Apply a human edit: the text changes, every anchor and span maps through
+    /// the change, and the inserted text is attributed to this session's human.
+    pub fn apply_change(&mut self, change: &ChangeSet, kind: EditKind) -> Result<()> {
+        let who = SpanAuthor {
+            author: self.identity.clone(),
+            turn_id: None,
+            created_at: now_iso(),
+        };
+        let paints = change.inserted_ranges().into_iter().map(|r| (r, Some(who.clone()))).collect();
+        self.apply_with(change, kind, paints, Vec::new())
+    }
+
+    /// Replace `range` with `text` as a human edit (a convenience over
+    /// [`Session::apply_change`]).
+    pub fn replace(&mut self, range: CharRange, text: &str, kind: EditKind) -> Result<()> {
+        let change = ChangeSet::replace(self.doc.len_chars(), range, text).map_err(|e| Error::Document {
+            path: self.doc_path.to_string(),
+            source: e.into(),
+        })?;
+        self.apply_change(&change, kind)
+    }
+
+    /// The one place a change is applied and everything with a position maps.
+    fn apply_with(
+        &mut self,
+        change: &ChangeSet,
+        kind: EditKind,
+        paints: Vec<(CharRange, Option<SpanAuthor>)>,
+        review: Vec<ReviewOp>,
+    ) -> Result<()> {
+        let inverse = change.invert(self.doc.rope());
+        // A keystroke that joins the current typing group needs no snapshot
+        // (cloning every span per keystroke would be the slow path).
+        let before = if self.history.joins_group(change, kind, !review.is_empty()) {
+            None
+        } else {
+            Some(self.snapshot())
+        };
+        if !change.is_identity() {
+            self.doc.apply(change).map_err(|source| Error::Document {
+                path: self.doc_path.to_string(),
+                source,
+            })?;
+            self.map_positions(change);
+        }
+        for (range, who) in paints {
+            self.spans.paint(range, who);
+        }
+        self.history.record(change.clone(), inverse, kind, review, before);
+        Ok(())
+    }
+
+    fn map_positions(&mut self, change: &ChangeSet) {
+        let Some(touched) = change.touched_range() else { return };
+        let delta = change.len_after() as isize - change.len() as isize;
+        self.tracked.retain(|_, r| {
+            if r.end < touched.start || (r.end == touched.start && !r.is_empty()) {
+                true
+            } else if r.start > touched.end || (r.start == touched.end && !r.is_empty()) {
+                r.start.0 = (r.start.0 as isize + delta) as usize;
+                r.end.0 = (r.end.0 as isize + delta) as usize;
+                true
+            } else {
+                match change.map_range(*r, RangeAssoc::Exclusive) {
+                    Some(m) => {
+                        *r = m;
+                        true
+                    }
+                    None => false,
+                }
+            }
+        });
+        self.spans.map(change);
+    }
+
+    /// Undo the last step: text, positions, and any review decision it made
+    /// (an accepted or rejected proposal is pending again). Returns false when
+    /// there is nothing to undo.
+    pub fn undo(&mut self) -> Result<bool> {
+        let Some(mut entry) = self.history.pop_undo() else { return Ok(false) };
+        let restore: Vec<ReviewOp> = entry.review.clone();
+        if !restore.is_empty() {
+            let res = self.store.update(&self.doc_path, |a| {
+                for ReviewOp::ProposalDecided { proposal, anchor } in &restore {
+                    if a.proposal(&proposal.id).is_none() {
+                        a.anchors.insert(proposal.anchor_id.clone(), anchor.clone());
+                        a.proposals.push(proposal.clone());
+                    }
+                }
+                Ok(())
+            });
+            match res {
+                Ok((artifact, ())) => self.artifact = artifact,
+                Err(e) => {
+                    self.history.push_undo(entry);
+                    return Err(e);
+                }
+            }
+        }
+        let after = self.snapshot();
+        self.doc.apply(&entry.inverse).map_err(|source| Error::Document {
+            path: self.doc_path.to_string(),
+            source,
+        })?;
+        self.map_positions(&entry.inverse);
+        self.restore(&entry.before);
+        entry.after = Some(after);
+        self.history.push_redo(entry);
+        let artifact = self.artifact.clone();
+        self.adopt(artifact);
+        Ok(true)
+    }
+
+    /// Redo the last undone step. Returns false when there is nothing to redo.
+    pub fn redo(&mut self) -> Result<bool> {
+        let Some(entry) = self.history.pop_redo() else { return Ok(false) };
+        if !entry.review.is_empty() {
+            let ids: Vec<String> = entry
+                .review
+                .iter()
+                .map(|ReviewOp::ProposalDecided { proposal, .. }| proposal.id.clone())
+                .collect();
+            let res = self.store.update(&self.doc_path, |a| {
+                a.proposals.retain(|p| !ids.contains(&p.id));
+                Ok(())
+            });
+            match res {
+                Ok((artifact, ())) => self.artifact = artifact,
+                Err(e) => {
+                    self.history.push_redo(entry);
+                    return Err(e);
+                }
+            }
+        }
+        self.doc.apply(&entry.change).map_err(|source| Error::Document {
+            path: self.doc_path.to_string(),
+            source,
+        })?;
+        self.map_positions(&entry.change);
+        if let Some(after) = &entry.after {
+            self.restore(after);
+        }
+        self.history.push_undo(entry);
+        let artifact = self.artifact.clone();
+        self.adopt(artifact);
+        Ok(true)
+    }
+
+    /// Restore spans, and the live ranges the snapshot knew (anchors added since
+    /// keep their mapped ranges).
+    fn restore(&mut self, snap: &Snapshot) {
+        self.spans = snap.spans.clone();
+        for (id, r) in &snap.tracked {
+            self.tracked.insert(id.clone(), *r);
+        }
+    }
+
+    /// End the current typing group.
+    pub fn seal_undo_group(&mut self) {
+        self.history.seal();
+    }
+
+    // ---- proposals ---------------------------------------------------------------
+
+    /// File a proposal to replace `range` with `replacement`. The document is not
+    /// touched (INV-10); the proposal is in the sidecar when this returns.
+    pub fn propose(&mut self, range: CharRange, replacement: &str, opts: ProposeOptions) -> Result<String> {
+        self.check_range(range)?;
+        let target = self.doc.slice(range);
+        if target == replacement {
+            return Err(Error::BadInput(format!(
+                "the replacement is the same as the target text {target:?}; nothing to propose"
+            )));
+        }
+        let fingerprint = build_fingerprint(&self.doc, range);
+        let anchor_id = new_id("a");
+        let id = new_id("pr");
+        let proposal = Proposal {
+            id: id.clone(),
+            anchor_id: anchor_id.clone(),
+            replacement: replacement.to_owned(),
+            author: opts.author,
+            created_at: now_iso(),
+            turn_id: opts.turn_id,
+            instruction: opts.instruction,
+            extra: Extra::new(),
+        };
+        let aid = anchor_id.clone();
+        self.update(move |a| {
+            a.anchors.insert(
+                aid,
+                Anchor {
+                    fingerprint,
+                    extra: Extra::new(),
+                },
+            );
+            a.proposals.push(proposal);
+            Ok(())
+        })?;
+        self.tracked.insert(anchor_id, range);
+        Ok(id)
+    }
+
+    fn check_range(&self, range: CharRange) -> Result<()> {
+        if range.start > range.end || range.end.0 > self.doc.len_chars() {
+            return Err(Error::BadInput(format!(
+                "range {range} is outside {} ({} chars)",
+                self.doc_path,
+                self.doc.len_chars()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Accept a proposal (a human gesture, INV-12): its replacement — or the
+    /// human's edited version `with` — replaces the target text in the buffer,
+    /// attributed word by word, and the proposal leaves the sidecar. Refused
+    /// when the proposal is stale or orphaned (INV-11). Undo brings it back.
+    pub fn accept(&mut self, id: &str, with: Option<&str>) -> Result<()> {
+        self.accept_impl(id, with, false)
+    }
+
+    /// [`Session::accept`], then save: the document file is written first, then
+    /// the sidecar (a crash between the two leaves a proposal that resolves stale
+    /// against its own replacement — visible, rejectable, never applied twice).
+    pub fn accept_and_save(&mut self, id: &str, with: Option<&str>) -> Result<()> {
+        self.accept_impl(id, with, true)
+    }
+
+    fn accept_impl(&mut self, id: &str, with: Option<&str>, save: bool) -> Result<()> {
+        // Decide on what is on disk now, not on what this session last saw.
+        self.check_sidecar()?;
+        let fresh = self.store.load_or_empty(&self.doc_path)?;
+        self.adopt(fresh);
+        let view = self.proposal(id)?;
+        let range = match view.state {
+            ProposalState::Pending => view.range.expect("a pending proposal has a range"),
+            ProposalState::Stale => {
+                return Err(Error::Stale {
+                    id: id.to_owned(),
+                    reason: view.reason.unwrap_or_default(),
+                })
+            }
+            ProposalState::Orphaned => {
+                return Err(Error::Orphaned {
+                    id: id.to_owned(),
+                    target: view.target,
+                })
+            }
+        };
+        let p = view.proposal;
+        let anchor = self.artifact.anchors[&p.anchor_id].clone();
+        let final_text = with.unwrap_or(&p.replacement);
+        let change = word_change(self.doc.len_chars(), range, &view.target, final_text);
+        let paints = self.accept_paints(&change, range, &p, final_text, with.is_some());
+        let review = vec![ReviewOp::ProposalDecided {
+            proposal: p.clone(),
+            anchor,
+        }];
+        if !save {
+            // Sidecar first: if it cannot be written, the buffer is untouched.
+            self.update(|a| remove_proposal(a, &p.id))?;
+            self.apply_with(&change, EditKind::Other, paints, review)?;
+            self.tracked.remove(&p.anchor_id);
+            return Ok(());
+        }
+        self.apply_with(&change, EditKind::Other, paints, review)?;
+        self.tracked.remove(&p.anchor_id);
+        if let Err(e) = self.write_document() {
+            self.undo_buffer_only();
+            return Err(e);
+        }
+        let pid = p.id.clone();
+        let persist = self.persistence();
+        self.update(move |a| {
+            remove_proposal(a, &pid)?;
+            persist.apply(a);
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    /// Who gets each inserted piece of an accepted change: the proposal's author
+    /// for its words; with accept-with-changes, the human for words the human
+    /// changed.
+    fn accept_paints(
+        &self,
+        change: &ChangeSet,
+        range: CharRange,
+        p: &Proposal,
+        final_text: &str,
+        changed_by_human: bool,
+    ) -> Vec<(CharRange, Option<SpanAuthor>)> {
+        let now = now_iso();
+        let agent = SpanAuthor {
+            author: p.author.clone(),
+            turn_id: p.turn_id.clone(),
+            created_at: now.clone(),
+        };
+        let human = SpanAuthor {
+            author: self.identity.clone(),
+            turn_id: None,
+            created_at: now,
+        };
+        let inserted = change.inserted_ranges();
+        if !changed_by_human {
+            return inserted.into_iter().map(|r| (r, Some(agent.clone()))).collect();
+        }
+        let kept = chars_kept_from(&p.replacement, final_text);
+        let is_agent = |pos: usize| kept.get(pos - range.start.0).copied().unwrap_or(false);
+        let mut paints = Vec::new();
+        for r in inserted {
+            let mut run_start = r.start.0;
+            for pos in r.start.0 + 1..=r.end.0 {
+                if pos == r.end.0 || is_agent(pos) != is_agent(run_start) {
+                    let who = if is_agent(run_start) { &agent } else { &human };
+                    paints.push((CharRange::new(run_start, pos), Some(who.clone())));
+                    run_start = pos;
+                }
+            }
+        }
+        paints
+    }
+
+    fn undo_buffer_only(&mut self) {
+        if let Some(entry) = self.history.pop_undo() {
+            if self.doc.apply(&entry.inverse).is_ok() {
+                self.map_positions(&entry.inverse);
+                self.restore(&entry.before);
+            }
+        }
+    }
+
+    /// Reject a proposal (a human gesture): it leaves the sidecar; the document
+    /// is untouched. Works whatever the proposal's state. Undo brings it back.
+    pub fn reject(&mut self, id: &str) -> Result<()> {
+        self.check_sidecar()?;
+        let fresh = self.store.load_or_empty(&self.doc_path)?;
+        self.adopt(fresh);
+        let p = self.artifact.proposal(id).cloned().ok_or_else(|| self.not_found("proposal", id))?;
+        let anchor = self.artifact.anchors.get(&p.anchor_id).cloned().unwrap_or_else(|| Anchor {
+            fingerprint: Default::default(),
+            extra: Extra::new(),
+        });
+        let pid = p.id.clone();
+        self.update(|a| remove_proposal(a, &pid))?;
+        let identity = ChangeSet::identity(self.doc.len_chars());
+        self.apply_with(
+            &identity,
+            EditKind::Other,
+            Vec::new(),
+            vec![ReviewOp::ProposalDecided { proposal: p, anchor }],
+        )
+    }
+
+    // ---- threads -----------------------------------------------------------------
+
+    /// Start a thread on `range` with a first comment by this session's human.
+    pub fn new_thread(&mut self, range: CharRange, body: &str) -> Result<String> {
+        self.check_range(range)?;
+        check_body(body)?;
+        let fingerprint = build_fingerprint(&self.doc, range);
+        let anchor_id = new_id("a");
+        let id = new_id("t");
+        let thread = Thread {
+            id: id.clone(),
+            anchor_id: anchor_id.clone(),
+            status: ThreadStatus::Open,
+            comments: vec![self.comment(body)],
+            extra: Extra::new(),
+        };
+        let aid = anchor_id.clone();
+        self.update(move |a| {
+            a.anchors.insert(
+                aid,
+                Anchor {
+                    fingerprint,
+                    extra: Extra::new(),
+                },
+            );
+            a.threads.push(thread);
+            Ok(())
+        })?;
+        self.tracked.insert(anchor_id, range);
+        Ok(id)
+    }
+
+    fn comment(&self, body: &str) -> Comment {
+        Comment {
+            id: new_id("c"),
+            author: self.identity.clone(),
+            body: body.to_owned(),
+            created_at: now_iso(),
+            extra: Extra::new(),
+        }
+    }
+
+    /// Reply to a thread; returns the new comment's id.
+    pub fn reply(&mut self, thread_id: &str, body: &str) -> Result<String> {
+        check_body(body)?;
+        let comment = self.comment(body);
+        let cid = comment.id.clone();
+        let missing = self.not_found("thread", thread_id);
+        self.update(|a| {
+            let t = a.thread_mut(thread_id).ok_or(missing)?;
+            t.comments.push(comment);
+            Ok(())
+        })?;
+        Ok(cid)
+    }
+
+    /// Resolve or reopen a thread.
+    pub fn set_thread_status(&mut self, thread_id: &str, status: ThreadStatus) -> Result<()> {
+        let missing = self.not_found("thread", thread_id);
+        self.update(|a| {
+            let t = a.thread_mut(thread_id).ok_or(missing)?;
+            t.status = status;
+            Ok(())
+        })
+    }
+
+    // ---- saving ------------------------------------------------------------------
+
+    fn write_document(&mut self) -> Result<()> {
+        self.store.workspace().write_document(&self.doc_path, &self.doc)?;
+        self.saved = self.doc.rope().clone();
+        self.saved_bom = self.doc.has_bom();
+        Ok(())
+    }
+
+    /// Write the document (atomically), then the sidecar: thread anchors are
+    /// re-fingerprinted where they now are, attribution spans are written as
+    /// records. Proposal anchors are never re-fingerprinted. A corrupt or newer
+    /// sidecar is left alone and reported in the [`SaveReport`]; the document is
+    /// saved regardless.
+    pub fn save(&mut self) -> Result<SaveReport> {
+        self.write_document()?;
+        self.history.seal();
+        if let Err(e) = self.check_sidecar() {
+            return Ok(SaveReport {
+                sidecar_skipped: Some(e.info()),
+            });
+        }
+        let persist = self.persistence();
+        self.update(move |a| {
+            persist.apply(a);
+            Ok(())
+        })?;
+        Ok(SaveReport { sidecar_skipped: None })
+    }
+
+    /// What a save writes into the sidecar, computed from the live state.
+    fn persistence(&self) -> Persistence {
+        let proposal_anchors: std::collections::HashSet<&str> =
+            self.artifact.proposals.iter().map(|p| p.anchor_id.as_str()).collect();
+        let thread_fingerprints = self
+            .artifact
+            .threads
+            .iter()
+            .filter(|t| !proposal_anchors.contains(t.anchor_id.as_str()))
+            .filter_map(|t| {
+                self.tracked
+                    .get(&t.anchor_id)
+                    .map(|r| (t.anchor_id.clone(), build_fingerprint(&self.doc, *r)))
+            })
+            .collect();
+        let mut attributions = Vec::with_capacity(self.spans.len() + self.orphan_attributions.len());
+        for span in self.spans.iter() {
+            let meta = span.record.clone().unwrap_or_else(|| RecordMeta {
+                id: new_id("at"),
+                anchor_id: new_id("a"),
+                ..RecordMeta::default()
+            });
+            let mut fingerprint = build_fingerprint(&self.doc, span.range);
+            fingerprint.extra = Extra::new();
+            attributions.push((
+                Attribution {
+                    id: meta.id,
+                    anchor_id: meta.anchor_id.clone(),
+                    author: span.who.author.clone(),
+                    created_at: span.who.created_at.clone(),
+                    turn_id: span.who.turn_id.clone(),
+                    extra: meta.extra,
+                },
+                Anchor {
+                    fingerprint,
+                    extra: meta.anchor_extra,
+                },
+            ));
+        }
+        attributions.extend(self.orphan_attributions.iter().cloned());
+        Persistence {
+            thread_fingerprints,
+            attributions,
+        }
+    }
+}
+
+/// The part of a save that goes into the sidecar.
+struct Persistence {
+    thread_fingerprints: Vec<(String, crate::model::Fingerprint)>,
+    attributions: Vec<(Attribution, Anchor)>,
+}
+
+impl Persistence {
+    fn apply(self, a: &mut Artifact) {
+        for (anchor_id, mut fp) in self.thread_fingerprints {
+            if let Some(anchor) = a.anchors.get_mut(&anchor_id) {
+                fp.extra = std::mem::take(&mut anchor.fingerprint.extra);
+                anchor.fingerprint = fp;
+            }
+        }
+        a.attributions.clear();
+        for (record, anchor) in self.attributions {
+            a.anchors.insert(record.anchor_id.clone(), anchor);
+            a.attributions.push(record);
+        }
+    }
+}
+
+fn remove_proposal(a: &mut Artifact, id: &str) -> Result<()> {
+    let before = a.proposals.len();
+    a.proposals.retain(|p| p.id != id);
+    if a.proposals.len() == before {
+        return Err(Error::NotFound {
+            what: "proposal",
+            id: id.to_owned(),
+            doc: a.doc_path.clone(),
+        });
+    }
+    Ok(())
+}
+
+fn check_body(body: &str) -> Result<()> {
+    if body.trim().is_empty() {
+        return Err(Error::BadInput("the comment body is empty".into()));
+    }
+    Ok(())
+}
