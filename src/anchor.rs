@@ -69,7 +69,10 @@ pub fn build_fingerprint(doc: &Document, range: CharRange) -> Fingerprint {
 /// this session last tracked for the anchor, if any.
 pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Resolution {
     if let Some(r) = live {
-        if r.end.0 <= doc.len_chars() && r.len() == fp.text.chars().count() && doc.rope().slice(r.as_range()) == fp.text.as_str() {
+        if r.end.0 <= doc.len_chars()
+            && r.len() == fp.text.chars().count()
+            && doc.rope().slice(r.as_range()) == fp.text.as_str()
+        {
             return Resolution::Found(r);
         }
     }
@@ -87,7 +90,11 @@ struct Candidate {
 
 /// Chars of `a`'s end that equal `b`'s end.
 fn common_suffix_chars(a: &str, b: &str) -> usize {
-    a.chars().rev().zip(b.chars().rev()).take_while(|(x, y)| x == y).count()
+    a.chars()
+        .rev()
+        .zip(b.chars().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// Chars of `a`'s start that equal `b`'s start.
@@ -325,7 +332,11 @@ mod tests {
 
     #[test]
     fn fingerprint_has_32_chars_of_context_and_line_hint() {
-        let text = format!("{}\nline two has the target word here{}", "x".repeat(40), "y".repeat(40));
+        let text = format!(
+            "{}\nline two has the target word here{}",
+            "x".repeat(40),
+            "y".repeat(40)
+        );
         let (_, fp) = fp_of(&text, "target", 0);
         assert_eq!(fp.text, "target");
         assert_eq!(fp.before.chars().count(), 32);
@@ -365,7 +376,11 @@ mod tests {
 
     #[test]
     fn distinctive_text_survives_context_change() {
-        let (_, fp) = fp_of("Old intro. A sentence long enough to identify itself. Old outro.", "A sentence long enough to identify itself.", 0);
+        let (_, fp) = fp_of(
+            "Old intro. A sentence long enough to identify itself. Old outro.",
+            "A sentence long enough to identify itself.",
+            0,
+        );
         let after = "Completely new words around. A sentence long enough to identify itself. New end.";
         assert_eq!(
             resolved_text(after, &fp).as_deref(),
@@ -391,10 +406,16 @@ mod tests {
         let text = "same same";
         let doc = Document::new(text);
         let fp = build_fingerprint(&doc, CharRange::new(5, 9));
-        assert_eq!(resolve(&doc, &fp, Some(CharRange::new(5, 9))), Resolution::Found(CharRange::new(5, 9)));
+        assert_eq!(
+            resolve(&doc, &fp, Some(CharRange::new(5, 9))),
+            Resolution::Found(CharRange::new(5, 9))
+        );
         // A live range whose text changed falls through to the ladder.
         let changed = Document::new("same sane");
-        assert_eq!(resolve(&changed, &fp, Some(CharRange::new(5, 9))), Resolution::Orphaned);
+        assert_eq!(
+            resolve(&changed, &fp, Some(CharRange::new(5, 9))),
+            Resolution::Orphaned
+        );
     }
 
     #[test]
@@ -408,7 +429,11 @@ mod tests {
 
     #[test]
     fn neighbourhood_found_when_text_changed() {
-        let (_, fp) = fp_of("First the context before, TARGET, and the context after it.", "TARGET", 0);
+        let (_, fp) = fp_of(
+            "First the context before, TARGET, and the context after it.",
+            "TARGET",
+            0,
+        );
         let doc = Document::new("First the context before, CHANGED TEXT, and the context after it.");
         assert_eq!(resolve(&doc, &fp, None), Resolution::Orphaned);
         let r = locate_neighbourhood(&doc, &fp, None).unwrap();

@@ -79,7 +79,9 @@ impl Spans {
     /// split around text inserted inside them (the inserted text is not theirs
     /// until painted), and vanish when all their text is gone.
     pub fn map(&mut self, change: &ChangeSet) {
-        let Some(touched) = change.touched_range() else { return };
+        let Some(touched) = change.touched_range() else {
+            return;
+        };
         let delta = change.len_after() as isize - change.len() as isize;
         let shift = |o: CharOffset| CharOffset((o.0 as isize + delta) as usize);
         let inserted = change.inserted_ranges();
@@ -115,19 +117,32 @@ impl Spans {
                         break;
                     }
                     if ins.start > cur {
-                        push(CharRange { start: cur, end: ins.start }, &mut out);
+                        push(
+                            CharRange {
+                                start: cur,
+                                end: ins.start,
+                            },
+                            &mut out,
+                        );
                     }
                     cur = cur.max(ins.end);
                 }
                 if cur < mapped.end {
-                    push(CharRange { start: cur, end: mapped.end }, &mut out);
+                    push(
+                        CharRange {
+                            start: cur,
+                            end: mapped.end,
+                        },
+                        &mut out,
+                    );
                 }
                 touched_count = out.len() - first_touched.unwrap_or(out.len());
             }
         }
         self.spans = out;
         // A deletion can bring two spans of one author together.
-        let at = first_touched.unwrap_or_else(|| self.spans.partition_point(|s| s.range.end <= touched.start));
+        let at =
+            first_touched.unwrap_or_else(|| self.spans.partition_point(|s| s.range.end <= touched.start));
         self.merge_around(at.saturating_sub(1), at + touched_count + 1);
         self.debug_check();
     }
@@ -147,22 +162,36 @@ impl Spans {
         if let Some(head) = removed.first() {
             if head.range.start < range.start {
                 replacement.push(Span {
-                    range: CharRange { start: head.range.start, end: range.start },
+                    range: CharRange {
+                        start: head.range.start,
+                        end: range.start,
+                    },
                     who: head.who.clone(),
                     record: head.record.clone(),
                 });
             }
         }
         if let Some(who) = who {
-            replacement.push(Span { range, who, record: None });
+            replacement.push(Span {
+                range,
+                who,
+                record: None,
+            });
         }
         if let Some(tail) = removed.last() {
             if tail.range.end > range.end {
                 let head_kept_record = tail.range.start < range.start;
                 replacement.push(Span {
-                    range: CharRange { start: range.end, end: tail.range.end },
+                    range: CharRange {
+                        start: range.end,
+                        end: tail.range.end,
+                    },
                     who: tail.who.clone(),
-                    record: if head_kept_record { None } else { tail.record.clone() },
+                    record: if head_kept_record {
+                        None
+                    } else {
+                        tail.record.clone()
+                    },
                 });
             }
         }
@@ -197,7 +226,11 @@ impl Spans {
     pub fn insert_loaded(&mut self, span: Span) {
         let range = span.range;
         self.paint(range, Some(span.who.clone()));
-        if let Some(i) = self.spans.iter().position(|s| s.range.start <= range.start && s.range.end >= range.end) {
+        if let Some(i) = self
+            .spans
+            .iter()
+            .position(|s| s.range.start <= range.start && s.range.end >= range.end)
+        {
             if self.spans[i].record.is_none() {
                 self.spans[i].record = span.record;
             }
@@ -216,7 +249,11 @@ impl Spans {
             assert!(!s.range.is_empty(), "Spans invariant 1: span {i} is empty");
             if i > 0 {
                 let p = &self.spans[i - 1];
-                assert!(p.range.end <= s.range.start, "Spans invariant 2: spans {} and {i} overlap", i - 1);
+                assert!(
+                    p.range.end <= s.range.start,
+                    "Spans invariant 2: spans {} and {i} overlap",
+                    i - 1
+                );
                 assert!(
                     !(p.range.end == s.range.start && p.who.same(&s.who)),
                     "Spans invariant 3: spans {} and {i} touch with one author",
@@ -240,7 +277,9 @@ mod tests {
     }
 
     fn ranges(s: &Spans) -> Vec<(usize, usize, String)> {
-        s.iter().map(|s| (s.range.start.0, s.range.end.0, s.who.author.id.clone())).collect()
+        s.iter()
+            .map(|s| (s.range.start.0, s.range.end.0, s.who.author.id.clone()))
+            .collect()
     }
 
     #[test]
@@ -248,7 +287,10 @@ mod tests {
         let mut s = Spans::new();
         s.paint(CharRange::new(0, 10), Some(who("a")));
         s.paint(CharRange::new(3, 5), Some(who("b")));
-        assert_eq!(ranges(&s), vec![(0, 3, "a".into()), (3, 5, "b".into()), (5, 10, "a".into())]);
+        assert_eq!(
+            ranges(&s),
+            vec![(0, 3, "a".into()), (3, 5, "b".into()), (5, 10, "a".into())]
+        );
         s.paint(CharRange::new(3, 5), Some(who("a")));
         assert_eq!(ranges(&s), vec![(0, 10, "a".into())]);
         s.paint(CharRange::new(2, 8), None);
@@ -260,7 +302,8 @@ mod tests {
         let mut s = Spans::new();
         s.paint(CharRange::new(2, 6), Some(who("a")));
         // type 1 char inside at 4, and 1 char right after the end (at 6 → after mapping 7)
-        let cs = ChangeSet::from_changes(8, [(CharRange::point(4), "x"), (CharRange::point(6), "y")]).unwrap();
+        let cs =
+            ChangeSet::from_changes(8, [(CharRange::point(4), "x"), (CharRange::point(6), "y")]).unwrap();
         s.map(&cs);
         assert_eq!(ranges(&s), vec![(2, 4, "a".into()), (5, 7, "a".into())]);
     }

@@ -304,30 +304,62 @@ impl ChangeSet {
                 (Some(Operation::Retain(i)), Some(Operation::Retain(j))) => {
                     let m = i.min(j);
                     out.retain(m);
-                    a = if i > m { Some(Operation::Retain(i - m)) } else { a_iter.next() };
-                    b = if j > m { Some(Operation::Retain(j - m)) } else { b_iter.next() };
+                    a = if i > m {
+                        Some(Operation::Retain(i - m))
+                    } else {
+                        a_iter.next()
+                    };
+                    b = if j > m {
+                        Some(Operation::Retain(j - m))
+                    } else {
+                        b_iter.next()
+                    };
                 }
                 (Some(Operation::Retain(i)), Some(Operation::Delete(j))) => {
                     let m = i.min(j);
                     out.delete(m);
-                    a = if i > m { Some(Operation::Retain(i - m)) } else { a_iter.next() };
-                    b = if j > m { Some(Operation::Delete(j - m)) } else { b_iter.next() };
+                    a = if i > m {
+                        Some(Operation::Retain(i - m))
+                    } else {
+                        a_iter.next()
+                    };
+                    b = if j > m {
+                        Some(Operation::Delete(j - m))
+                    } else {
+                        b_iter.next()
+                    };
                 }
                 (Some(Operation::Insert(s)), Some(Operation::Retain(j))) => {
                     let n = char_len(&s);
                     let m = n.min(j);
                     let split = char_to_byte_idx(&s, m);
                     out.insert(&s[..split]);
-                    a = if n > m { Some(Operation::Insert(s[split..].to_owned())) } else { a_iter.next() };
-                    b = if j > m { Some(Operation::Retain(j - m)) } else { b_iter.next() };
+                    a = if n > m {
+                        Some(Operation::Insert(s[split..].to_owned()))
+                    } else {
+                        a_iter.next()
+                    };
+                    b = if j > m {
+                        Some(Operation::Retain(j - m))
+                    } else {
+                        b_iter.next()
+                    };
                 }
                 (Some(Operation::Insert(s)), Some(Operation::Delete(j))) => {
                     // Text inserted by `self` and deleted by `next` never existed.
                     let n = char_len(&s);
                     let m = n.min(j);
                     let split = char_to_byte_idx(&s, m);
-                    a = if n > m { Some(Operation::Insert(s[split..].to_owned())) } else { a_iter.next() };
-                    b = if j > m { Some(Operation::Delete(j - m)) } else { b_iter.next() };
+                    a = if n > m {
+                        Some(Operation::Insert(s[split..].to_owned()))
+                    } else {
+                        a_iter.next()
+                    };
+                    b = if j > m {
+                        Some(Operation::Delete(j - m))
+                    } else {
+                        b_iter.next()
+                    };
                 }
             }
         }
@@ -496,7 +528,10 @@ mod tests {
         let cs = ChangeSet::replace(4, CharRange::new(0, 1), "x").unwrap();
         assert_eq!(
             cs.apply(&mut r),
-            Err(ChangeError::LengthMismatch { expected: 4, actual: 3 })
+            Err(ChangeError::LengthMismatch {
+                expected: 4,
+                actual: 3
+            })
         );
         assert_eq!(r.to_string(), "abc");
     }
@@ -506,7 +541,14 @@ mod tests {
         let r = ChangeSet::from_changes(5, [(CharRange::new(0, 3), "a"), (CharRange::new(2, 4), "b")]);
         assert_eq!(r, Err(ChangeError::Unordered { at: 2 }));
         let r = ChangeSet::replace(5, CharRange::new(3, 9), "a");
-        assert_eq!(r, Err(ChangeError::OutOfRange { start: 3, end: 9, len: 5 }));
+        assert_eq!(
+            r,
+            Err(ChangeError::OutOfRange {
+                start: 3,
+                end: 9,
+                len: 5
+            })
+        );
     }
 
     #[test]
@@ -551,7 +593,8 @@ mod tests {
     #[test]
     fn map_range_exclusive_does_not_grow() {
         // A«BC»D, type x before B and after C
-        let cs = ChangeSet::from_changes(4, [(CharRange::point(1), "x"), (CharRange::point(3), "x")]).unwrap();
+        let cs =
+            ChangeSet::from_changes(4, [(CharRange::point(1), "x"), (CharRange::point(3), "x")]).unwrap();
         let r = CharRange::new(1, 3);
         assert_eq!(cs.map_range(r, RangeAssoc::Exclusive), Some(CharRange::new(2, 4)));
         assert_eq!(cs.map_range(r, RangeAssoc::Inclusive), Some(CharRange::new(1, 5)));
@@ -576,7 +619,8 @@ mod tests {
 
     #[test]
     fn touched_range_spans_all_edits() {
-        let cs = ChangeSet::from_changes(10, [(CharRange::new(2, 3), "a"), (CharRange::point(7), "b")]).unwrap();
+        let cs =
+            ChangeSet::from_changes(10, [(CharRange::new(2, 3), "a"), (CharRange::point(7), "b")]).unwrap();
         assert_eq!(cs.touched_range(), Some(CharRange::new(2, 7)));
         assert_eq!(ChangeSet::identity(4).touched_range(), None);
     }

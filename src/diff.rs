@@ -89,10 +89,22 @@ mod tests {
         assert_eq!(
             d,
             vec![
-                DiffPart { tag: DiffTag::Equal, text: "the ".into() },
-                DiffPart { tag: DiffTag::Delete, text: "quick".into() },
-                DiffPart { tag: DiffTag::Insert, text: "slow".into() },
-                DiffPart { tag: DiffTag::Equal, text: " fox".into() },
+                DiffPart {
+                    tag: DiffTag::Equal,
+                    text: "the ".into()
+                },
+                DiffPart {
+                    tag: DiffTag::Delete,
+                    text: "quick".into()
+                },
+                DiffPart {
+                    tag: DiffTag::Insert,
+                    text: "slow".into()
+                },
+                DiffPart {
+                    tag: DiffTag::Equal,
+                    text: " fox".into()
+                },
             ]
         );
     }
@@ -108,6 +120,12 @@ mod tests {
 
     #[test]
     fn kept_chars() {
-        assert_eq!(chars_kept_from("a big cat", "a small cat").iter().filter(|k| !**k).count(), 5);
+        assert_eq!(
+            chars_kept_from("a big cat", "a small cat")
+                .iter()
+                .filter(|k| !**k)
+                .count(),
+            5
+        );
     }
 }

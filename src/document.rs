@@ -170,7 +170,10 @@ impl Document {
     pub fn byte_to_char(&self, offset: ByteOffset) -> Result<CharOffset, DocumentError> {
         let len = self.rope.len_bytes();
         if offset.0 > len {
-            return Err(DocumentError::ByteOutOfRange { offset: offset.0, len });
+            return Err(DocumentError::ByteOutOfRange {
+                offset: offset.0,
+                len,
+            });
         }
         let c = self.rope.byte_to_char(offset.0);
         if self.rope.char_to_byte(c) != offset.0 {
@@ -187,7 +190,10 @@ impl Document {
     pub fn utf16_to_char(&self, offset: Utf16Offset) -> Result<CharOffset, DocumentError> {
         let len = self.rope.len_utf16_cu();
         if offset.0 > len {
-            return Err(DocumentError::Utf16OutOfRange { offset: offset.0, len });
+            return Err(DocumentError::Utf16OutOfRange {
+                offset: offset.0,
+                len,
+            });
         }
         let c = self.rope.utf16_cu_to_char(offset.0);
         if self.rope.char_to_utf16_cu(c) != offset.0 {
@@ -280,7 +286,10 @@ mod tests {
     #[test]
     fn refuses_oversized() {
         let big = vec![b'a'; MAX_DOCUMENT_BYTES + 1];
-        assert!(matches!(Document::from_bytes(&big), Err(DocumentError::TooLarge { .. })));
+        assert!(matches!(
+            Document::from_bytes(&big),
+            Err(DocumentError::TooLarge { .. })
+        ));
     }
 
     #[test]
@@ -309,7 +318,8 @@ mod tests {
     fn apply_bumps_version_and_refreshes_text() {
         let mut doc = Document::new("abc");
         assert_eq!(doc.text(), "abc");
-        doc.apply(&ChangeSet::replace(3, CharRange::new(1, 2), "ü").unwrap()).unwrap();
+        doc.apply(&ChangeSet::replace(3, CharRange::new(1, 2), "ü").unwrap())
+            .unwrap();
         assert_eq!(doc.version(), 1);
         assert_eq!(doc.text(), "aüc");
     }

@@ -64,7 +64,11 @@ pub enum Error {
     #[error("{path}: no such document in the workspace")]
     MissingDocument { path: String },
     #[error("{what} {id} not found in {doc}")]
-    NotFound { what: &'static str, id: String, doc: String },
+    NotFound {
+        what: &'static str,
+        id: String,
+        doc: String,
+    },
     #[error("{text:?} not found in {doc}")]
     TextNotFound { text: String, doc: String },
     #[error("{text:?} occurs {count} times in {doc}; choose one with --nth 1..{count}")]

@@ -33,7 +33,9 @@ pub fn atomic_write_with(
         .parent()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no parent folder"))?;
     fs::create_dir_all(dir)?;
-    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy());
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy());
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".tmp")

@@ -90,9 +90,14 @@ impl<S> History<S> {
         let before = match before {
             Some(s) => s,
             None => {
-                let last = self.undo.last_mut().expect("joins_group checked there is a group");
+                let last = self
+                    .undo
+                    .last_mut()
+                    .expect("joins_group checked there is a group");
                 last.change = last.change.compose(&change).expect("consecutive changes compose");
-                last.inverse = inverse.compose(&last.inverse).expect("consecutive inverses compose");
+                last.inverse = inverse
+                    .compose(&last.inverse)
+                    .expect("consecutive inverses compose");
                 last.at = Instant::now();
                 return;
             }

@@ -46,6 +46,7 @@
 pub mod anchor;
 pub mod attribution;
 pub mod changeset;
+pub mod check;
 pub mod diff;
 pub mod document;
 pub mod error;

@@ -1,1 +1,718 @@
-fn main(){}
+//! `cowriting` — the command-line client of the cowriting core.
+//!
+//! Every command is a thin layer over the same core API the desktop app uses.
+//! Offsets are UTF-8 bytes of the document's text (after a BOM, if any) and
+//! must fall on char boundaries. Exit codes: 0 ok, 2 bad input, 3 refused by a
+//! guard, 4 corrupt sidecar, 1 other failures.
+
+use clap::{Args, Parser, Subcommand};
+use cowriting::anchor::{resolve, Resolution};
+use cowriting::check;
+use cowriting::identity::human_identity;
+use cowriting::model::{provenance_value, to_js_json, AgentInfo, Fingerprint, Provenance, ThreadStatus};
+use cowriting::{
+    ByteRange, CharRange, DocPath, Document, Error, ProposalState, ProposeOptions, Result, Session, Store,
+    Workspace,
+};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(
+    name = "cowriting",
+    version,
+    about = "Review Claude's proposed edits, comment threads and attribution in a Markdown workspace"
+)]
+struct Cli {
+    /// The workspace folder (default: the current directory).
+    #[arg(short = 'w', long = "workspace", global = true, value_name = "DIR")]
+    workspace: Option<PathBuf>,
+    /// Print JSON for programs instead of text for people.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate sidecars: parse, schema version, dangling anchor ids, docPath.
+    Check { docs: Vec<String> },
+    /// Pending and stale proposals, open and resolved threads, attribution spans.
+    Status { doc: Option<String> },
+    /// Propose replacing a range; prints the new proposal id. The document is not touched.
+    Propose {
+        doc: String,
+        #[command(flatten)]
+        target: Target,
+        /// The proposed text.
+        #[arg(long = "replace", value_name = "TEXT")]
+        replacement: String,
+        /// What the human asked for.
+        #[arg(long)]
+        instruction: Option<String>,
+        /// Groups the proposals of one agent turn.
+        #[arg(long = "turn", value_name = "ID")]
+        turn: Option<String>,
+        /// The model that wrote the replacement.
+        #[arg(long)]
+        model: Option<String>,
+        /// The agent session id.
+        #[arg(long)]
+        session: Option<String>,
+        /// The agent's id.
+        #[arg(long, default_value = "claude")]
+        agent: String,
+    },
+    /// List pending proposals with their state: pending, stale or orphaned.
+    Proposals { doc: String },
+    /// Accept a proposal: the document file and the sidecar are updated.
+    Accept {
+        doc: String,
+        id: String,
+        /// Accept with your own version of the replacement.
+        #[arg(long = "with", value_name = "TEXT")]
+        with: Option<String>,
+    },
+    /// Reject a proposal: it is removed; the document is untouched.
+    Reject { doc: String, id: String },
+    /// Comment threads: new, reply, resolve, reopen.
+    #[command(subcommand)]
+    Thread(ThreadCommand),
+    /// List comment threads.
+    Threads { doc: String },
+    /// List attribution spans.
+    Spans { doc: String },
+    /// Batch anchoring: JSON lines {"id","fingerprint"} on stdin, one result line each.
+    Resolve {
+        /// The text file to resolve in (any file; no workspace needed).
+        #[arg(long = "text", value_name = "FILE")]
+        text: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum ThreadCommand {
+    /// Start a thread on a range.
+    New {
+        doc: String,
+        #[command(flatten)]
+        target: Target,
+        #[arg(long)]
+        body: String,
+    },
+    /// Reply to a thread.
+    Reply {
+        doc: String,
+        thread: String,
+        #[arg(long)]
+        body: String,
+    },
+    /// Mark a thread resolved.
+    Resolve { doc: String, thread: String },
+    /// Reopen a resolved thread.
+    Reopen { doc: String, thread: String },
+}
+
+/// The text a command works on: found by content, or given as a byte span.
+#[derive(Args)]
+struct Target {
+    /// The exact text to target.
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["start", "end"], required_unless_present_all = ["start", "end"])]
+    find: Option<String>,
+    /// Which occurrence of --find (1-based), when it occurs more than once.
+    #[arg(long, value_name = "K", requires = "find")]
+    nth: Option<usize>,
+    /// Start of the byte span.
+    #[arg(long, value_name = "B", requires = "end")]
+    start: Option<usize>,
+    /// End of the byte span (exclusive).
+    #[arg(long, value_name = "B", requires = "start")]
+    end: Option<usize>,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let json = cli.json;
+    match run(cli) {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            if json {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{}",
+                    serde_json::to_string(&e.info()).unwrap_or_default()
+                );
+            } else {
+                let msg = e.to_string().replace('\n', " ");
+                let _ = writeln!(std::io::stderr(), "cowriting: error: {msg}");
+            }
+            std::process::exit(e.code().exit_code());
+        }
+    }
+}
+
+struct Ctx {
+    store: Arc<Store>,
+    json: bool,
+}
+
+impl Ctx {
+    fn new(workspace: Option<PathBuf>, json: bool) -> Result<Ctx> {
+        let dir = match workspace {
+            Some(d) => d,
+            None => {
+                std::env::current_dir().map_err(|e| Error::BadInput(format!("no current directory: {e}")))?
+            }
+        };
+        let ws = Workspace::open(dir)?;
+        Ok(Ctx {
+            store: Arc::new(Store::new(ws)),
+            json,
+        })
+    }
+
+    fn ws(&self) -> &Workspace {
+        self.store.workspace()
+    }
+
+    fn doc(&self, arg: &str) -> Result<DocPath> {
+        self.ws().doc_path_for_arg(arg)
+    }
+
+    fn session(&self, arg: &str) -> Result<Session> {
+        let doc = self.doc(arg)?;
+        let identity = human_identity(self.ws().root());
+        Session::open(self.store.clone(), doc, identity)
+    }
+
+    /// A session whose sidecar must be readable (every review command).
+    fn review_session(&self, arg: &str) -> Result<Session> {
+        let s = self.session(arg)?;
+        if s.sidecar_problem().is_some() {
+            // Re-read to get the typed error, with its file and position.
+            self.store.load(s.doc_path())?;
+        }
+        Ok(s)
+    }
+
+    fn print(&self, human: impl FnOnce() -> String, machine: impl FnOnce() -> Value) {
+        if self.json {
+            print!("{}", to_js_json(&machine()));
+        } else {
+            let text = human();
+            if !text.is_empty() {
+                println!("{}", text.trim_end_matches('\n'));
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<i32> {
+    if let Command::Resolve { text } = &cli.command {
+        return resolve_batch(text);
+    }
+    let ctx = Ctx::new(cli.workspace, cli.json)?;
+    match cli.command {
+        Command::Check { docs } => cmd_check(&ctx, &docs),
+        Command::Status { doc } => cmd_status(&ctx, doc.as_deref()),
+        Command::Propose {
+            doc,
+            target,
+            replacement,
+            instruction,
+            turn,
+            model,
+            session,
+            agent,
+        } => {
+            let mut s = ctx.review_session(&doc)?;
+            let range = target_range(&s, &target)?;
+            let author = Provenance::agent(
+                agent,
+                AgentInfo {
+                    sdk: Some("cowriting-cli".into()),
+                    model,
+                    session_id: session,
+                    ..AgentInfo::default()
+                },
+            );
+            let id = s.propose(
+                range,
+                &replacement,
+                ProposeOptions {
+                    author,
+                    turn_id: turn,
+                    instruction,
+                },
+            )?;
+            ctx.print(|| id.clone(), || json!({ "id": id }));
+            Ok(0)
+        }
+        Command::Proposals { doc } => cmd_proposals(&ctx, &doc),
+        Command::Accept { doc, id, with } => {
+            let mut s = ctx.review_session(&doc)?;
+            s.accept_and_save(&id, with.as_deref())?;
+            ctx.print(
+                || format!("accepted {id}; {} updated", s.doc_path()),
+                || json!({ "accepted": id, "changed": with.is_some() }),
+            );
+            Ok(0)
+        }
+        Command::Reject { doc, id } => {
+            let mut s = ctx.review_session(&doc)?;
+            s.reject(&id)?;
+            ctx.print(|| format!("rejected {id}"), || json!({ "rejected": id }));
+            Ok(0)
+        }
+        Command::Thread(t) => cmd_thread(&ctx, t),
+        Command::Threads { doc } => cmd_threads(&ctx, &doc),
+        Command::Spans { doc } => cmd_spans(&ctx, &doc),
+        Command::Resolve { .. } => unreachable!("handled above"),
+    }
+}
+
+fn target_range(s: &Session, t: &Target) -> Result<CharRange> {
+    match (&t.find, t.start, t.end) {
+        (Some(text), _, _) => s.find(text, t.nth),
+        (None, Some(start), Some(end)) => {
+            let doc = s.document();
+            doc.byte_range_to_chars(ByteRange::new(start, end))
+                .map_err(|source| Error::Document {
+                    path: s.doc_path().to_string(),
+                    source,
+                })
+        }
+        _ => Err(Error::BadInput("give --find TEXT or --start B --end B".into())),
+    }
+}
+
+fn bytes_json(doc: &Document, r: CharRange) -> Value {
+    let b = doc.char_range_to_bytes(r);
+    json!({ "start": b.start.0, "end": b.end.0 })
+}
+
+fn bytes_text(doc: &Document, r: Option<CharRange>) -> String {
+    match r {
+        Some(r) => {
+            let b = doc.char_range_to_bytes(r);
+            format!("{}..{}", b.start, b.end)
+        }
+        None => "-".into(),
+    }
+}
+
+fn short(s: &str, n: usize) -> String {
+    let one_line = s.replace('\n', "⏎");
+    if one_line.chars().count() <= n {
+        format!("{one_line:?}")
+    } else {
+        let cut: String = one_line.chars().take(n).collect();
+        format!("{cut:?}…")
+    }
+}
+
+fn cmd_check(ctx: &Ctx, docs: &[String]) -> Result<i32> {
+    let docs: Vec<DocPath> = docs.iter().map(|d| ctx.doc(d)).collect::<Result<_>>()?;
+    let reports = check::check(ctx.ws(), &docs);
+    ctx.print(
+        || {
+            if reports.is_empty() {
+                return "no sidecars in this workspace".into();
+            }
+            let mut out = String::new();
+            for r in &reports {
+                let tag = match r.worst() {
+                    Some(check::Severity::Error) => "error",
+                    Some(check::Severity::Newer) => "newer",
+                    _ => "ok",
+                };
+                out.push_str(&format!("{tag:5} {}\n", r.file));
+                for p in &r.problems {
+                    let kind = match p.severity {
+                        check::Severity::Warning => "warning",
+                        check::Severity::Newer => "refused",
+                        check::Severity::Error => "problem",
+                    };
+                    out.push_str(&format!("      {kind}: {}\n", p.message));
+                }
+            }
+            out
+        },
+        || {
+            json!({
+                "ok": reports.iter().all(check::SidecarReport::ok),
+                "sidecars": reports,
+            })
+        },
+    );
+    Ok(check::exit_code(&reports))
+}
+
+fn cmd_status(ctx: &Ctx, doc: Option<&str>) -> Result<i32> {
+    let docs: Vec<DocPath> = match doc {
+        Some(d) => vec![ctx.doc(d)?],
+        None => {
+            let mut all = ctx.ws().list_documents();
+            for (d, _) in ctx.ws().list_sidecars() {
+                if !all.contains(&d) {
+                    all.push(d);
+                }
+            }
+            all.sort();
+            all
+        }
+    };
+    let mut rows = Vec::new();
+    for d in docs {
+        let s = match ctx.session(d.as_str()) {
+            Ok(s) => s,
+            Err(e) if doc.is_none() => {
+                rows.push(json!({ "doc": d.as_str(), "error": e.info() }));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let props = s.proposals();
+        let count = |st: ProposalState| props.iter().filter(|p| p.state == st).count();
+        let threads = s.threads();
+        let open = threads
+            .iter()
+            .filter(|t| t.thread.status == ThreadStatus::Open)
+            .count();
+        let orphaned = threads.iter().filter(|t| t.range.is_none()).count();
+        let agent_spans = s.spans().filter(|sp| sp.who.author.is_agent()).count();
+        let spans = s.spans().count();
+        let mut row = json!({
+            "doc": d.as_str(),
+            "proposals": { "pending": count(ProposalState::Pending), "stale": count(ProposalState::Stale), "orphaned": count(ProposalState::Orphaned) },
+            "threads": { "open": open, "resolved": threads.len() - open, "orphaned": orphaned },
+            "spans": { "total": spans, "agent": agent_spans, "human": spans - agent_spans },
+        });
+        if let Some(p) = s.sidecar_problem() {
+            row["sidecarError"] = serde_json::to_value(p).unwrap_or(Value::Null);
+        }
+        rows.push(row);
+    }
+    ctx.print(
+        || {
+            let mut out = String::new();
+            for r in &rows {
+                let doc = r["doc"].as_str().unwrap_or("");
+                if let Some(e) = r.get("error") {
+                    out.push_str(&format!("{doc}: error: {}\n", e["message"].as_str().unwrap_or("")));
+                    continue;
+                }
+                let p = &r["proposals"];
+                let t = &r["threads"];
+                let sp = &r["spans"];
+                out.push_str(&format!(
+                    "{doc}: proposals {} pending, {} stale, {} orphaned · threads {} open, {} resolved{} · spans {} ({} agent, {} human)\n",
+                    p["pending"], p["stale"], p["orphaned"], t["open"], t["resolved"],
+                    if t["orphaned"].as_u64().unwrap_or(0) > 0 { format!(", {} orphaned", t["orphaned"]) } else { String::new() },
+                    sp["total"], sp["agent"], sp["human"],
+                ));
+                if let Some(e) = r.get("sidecarError") {
+                    out.push_str(&format!("  sidecar: {}\n", e["message"].as_str().unwrap_or("")));
+                }
+            }
+            out
+        },
+        || json!({ "documents": rows }),
+    );
+    Ok(0)
+}
+
+fn cmd_proposals(ctx: &Ctx, doc: &str) -> Result<i32> {
+    let s = ctx.review_session(doc)?;
+    let d = s.document();
+    let views = s.proposals();
+    ctx.print(
+        || {
+            if views.is_empty() {
+                return format!("no pending proposals in {}", s.doc_path());
+            }
+            let mut out = String::new();
+            for v in &views {
+                let p = &v.proposal;
+                let state = match v.state {
+                    ProposalState::Pending => "pending",
+                    ProposalState::Stale => "stale",
+                    ProposalState::Orphaned => "orphaned",
+                };
+                out.push_str(&format!(
+                    "{}  {state:8} bytes {}  by {}",
+                    p.id,
+                    bytes_text(d, v.range),
+                    p.author
+                ));
+                if let Some(t) = &p.turn_id {
+                    out.push_str(&format!("  turn {t}"));
+                }
+                out.push('\n');
+                out.push_str(&format!(
+                    "    - {}\n    + {}\n",
+                    short(&v.target, 70),
+                    short(&p.replacement, 70)
+                ));
+                if let Some(i) = &p.instruction {
+                    out.push_str(&format!("    instruction: {}\n", short(i, 70)));
+                }
+                if let Some(r) = &v.reason {
+                    out.push_str(&format!("    {state}: {r}\n"));
+                }
+            }
+            out
+        },
+        || {
+            let list: Vec<Value> = views
+                .iter()
+                .map(|v| {
+                    let p = &v.proposal;
+                    let mut o = json!({
+                        "id": p.id,
+                        "state": v.state,
+                        "target": v.target,
+                        "replacement": p.replacement,
+                        "author": provenance_value(&p.author),
+                        "createdAt": p.created_at,
+                        "diff": v.diff,
+                    });
+                    if let Some(r) = v.range {
+                        o["span"] = bytes_json(d, r);
+                    }
+                    for (k, val) in [
+                        ("turnId", &p.turn_id),
+                        ("instruction", &p.instruction),
+                        ("current", &v.current),
+                        ("reason", &v.reason),
+                    ] {
+                        if let Some(x) = val {
+                            o[k] = json!(x);
+                        }
+                    }
+                    o
+                })
+                .collect();
+            json!({ "doc": s.doc_path().as_str(), "proposals": list })
+        },
+    );
+    Ok(0)
+}
+
+fn cmd_thread(ctx: &Ctx, t: ThreadCommand) -> Result<i32> {
+    match t {
+        ThreadCommand::New { doc, target, body } => {
+            let mut s = ctx.review_session(&doc)?;
+            let range = target_range(&s, &target)?;
+            let id = s.new_thread(range, &body)?;
+            ctx.print(|| id.clone(), || json!({ "id": id }));
+        }
+        ThreadCommand::Reply { doc, thread, body } => {
+            let mut s = ctx.review_session(&doc)?;
+            let cid = s.reply(&thread, &body)?;
+            ctx.print(|| cid.clone(), || json!({ "thread": thread, "comment": cid }));
+        }
+        ThreadCommand::Resolve { doc, thread } => set_status(ctx, &doc, &thread, ThreadStatus::Resolved)?,
+        ThreadCommand::Reopen { doc, thread } => set_status(ctx, &doc, &thread, ThreadStatus::Open)?,
+    }
+    Ok(0)
+}
+
+fn set_status(ctx: &Ctx, doc: &str, thread: &str, status: ThreadStatus) -> Result<()> {
+    let mut s = ctx.review_session(doc)?;
+    let word = status.as_str().to_owned();
+    s.set_thread_status(thread, status)?;
+    ctx.print(
+        || format!("{thread} {word}"),
+        || json!({ "thread": thread, "status": word }),
+    );
+    Ok(())
+}
+
+fn cmd_threads(ctx: &Ctx, doc: &str) -> Result<i32> {
+    let s = ctx.review_session(doc)?;
+    let d = s.document();
+    let views = s.threads();
+    ctx.print(
+        || {
+            if views.is_empty() {
+                return format!("no threads in {}", s.doc_path());
+            }
+            let mut out = String::new();
+            for v in &views {
+                let t = &v.thread;
+                let place = match v.range {
+                    Some(r) => format!("bytes {}", bytes_text(d, Some(r))),
+                    None => "orphaned".into(),
+                };
+                out.push_str(&format!("{}  {:8} {place}  on {}\n", t.id, t.status.as_str(), short(&v.text, 60)));
+                for c in &t.comments {
+                    out.push_str(&format!("    {} ({}): {}\n", c.author, c.created_at, short(&c.body, 70)));
+                }
+            }
+            out
+        },
+        || {
+            let list: Vec<Value> = views
+                .iter()
+                .map(|v| {
+                    let t = &v.thread;
+                    let comments: Vec<Value> = t
+                        .comments
+                        .iter()
+                        .map(|c| json!({ "id": c.id, "author": provenance_value(&c.author), "body": c.body, "createdAt": c.created_at }))
+                        .collect();
+                    let mut o = json!({
+                        "id": t.id,
+                        "status": t.status.as_str(),
+                        "orphaned": v.range.is_none(),
+                        "text": v.text,
+                        "comments": comments,
+                    });
+                    if let Some(r) = v.range {
+                        o["span"] = bytes_json(d, r);
+                    }
+                    o
+                })
+                .collect();
+            json!({ "doc": s.doc_path().as_str(), "threads": list })
+        },
+    );
+    Ok(0)
+}
+
+fn cmd_spans(ctx: &Ctx, doc: &str) -> Result<i32> {
+    let s = ctx.review_session(doc)?;
+    let d = s.document();
+    let spans: Vec<_> = s.spans().collect();
+    let orphans: Vec<_> = s.orphaned_attributions().collect();
+    ctx.print(
+        || {
+            if spans.is_empty() && orphans.is_empty() {
+                return format!("no attribution spans in {}", s.doc_path());
+            }
+            let mut out = String::new();
+            for sp in &spans {
+                out.push_str(&format!(
+                    "bytes {:12} {} {}{}  {}\n",
+                    bytes_text(d, Some(sp.range)),
+                    sp.who.author.kind.as_str(),
+                    sp.who.author,
+                    sp.who
+                        .turn_id
+                        .as_ref()
+                        .map(|t| format!("  turn {t}"))
+                        .unwrap_or_default(),
+                    short(&d.slice(sp.range), 50)
+                ));
+            }
+            for o in &orphans {
+                out.push_str(&format!(
+                    "orphaned     {} {}  ({})\n",
+                    o.author.kind.as_str(),
+                    o.author,
+                    o.id
+                ));
+            }
+            out
+        },
+        || {
+            let list: Vec<Value> = spans
+                .iter()
+                .map(|sp| {
+                    let mut o = json!({
+                        "span": bytes_json(d, sp.range),
+                        "text": d.slice(sp.range),
+                        "author": provenance_value(&sp.who.author),
+                        "createdAt": sp.who.created_at,
+                    });
+                    if let Some(t) = &sp.who.turn_id {
+                        o["turnId"] = json!(t);
+                    }
+                    if let Some(r) = &sp.record {
+                        o["id"] = json!(r.id);
+                    }
+                    o
+                })
+                .collect();
+            let orphaned: Vec<Value> = orphans
+                .iter()
+                .map(|o| json!({ "id": o.id, "author": provenance_value(&o.author) }))
+                .collect();
+            json!({ "doc": s.doc_path().as_str(), "spans": list, "orphaned": orphaned })
+        },
+    );
+    Ok(0)
+}
+
+/// `resolve --text FILE`: one output line per input line.
+fn resolve_batch(file: &PathBuf) -> Result<i32> {
+    let bytes = std::fs::read(file).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::BadInput(format!("{}: no such file", file.display())),
+        _ => Error::Io {
+            path: file.clone(),
+            source: e,
+        },
+    })?;
+    let doc = Document::from_bytes(&bytes).map_err(|source| Error::Document {
+        path: file.display().to_string(),
+        source,
+    })?;
+    let stdin = std::io::stdin();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (n, line) in stdin.lock().lines().enumerate() {
+        let line = line.map_err(|e| Error::BadInput(format!("stdin: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (id, fp) =
+            parse_resolve_line(&line).map_err(|m| Error::BadInput(format!("stdin line {}: {m}", n + 1)))?;
+        let result = match resolve(&doc, &fp, None) {
+            Resolution::Found(r) => {
+                let b = doc.char_range_to_bytes(r);
+                json!({ "id": id, "start": b.start.0, "end": b.end.0 })
+            }
+            Resolution::Orphaned => json!({ "id": id, "orphaned": true }),
+        };
+        writeln!(out, "{result}").map_err(|e| Error::BadInput(format!("stdout: {e}")))?;
+    }
+    out.flush().map_err(|e| Error::BadInput(format!("stdout: {e}")))?;
+    Ok(0)
+}
+
+fn parse_resolve_line(line: &str) -> std::result::Result<(Value, Fingerprint), String> {
+    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let id = v.get("id").cloned().ok_or("missing \"id\"")?;
+    let fp = v
+        .get("fingerprint")
+        .and_then(Value::as_object)
+        .ok_or("missing \"fingerprint\" object")?;
+    let s = |k: &str| -> std::result::Result<String, String> {
+        match fp.get(k) {
+            None => Ok(String::new()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(_) => Err(format!("fingerprint.{k} must be a string")),
+        }
+    };
+    let text = match fp.get("text") {
+        Some(Value::String(s)) => s.clone(),
+        _ => return Err("fingerprint.text must be a string".into()),
+    };
+    let line_hint = match fp.get("lineHint") {
+        None => 0,
+        Some(h) => h.as_u64().ok_or("fingerprint.lineHint must be a whole number")? as usize,
+    };
+    Ok((
+        id,
+        Fingerprint {
+            text,
+            before: s("before")?,
+            after: s("after")?,
+            line_hint,
+            extra: Default::default(),
+        },
+    ))
+}

@@ -24,7 +24,11 @@ pub type Extra = Map<String, Value>;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ModelError {
     #[error("invalid JSON at line {line}, column {column}: {message}")]
-    Syntax { line: usize, column: usize, message: String },
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error("{path}: {message}")]
     Shape { path: String, message: String },
     #[error("schemaVersion {found} is newer than this version of cowriting understands ({SCHEMA_VERSION})")]
@@ -342,7 +346,10 @@ impl Ctx<'_> {
     fn object(&self, v: Value) -> Result<Map<String, Value>, ModelError> {
         match v {
             Value::Object(m) => Ok(m),
-            other => Err(shape(self.path_or_root(), format!("expected an object, found {}", type_name(&other)))),
+            other => Err(shape(
+                self.path_or_root(),
+                format!("expected an object, found {}", type_name(&other)),
+            )),
         }
     }
 
@@ -386,7 +393,10 @@ impl Fields {
     }
 
     fn take(&mut self, key: &str) -> Option<Value> {
-        self.known.iter_mut().find(|(n, _)| *n == key).and_then(|s| s.1.take())
+        self.known
+            .iter_mut()
+            .find(|(n, _)| *n == key)
+            .and_then(|s| s.1.take())
     }
 
     fn req(&mut self, key: &str) -> Result<Value, ModelError> {
@@ -396,7 +406,10 @@ impl Fields {
     fn string(&mut self, key: &str) -> Result<String, ModelError> {
         match self.req(key)? {
             Value::String(s) => Ok(s),
-            other => Err(shape(self.path(key), format!("expected a string, found {}", type_name(&other)))),
+            other => Err(shape(
+                self.path(key),
+                format!("expected a string, found {}", type_name(&other)),
+            )),
         }
     }
 
@@ -404,7 +417,10 @@ impl Fields {
         match self.take(key) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
-            Some(other) => Err(shape(self.path(key), format!("expected a string, found {}", type_name(&other)))),
+            Some(other) => Err(shape(
+                self.path(key),
+                format!("expected a string, found {}", type_name(&other)),
+            )),
         }
     }
 
@@ -413,7 +429,10 @@ impl Fields {
             Value::Number(n) => n
                 .as_u64()
                 .ok_or_else(|| shape(self.path(key), format!("expected a whole number ≥ 0, found {n}"))),
-            other => Err(shape(self.path(key), format!("expected a number, found {}", type_name(&other)))),
+            other => Err(shape(
+                self.path(key),
+                format!("expected a number, found {}", type_name(&other)),
+            )),
         }
     }
 
@@ -422,7 +441,10 @@ impl Fields {
             // A writer that predates a section (F2 before F3/F4) may omit it.
             None => Ok(Vec::new()),
             Some(Value::Array(a)) => Ok(a),
-            Some(other) => Err(shape(self.path(key), format!("expected an array, found {}", type_name(&other)))),
+            Some(other) => Err(shape(
+                self.path(key),
+                format!("expected an array, found {}", type_name(&other)),
+            )),
         }
     }
 }
@@ -440,11 +462,21 @@ fn artifact_from_value(value: Value) -> Result<Artifact, ModelError> {
     let mut f = Fields::split(
         "",
         map,
-        &["schemaVersion", "docPath", "anchors", "threads", "attributions", "proposals"],
+        &[
+            "schemaVersion",
+            "docPath",
+            "anchors",
+            "threads",
+            "attributions",
+            "proposals",
+        ],
     );
     let schema_version = f.uint("schemaVersion")?;
     if schema_version != SCHEMA_VERSION {
-        return Err(shape("schemaVersion", format!("expected 1, found {schema_version}")));
+        return Err(shape(
+            "schemaVersion",
+            format!("expected 1, found {schema_version}"),
+        ));
     }
     let doc_path = f.string("docPath")?;
     let anchors_value = f.take("anchors").unwrap_or(Value::Object(Map::new()));
@@ -491,18 +523,27 @@ fn anchor_from(path: &str, v: Value) -> Result<Anchor, ModelError> {
 }
 
 fn fingerprint_from(path: &str, v: Value) -> Result<Fingerprint, ModelError> {
-    let mut f = Fields::split(path, Ctx { path }.object(v)?, &["text", "before", "after", "lineHint"]);
+    let mut f = Fields::split(
+        path,
+        Ctx { path }.object(v)?,
+        &["text", "before", "after", "lineHint"],
+    );
     Ok(Fingerprint {
         text: f.string("text")?,
         before: f.string("before")?,
         after: f.string("after")?,
-        line_hint: usize::try_from(f.uint("lineHint")?).map_err(|_| shape(f.path("lineHint"), "too large"))?,
+        line_hint: usize::try_from(f.uint("lineHint")?)
+            .map_err(|_| shape(f.path("lineHint"), "too large"))?,
         extra: f.extra,
     })
 }
 
 fn thread_from(path: &str, v: Value) -> Result<Thread, ModelError> {
-    let mut f = Fields::split(path, Ctx { path }.object(v)?, &["id", "anchorId", "status", "comments"]);
+    let mut f = Fields::split(
+        path,
+        Ctx { path }.object(v)?,
+        &["id", "anchorId", "status", "comments"],
+    );
     let id = f.string("id")?;
     let anchor_id = f.string("anchorId")?;
     let status = match f.string("status")?.as_str() {
@@ -527,7 +568,11 @@ fn thread_from(path: &str, v: Value) -> Result<Thread, ModelError> {
 }
 
 fn comment_from(path: &str, v: Value) -> Result<Comment, ModelError> {
-    let mut f = Fields::split(path, Ctx { path }.object(v)?, &["id", "author", "body", "createdAt"]);
+    let mut f = Fields::split(
+        path,
+        Ctx { path }.object(v)?,
+        &["id", "author", "body", "createdAt"],
+    );
     let id = f.string("id")?;
     let author_path = f.path("author");
     let author = provenance_from(&author_path, f.req("author")?)?;
@@ -564,7 +609,15 @@ fn proposal_from(path: &str, v: Value) -> Result<Proposal, ModelError> {
     let mut f = Fields::split(
         path,
         Ctx { path }.object(v)?,
-        &["id", "anchorId", "replacement", "author", "createdAt", "turnId", "instruction"],
+        &[
+            "id",
+            "anchorId",
+            "replacement",
+            "author",
+            "createdAt",
+            "turnId",
+            "instruction",
+        ],
     );
     let id = f.string("id")?;
     let anchor_id = f.string("anchorId")?;
@@ -644,7 +697,8 @@ impl Obj {
     }
 }
 
-fn provenance_value(p: &Provenance) -> Value {
+/// A provenance as JSON, in sidecar key order.
+pub fn provenance_value(p: &Provenance) -> Value {
     let mut o = Obj::new().put("kind", p.kind.as_str()).put("id", p.id.clone());
     if let Some(a) = &p.agent {
         o = o.put(
@@ -676,7 +730,9 @@ pub fn artifact_value(a: &Artifact) -> Value {
         .map(|(id, an)| {
             (
                 id.clone(),
-                Obj::new().put("fingerprint", fingerprint_value(&an.fingerprint)).extra(&an.extra),
+                Obj::new()
+                    .put("fingerprint", fingerprint_value(&an.fingerprint))
+                    .extra(&an.extra),
             )
         })
         .collect();
@@ -819,9 +875,18 @@ mod tests {
     #[test]
     fn unknown_fields_survive_at_every_level_in_order() {
         let text = SAMPLE
-            .replace("\"docPath\": \"docs/x.md\",", "\"docPath\": \"docs/x.md\",\n  \"zeta\": 0.1,")
-            .replace("\"lineHint\": 0", "\"lineHint\": 0,\n        \"future\": [1e+21, 5e-7, {\"b\": 2, \"a\": 1}]")
-            .replace("\"instruction\": \"tighten\"", "\"instruction\": \"tighten\",\n      \"score\": 12345678901234567890123");
+            .replace(
+                "\"docPath\": \"docs/x.md\",",
+                "\"docPath\": \"docs/x.md\",\n  \"zeta\": 0.1,",
+            )
+            .replace(
+                "\"lineHint\": 0",
+                "\"lineHint\": 0,\n        \"future\": [1e+21, 5e-7, {\"b\": 2, \"a\": 1}]",
+            )
+            .replace(
+                "\"instruction\": \"tighten\"",
+                "\"instruction\": \"tighten\",\n      \"score\": 12345678901234567890123",
+            );
         let a = parse_artifact(&text).unwrap();
         let back = serialize_artifact(&a);
         // Unknown keys go after the known ones; their values are written as read.
@@ -837,8 +902,14 @@ mod tests {
     #[test]
     fn escapes_like_javascript() {
         let v = Value::String("q\" b\\ \u{1} \u{8}\u{c}\n\r\t \u{7f} é \u{2028}".to_owned());
-        assert_eq!(to_js_json(&v), "\"q\\\" b\\\\ \\u0001 \\b\\f\\n\\r\\t \u{7f} é \u{2028}\"\n");
-        assert_eq!(to_js_json(&serde_json::json!({"a": [], "b": {}})), "{\n  \"a\": [],\n  \"b\": {}\n}\n");
+        assert_eq!(
+            to_js_json(&v),
+            "\"q\\\" b\\\\ \\u0001 \\b\\f\\n\\r\\t \u{7f} é \u{2028}\"\n"
+        );
+        assert_eq!(
+            to_js_json(&serde_json::json!({"a": [], "b": {}})),
+            "{\n  \"a\": [],\n  \"b\": {}\n}\n"
+        );
     }
 
     #[test]

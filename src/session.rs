@@ -26,7 +26,8 @@ use crate::document::Document;
 use crate::error::{Error, ErrorCode, ErrorInfo, Result};
 use crate::history::{EditKind, History, ReviewOp};
 use crate::model::{
-    new_id, now_iso, Anchor, Artifact, Attribution, Comment, Extra, Proposal, Provenance, Thread, ThreadStatus,
+    new_id, now_iso, Anchor, Artifact, Attribution, Comment, Extra, Proposal, Provenance, Thread,
+    ThreadStatus,
 };
 use crate::offset::CharRange;
 use crate::store::Store;
@@ -232,7 +233,11 @@ impl Session {
 
     /// Every pending proposal with its state against the current text.
     pub fn proposals(&self) -> Vec<ProposalView> {
-        self.artifact.proposals.iter().map(|p| self.proposal_view(p)).collect()
+        self.artifact
+            .proposals
+            .iter()
+            .map(|p| self.proposal_view(p))
+            .collect()
     }
 
     pub fn proposal(&self, id: &str) -> Result<ProposalView> {
@@ -377,7 +382,9 @@ impl Session {
             .chain(self.artifact.proposals.iter().map(|p| p.anchor_id.clone()))
             .collect();
         for id in ids {
-            let Some(fp) = self.artifact.fingerprint(&id) else { continue };
+            let Some(fp) = self.artifact.fingerprint(&id) else {
+                continue;
+            };
             let live = self.tracked.get(&id).copied();
             let unchanged = old.fingerprint(&id).is_some_and(|o| o == fp);
             match (live, unchanged) {
@@ -439,7 +446,11 @@ impl Session {
             turn_id: None,
             created_at: now_iso(),
         };
-        let paints = change.inserted_ranges().into_iter().map(|r| (r, Some(who.clone()))).collect();
+        let paints = change
+            .inserted_ranges()
+            .into_iter()
+            .map(|r| (r, Some(who.clone())))
+            .collect();
         self.apply_with(change, kind, paints, Vec::new())
     }
 
@@ -484,7 +495,9 @@ impl Session {
     }
 
     fn map_positions(&mut self, change: &ChangeSet) {
-        let Some(touched) = change.touched_range() else { return };
+        let Some(touched) = change.touched_range() else {
+            return;
+        };
         let delta = change.len_after() as isize - change.len() as isize;
         self.tracked.retain(|_, r| {
             if r.end < touched.start || (r.end == touched.start && !r.is_empty()) {
@@ -510,7 +523,9 @@ impl Session {
     /// (an accepted or rejected proposal is pending again). Returns false when
     /// there is nothing to undo.
     pub fn undo(&mut self) -> Result<bool> {
-        let Some(mut entry) = self.history.pop_undo() else { return Ok(false) };
+        let Some(mut entry) = self.history.pop_undo() else {
+            return Ok(false);
+        };
         let restore: Vec<ReviewOp> = entry.review.clone();
         if !restore.is_empty() {
             let res = self.store.update(&self.doc_path, |a| {
@@ -546,7 +561,9 @@ impl Session {
 
     /// Redo the last undone step. Returns false when there is nothing to redo.
     pub fn redo(&mut self) -> Result<bool> {
-        let Some(entry) = self.history.pop_redo() else { return Ok(false) };
+        let Some(entry) = self.history.pop_redo() else {
+            return Ok(false);
+        };
         if !entry.review.is_empty() {
             let ids: Vec<String> = entry
                 .review
@@ -770,11 +787,20 @@ impl Session {
         self.check_sidecar()?;
         let fresh = self.store.load_or_empty(&self.doc_path)?;
         self.adopt(fresh);
-        let p = self.artifact.proposal(id).cloned().ok_or_else(|| self.not_found("proposal", id))?;
-        let anchor = self.artifact.anchors.get(&p.anchor_id).cloned().unwrap_or_else(|| Anchor {
-            fingerprint: Default::default(),
-            extra: Extra::new(),
-        });
+        let p = self
+            .artifact
+            .proposal(id)
+            .cloned()
+            .ok_or_else(|| self.not_found("proposal", id))?;
+        let anchor = self
+            .artifact
+            .anchors
+            .get(&p.anchor_id)
+            .cloned()
+            .unwrap_or_else(|| Anchor {
+                fingerprint: Default::default(),
+                extra: Extra::new(),
+            });
         let pid = p.id.clone();
         self.update(|a| remove_proposal(a, &pid))?;
         let identity = ChangeSet::identity(self.doc.len_chars());
@@ -879,13 +905,19 @@ impl Session {
             persist.apply(a);
             Ok(())
         })?;
-        Ok(SaveReport { sidecar_skipped: None })
+        Ok(SaveReport {
+            sidecar_skipped: None,
+        })
     }
 
     /// What a save writes into the sidecar, computed from the live state.
     fn persistence(&self) -> Persistence {
-        let proposal_anchors: std::collections::HashSet<&str> =
-            self.artifact.proposals.iter().map(|p| p.anchor_id.as_str()).collect();
+        let proposal_anchors: std::collections::HashSet<&str> = self
+            .artifact
+            .proposals
+            .iter()
+            .map(|p| p.anchor_id.as_str())
+            .collect();
         let thread_fingerprints = self
             .artifact
             .threads

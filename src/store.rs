@@ -119,7 +119,11 @@ fn read(file: &Path) -> Result<Option<(Artifact, Vec<u8>)>> {
             file.to_path_buf(),
             crate::model::ModelError::Syntax {
                 line: 1 + bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count(),
-                column: 1 + bytes[..e.valid_up_to()].iter().rev().take_while(|b| **b != b'\n').count(),
+                column: 1 + bytes[..e.valid_up_to()]
+                    .iter()
+                    .rev()
+                    .take_while(|b| **b != b'\n')
+                    .count(),
                 message: "not UTF-8".into(),
             },
         )
@@ -151,7 +155,9 @@ mod tests {
             .unwrap();
         // Another writer changes the file behind our back.
         let file = dir.path().join(".threads/x.md.json");
-        let theirs = std::fs::read_to_string(&file).unwrap().replace("\"mine\": 1", "\"mine\": 1,\n  \"theirs\": 2");
+        let theirs = std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("\"mine\": 1", "\"mine\": 1,\n  \"theirs\": 2");
         std::fs::write(&file, theirs).unwrap();
         assert!(!store.is_own_write(&file));
         let (a, ()) = store
@@ -160,7 +166,10 @@ mod tests {
                 Ok(())
             })
             .unwrap();
-        assert_eq!(a.extra.keys().collect::<Vec<_>>(), vec!["mine", "theirs", "again"]);
+        assert_eq!(
+            a.extra.keys().collect::<Vec<_>>(),
+            vec!["mine", "theirs", "again"]
+        );
         assert!(store.is_own_write(&file));
     }
 
@@ -196,8 +205,14 @@ mod tests {
         let file = dir.path().join(".threads/x.md.json");
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         for (content, code) in [
-            ("{\n  \"schemaVersion\": 1,\n  \"docPath\": \"x.md\",\n", crate::error::ErrorCode::CorruptSidecar),
-            ("{\"schemaVersion\": 9, \"docPath\": \"x.md\"}\n", crate::error::ErrorCode::NewerSchema),
+            (
+                "{\n  \"schemaVersion\": 1,\n  \"docPath\": \"x.md\",\n",
+                crate::error::ErrorCode::CorruptSidecar,
+            ),
+            (
+                "{\"schemaVersion\": 9, \"docPath\": \"x.md\"}\n",
+                crate::error::ErrorCode::NewerSchema,
+            ),
         ] {
             std::fs::write(&file, content).unwrap();
             let err = store.update(&doc, |_| Ok(())).unwrap_err();

@@ -26,7 +26,9 @@ impl DocPath {
             why,
         };
         if raw.contains('\0') {
-            return Err(Error::BadInput(format!("{raw:?}: a path cannot contain a NUL byte")));
+            return Err(Error::BadInput(format!(
+                "{raw:?}: a path cannot contain a NUL byte"
+            )));
         }
         let unified = raw.replace('\\', "/");
         if unified.starts_with('/') || (unified.len() >= 2 && unified.as_bytes()[1] == b':') {
@@ -72,9 +74,9 @@ pub struct Workspace {
 impl Workspace {
     pub fn open(dir: impl AsRef<Path>) -> Result<Workspace> {
         let dir = dir.as_ref();
-        let root = dir.canonicalize().map_err(|e| {
-            Error::BadInput(format!("{}: cannot open workspace: {e}", dir.display()))
-        })?;
+        let root = dir
+            .canonicalize()
+            .map_err(|e| Error::BadInput(format!("{}: cannot open workspace: {e}", dir.display())))?;
         if !root.is_dir() {
             return Err(Error::BadInput(format!("{}: not a folder", dir.display())));
         }
@@ -146,7 +148,9 @@ impl Workspace {
         let bytes = match std::fs::read(&file) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::MissingDocument { path: doc.to_string() })
+                return Err(Error::MissingDocument {
+                    path: doc.to_string(),
+                })
             }
             Err(e) => return Err(Error::io(&file)(e)),
         };
@@ -168,7 +172,9 @@ impl Workspace {
         let mut out = Vec::new();
         let mut stack = vec![self.root.clone()];
         while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
                 if name.starts_with('.') || name == "node_modules" {
@@ -197,7 +203,9 @@ impl Workspace {
         let mut out = Vec::new();
         let mut stack = vec![base.clone()];
         while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
             for entry in entries.flatten() {
                 let path = entry.path();
                 let Ok(kind) = entry.file_type() else { continue };
@@ -237,7 +245,14 @@ mod tests {
 
     #[test]
     fn escaping_paths_are_refused() {
-        for bad in ["../x.md", "docs/../../x.md", "/etc/passwd", "C:/x.md", "", ".threads/x.md.json"] {
+        for bad in [
+            "../x.md",
+            "docs/../../x.md",
+            "/etc/passwd",
+            "C:/x.md",
+            "",
+            ".threads/x.md.json",
+        ] {
             assert!(DocPath::parse(bad).is_err(), "{bad}");
         }
     }
