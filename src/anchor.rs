@@ -8,8 +8,9 @@
 //! 2. else every exact occurrence of `text`, each scored by how much of the
 //!    recorded context agrees around it. Occurrences whose context does not agree
 //!    are not candidates unless the text is [distinctive](DISTINCTIVE_CHARS) on its
-//!    own; the best score wins, ties are broken by distance from `lineHint`, and
-//!    a tie that still stands is orphaned;
+//!    own, or one side agrees exactly up to the document's edge where it was
+//!    recorded there; the best score wins, ties are broken by distance from
+//!    `lineHint`, and a tie that still stands is orphaned;
 //! 3. none → orphaned.
 //!
 //! So a short or repeated text whose context no longer agrees is orphaned, never
@@ -86,6 +87,9 @@ struct Candidate {
     end: usize,
     score: usize,
     full: bool,
+    /// One side of the recorded context was cut short by a document edge, and
+    /// this candidate has exactly that context up to the same edge.
+    edge: bool,
 }
 
 /// Chars of `a`'s end that equal `b`'s end.
@@ -131,18 +135,24 @@ impl<'a> Scorer<'a> {
     fn candidate(&self, start: usize, end: usize) -> Candidate {
         let b = common_suffix_chars(chars_before(self.text, start, self.before_len), &self.fp.before);
         let a = common_prefix_chars(&self.text[end..], &self.fp.after);
+        let at_start =
+            b == self.before_len && self.before_len < CONTEXT_CHARS && start == self.fp.before.len();
+        let at_end = a == self.after_len
+            && self.after_len < CONTEXT_CHARS
+            && end + self.fp.after.len() == self.text.len();
         Candidate {
             start,
             end,
             score: a + b,
             full: a == self.after_len && b == self.before_len,
+            edge: at_start || at_end,
         }
     }
 
     /// Whether the context around `c` agrees enough to place the anchor there.
     fn plausible(&self, c: &Candidate, distinctive: bool) -> bool {
         let total = self.before_len + self.after_len;
-        c.full || distinctive || total == 0 || 2 * c.score >= total
+        c.full || c.edge || distinctive || total == 0 || 2 * c.score >= total
     }
 }
 
@@ -256,6 +266,7 @@ fn resolve_insertion_point(doc: &Document, fp: &Fingerprint) -> Resolution {
                 end: p,
                 score: 0,
                 full: true,
+                edge: false,
             }
         })
         .collect();
@@ -308,6 +319,7 @@ pub fn locate_neighbourhood(doc: &Document, fp: &Fingerprint, live: Option<CharR
             end: e,
             score: 0,
             full: true,
+            edge: false,
         })
         .collect();
     pick(doc, fp, &candidates).range()

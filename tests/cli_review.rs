@@ -1,0 +1,415 @@
+//! The F4 propose/accept scenarios of the VS Code flow's test strategy, driven
+//! through the real `cowriting` binary: propose leaves the document untouched;
+//! accept replaces and attributes; reject; pending survives reload and re-anchors
+//! after an external move; editing the target makes it stale (accept refused,
+//! exit 3, nothing changed) and restoring it makes it decidable again; several
+//! proposals decided out of order. Plus threads and spans.
+
+mod common;
+use common::Ws;
+
+const DOC: &str = "# Notes\n\nThe quick brown fox jumps over the lazy dog.\n\nA second paragraph — with ünïcode 😀 and more words.\n";
+
+fn ws() -> Ws {
+    let ws = Ws::new();
+    ws.write("docs/notes.md", DOC);
+    ws
+}
+
+#[test]
+fn propose_leaves_the_document_untouched_and_persists_at_once() {
+    let ws = ws();
+    let id = ws.ok(&[
+        "propose",
+        "docs/notes.md",
+        "--find",
+        "quick brown",
+        "--replace",
+        "slow red",
+        "--instruction",
+        "make it calmer",
+        "--turn",
+        "turn-7",
+        "--model",
+        "claude-sonnet",
+        "--session",
+        "sess-1",
+    ]);
+    let id = id.trim();
+    assert!(id.starts_with("pr_"), "{id}");
+    assert_eq!(ws.read("docs/notes.md"), DOC, "INV-10: the document is untouched");
+    let sc = ws.sidecar_json("docs/notes.md");
+    assert_eq!(sc["docPath"], "docs/notes.md");
+    let p = &sc["proposals"][0];
+    assert_eq!(p["id"], id);
+    assert_eq!(p["replacement"], "slow red");
+    assert_eq!(p["turnId"], "turn-7");
+    assert_eq!(p["instruction"], "make it calmer");
+    assert_eq!(p["author"]["kind"], "agent");
+    assert_eq!(p["author"]["id"], "claude");
+    assert_eq!(p["author"]["agent"]["model"], "claude-sonnet");
+    assert_eq!(p["author"]["agent"]["sessionId"], "sess-1");
+    let anchor = &sc["anchors"][p["anchorId"].as_str().unwrap()]["fingerprint"];
+    assert_eq!(anchor["text"], "quick brown");
+    assert_eq!(anchor["lineHint"], 2);
+
+    let list = ws.proposals("docs/notes.md");
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0]["state"], "pending");
+    let start = DOC.find("quick brown").unwrap();
+    assert_eq!(list[0]["span"]["start"], start);
+    assert_eq!(list[0]["span"]["end"], start + "quick brown".len());
+    assert_eq!(list[0]["target"], "quick brown");
+}
+
+#[test]
+fn accept_replaces_the_text_and_attributes_only_changed_words() {
+    let ws = ws();
+    let id = ws.propose(
+        "docs/notes.md",
+        "The quick brown fox jumps",
+        "The slow brown fox leaps",
+    );
+    let out = ws.ok(&["accept", "docs/notes.md", &id]);
+    assert!(out.contains("accepted"), "{out}");
+    let text = ws.read("docs/notes.md");
+    assert_eq!(
+        text,
+        DOC.replace("The quick brown fox jumps", "The slow brown fox leaps")
+    );
+    let sc = ws.sidecar_json("docs/notes.md");
+    assert_eq!(
+        sc["proposals"].as_array().unwrap().len(),
+        0,
+        "INV-13: decided proposals leave"
+    );
+    let spans = ws.json(&["spans", "docs/notes.md"]);
+    let spans = spans["spans"].as_array().unwrap();
+    let texts: Vec<&str> = spans.iter().map(|s| s["text"].as_str().unwrap()).collect();
+    assert_eq!(
+        texts,
+        vec!["slow", "leaps"],
+        "unchanged words keep their (absent) attribution"
+    );
+    for s in spans {
+        assert_eq!(s["author"]["kind"], "agent");
+        assert_eq!(s["author"]["agent"]["model"], "sonnet");
+        assert_eq!(s["turnId"], "turn-1");
+        let (a, b) = (
+            s["span"]["start"].as_u64().unwrap() as usize,
+            s["span"]["end"].as_u64().unwrap() as usize,
+        );
+        assert_eq!(
+            &text[a..b],
+            s["text"].as_str().unwrap(),
+            "byte spans point at the text"
+        );
+    }
+    // The attribution records are in the sidecar, each on its own fingerprinted anchor.
+    let records = sc["attributions"].as_array().unwrap();
+    assert_eq!(records.len(), 2);
+    let fp = &sc["anchors"][records[0]["anchorId"].as_str().unwrap()]["fingerprint"];
+    assert_eq!(fp["text"], "slow");
+    // Attribution survives a reload and a later human edit elsewhere.
+    ws.write("docs/notes.md", format!("Preface added later.\n\n{text}"));
+    let again = ws.json(&["spans", "docs/notes.md"]);
+    let texts: Vec<&str> = again["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, vec!["slow", "leaps"]);
+}
+
+#[test]
+fn accept_with_changes_gives_the_humans_words_to_the_human() {
+    let ws = ws();
+    let id = ws.propose("docs/notes.md", "quick brown fox", "slow red fox");
+    ws.ok(&["accept", "docs/notes.md", &id, "--with", "slow golden fox"]);
+    assert!(ws.read("docs/notes.md").contains("The slow golden fox jumps"));
+    let spans = ws.json(&["spans", "docs/notes.md"]);
+    let who: Vec<(String, String)> = spans["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["text"].as_str().unwrap().to_owned(),
+                s["author"]["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        who,
+        vec![
+            ("slow".to_owned(), "agent".to_owned()),
+            ("golden".to_owned(), "human".to_owned())
+        ]
+    );
+    let human = &spans["spans"][1]["author"];
+    assert_eq!(
+        human["id"], "writer@example.com",
+        "identity comes from git config"
+    );
+}
+
+#[test]
+fn reject_leaves_the_document_untouched() {
+    let ws = ws();
+    let before_sidecar = {
+        // A sidecar that exists before the proposal: reject must restore it exactly.
+        let t = ws.ok(&[
+            "thread",
+            "new",
+            "docs/notes.md",
+            "--find",
+            "lazy dog",
+            "--body",
+            "Which dog?",
+        ]);
+        assert!(t.trim().starts_with("t_"));
+        ws.sidecar("docs/notes.md")
+    };
+    let id = ws.propose("docs/notes.md", "lazy", "sleepy");
+    assert_ne!(ws.sidecar("docs/notes.md"), before_sidecar);
+    ws.ok(&["reject", "docs/notes.md", &id]);
+    assert_eq!(ws.read("docs/notes.md"), DOC);
+    assert_eq!(
+        ws.sidecar("docs/notes.md"),
+        before_sidecar,
+        "propose + reject is byte-identical"
+    );
+    assert!(ws.proposals("docs/notes.md").is_empty());
+}
+
+#[test]
+fn pending_survives_reload_and_re_anchors_after_an_external_move() {
+    let ws = ws();
+    let id = ws.propose("docs/notes.md", "second paragraph", "next paragraph");
+    // Another program moves text around: a paragraph is added above.
+    let moved = DOC.replace("# Notes\n\n", "# Notes\n\nA brand new opening paragraph.\n\n");
+    ws.write("docs/notes.md", &moved);
+    let list = ws.proposals("docs/notes.md");
+    assert_eq!(list[0]["state"], "pending");
+    let start = moved.find("second paragraph").unwrap();
+    assert_eq!(list[0]["span"]["start"], start, "re-anchored at the new position");
+    ws.ok(&["accept", "docs/notes.md", &id]);
+    assert_eq!(
+        ws.read("docs/notes.md"),
+        moved.replace("second paragraph", "next paragraph")
+    );
+}
+
+#[test]
+fn editing_the_target_makes_it_stale_and_restoring_makes_it_decidable() {
+    let ws = ws();
+    let id = ws.propose("docs/notes.md", "quick brown fox", "slow red fox");
+    let edited = DOC.replace("quick brown fox", "quick grey fox");
+    ws.write("docs/notes.md", &edited);
+    let list = ws.proposals("docs/notes.md");
+    assert_eq!(list[0]["state"], "stale");
+    assert_eq!(list[0]["current"], "quick grey fox");
+    assert!(list[0]["reason"].as_str().unwrap().contains("changed"));
+    let before = ws.snapshot();
+    let err = ws.fails(&["accept", "docs/notes.md", &id], 3);
+    assert!(err.contains("stale"), "{err}");
+    assert_eq!(ws.snapshot(), before, "a refused accept changes nothing");
+    // Rejecting a stale proposal is always possible — but first, restore the text.
+    ws.write("docs/notes.md", DOC);
+    assert_eq!(ws.proposals("docs/notes.md")[0]["state"], "pending");
+    ws.ok(&["accept", "docs/notes.md", &id]);
+    assert!(ws.read("docs/notes.md").contains("The slow red fox jumps"));
+}
+
+#[test]
+fn orphaned_proposal_is_refused_but_rejectable() {
+    let ws = ws();
+    let id = ws.propose("docs/notes.md", "lazy dog", "sleeping hound");
+    ws.write("docs/notes.md", "Completely different text now.\n");
+    let list = ws.proposals("docs/notes.md");
+    assert_eq!(list[0]["state"], "orphaned");
+    assert!(list[0].get("span").is_none());
+    let before = ws.snapshot();
+    let err = ws.fails(&["accept", "docs/notes.md", &id], 3);
+    assert!(err.contains("orphaned"), "{err}");
+    assert_eq!(ws.snapshot(), before);
+    ws.ok(&["reject", "docs/notes.md", &id]);
+    assert!(ws.proposals("docs/notes.md").is_empty());
+    assert_eq!(ws.read("docs/notes.md"), "Completely different text now.\n");
+}
+
+#[test]
+fn several_proposals_decided_out_of_order() {
+    let ws = ws();
+    let a = ws.propose("docs/notes.md", "quick", "swift");
+    let b = ws.propose("docs/notes.md", "lazy", "drowsy");
+    let c = ws.propose("docs/notes.md", "second paragraph", "closing paragraph");
+    let d = ws.propose("docs/notes.md", "more words", "fewer words");
+    ws.ok(&["accept", "docs/notes.md", &c]);
+    ws.ok(&["reject", "docs/notes.md", &a]);
+    ws.ok(&["accept", "docs/notes.md", &d]);
+    ws.ok(&["accept", "docs/notes.md", &b]);
+    let expected = DOC
+        .replace("lazy", "drowsy")
+        .replace("second paragraph", "closing paragraph")
+        .replace("more words", "fewer words");
+    assert_eq!(ws.read("docs/notes.md"), expected);
+    assert!(ws.proposals("docs/notes.md").is_empty());
+    let texts: Vec<String> = ws.json(&["spans", "docs/notes.md"])["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["text"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(texts, vec!["drowsy", "closing", "fewer"]);
+    ws.ok(&["check"]);
+}
+
+#[test]
+fn find_with_nth_and_byte_spans_target_the_right_text() {
+    let ws = Ws::new();
+    ws.write("a.md", "one 😀 two 😀 three\n");
+    ws.fails(&["propose", "a.md", "--find", "😀", "--replace", "x"], 2);
+    let id = ws.ok(&["propose", "a.md", "--find", "😀", "--nth", "2", "--replace", "🎉"]);
+    let p = &ws.proposals("a.md")[0];
+    assert_eq!(p["id"], id.trim());
+    assert_eq!(p["span"]["start"], "one 😀 two ".len());
+    // The same target by byte span.
+    let start = "one 😀 ".len();
+    let id2 = ws.ok(&[
+        "propose",
+        "a.md",
+        "--start",
+        &start.to_string(),
+        "--end",
+        &(start + 3).to_string(),
+        "--replace",
+        "2",
+    ]);
+    ws.ok(&["accept", "a.md", id2.trim()]);
+    ws.ok(&["accept", "a.md", id.trim()]);
+    assert_eq!(ws.read("a.md"), "one 😀 2 🎉 three\n");
+}
+
+#[test]
+fn threads_new_reply_resolve_reopen_and_follow_edits() {
+    let ws = ws();
+    let t = ws.ok(&[
+        "thread",
+        "new",
+        "docs/notes.md",
+        "--find",
+        "lazy dog",
+        "--body",
+        "Is the dog **really** lazy?",
+    ]);
+    let t = t.trim();
+    let c = ws.ok(&[
+        "thread",
+        "reply",
+        "docs/notes.md",
+        t,
+        "--body",
+        "<script>alert(1)</script> yes",
+    ]);
+    assert!(c.trim().starts_with("c_"));
+    ws.ok(&["thread", "resolve", "docs/notes.md", t]);
+    let threads = ws.json(&["threads", "docs/notes.md"]);
+    let th = &threads["threads"][0];
+    assert_eq!(th["status"], "resolved");
+    assert_eq!(th["comments"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        th["comments"][1]["body"], "<script>alert(1)</script> yes",
+        "bodies are stored verbatim"
+    );
+    assert_eq!(th["comments"][0]["author"]["id"], "writer@example.com");
+    ws.ok(&["thread", "reopen", "docs/notes.md", t]);
+    // The anchored text moves; the thread follows it.
+    let moved = format!("Intro.\n\n{DOC}");
+    ws.write("docs/notes.md", &moved);
+    let threads = ws.json(&["threads", "docs/notes.md"]);
+    let th = &threads["threads"][0];
+    assert_eq!(th["status"], "open");
+    assert_eq!(th["span"]["start"], moved.find("lazy dog").unwrap());
+    // Unknown thread id: exit 2 and nothing written.
+    let before = ws.snapshot();
+    let err = ws.fails(&["thread", "reply", "docs/notes.md", "t_nope", "--body", "hi"], 2);
+    assert!(err.contains("t_nope"), "{err}");
+    assert_eq!(ws.snapshot(), before);
+}
+
+#[test]
+fn status_counts_everything() {
+    let ws = ws();
+    ws.propose("docs/notes.md", "quick", "swift");
+    let stale = ws.propose("docs/notes.md", "lazy dog", "sleepy dog");
+    let t = ws.ok(&[
+        "thread",
+        "new",
+        "docs/notes.md",
+        "--find",
+        "fox",
+        "--body",
+        "fox?",
+    ]);
+    ws.ok(&[
+        "thread",
+        "new",
+        "docs/notes.md",
+        "--find",
+        "Notes",
+        "--body",
+        "title?",
+    ]);
+    ws.ok(&["thread", "resolve", "docs/notes.md", t.trim()]);
+    ws.write("docs/notes.md", DOC.replace("lazy dog", "lazy cat"));
+    let _ = stale;
+    let st = ws.json(&["status", "docs/notes.md"]);
+    let d = &st["documents"][0];
+    assert_eq!(d["proposals"]["pending"], 1);
+    assert_eq!(d["proposals"]["stale"], 1);
+    assert_eq!(d["threads"]["open"], 1);
+    assert_eq!(d["threads"]["resolved"], 1);
+    let text = ws.ok(&["status"]);
+    assert!(
+        text.contains("docs/notes.md: proposals 1 pending, 1 stale"),
+        "{text}"
+    );
+}
+
+#[test]
+fn resolve_batch_reads_json_lines() {
+    let ws = Ws::new();
+    ws.write("t.txt", "alpha beta gamma\nbeta again\n");
+    let input = concat!(
+        r#"{"id":1,"fingerprint":{"text":"gamma","before":"alpha beta ","after":"\nbeta again\n","lineHint":0}}"#,
+        "\n",
+        r#"{"id":"b","fingerprint":{"text":"beta","before":"","after":"","lineHint":1}}"#,
+        "\n",
+        r#"{"id":"gone","fingerprint":{"text":"delta","before":"","after":"","lineHint":0}}"#,
+        "\n"
+    );
+    let out = ws
+        .cmd(&["resolve", "--text", ws.file("t.txt").to_str().unwrap()])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(
+        lines,
+        vec![
+            r#"{"id":1,"start":11,"end":16}"#,
+            r#"{"id":"b","start":17,"end":21}"#,
+            r#"{"id":"gone","orphaned":true}"#
+        ]
+    );
+    let bad = ws
+        .cmd(&["resolve", "--text", ws.file("t.txt").to_str().unwrap()])
+        .write_stdin("{not json}\n")
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("stdin line 1"));
+}

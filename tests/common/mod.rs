@@ -1,0 +1,145 @@
+//! Helpers shared by the integration tests that drive the real `cowriting` binary.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A temp workspace with its own HOME (so git identity is the test's own).
+pub struct Ws {
+    pub dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+impl Ws {
+    pub fn new() -> Ws {
+        let dir = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join(".gitconfig"),
+            "[user]\n\temail = writer@example.com\n\tname = Writer\n",
+        )
+        .unwrap();
+        Ws { dir, home }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn file(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
+        let p = self.file(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, content).unwrap();
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.file(rel)).unwrap()
+    }
+
+    pub fn read_bytes(&self, rel: &str) -> Vec<u8> {
+        std::fs::read(self.file(rel)).unwrap_or_default()
+    }
+
+    pub fn sidecar(&self, doc: &str) -> String {
+        std::fs::read_to_string(self.file(&format!(".threads/{doc}.json"))).unwrap_or_default()
+    }
+
+    pub fn sidecar_json(&self, doc: &str) -> Value {
+        serde_json::from_str(&self.sidecar(doc)).unwrap()
+    }
+
+    /// `cowriting -w <ws> <args…>`
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::cargo_bin("cowriting").unwrap();
+        c.env("HOME", self.home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("USER", "tester")
+            .arg("-w")
+            .arg(self.path())
+            .args(args);
+        c
+    }
+
+    /// Run, expect success, return stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.cmd(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "cowriting {args:?} failed ({:?}): {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// Run with `--json`, expect success, parse stdout.
+    pub fn json(&self, args: &[&str]) -> Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&self.ok(&all)).unwrap()
+    }
+
+    /// Run, expect exit `code`, return stderr.
+    pub fn fails(&self, args: &[&str], code: i32) -> String {
+        let out = self.cmd(args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "cowriting {args:?}: stdout {} stderr {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "errors are one line: {err:?}");
+        err
+    }
+
+    /// The proposals of `doc` as JSON values.
+    pub fn proposals(&self, doc: &str) -> Vec<Value> {
+        self.json(&["proposals", doc])["proposals"]
+            .as_array()
+            .unwrap()
+            .clone()
+    }
+
+    /// Propose and return the id.
+    pub fn propose(&self, doc: &str, find: &str, replace: &str) -> String {
+        self.ok(&[
+            "propose",
+            doc,
+            "--find",
+            find,
+            "--replace",
+            replace,
+            "--turn",
+            "turn-1",
+            "--model",
+            "sonnet",
+        ])
+        .trim()
+        .to_owned()
+    }
+
+    /// Every file under the workspace with its bytes (for "nothing changed" checks).
+    pub fn snapshot(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.path().to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    out.push((p.clone(), std::fs::read(&p).unwrap()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}

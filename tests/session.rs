@@ -1,0 +1,355 @@
+//! The editing session through the library API, as the desktop app drives it:
+//! live edits, undo/redo that restores review state, save-time persistence.
+
+use cowriting::history::EditKind;
+use cowriting::model::{AgentInfo, Provenance};
+use cowriting::test_support::parse_marked;
+use cowriting::{CharRange, DocPath, ErrorCode, ProposalState, ProposeOptions, Session, Store, Workspace};
+use std::sync::Arc;
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    store: Arc<Store>,
+}
+
+impl Fixture {
+    /// A workspace with `d.md` holding `text`.
+    fn new(text: &str) -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("d.md"), text).unwrap();
+        let store = Arc::new(Store::new(Workspace::open(dir.path()).unwrap()));
+        Fixture { dir, store }
+    }
+
+    fn open(&self) -> Session {
+        Session::open(
+            self.store.clone(),
+            DocPath::parse("d.md").unwrap(),
+            Provenance::human("me@example.com"),
+        )
+        .unwrap()
+    }
+
+    fn sidecar_text(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join(".threads/d.md.json")).unwrap_or_default()
+    }
+
+    fn sidecar(&self) -> serde_json::Value {
+        serde_json::from_str(&self.sidecar_text()).unwrap()
+    }
+
+    fn file(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("d.md")).unwrap()
+    }
+}
+
+fn claude() -> Provenance {
+    Provenance::agent(
+        "claude",
+        AgentInfo {
+            sdk: Some("test".into()),
+            model: Some("sonnet".into()),
+            ..AgentInfo::default()
+        },
+    )
+}
+
+fn opts() -> ProposeOptions {
+    ProposeOptions {
+        author: claude(),
+        turn_id: Some("turn-1".into()),
+        instruction: Some("improve".into()),
+    }
+}
+
+/// Text and the one marked range of a marked-text picture.
+fn marked(s: &str) -> (String, CharRange) {
+    let (text, ranges, _) = parse_marked(s);
+    (text, ranges[0])
+}
+
+fn text(s: &Session) -> String {
+    s.document().text().to_owned()
+}
+
+/// Spans as (text, author id) pairs.
+fn spans(s: &Session) -> Vec<(String, String)> {
+    s.spans()
+        .map(|sp| (s.document().slice(sp.range), sp.who.author.id.clone()))
+        .collect()
+}
+
+#[test]
+fn undo_after_accept_restores_the_pending_proposal_and_redo_reapplies() {
+    let (doc, target) = marked("The «quick brown» fox.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let id = s.propose(target, "slow red", opts()).unwrap();
+    let pending_sidecar = f.sidecar_text();
+    s.accept(&id, None).unwrap();
+    assert_eq!(text(&s), "The slow red fox.\n");
+    assert!(s.proposals().is_empty());
+    assert!(
+        f.sidecar()["proposals"].as_array().unwrap().is_empty(),
+        "accept removes it at once"
+    );
+    assert_eq!(
+        spans(&s),
+        vec![("slow".into(), "claude".into()), ("red".into(), "claude".into())]
+    );
+    assert!(s.is_dirty());
+
+    assert!(s.undo().unwrap());
+    assert_eq!(text(&s), doc);
+    let views = s.proposals();
+    assert_eq!(views.len(), 1);
+    assert_eq!(views[0].proposal.id, id);
+    assert_eq!(views[0].state, ProposalState::Pending);
+    assert_eq!(views[0].range, Some(target));
+    assert!(s.spans().next().is_none(), "the Claude tint goes with the text");
+    assert_eq!(
+        f.sidecar_text(),
+        pending_sidecar,
+        "the sidecar has the proposal back, byte for byte"
+    );
+    assert!(!s.is_dirty());
+
+    assert!(s.redo().unwrap());
+    assert_eq!(text(&s), "The slow red fox.\n");
+    assert!(s.proposals().is_empty());
+    assert!(f.sidecar()["proposals"].as_array().unwrap().is_empty());
+    assert_eq!(spans(&s).len(), 2);
+}
+
+#[test]
+fn undo_after_reject_restores_the_proposal_without_touching_text() {
+    let (doc, target) = marked("Keep «this» text.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let id = s.propose(target, "that", opts()).unwrap();
+    let version = s.document().version();
+    s.reject(&id).unwrap();
+    assert_eq!(text(&s), doc);
+    assert_eq!(
+        s.document().version(),
+        version,
+        "reject does not touch the document"
+    );
+    assert!(s.proposals().is_empty());
+    s.undo().unwrap();
+    assert_eq!(s.proposals()[0].proposal.id, id);
+    assert_eq!(f.sidecar()["proposals"][0]["id"], id.as_str());
+    s.redo().unwrap();
+    assert!(s.proposals().is_empty());
+}
+
+#[test]
+fn typing_inside_the_target_makes_it_stale_and_undo_makes_it_decidable() {
+    let (doc, target) = marked("A «careful sentence» here.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let id = s.propose(target, "bold sentence", opts()).unwrap();
+    // Type "ly" after "careful".
+    s.replace(CharRange::point(target.start.0 + 7), "ly", EditKind::Typing)
+        .unwrap();
+    let v = s.proposal(&id).unwrap();
+    assert_eq!(v.state, ProposalState::Stale);
+    assert_eq!(v.current.as_deref(), Some("carefully sentence"));
+    let before = text(&s);
+    let err = s.accept(&id, None).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Stale, "{err}");
+    assert_eq!(text(&s), before, "INV-11: nothing applied");
+    assert_eq!(f.sidecar()["proposals"].as_array().unwrap().len(), 1);
+    s.undo().unwrap();
+    assert_eq!(s.proposal(&id).unwrap().state, ProposalState::Pending);
+    s.accept(&id, None).unwrap();
+    assert_eq!(text(&s), "A bold sentence here.\n");
+}
+
+#[test]
+fn typing_next_to_a_proposal_or_span_does_not_join_it() {
+    let (doc, target) = marked("x «word» y\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let id = s.propose(target, "term", opts()).unwrap();
+    s.replace(CharRange::point(target.end.0), "s", EditKind::Typing)
+        .unwrap();
+    s.replace(CharRange::point(target.start.0), "_", EditKind::Typing)
+        .unwrap();
+    let v = s.proposal(&id).unwrap();
+    assert_eq!(v.state, ProposalState::Pending);
+    assert_eq!(s.document().slice(v.range.unwrap()), "word");
+    s.accept(&id, None).unwrap();
+    assert_eq!(text(&s), "x _terms y\n");
+    let sp = spans(&s);
+    assert!(sp.contains(&("term".into(), "claude".into())), "{sp:?}");
+    assert!(sp.contains(&("s".into(), "me@example.com".into())), "{sp:?}");
+    assert!(sp.contains(&("_".into(), "me@example.com".into())), "{sp:?}");
+}
+
+#[test]
+fn human_typing_inside_claude_text_splits_the_span_and_everything_persists() {
+    let (doc, target) = marked("Start «old words here» end.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let id = s.propose(target, "brand new phrasing", opts()).unwrap();
+    s.accept(&id, None).unwrap();
+    // "Start brand new phrasing end." — type inside "new".
+    let at = text(&s).find("new").unwrap() + 1;
+    s.replace(CharRange::point(at), "EW-n", EditKind::Typing).unwrap();
+    assert_eq!(text(&s), "Start brand nEW-new phrasing end.\n");
+    assert_eq!(
+        spans(&s),
+        vec![
+            ("brand".into(), "claude".into()),
+            ("n".into(), "claude".into()),
+            ("EW-n".into(), "me@example.com".into()),
+            ("ew".into(), "claude".into()),
+            ("phrasing".into(), "claude".into()),
+        ]
+    );
+    let report = s.save().unwrap();
+    assert_eq!(report.sidecar_skipped, None);
+    assert_eq!(f.file(), "Start brand nEW-new phrasing end.\n");
+    let sc = f.sidecar();
+    assert_eq!(sc["attributions"].as_array().unwrap().len(), 5);
+    // Reload: the spans come back from the sidecar.
+    let s2 = f.open();
+    assert_eq!(spans(&s2), spans(&s));
+    assert_eq!(s2.spans().next().unwrap().who.turn_id.as_deref(), Some("turn-1"));
+}
+
+#[test]
+fn thread_anchors_follow_edits_and_are_refingerprinted_at_save_but_proposals_are_not() {
+    let (doc, target) = marked("Para one.\n\nThe «anchored words» stay.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let t = s.new_thread(target, "A comment").unwrap();
+    let p = s.propose(target, "other words", opts()).unwrap();
+    let p_anchor = f.sidecar()["proposals"][0]["anchorId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let p_fp_before = f.sidecar()["anchors"][&p_anchor].clone();
+    // Insert a line at the top and edit inside the thread's text.
+    s.replace(CharRange::point(0), "New first line.\n", EditKind::Other)
+        .unwrap();
+    let inside = text(&s).find("anchored").unwrap() + "anchored".len();
+    s.replace(CharRange::point(inside), " (and edited)", EditKind::Other)
+        .unwrap();
+    let th = s.threads().into_iter().find(|v| v.thread.id == t).unwrap();
+    assert_eq!(th.text, "anchored (and edited) words");
+    assert_eq!(s.proposal(&p).unwrap().state, ProposalState::Stale);
+    s.save().unwrap();
+    let sc = f.sidecar();
+    let t_anchor = sc["threads"][0]["anchorId"].as_str().unwrap();
+    assert_eq!(
+        sc["anchors"][t_anchor]["fingerprint"]["text"],
+        "anchored (and edited) words"
+    );
+    assert_eq!(sc["anchors"][t_anchor]["fingerprint"]["lineHint"], 3);
+    assert_eq!(
+        sc["anchors"][&p_anchor], p_fp_before,
+        "INV-11: proposal anchors are never re-fingerprinted"
+    );
+}
+
+#[test]
+fn replies_and_status_persist_immediately() {
+    let (doc, target) = marked("Some «text».\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let t = s.new_thread(target, "first").unwrap();
+    s.reply(&t, "second").unwrap();
+    s.set_thread_status(&t, cowriting::model::ThreadStatus::Resolved)
+        .unwrap();
+    let sc = f.sidecar();
+    assert_eq!(sc["threads"][0]["status"], "resolved");
+    assert_eq!(sc["threads"][0]["comments"][1]["body"], "second");
+    assert_eq!(sc["threads"][0]["comments"][1]["author"]["id"], "me@example.com");
+    assert_eq!(s.reply("t_missing", "x").unwrap_err().code(), ErrorCode::NotFound);
+}
+
+#[test]
+fn a_concurrent_writers_records_survive_our_updates() {
+    let (doc, target) = marked("One «two» three.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    s.propose(target, "2", opts()).unwrap();
+    // VS Code adds a thread (with a field we do not know) behind our back.
+    let mut sc = f.sidecar();
+    sc["anchors"]["a_vs"] = serde_json::json!({"fingerprint": {"text": "three", "before": "One two ", "after": ".\n", "lineHint": 0}});
+    sc["threads"] = serde_json::json!([{"id": "t_vs", "anchorId": "a_vs", "status": "open", "comments": [], "x-future": {"k": 1}}]);
+    std::fs::write(
+        f.dir.path().join(".threads/d.md.json"),
+        serde_json::to_string_pretty(&sc).unwrap(),
+    )
+    .unwrap();
+    s.propose(CharRange::new(0, 3), "Uno", opts()).unwrap();
+    let after = f.sidecar();
+    assert_eq!(after["threads"][0]["id"], "t_vs");
+    assert_eq!(after["threads"][0]["x-future"]["k"], 1);
+    assert_eq!(after["proposals"].as_array().unwrap().len(), 2);
+    // And the session sees the thread, anchored.
+    let th = s.threads();
+    assert_eq!(th.len(), 1);
+    assert_eq!(th[0].text, "three");
+}
+
+#[test]
+fn a_corrupt_sidecar_leaves_the_document_editable_and_is_never_written() {
+    let f = Fixture::new("Text to edit.\n");
+    std::fs::create_dir_all(f.dir.path().join(".threads")).unwrap();
+    std::fs::write(f.dir.path().join(".threads/d.md.json"), "{ broken").unwrap();
+    let mut s = f.open();
+    let problem = s.sidecar_problem().unwrap().clone();
+    assert_eq!(problem.code, ErrorCode::CorruptSidecar);
+    s.replace(CharRange::new(0, 4), "More", EditKind::Other).unwrap();
+    let err = s.propose(CharRange::new(0, 4), "Less", opts()).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::CorruptSidecar);
+    let report = s.save().unwrap();
+    assert_eq!(report.sidecar_skipped.unwrap().code, ErrorCode::CorruptSidecar);
+    assert_eq!(f.file(), "More to edit.\n", "the document is saved");
+    assert_eq!(f.sidecar_text(), "{ broken", "the sidecar is not");
+    // Once someone repairs the file, review works again.
+    std::fs::remove_file(f.dir.path().join(".threads/d.md.json")).unwrap();
+    s.reload_sidecar().unwrap();
+    assert!(s.sidecar_problem().is_none());
+    s.propose(CharRange::new(0, 4), "Less", opts()).unwrap();
+}
+
+#[test]
+fn undo_groups_consecutive_typing() {
+    let f = Fixture::new("ab\n");
+    let mut s = f.open();
+    for (i, c) in ["x", "y", "z"].iter().enumerate() {
+        s.replace(CharRange::point(1 + i), c, EditKind::Typing).unwrap();
+    }
+    s.replace(CharRange::new(0, 1), "A", EditKind::Other).unwrap();
+    assert_eq!(text(&s), "Axyzb\n");
+    s.undo().unwrap();
+    assert_eq!(text(&s), "axyzb\n");
+    s.undo().unwrap();
+    assert_eq!(text(&s), "ab\n", "three keystrokes are one undo step");
+    assert!(!s.undo().unwrap());
+    s.redo().unwrap();
+    assert_eq!(text(&s), "axyzb\n");
+    assert_eq!(spans(&s), vec![("xyz".into(), "me@example.com".into())]);
+}
+
+#[test]
+fn accept_with_changes_attributes_changed_words_to_the_human() {
+    let (doc, target) = marked("We «walked to the old mill» today.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let id = s.propose(target, "strolled to the ancient mill", opts()).unwrap();
+    s.accept(&id, Some("strolled to the crumbling mill")).unwrap();
+    assert_eq!(text(&s), "We strolled to the crumbling mill today.\n");
+    assert_eq!(
+        spans(&s),
+        vec![
+            ("strolled".into(), "claude".into()),
+            ("crumbling".into(), "me@example.com".into())
+        ]
+    );
+}
