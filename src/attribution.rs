@@ -37,6 +37,8 @@ pub struct RecordMeta {
     pub anchor_id: String,
     pub extra: Extra,
     pub anchor_extra: Extra,
+    /// Unknown fields of the anchor's fingerprint.
+    pub fingerprint_extra: Extra,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -295,7 +295,8 @@ pub fn now_iso() -> String {
 /// Parse sidecar text. Checks `schemaVersion` first, so a newer file is reported
 /// as such even when its shape has changed.
 pub fn parse_artifact(text: &str) -> Result<Artifact, ModelError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| ModelError::Syntax {
+    let text = lone_surrogates::decode(text);
+    let value: Value = serde_json::from_str(&text).map_err(|e| ModelError::Syntax {
         line: e.line(),
         column: e.column(),
         message: syntax_message(&e),
@@ -810,7 +811,85 @@ pub fn to_js_json(value: &Value) -> String {
 
 /// The sidecar text for `a`, byte-stable (see the module docs).
 pub fn serialize_artifact(a: &Artifact) -> String {
-    to_js_json(&artifact_value(a))
+    lone_surrogates::encode(to_js_json(&artifact_value(a)))
+}
+
+/// JavaScript strings are UTF-16 and may hold an unpaired surrogate, which
+/// `JSON.stringify` writes as `\udXXX` — for instance when another writer cuts an
+/// emoji in half while taking 32 units of context. A Rust string cannot hold one,
+/// so on reading each unpaired surrogate escape becomes a char of the last 2,048
+/// code points of plane 16 (private use, never typed in practice) and on writing
+/// it becomes the same escape again: the file round-trips byte for byte, and such a
+/// char simply matches no document text.
+mod lone_surrogates {
+    use std::borrow::Cow;
+
+    const BASE: u32 = 0x10F800;
+
+    fn hex4(b: &[u8]) -> Option<u32> {
+        let s = std::str::from_utf8(b.get(..4)?).ok()?;
+        u32::from_str_radix(s, 16).ok()
+    }
+
+    /// Replace unpaired `\udXXX` escapes in JSON text with their stand-in chars.
+    pub fn decode(text: &str) -> Cow<'_, str> {
+        if !(text.contains("\\ud") || text.contains("\\uD")) {
+            return Cow::Borrowed(text);
+        }
+        let b = text.as_bytes();
+        let mut out = String::with_capacity(text.len());
+        let mut i = 0;
+        let mut copied = 0;
+        while i < b.len() {
+            if b[i] != b'\\' {
+                i += 1;
+                continue;
+            }
+            if b.get(i + 1) != Some(&b'u') {
+                i += 2; // an escaped char, e.g. \\ or \"
+                continue;
+            }
+            let Some(u) = hex4(&b[i + 2..]) else {
+                i += 2;
+                continue;
+            };
+            let paired_low = || {
+                b.get(i + 6) == Some(&b'\\')
+                    && b.get(i + 7) == Some(&b'u')
+                    && hex4(&b[i + 8..]).is_some_and(|l| (0xDC00..0xE000).contains(&l))
+            };
+            if (0xD800..0xDC00).contains(&u) && paired_low() {
+                i += 12;
+            } else if (0xD800..0xE000).contains(&u) {
+                out.push_str(&text[copied..i]);
+                out.push(char::from_u32(BASE + (u - 0xD800)).expect("plane 16 is valid"));
+                i += 6;
+                copied = i;
+            } else {
+                i += 6;
+            }
+        }
+        out.push_str(&text[copied..]);
+        Cow::Owned(out)
+    }
+
+    /// Turn stand-in chars back into `\udXXX` escapes in serialized JSON.
+    pub fn encode(json: String) -> String {
+        // Every stand-in is encoded in UTF-8 as F4 8F [A0-BF] xx.
+        if !json.as_bytes().windows(2).any(|w| w == [0xF4, 0x8F]) {
+            return json;
+        }
+        let mut out = String::with_capacity(json.len());
+        for c in json.chars() {
+            let u = c as u32;
+            if u >= BASE {
+                out.push_str(&format!("\\u{:04x}", 0xD800 + (u - BASE)));
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

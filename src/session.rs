@@ -421,6 +421,7 @@ impl Session {
                         anchor_id: at.anchor_id.clone(),
                         extra: at.extra.clone(),
                         anchor_extra: an.extra.clone(),
+                        fingerprint_extra: an.fingerprint.extra.clone(),
                     }),
                 }),
                 (_, Some(an)) => self.orphan_attributions.push((at.clone(), an.clone())),
@@ -937,7 +938,7 @@ impl Session {
                 ..RecordMeta::default()
             });
             let mut fingerprint = build_fingerprint(&self.doc, span.range);
-            fingerprint.extra = Extra::new();
+            fingerprint.extra = meta.fingerprint_extra;
             attributions.push((
                 Attribution {
                     id: meta.id,
