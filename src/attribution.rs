@@ -20,6 +20,8 @@ use crate::offset::{CharOffset, CharRange};
 pub struct SpanAuthor {
     pub author: Provenance,
     pub turn_id: Option<String>,
+    /// For accepted machine text: what the human asked for.
+    pub instruction: Option<String>,
     pub created_at: String,
 }
 
@@ -274,6 +276,7 @@ mod tests {
         SpanAuthor {
             author: Provenance::human(id),
             turn_id: None,
+            instruction: None,
             created_at: "2026-01-01T00:00:00.000Z".into(),
         }
     }

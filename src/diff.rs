@@ -11,6 +11,7 @@ use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "lowercase")]
 pub enum DiffTag {
     Equal,
@@ -20,6 +21,7 @@ pub enum DiffTag {
 
 /// One run of a word diff.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct DiffPart {
     pub tag: DiffTag,
     pub text: String,
@@ -60,6 +62,41 @@ pub fn word_change(doc_len: usize, range: CharRange, old: &str, new: &str) -> Ch
         }
     }
     cs.retain(doc_len - range.end.0);
+    cs
+}
+
+/// The change from `old` to `new` (whole texts), for a reload from disk: a line
+/// diff, refined to words inside each changed region so that anchors and spans
+/// on words that did not change keep their place.
+pub fn text_change(old: &str, new: &str) -> ChangeSet {
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_millis(500))
+        .diff_lines(old, new);
+    let old_lines = diff.old_slices();
+    let new_lines = diff.new_slices();
+    let mut cs = ChangeSet::default();
+    for op in diff.ops() {
+        let (tag, o, n) = op.as_tag_tuple();
+        let old_text: String = old_lines[o].concat();
+        match tag {
+            similar::DiffTag::Equal => cs.retain(old_text.chars().count()),
+            _ => {
+                let new_text: String = new_lines[n].concat();
+                if old_text.len() + new_text.len() <= 64 * 1024 {
+                    for part in word_diff(&old_text, &new_text) {
+                        match part.tag {
+                            DiffTag::Equal => cs.retain(part.text.chars().count()),
+                            DiffTag::Delete => cs.delete(part.text.chars().count()),
+                            DiffTag::Insert => cs.insert(&part.text),
+                        }
+                    }
+                } else {
+                    cs.insert(&new_text);
+                    cs.delete(old_text.chars().count());
+                }
+            }
+        }
+    }
     cs
 }
 
@@ -116,6 +153,19 @@ mod tests {
         let cs = word_change(26, range, "the quick fox", "the slow fox");
         assert_eq!(cs.apply_to_string(doc).unwrap(), "Intro. the slow fox. End.");
         assert_eq!(cs.inserted_ranges(), vec![CharRange::new(11, 15)]);
+    }
+
+    #[test]
+    fn text_change_turns_old_into_new() {
+        let old = "one\ntwo words here\nthree\n";
+        let new = "zero\none\ntwo words there\n";
+        let cs = text_change(old, new);
+        cs.check_invariants();
+        assert_eq!(cs.apply_to_string(old).unwrap(), new);
+        // "two words " is kept: a position inside it maps to the same word.
+        let at = old.find("words").unwrap();
+        let mapped = cs.map_pos(crate::offset::CharOffset(at), crate::changeset::Assoc::After);
+        assert_eq!(&new[mapped.0..mapped.0 + 5], "words");
     }
 
     #[test]

@@ -126,6 +126,11 @@ impl Document {
         self.bom
     }
 
+    /// Whether the file is written with a byte-order mark.
+    pub fn set_bom(&mut self, bom: bool) {
+        self.bom = bom;
+    }
+
     pub fn len_chars(&self) -> usize {
         self.rope.len_chars()
     }

@@ -15,6 +15,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What went wrong, by what a caller does about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The request was wrong: usage, a path, an offset, a text not found.
@@ -48,6 +49,7 @@ impl ErrorCode {
 
 /// The error shape that crosses process boundaries.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct ErrorInfo {
     pub code: ErrorCode,
     pub message: String,

@@ -114,6 +114,30 @@ impl<S> History<S> {
         });
     }
 
+    /// Merge the last `n` undo entries into one step (e.g. "accept all of a turn").
+    pub fn merge_last(&mut self, n: usize) {
+        if n < 2 || n > self.undo.len() {
+            return;
+        }
+        let tail: Vec<Entry<S>> = self.undo.drain(self.undo.len() - n..).collect();
+        let mut iter = tail.into_iter();
+        let mut merged = iter.next().expect("n >= 2");
+        for e in iter {
+            merged.change = merged
+                .change
+                .compose(&e.change)
+                .expect("consecutive changes compose");
+            merged.inverse = e
+                .inverse
+                .compose(&merged.inverse)
+                .expect("consecutive inverses compose");
+            merged.review.extend(e.review);
+        }
+        merged.sealed = true;
+        merged.kind = EditKind::Other;
+        self.undo.push(merged);
+    }
+
     /// End the current typing group: the next keystroke starts a new undo step.
     pub fn seal(&mut self) {
         if let Some(last) = self.undo.last_mut() {

@@ -44,6 +44,7 @@
 //! | **change set** | an edit: retain / delete / insert over the whole document, in chars |
 
 pub mod anchor;
+pub mod api;
 pub mod attribution;
 pub mod changeset;
 pub mod check;

@@ -112,6 +112,8 @@ pub struct Attribution {
     pub author: Provenance,
     pub created_at: String,
     pub turn_id: Option<String>,
+    /// What the human asked for when this text was proposed (our addition; optional).
+    pub instruction: Option<String>,
     pub extra: Extra,
 }
 
@@ -590,7 +592,7 @@ fn attribution_from(path: &str, v: Value) -> Result<Attribution, ModelError> {
     let mut f = Fields::split(
         path,
         Ctx { path }.object(v)?,
-        &["id", "anchorId", "author", "createdAt", "turnId"],
+        &["id", "anchorId", "author", "createdAt", "turnId", "instruction"],
     );
     let id = f.string("id")?;
     let anchor_id = f.string("anchorId")?;
@@ -602,6 +604,7 @@ fn attribution_from(path: &str, v: Value) -> Result<Attribution, ModelError> {
         author,
         created_at: f.string("createdAt")?,
         turn_id: f.opt_string("turnId")?,
+        instruction: f.opt_string("instruction")?,
         extra: f.extra,
     })
 }
@@ -771,6 +774,7 @@ pub fn artifact_value(a: &Artifact) -> Value {
                 .put("author", provenance_value(&at.author))
                 .put("createdAt", at.created_at.clone())
                 .opt("turnId", &at.turn_id)
+                .opt("instruction", &at.instruction)
                 .extra(&at.extra)
         })
         .collect();

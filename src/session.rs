@@ -45,6 +45,7 @@ struct Snapshot {
 
 /// Where a pending proposal stands against the current text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "lowercase")]
 pub enum ProposalState {
     /// Its target text is there, exactly: it can be accepted.
@@ -414,6 +415,7 @@ impl Session {
                     who: SpanAuthor {
                         author: at.author.clone(),
                         turn_id: at.turn_id.clone(),
+                        instruction: at.instruction.clone(),
                         created_at: at.created_at.clone(),
                     },
                     record: Some(RecordMeta {
@@ -445,6 +447,7 @@ impl Session {
         let who = SpanAuthor {
             author: self.identity.clone(),
             turn_id: None,
+            instruction: None,
             created_at: now_iso(),
         };
         let paints = change
@@ -521,11 +524,12 @@ impl Session {
     }
 
     /// Undo the last step: text, positions, and any review decision it made
-    /// (an accepted or rejected proposal is pending again). Returns false when
+    /// (an accepted or rejected proposal is pending again). Returns the change
+    /// applied to the text (an identity change for a reject), or `None` when
     /// there is nothing to undo.
-    pub fn undo(&mut self) -> Result<bool> {
+    pub fn undo(&mut self) -> Result<Option<ChangeSet>> {
         let Some(mut entry) = self.history.pop_undo() else {
-            return Ok(false);
+            return Ok(None);
         };
         let restore: Vec<ReviewOp> = entry.review.clone();
         if !restore.is_empty() {
@@ -554,16 +558,18 @@ impl Session {
         self.map_positions(&entry.inverse);
         self.restore(&entry.before);
         entry.after = Some(after);
+        let change = entry.inverse.clone();
         self.history.push_redo(entry);
         let artifact = self.artifact.clone();
         self.adopt(artifact);
-        Ok(true)
+        Ok(Some(change))
     }
 
-    /// Redo the last undone step. Returns false when there is nothing to redo.
-    pub fn redo(&mut self) -> Result<bool> {
+    /// Redo the last undone step. Returns the change applied to the text, or
+    /// `None` when there is nothing to redo.
+    pub fn redo(&mut self) -> Result<Option<ChangeSet>> {
         let Some(entry) = self.history.pop_redo() else {
-            return Ok(false);
+            return Ok(None);
         };
         if !entry.review.is_empty() {
             let ids: Vec<String> = entry
@@ -591,10 +597,11 @@ impl Session {
         if let Some(after) = &entry.after {
             self.restore(after);
         }
+        let change = entry.change.clone();
         self.history.push_undo(entry);
         let artifact = self.artifact.clone();
         self.adopt(artifact);
-        Ok(true)
+        Ok(Some(change))
     }
 
     /// Restore spans, and the live ranges the snapshot knew (anchors added since
@@ -609,6 +616,47 @@ impl Session {
     /// End the current typing group.
     pub fn seal_undo_group(&mut self) {
         self.history.seal();
+    }
+
+    /// The document's file as it is on disk now (to compare with the buffer).
+    pub fn disk_document(&self) -> Result<Document> {
+        self.store.workspace().read_document(&self.doc_path)
+    }
+
+    /// Whether the file on disk differs from what this session last loaded or saved.
+    pub fn changed_on_disk(&self) -> Result<bool> {
+        let disk = self.disk_document()?;
+        Ok(*disk.rope() != self.saved || disk.has_bom() != self.saved_bom)
+    }
+
+    /// Load the file from disk into the buffer (another program changed it). The
+    /// change is a diff, so anchors and spans on text that did not change keep
+    /// their place; text that came from disk has no recorded author. It is an
+    /// undo step like any other. Returns the change, or `None` when the text is
+    /// the same.
+    pub fn reload_from_disk(&mut self) -> Result<Option<ChangeSet>> {
+        let disk = self.disk_document()?;
+        self.saved = disk.rope().clone();
+        self.saved_bom = disk.has_bom();
+        if disk.rope() == self.doc.rope() {
+            self.doc.set_bom(disk.has_bom());
+            return Ok(None);
+        }
+        let change = crate::diff::text_change(self.doc.text(), disk.text());
+        let paints = change.inserted_ranges().into_iter().map(|r| (r, None)).collect();
+        self.apply_with(&change, EditKind::Other, paints, Vec::new())?;
+        self.doc.set_bom(disk.has_bom());
+        self.history.seal();
+        Ok(Some(change))
+    }
+
+    /// Treat the file on disk as seen (the writer chose "keep mine"): the buffer
+    /// stays, is dirty, and the next save overwrites the file.
+    pub fn keep_buffer(&mut self) -> Result<()> {
+        let disk = self.disk_document()?;
+        self.saved = disk.rope().clone();
+        self.saved_bom = disk.has_bom();
+        Ok(())
     }
 
     // ---- proposals ---------------------------------------------------------------
@@ -667,18 +715,19 @@ impl Session {
     /// human's edited version `with` — replaces the target text in the buffer,
     /// attributed word by word, and the proposal leaves the sidecar. Refused
     /// when the proposal is stale or orphaned (INV-11). Undo brings it back.
-    pub fn accept(&mut self, id: &str, with: Option<&str>) -> Result<()> {
+    /// Returns the change applied to the text.
+    pub fn accept(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
         self.accept_impl(id, with, false)
     }
 
     /// [`Session::accept`], then save: the document file is written first, then
     /// the sidecar (a crash between the two leaves a proposal that resolves stale
     /// against its own replacement — visible, rejectable, never applied twice).
-    pub fn accept_and_save(&mut self, id: &str, with: Option<&str>) -> Result<()> {
+    pub fn accept_and_save(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
         self.accept_impl(id, with, true)
     }
 
-    fn accept_impl(&mut self, id: &str, with: Option<&str>, save: bool) -> Result<()> {
+    fn accept_impl(&mut self, id: &str, with: Option<&str>, save: bool) -> Result<ChangeSet> {
         // Decide on what is on disk now, not on what this session last saw.
         self.check_sidecar()?;
         let fresh = self.store.load_or_empty(&self.doc_path)?;
@@ -708,19 +757,22 @@ impl Session {
             proposal: p.clone(),
             anchor,
         }];
-        if !save {
-            // Sidecar first: if it cannot be written, the buffer is untouched.
-            self.update(|a| remove_proposal(a, &p.id))?;
-            self.apply_with(&change, EditKind::Other, paints, review)?;
-            self.tracked.remove(&p.anchor_id);
-            return Ok(());
-        }
         self.apply_with(&change, EditKind::Other, paints, review)?;
         self.tracked.remove(&p.anchor_id);
+        if !save {
+            if let Err(e) = self.update(|a| remove_proposal(a, &p.id)) {
+                // The proposal stays pending; so does the text.
+                self.undo_buffer_only();
+                return Err(e);
+            }
+            return Ok(change);
+        }
         if let Err(e) = self.write_document() {
             self.undo_buffer_only();
             return Err(e);
         }
+        // The document is written; the sidecar follows. Should this fail, the
+        // proposal resolves stale against its own replacement: shown, never re-applied.
         let pid = p.id.clone();
         let persist = self.persistence();
         self.update(move |a| {
@@ -728,7 +780,53 @@ impl Session {
             persist.apply(a);
             Ok(())
         })?;
-        Ok(())
+        Ok(change)
+    }
+
+    /// Accept several proposals as one undo step (accept all of a turn). Stops at
+    /// the first that cannot be accepted, leaving the ones before it accepted;
+    /// returns the combined change.
+    pub fn accept_all(&mut self, ids: &[String]) -> Result<ChangeSet> {
+        let mut total = ChangeSet::identity(self.doc.len_chars());
+        let mut done = 0;
+        let mut failure = None;
+        for id in ids {
+            match self.accept(id, None) {
+                Ok(c) => {
+                    total = total.compose(&c).expect("consecutive changes compose");
+                    done += 1;
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.history.merge_last(done);
+        match failure {
+            Some(e) if done == 0 => Err(e),
+            _ => Ok(total),
+        }
+    }
+
+    /// Reject several proposals as one undo step (reject all of a turn).
+    pub fn reject_all(&mut self, ids: &[String]) -> Result<()> {
+        let mut done = 0;
+        let mut failure = None;
+        for id in ids {
+            match self.reject(id) {
+                Ok(()) => done += 1,
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.history.merge_last(done);
+        match failure {
+            Some(e) if done == 0 => Err(e),
+            _ => Ok(()),
+        }
     }
 
     /// Who gets each inserted piece of an accepted change: the proposal's author
@@ -746,11 +844,13 @@ impl Session {
         let agent = SpanAuthor {
             author: p.author.clone(),
             turn_id: p.turn_id.clone(),
+            instruction: p.instruction.clone(),
             created_at: now.clone(),
         };
         let human = SpanAuthor {
             author: self.identity.clone(),
             turn_id: None,
+            instruction: None,
             created_at: now,
         };
         let inserted = change.inserted_ranges();
@@ -946,6 +1046,7 @@ impl Session {
                     author: span.who.author.clone(),
                     created_at: span.who.created_at.clone(),
                     turn_id: span.who.turn_id.clone(),
+                    instruction: span.who.instruction.clone(),
                     extra: meta.extra,
                 },
                 Anchor {

@@ -99,7 +99,7 @@ fn undo_after_accept_restores_the_pending_proposal_and_redo_reapplies() {
     );
     assert!(s.is_dirty());
 
-    assert!(s.undo().unwrap());
+    assert!(s.undo().unwrap().is_some());
     assert_eq!(text(&s), doc);
     let views = s.proposals();
     assert_eq!(views.len(), 1);
@@ -114,7 +114,7 @@ fn undo_after_accept_restores_the_pending_proposal_and_redo_reapplies() {
     );
     assert!(!s.is_dirty());
 
-    assert!(s.redo().unwrap());
+    assert!(s.redo().unwrap().is_some());
     assert_eq!(text(&s), "The slow red fox.\n");
     assert!(s.proposals().is_empty());
     assert!(f.sidecar()["proposals"].as_array().unwrap().is_empty());
@@ -331,7 +331,7 @@ fn undo_groups_consecutive_typing() {
     assert_eq!(text(&s), "axyzb\n");
     s.undo().unwrap();
     assert_eq!(text(&s), "ab\n", "three keystrokes are one undo step");
-    assert!(!s.undo().unwrap());
+    assert!(s.undo().unwrap().is_none());
     s.redo().unwrap();
     assert_eq!(text(&s), "axyzb\n");
     assert_eq!(spans(&s), vec![("xyz".into(), "me@example.com".into())]);

@@ -1,0 +1,932 @@
+//! The API the desktop app calls: one method per IPC command.
+//!
+//! Everything a UI needs, in the shapes it needs: positions in **UTF-16 code
+//! units** (CodeMirror's and JavaScript's unit), converted here — at the
+//! boundary — and nowhere else. Tauri commands in `src-tauri/` are one-line
+//! wrappers over these methods; the DTOs derive `ts_rs::TS` (feature `ts`) so the
+//! UI's TypeScript types are generated from them (`ui/src/bindings/`).
+//!
+//! Positions that arrive from the UI are untrusted: every one is checked against
+//! the document (and must not split a surrogate pair) before it is used.
+
+use crate::changeset::{ChangeSet, Operation};
+use crate::diff::{word_diff, DiffPart};
+use crate::document::Document;
+use crate::error::{Error, ErrorInfo, Result};
+use crate::history::EditKind;
+use crate::identity::human_identity;
+use crate::model::{Provenance, ThreadStatus};
+use crate::offset::{CharRange, Utf16Offset};
+use crate::session::{ProposalState, Session};
+use crate::store::Store;
+use crate::workspace::{DocPath, Workspace, SIDECAR_DIR};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[cfg(feature = "ts")]
+use ts_rs::TS;
+
+/// A workspace as the file tree shows it.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceInfo {
+    pub root: String,
+    pub name: String,
+    /// The git branch, when the workspace is in a repository.
+    pub branch: Option<String>,
+    pub documents: Vec<DocEntry>,
+}
+
+/// One document in the file tree, with its badges.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct DocEntry {
+    pub path: String,
+    pub proposals: u32,
+    pub open_threads: u32,
+    /// The sidecar cannot be read (corrupt or newer).
+    pub sidecar_error: bool,
+}
+
+/// Who wrote something, ready to show.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorDto {
+    /// `agent`, `human`, or another kind a different tool wrote.
+    pub kind: String,
+    pub id: String,
+    pub model: Option<String>,
+    /// E.g. "claude (claude-sonnet-4-5)" or "ada@example.com".
+    pub label: String,
+}
+
+impl From<&Provenance> for AuthorDto {
+    fn from(p: &Provenance) -> Self {
+        AuthorDto {
+            kind: p.kind.as_str().to_owned(),
+            id: p.id.clone(),
+            model: p.agent.as_ref().and_then(|a| a.model.clone()),
+            label: p.to_string(),
+        }
+    }
+}
+
+/// A pending proposal, positioned in UTF-16 units.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ProposalDto {
+    pub id: String,
+    pub state: ProposalState,
+    pub from: Option<u32>,
+    pub to: Option<u32>,
+    pub target: String,
+    pub replacement: String,
+    pub current: Option<String>,
+    pub reason: Option<String>,
+    pub diff: Vec<DiffPart>,
+    pub author: AuthorDto,
+    pub turn_id: Option<String>,
+    pub instruction: Option<String>,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct CommentDto {
+    pub id: String,
+    pub author: AuthorDto,
+    /// Untrusted Markdown: the UI renders it sanitized.
+    pub body: String,
+    pub created_at: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadDto {
+    pub id: String,
+    pub status: String,
+    /// `None` when the thread is orphaned.
+    pub from: Option<u32>,
+    pub to: Option<u32>,
+    pub text: String,
+    pub comments: Vec<CommentDto>,
+}
+
+/// An attribution span.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SpanDto {
+    pub from: u32,
+    pub to: u32,
+    pub author: AuthorDto,
+    pub turn_id: Option<String>,
+    pub instruction: Option<String>,
+    pub created_at: String,
+}
+
+/// Everything the review panel and the decorations need.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewDto {
+    pub proposals: Vec<ProposalDto>,
+    pub threads: Vec<ThreadDto>,
+    pub spans: Vec<SpanDto>,
+    /// Why review is unavailable (corrupt or newer sidecar), if it is.
+    pub sidecar_error: Option<ErrorInfo>,
+    pub can_undo: bool,
+    pub can_redo: bool,
+}
+
+/// An open document.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct DocView {
+    pub path: String,
+    pub text: String,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub version: u64,
+    pub dirty: bool,
+    pub review: ReviewDto,
+}
+
+/// One replacement in UTF-16 units of the document *before* the change (as
+/// CodeMirror's `ChangeSpec` takes it). A list of them is in document order and
+/// does not overlap.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+pub struct TextChange {
+    pub from: u32,
+    pub to: u32,
+    pub insert: String,
+}
+
+/// The answer to an edit made in the UI (already applied there).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct EditAck {
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub version: u64,
+    pub dirty: bool,
+}
+
+/// A change the core made (accept, undo, reload): the UI applies `changes` to
+/// its view, then shows `review`.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Applied {
+    pub changes: Vec<TextChange>,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub version: u64,
+    pub dirty: bool,
+    pub review: ReviewDto,
+}
+
+/// What a save did.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SaveResult {
+    pub dirty: bool,
+    /// Set when the sidecar could not be written (it is corrupt or newer).
+    pub sidecar_skipped: Option<ErrorInfo>,
+    pub review: ReviewDto,
+}
+
+/// Something the watcher saw that the UI must show.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Notice {
+    /// Documents or badges changed: refresh the tree.
+    TreeChanged,
+    /// The sidecar of an open document changed: fetch its review.
+    #[serde(rename_all = "camelCase")]
+    ReviewChanged { path: String },
+    /// An open, clean document changed on disk and was reloaded: apply `changes`.
+    #[serde(rename_all = "camelCase")]
+    DocumentReloaded {
+        path: String,
+        changes: Vec<TextChange>,
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        version: u64,
+    },
+    /// An open document with unsaved changes changed on disk: ask the writer.
+    #[serde(rename_all = "camelCase")]
+    Conflict { path: String },
+    /// An open document was deleted or renamed on disk.
+    #[serde(rename_all = "camelCase")]
+    DocumentGone { path: String },
+}
+
+/// The comparison shown for a conflict: the buffer against the file on disk.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Comparison {
+    pub path: String,
+    /// Word diff of mine → theirs.
+    pub diff: Vec<DiffPart>,
+}
+
+/// See the module docs.
+pub struct Api {
+    store: Arc<Store>,
+    identity: Provenance,
+    sessions: BTreeMap<DocPath, Session>,
+}
+
+fn u16_of(doc: &Document, r: CharRange) -> (u32, u32) {
+    (
+        doc.char_to_utf16(r.start).0 as u32,
+        doc.char_to_utf16(r.end).0 as u32,
+    )
+}
+
+/// A core change as UTF-16 replacements against `before`.
+fn to_text_changes(before: &Document, change: &ChangeSet) -> Vec<TextChange> {
+    let mut out: Vec<TextChange> = Vec::new();
+    let mut pos = 0usize;
+    let at = |p: usize| before.char_to_utf16(crate::offset::CharOffset(p)).0 as u32;
+    for op in change.ops() {
+        match op {
+            Operation::Retain(n) => pos += n,
+            Operation::Insert(s) => out.push(TextChange {
+                from: at(pos),
+                to: at(pos),
+                insert: s.clone(),
+            }),
+            Operation::Delete(n) => {
+                let from = at(pos);
+                let to = at(pos + n);
+                match out.last_mut() {
+                    // Insert then delete at one place is one replacement.
+                    Some(last) if last.from == from && last.to == from => last.to = to,
+                    _ => out.push(TextChange {
+                        from,
+                        to,
+                        insert: String::new(),
+                    }),
+                }
+                pos += n;
+            }
+        }
+    }
+    out
+}
+
+impl Api {
+    /// Open a workspace folder.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Api> {
+        let ws = Workspace::open(dir)?;
+        let identity = human_identity(ws.root());
+        Ok(Api {
+            store: Arc::new(Store::new(ws)),
+            identity,
+            sessions: BTreeMap::new(),
+        })
+    }
+
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    pub fn root(&self) -> &Path {
+        self.store.workspace().root()
+    }
+
+    /// The documents of the workspace with their badges, and the git branch.
+    pub fn workspace(&self) -> WorkspaceInfo {
+        let ws = self.store.workspace();
+        let documents = ws
+            .list_documents()
+            .into_iter()
+            .map(|d| {
+                let (proposals, open_threads, sidecar_error) = match self.store.load(&d) {
+                    Ok(Some(a)) => (
+                        a.proposals.len() as u32,
+                        a.threads
+                            .iter()
+                            .filter(|t| t.status == ThreadStatus::Open)
+                            .count() as u32,
+                        false,
+                    ),
+                    Ok(None) => (0, 0, false),
+                    Err(_) => (0, 0, true),
+                };
+                DocEntry {
+                    path: d.to_string(),
+                    proposals,
+                    open_threads,
+                    sidecar_error,
+                }
+            })
+            .collect();
+        WorkspaceInfo {
+            root: ws.root().display().to_string(),
+            name: ws.root().file_name().map_or_else(
+                || ws.root().display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            branch: git_branch(ws.root()),
+            documents,
+        }
+    }
+
+    fn session(&self, path: &str) -> Result<&Session> {
+        let doc = DocPath::parse(path)?;
+        self.sessions.get(&doc).ok_or_else(|| not_open(path))
+    }
+
+    fn session_mut(&mut self, path: &str) -> Result<&mut Session> {
+        let doc = DocPath::parse(path)?;
+        self.sessions.get_mut(&doc).ok_or_else(|| not_open(path))
+    }
+
+    /// Open a document (or return the open one).
+    pub fn open_document(&mut self, path: &str) -> Result<DocView> {
+        let doc = DocPath::parse(path)?;
+        if !self.sessions.contains_key(&doc) {
+            let s = Session::open(self.store.clone(), doc.clone(), self.identity.clone())?;
+            self.sessions.insert(doc.clone(), s);
+        }
+        let s = &self.sessions[&doc];
+        Ok(DocView {
+            path: doc.to_string(),
+            text: s.document().text().to_owned(),
+            version: s.document().version(),
+            dirty: s.is_dirty(),
+            review: review_of(s),
+        })
+    }
+
+    /// Close a document, discarding unsaved changes (the UI asks first).
+    pub fn close_document(&mut self, path: &str) -> Result<()> {
+        let doc = DocPath::parse(path)?;
+        self.sessions.remove(&doc);
+        Ok(())
+    }
+
+    /// Paths of open documents with unsaved changes.
+    pub fn dirty_documents(&self) -> Vec<String> {
+        self.sessions
+            .iter()
+            .filter(|(_, s)| s.is_dirty())
+            .map(|(d, _)| d.to_string())
+            .collect()
+    }
+
+    /// An edit the UI already applied to its view. `version` is the version the
+    /// UI's text had before it; a mismatch means the two are out of step and is
+    /// refused (the UI reloads the document).
+    pub fn edit(
+        &mut self,
+        path: &str,
+        version: u64,
+        changes: &[TextChange],
+        typing: bool,
+    ) -> Result<EditAck> {
+        let s = self.session_mut(path)?;
+        if s.document().version() != version {
+            return Err(Error::BadInput(format!(
+                "{path}: edit for version {version}, but the document is at version {}; reload it",
+                s.document().version()
+            )));
+        }
+        let change = from_text_changes(s.document(), changes).map_err(|e| Error::Document {
+            path: path.to_owned(),
+            source: e,
+        })?;
+        let kind = if typing { EditKind::Typing } else { EditKind::Other };
+        s.apply_change(&change, kind)?;
+        Ok(EditAck {
+            version: s.document().version(),
+            dirty: s.is_dirty(),
+        })
+    }
+
+    /// The review state of an open document.
+    pub fn review(&self, path: &str) -> Result<ReviewDto> {
+        Ok(review_of(self.session(path)?))
+    }
+
+    fn applied(s: &Session, before: &Document, change: Option<&ChangeSet>) -> Applied {
+        Applied {
+            changes: change.map(|c| to_text_changes(before, c)).unwrap_or_default(),
+            version: s.document().version(),
+            dirty: s.is_dirty(),
+            review: review_of(s),
+        }
+    }
+
+    /// Run `f` on a session and report the change it made to the text.
+    fn change_with(
+        &mut self,
+        path: &str,
+        f: impl FnOnce(&mut Session) -> Result<Option<ChangeSet>>,
+    ) -> Result<Applied> {
+        let s = self.session_mut(path)?;
+        let before = s.document().clone();
+        let change = f(s)?;
+        Ok(Self::applied(s, &before, change.as_ref()))
+    }
+
+    /// Accept a proposal (optionally with the human's edited replacement).
+    pub fn accept(&mut self, path: &str, id: &str, with: Option<&str>) -> Result<Applied> {
+        self.change_with(path, |s| s.accept(id, with).map(Some))
+    }
+
+    pub fn reject(&mut self, path: &str, id: &str) -> Result<Applied> {
+        self.change_with(path, |s| s.reject(id).map(|()| None))
+    }
+
+    fn turn_ids(s: &Session, turn: &str, pending_only: bool) -> Vec<String> {
+        s.proposals()
+            .into_iter()
+            .filter(|v| v.proposal.turn_id.as_deref() == Some(turn))
+            .filter(|v| !pending_only || v.state == ProposalState::Pending)
+            .map(|v| v.proposal.id)
+            .collect()
+    }
+
+    /// Accept every pending proposal of a turn, as one undo step.
+    pub fn accept_turn(&mut self, path: &str, turn: &str) -> Result<Applied> {
+        self.change_with(path, |s| {
+            let ids = Self::turn_ids(s, turn, true);
+            if ids.is_empty() {
+                return Err(Error::BadInput(format!(
+                    "turn {turn} has no acceptable proposal in {path}"
+                )));
+            }
+            s.accept_all(&ids).map(Some)
+        })
+    }
+
+    /// Reject every proposal of a turn (whatever its state), as one undo step.
+    pub fn reject_turn(&mut self, path: &str, turn: &str) -> Result<Applied> {
+        self.change_with(path, |s| {
+            let ids = Self::turn_ids(s, turn, false);
+            if ids.is_empty() {
+                return Err(Error::BadInput(format!("turn {turn} has no proposal in {path}")));
+            }
+            s.reject_all(&ids).map(|()| None)
+        })
+    }
+
+    pub fn undo(&mut self, path: &str) -> Result<Applied> {
+        self.change_with(path, |s| s.undo())
+    }
+
+    pub fn redo(&mut self, path: &str) -> Result<Applied> {
+        self.change_with(path, |s| s.redo())
+    }
+
+    /// End the current typing group (the UI calls this on cursor jumps).
+    pub fn seal_undo_group(&mut self, path: &str) -> Result<()> {
+        self.session_mut(path)?.seal_undo_group();
+        Ok(())
+    }
+
+    pub fn save(&mut self, path: &str) -> Result<SaveResult> {
+        let s = self.session_mut(path)?;
+        let report = s.save()?;
+        Ok(SaveResult {
+            dirty: s.is_dirty(),
+            sidecar_skipped: report.sidecar_skipped,
+            review: review_of(s),
+        })
+    }
+
+    fn range_of(s: &Session, from: u32, to: u32) -> Result<CharRange> {
+        let d = s.document();
+        let conv = |o: u32| {
+            d.utf16_to_char(Utf16Offset(o as usize))
+                .map_err(|source| Error::Document {
+                    path: s.doc_path().to_string(),
+                    source,
+                })
+        };
+        let (a, b) = (conv(from)?, conv(to)?);
+        if a > b {
+            return Err(Error::BadInput(format!("range {from}..{to} is inverted")));
+        }
+        Ok(CharRange { start: a, end: b })
+    }
+
+    pub fn new_thread(&mut self, path: &str, from: u32, to: u32, body: &str) -> Result<ReviewDto> {
+        let s = self.session_mut(path)?;
+        let range = Self::range_of(s, from, to)?;
+        s.new_thread(range, body)?;
+        Ok(review_of(s))
+    }
+
+    pub fn reply(&mut self, path: &str, thread: &str, body: &str) -> Result<ReviewDto> {
+        let s = self.session_mut(path)?;
+        s.reply(thread, body)?;
+        Ok(review_of(s))
+    }
+
+    pub fn set_thread_resolved(&mut self, path: &str, thread: &str, resolved: bool) -> Result<ReviewDto> {
+        let s = self.session_mut(path)?;
+        let status = if resolved {
+            ThreadStatus::Resolved
+        } else {
+            ThreadStatus::Open
+        };
+        s.set_thread_status(thread, status)?;
+        Ok(review_of(s))
+    }
+
+    /// The writer chose "load theirs" in a conflict (or the buffer was clean).
+    pub fn reload_document(&mut self, path: &str) -> Result<Applied> {
+        self.change_with(path, |s| s.reload_from_disk())
+    }
+
+    /// The writer chose "keep mine" in a conflict.
+    pub fn keep_mine(&mut self, path: &str) -> Result<()> {
+        self.session_mut(path)?.keep_buffer()
+    }
+
+    /// The writer chose "compare" in a conflict.
+    pub fn compare_with_disk(&self, path: &str) -> Result<Comparison> {
+        let s = self.session(path)?;
+        let disk = s.disk_document()?;
+        Ok(Comparison {
+            path: path.to_owned(),
+            diff: word_diff(s.document().text(), disk.text()),
+        })
+    }
+
+    /// A file in the workspace changed (the watcher calls this, debounced). The
+    /// store's own writes and the app's own saves produce no notices.
+    pub fn file_changed(&mut self, path: &Path) -> Vec<Notice> {
+        let Ok(rel) = path.strip_prefix(self.root()).map(Path::to_path_buf) else {
+            return Vec::new();
+        };
+        let rel_str = rel.to_string_lossy().replace('\\', "/");
+        if rel_str.starts_with(".git/") || rel_str == ".git" {
+            return Vec::new();
+        }
+        if let Some(side) = rel_str.strip_prefix(&format!("{SIDECAR_DIR}/")) {
+            let Some(doc) = side.strip_suffix(".json") else {
+                return Vec::new();
+            };
+            if self.store.is_own_write(path) {
+                return Vec::new();
+            }
+            let mut out = vec![Notice::TreeChanged];
+            if let Ok(dp) = DocPath::parse(doc) {
+                if let Some(s) = self.sessions.get_mut(&dp) {
+                    // A corrupt file is recorded on the session and shown with the review.
+                    let _ = s.reload_sidecar();
+                    out.push(Notice::ReviewChanged { path: dp.to_string() });
+                }
+            }
+            return out;
+        }
+        let Ok(dp) = DocPath::parse(&rel_str) else {
+            return Vec::new();
+        };
+        let Some(s) = self.sessions.get_mut(&dp) else {
+            return if crate::workspace::is_document_name(&rel_str) {
+                vec![Notice::TreeChanged]
+            } else {
+                Vec::new()
+            };
+        };
+        match s.changed_on_disk() {
+            Err(_) => vec![Notice::DocumentGone { path: dp.to_string() }, Notice::TreeChanged],
+            Ok(false) => Vec::new(),
+            Ok(true) if s.is_dirty() => vec![Notice::Conflict { path: dp.to_string() }],
+            Ok(true) => {
+                let before = s.document().clone();
+                match s.reload_from_disk() {
+                    Ok(change) => {
+                        let changes = change.map(|c| to_text_changes(&before, &c)).unwrap_or_default();
+                        let version = s.document().version();
+                        vec![
+                            Notice::DocumentReloaded {
+                                path: dp.to_string(),
+                                changes,
+                                version,
+                            },
+                            Notice::ReviewChanged { path: dp.to_string() },
+                        ]
+                    }
+                    Err(_) => vec![Notice::Conflict { path: dp.to_string() }],
+                }
+            }
+        }
+    }
+
+    /// The files the watcher should report (everything under the root but `.git`).
+    pub fn watch_root(&self) -> PathBuf {
+        self.root().to_path_buf()
+    }
+}
+
+fn not_open(path: &str) -> Error {
+    Error::NotFound {
+        what: "open document",
+        id: path.to_owned(),
+        doc: "this window".into(),
+    }
+}
+
+/// UTF-16 replacements from the UI → a core change. Untrusted: offsets are
+/// checked, must be in order, and must not split a surrogate pair.
+pub fn from_text_changes(
+    doc: &Document,
+    changes: &[TextChange],
+) -> std::result::Result<ChangeSet, crate::document::DocumentError> {
+    let mut ranges = Vec::with_capacity(changes.len());
+    for c in changes {
+        let from = doc.utf16_to_char(Utf16Offset(c.from as usize))?;
+        let to = doc.utf16_to_char(Utf16Offset(c.to as usize))?;
+        if from > to {
+            return Err(crate::document::DocumentError::InvertedRange {
+                start: c.from as usize,
+                end: c.to as usize,
+            });
+        }
+        ranges.push((CharRange { start: from, end: to }, c.insert.as_str()));
+    }
+    Ok(ChangeSet::from_changes(doc.len_chars(), ranges)?)
+}
+
+fn review_of(s: &Session) -> ReviewDto {
+    let d = s.document();
+    let proposals = s
+        .proposals()
+        .into_iter()
+        .map(|v| {
+            let (from, to) = match v.range {
+                Some(r) => {
+                    let (a, b) = u16_of(d, r);
+                    (Some(a), Some(b))
+                }
+                None => (None, None),
+            };
+            let p = v.proposal;
+            ProposalDto {
+                id: p.id,
+                state: v.state,
+                from,
+                to,
+                target: v.target,
+                replacement: p.replacement,
+                current: v.current,
+                reason: v.reason,
+                diff: v.diff,
+                author: (&p.author).into(),
+                turn_id: p.turn_id,
+                instruction: p.instruction,
+                created_at: p.created_at,
+            }
+        })
+        .collect();
+    let threads = s
+        .threads()
+        .into_iter()
+        .map(|v| {
+            let (from, to) = match v.range {
+                Some(r) => {
+                    let (a, b) = u16_of(d, r);
+                    (Some(a), Some(b))
+                }
+                None => (None, None),
+            };
+            ThreadDto {
+                id: v.thread.id,
+                status: v.thread.status.as_str().to_owned(),
+                from,
+                to,
+                text: v.text,
+                comments: v
+                    .thread
+                    .comments
+                    .iter()
+                    .map(|c| CommentDto {
+                        id: c.id.clone(),
+                        author: (&c.author).into(),
+                        body: c.body.clone(),
+                        created_at: c.created_at.clone(),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    let spans = s
+        .spans()
+        .map(|sp| {
+            let (from, to) = u16_of(d, sp.range);
+            SpanDto {
+                from,
+                to,
+                author: (&sp.who.author).into(),
+                turn_id: sp.who.turn_id.clone(),
+                instruction: sp.who.instruction.clone(),
+                created_at: sp.who.created_at.clone(),
+            }
+        })
+        .collect();
+    ReviewDto {
+        proposals,
+        threads,
+        spans,
+        sidecar_error: s.sidecar_problem().cloned(),
+        can_undo: s.can_undo(),
+        can_redo: s.can_redo(),
+    }
+}
+
+/// The current branch's short name, or a short commit id when detached.
+pub fn git_branch(root: &Path) -> Option<String> {
+    let repo = git2::Repository::discover(root).ok()?;
+    let head = repo.head().ok()?;
+    if head.is_branch() {
+        return head.shorthand().map(str::to_owned);
+    }
+    head.target().map(|oid| oid.to_string()[..7].to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(text: &str) -> (tempfile::TempDir, Api) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("d.md"), text).unwrap();
+        let api = Api::open(dir.path()).unwrap();
+        (dir, api)
+    }
+
+    #[test]
+    fn utf16_edits_round_trip_through_the_core() {
+        let (_dir, mut api) = setup("a😀b\n");
+        let v = api.open_document("d.md").unwrap();
+        // Insert after the emoji: UTF-16 offset 3 (a=0, 😀=1..3).
+        let ack = api
+            .edit(
+                "d.md",
+                v.version,
+                &[TextChange {
+                    from: 3,
+                    to: 3,
+                    insert: "é".into(),
+                }],
+                true,
+            )
+            .unwrap();
+        assert!(ack.dirty);
+        let v2 = api.open_document("d.md").unwrap();
+        assert_eq!(v2.text, "a😀éb\n");
+        // An offset inside the surrogate pair is refused.
+        let err = api
+            .edit(
+                "d.md",
+                ack.version,
+                &[TextChange {
+                    from: 2,
+                    to: 2,
+                    insert: "x".into(),
+                }],
+                true,
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("surrogate"), "{err}");
+        // A stale version is refused.
+        assert!(api.edit("d.md", 0, &[], true).is_err());
+    }
+
+    #[test]
+    fn accept_returns_utf16_changes_that_reproduce_the_text() {
+        let (dir, mut api) = setup("😀 the quick fox\n");
+        let mut s = Session::open(
+            api.store().clone(),
+            DocPath::parse("d.md").unwrap(),
+            Provenance::human("h"),
+        )
+        .unwrap();
+        let id = s
+            .propose(
+                CharRange::new(2, 11),
+                "the slow",
+                crate::session::ProposeOptions {
+                    author: Provenance::human("bot"),
+                    turn_id: None,
+                    instruction: None,
+                },
+            )
+            .unwrap();
+        drop(s);
+        let v = api.open_document("d.md").unwrap();
+        assert_eq!(v.review.proposals[0].from, Some(3), "UTF-16: the emoji counts 2");
+        let applied = api.accept("d.md", &id, None).unwrap();
+        // Apply the UTF-16 changes to a JS-like string model and compare.
+        let mut units: Vec<u16> = v.text.encode_utf16().collect();
+        for c in applied.changes.iter().rev() {
+            let ins: Vec<u16> = c.insert.encode_utf16().collect();
+            units.splice(c.from as usize..c.to as usize, ins);
+        }
+        assert_eq!(String::from_utf16(&units).unwrap(), "😀 the slow fox\n");
+        assert!(applied.review.proposals.is_empty());
+        assert_eq!(applied.review.spans[0].from, 7);
+        let undone = api.undo("d.md").unwrap();
+        assert_eq!(undone.review.proposals.len(), 1);
+        drop(dir);
+    }
+
+    #[test]
+    fn watcher_notices_external_changes_and_ignores_own_writes() {
+        let (dir, mut api) = setup("one two\n");
+        api.open_document("d.md").unwrap();
+        api.new_thread("d.md", 4, 7, "hm").unwrap();
+        let sidecar = dir.path().join(".threads/d.md.json");
+        assert!(
+            api.file_changed(&api.root().join(".threads/d.md.json"))
+                .is_empty(),
+            "own write"
+        );
+        // Another writer edits the sidecar.
+        let text = std::fs::read_to_string(&sidecar)
+            .unwrap()
+            .replace("\"open\"", "\"resolved\"");
+        std::fs::write(&sidecar, text).unwrap();
+        let root = api.root().to_path_buf();
+        let notices = api.file_changed(&root.join(".threads/d.md.json"));
+        assert!(
+            notices.contains(&Notice::ReviewChanged { path: "d.md".into() }),
+            "{notices:?}"
+        );
+        assert_eq!(api.review("d.md").unwrap().threads[0].status, "resolved");
+        // The document changes on disk while clean: reloaded, the thread follows.
+        std::fs::write(dir.path().join("d.md"), "zero one two\n").unwrap();
+        let notices = api.file_changed(&root.join("d.md"));
+        match &notices[0] {
+            Notice::DocumentReloaded { changes, .. } => {
+                assert_eq!(
+                    changes,
+                    &vec![TextChange {
+                        from: 0,
+                        to: 0,
+                        insert: "zero ".into()
+                    }]
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(api.review("d.md").unwrap().threads[0].from, Some(9));
+        // Dirty buffer + external change: a conflict, nothing lost.
+        let v = api.open_document("d.md").unwrap();
+        api.edit(
+            "d.md",
+            v.version,
+            &[TextChange {
+                from: 0,
+                to: 0,
+                insert: "my ".into(),
+            }],
+            false,
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("d.md"), "theirs\n").unwrap();
+        assert_eq!(
+            api.file_changed(&root.join("d.md")),
+            vec![Notice::Conflict { path: "d.md".into() }]
+        );
+        assert_eq!(api.open_document("d.md").unwrap().text, "my zero one two\n");
+        let cmp = api.compare_with_disk("d.md").unwrap();
+        assert!(!cmp.diff.is_empty());
+        let applied = api.reload_document("d.md").unwrap();
+        assert!(!applied.dirty);
+        assert_eq!(api.open_document("d.md").unwrap().text, "theirs\n");
+        // Saving is our own write: no notice.
+        let v = api.open_document("d.md").unwrap();
+        api.edit(
+            "d.md",
+            v.version,
+            &[TextChange {
+                from: 0,
+                to: 0,
+                insert: "x".into(),
+            }],
+            false,
+        )
+        .unwrap();
+        api.save("d.md").unwrap();
+        assert!(api.file_changed(&root.join("d.md")).is_empty());
+    }
+}
