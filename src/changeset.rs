@@ -370,13 +370,14 @@ impl ChangeSet {
     /// Map a position in the old document to the new one.
     ///
     /// A position inside deleted text moves to where the deletion was; a position
-    /// where text is inserted goes before or after it as `assoc` says. Positions
-    /// past the end are clamped to the end.
+    /// where text is inserted — or inside text that an insert replaces — goes
+    /// before or after the new text as `assoc` says (as CodeMirror's `mapPos`
+    /// does). Positions past the end are clamped to the end.
     pub fn map_pos(&self, pos: CharOffset, assoc: Assoc) -> CharOffset {
         let mut pos = pos.0.min(self.len);
         let mut old = 0;
         let mut new = 0;
-        for op in &self.ops {
+        for (i, op) in self.ops.iter().enumerate() {
             match op {
                 Operation::Retain(n) => {
                     if pos < old + n {
@@ -392,7 +393,14 @@ impl ChangeSet {
                     pos = pos.max(old);
                 }
                 Operation::Insert(s) => {
-                    if pos == old && assoc == Assoc::Before {
+                    // The text this insert replaces (a delete follows it, in canonical order).
+                    let replaced = match self.ops.get(i + 1) {
+                        Some(Operation::Delete(n)) => *n,
+                        _ => 0,
+                    };
+                    // A position where the text goes, or inside the text it replaces,
+                    // goes before or after the new text as `assoc` says.
+                    if pos <= old + replaced && assoc == Assoc::Before {
                         return CharOffset(new);
                     }
                     new += char_len(s);
@@ -598,6 +606,19 @@ mod tests {
         let r = CharRange::new(1, 3);
         assert_eq!(cs.map_range(r, RangeAssoc::Exclusive), Some(CharRange::new(2, 4)));
         assert_eq!(cs.map_range(r, RangeAssoc::Inclusive), Some(CharRange::new(1, 5)));
+    }
+
+    #[test]
+    fn map_pos_inside_a_replacement_follows_assoc() {
+        // abcdef, replace cde (2..5) with XY: a«bc»def → the end goes before XY.
+        let cs = ChangeSet::replace(6, CharRange::new(2, 5), "XY").unwrap();
+        assert_eq!(cs.map_pos(CharOffset(3), Assoc::Before), CharOffset(2));
+        assert_eq!(cs.map_pos(CharOffset(3), Assoc::After), CharOffset(4));
+        assert_eq!(cs.map_pos(CharOffset(5), Assoc::Before), CharOffset(2));
+        assert_eq!(
+            cs.map_range(CharRange::new(1, 3), RangeAssoc::Exclusive),
+            Some(CharRange::new(1, 2))
+        );
     }
 
     #[test]

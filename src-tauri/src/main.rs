@@ -1,0 +1,337 @@
+//! Cowriting Desktop: the Tauri 2 shell over the `cowriting` core.
+//!
+//! Every command is a one-line wrapper over [`cowriting::api::Api`]: take the
+//! state, call the core, map the error to `{code, message}`. The rest of this
+//! file is app plumbing the core must not know about: which folder is open (the
+//! command line, a dialog, recent folders, or the bundled sample on first run),
+//! the file watcher, and the close-with-unsaved-changes prompt.
+
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+mod sample;
+mod watch;
+
+use cowriting::api::{
+    Api, Applied, Comparison, DocView, EditAck, ReviewDto, SaveResult, TextChange, WorkspaceInfo,
+};
+use cowriting::{Error, ErrorInfo};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use tauri::{Emitter, Manager, State};
+
+type Res<T> = Result<T, ErrorInfo>;
+
+/// The open workspace and its watcher.
+#[derive(Default)]
+struct AppState {
+    api: Mutex<Option<Api>>,
+    watcher: Mutex<Option<watch::Watcher>>,
+    config_dir: Mutex<Option<PathBuf>>,
+}
+
+impl AppState {
+    /// Run `f` on the open workspace's API.
+    fn with<T>(&self, f: impl FnOnce(&mut Api) -> cowriting::Result<T>) -> Res<T> {
+        let mut guard = self.api.lock().unwrap_or_else(|e| e.into_inner());
+        let api = guard
+            .as_mut()
+            .ok_or_else(|| Error::BadInput("no workspace is open".into()).info())?;
+        f(api).map_err(|e| e.info())
+    }
+}
+
+fn info(e: impl std::fmt::Display) -> ErrorInfo {
+    Error::BadInput(e.to_string()).info()
+}
+
+// ---- commands: one line each over the core API -------------------------------------
+
+#[tauri::command]
+fn workspace(state: State<'_, AppState>) -> Res<WorkspaceInfo> {
+    state.with(|api| Ok(api.workspace()))
+}
+
+#[tauri::command]
+fn open_document(state: State<'_, AppState>, path: String) -> Res<DocView> {
+    state.with(|api| api.open_document(&path))
+}
+
+#[tauri::command]
+fn close_document(state: State<'_, AppState>, path: String) -> Res<()> {
+    state.with(|api| api.close_document(&path))
+}
+
+#[tauri::command]
+fn edit(
+    state: State<'_, AppState>,
+    path: String,
+    version: u64,
+    changes: Vec<TextChange>,
+    typing: bool,
+) -> Res<EditAck> {
+    state.with(|api| api.edit(&path, version, &changes, typing))
+}
+
+#[tauri::command]
+fn review(state: State<'_, AppState>, path: String) -> Res<ReviewDto> {
+    state.with(|api| api.review(&path))
+}
+
+#[tauri::command]
+fn accept(state: State<'_, AppState>, path: String, id: String, with: Option<String>) -> Res<Applied> {
+    state.with(|api| api.accept(&path, &id, with.as_deref()))
+}
+
+#[tauri::command]
+fn reject(state: State<'_, AppState>, path: String, id: String) -> Res<Applied> {
+    state.with(|api| api.reject(&path, &id))
+}
+
+#[tauri::command]
+fn accept_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Applied> {
+    state.with(|api| api.accept_turn(&path, &turn))
+}
+
+#[tauri::command]
+fn reject_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Applied> {
+    state.with(|api| api.reject_turn(&path, &turn))
+}
+
+#[tauri::command]
+fn undo(state: State<'_, AppState>, path: String) -> Res<Applied> {
+    state.with(|api| api.undo(&path))
+}
+
+#[tauri::command]
+fn redo(state: State<'_, AppState>, path: String) -> Res<Applied> {
+    state.with(|api| api.redo(&path))
+}
+
+#[tauri::command]
+fn seal_undo_group(state: State<'_, AppState>, path: String) -> Res<()> {
+    state.with(|api| api.seal_undo_group(&path))
+}
+
+#[tauri::command]
+fn save(state: State<'_, AppState>, path: String) -> Res<SaveResult> {
+    state.with(|api| api.save(&path))
+}
+
+#[tauri::command]
+fn new_thread(state: State<'_, AppState>, path: String, from: u32, to: u32, body: String) -> Res<ReviewDto> {
+    state.with(|api| api.new_thread(&path, from, to, &body))
+}
+
+#[tauri::command]
+fn reply(state: State<'_, AppState>, path: String, thread: String, body: String) -> Res<ReviewDto> {
+    state.with(|api| api.reply(&path, &thread, &body))
+}
+
+#[tauri::command]
+fn set_thread_resolved(
+    state: State<'_, AppState>,
+    path: String,
+    thread: String,
+    resolved: bool,
+) -> Res<ReviewDto> {
+    state.with(|api| api.set_thread_resolved(&path, &thread, resolved))
+}
+
+#[tauri::command]
+fn reload_document(state: State<'_, AppState>, path: String) -> Res<Applied> {
+    state.with(|api| api.reload_document(&path))
+}
+
+#[tauri::command]
+fn keep_mine(state: State<'_, AppState>, path: String) -> Res<()> {
+    state.with(|api| api.keep_mine(&path))
+}
+
+#[tauri::command]
+fn compare_with_disk(state: State<'_, AppState>, path: String) -> Res<Comparison> {
+    state.with(|api| api.compare_with_disk(&path))
+}
+
+#[tauri::command]
+fn dirty_documents(state: State<'_, AppState>) -> Res<Vec<String>> {
+    state.with(|api| Ok(api.dirty_documents()))
+}
+
+// ---- workspace selection --------------------------------------------------------
+
+/// Open `dir` as the workspace: replaces the API, restarts the watcher, records
+/// it among the recent folders.
+fn open_workspace(app: &tauri::AppHandle, dir: &Path) -> Res<WorkspaceInfo> {
+    let state = app.state::<AppState>();
+    let api = Api::open(dir).map_err(|e| e.info())?;
+    let root = api.root().to_path_buf();
+    let info = api.workspace();
+    *state.api.lock().unwrap_or_else(|e| e.into_inner()) = Some(api);
+    let watcher = watch::start(app.clone(), root.clone()).map_err(info_of_watch)?;
+    *state.watcher.lock().unwrap_or_else(|e| e.into_inner()) = Some(watcher);
+    if let Some(cfg) = state.config_dir.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+        recent::push(&cfg, &root);
+    }
+    let _ = app.emit("workspace-opened", &info);
+    Ok(info)
+}
+
+fn info_of_watch(e: notify::Error) -> ErrorInfo {
+    info(format!("cannot watch the workspace: {e}"))
+}
+
+#[tauri::command]
+fn open_folder(app: tauri::AppHandle, path: String) -> Res<WorkspaceInfo> {
+    open_workspace(&app, Path::new(&path))
+}
+
+/// Show the system folder dialog; `None` when the writer cancels.
+#[tauri::command]
+async fn pick_folder(app: tauri::AppHandle) -> Res<Option<WorkspaceInfo>> {
+    use tauri_plugin_dialog::DialogExt;
+    let Some(choice) = app
+        .dialog()
+        .file()
+        .set_title("Open a folder of Markdown files")
+        .blocking_pick_folder()
+    else {
+        return Ok(None);
+    };
+    let dir = choice.into_path().map_err(info)?;
+    open_workspace(&app, &dir).map(Some)
+}
+
+#[tauri::command]
+fn recent_folders(state: State<'_, AppState>) -> Vec<String> {
+    match state
+        .config_dir
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+    {
+        Some(cfg) => recent::list(cfg),
+        None => Vec::new(),
+    }
+}
+
+#[tauri::command]
+fn open_sample(app: tauri::AppHandle) -> Res<WorkspaceInfo> {
+    let dir = sample::ensure(&data_dir(&app)).map_err(info)?;
+    open_workspace(&app, &dir)
+}
+
+/// Close the window for good (after the UI asked about unsaved changes).
+#[tauri::command]
+fn quit(app: tauri::AppHandle) {
+    app.exit(0);
+}
+
+fn data_dir(app: &tauri::AppHandle) -> PathBuf {
+    app.path()
+        .app_data_dir()
+        .unwrap_or_else(|_| std::env::temp_dir().join("cowriting"))
+}
+
+mod recent {
+    //! Recent folders: a JSON list in the user's config folder.
+    use std::path::Path;
+
+    const FILE: &str = "recent-folders.json";
+    const KEEP: usize = 10;
+
+    pub fn list(cfg: &Path) -> Vec<String> {
+        std::fs::read_to_string(cfg.join(FILE))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Vec<String>>(&t).ok())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| Path::new(p).is_dir())
+            .collect()
+    }
+
+    pub fn push(cfg: &Path, dir: &Path) {
+        let dir = dir.display().to_string();
+        let mut all = list(cfg);
+        all.retain(|p| *p != dir);
+        all.insert(0, dir);
+        all.truncate(KEEP);
+        if let Ok(text) = serde_json::to_string_pretty(&all) {
+            let _ = cowriting::fsutil::atomic_write(&cfg.join(FILE), text.as_bytes());
+        }
+    }
+}
+
+/// The folder to open at start: the first command-line argument, else the
+/// bundled sample workspace (copied to the app's data folder on first run).
+fn initial_folder(app: &tauri::AppHandle) -> Result<PathBuf, String> {
+    if let Some(arg) = std::env::args_os()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'))
+    {
+        return Ok(PathBuf::from(arg));
+    }
+    if let Ok(dir) = std::env::var("COWRITING_WORKSPACE") {
+        return Ok(PathBuf::from(dir));
+    }
+    sample::ensure(&data_dir(app)).map_err(|e| e.to_string())
+}
+
+fn main() {
+    tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .manage(AppState::default())
+        .setup(|app| {
+            let handle = app.handle().clone();
+            let state = handle.state::<AppState>();
+            *state.config_dir.lock().unwrap_or_else(|e| e.into_inner()) = handle.path().app_config_dir().ok();
+            match initial_folder(&handle) {
+                Ok(dir) => {
+                    if let Err(e) = open_workspace(&handle, &dir) {
+                        eprintln!("cowriting-desktop: {}", e.message);
+                    }
+                }
+                Err(e) => eprintln!("cowriting-desktop: {e}"),
+            }
+            Ok(())
+        })
+        .on_window_event(|window, event| {
+            if let tauri::WindowEvent::CloseRequested { api, .. } = event {
+                let state = window.state::<AppState>();
+                let dirty = state.with(|a| Ok(a.dirty_documents())).unwrap_or_default();
+                if !dirty.is_empty() {
+                    // The UI asks; it calls `quit` when the writer confirms.
+                    api.prevent_close();
+                    let _ = window.emit("close-requested", dirty);
+                }
+            }
+        })
+        .invoke_handler(tauri::generate_handler![
+            workspace,
+            open_document,
+            close_document,
+            edit,
+            review,
+            accept,
+            reject,
+            accept_turn,
+            reject_turn,
+            undo,
+            redo,
+            seal_undo_group,
+            save,
+            new_thread,
+            reply,
+            set_thread_resolved,
+            reload_document,
+            keep_mine,
+            compare_with_disk,
+            dirty_documents,
+            open_folder,
+            pick_folder,
+            recent_folders,
+            open_sample,
+            quit,
+        ])
+        .run(tauri::generate_context!())
+        .expect("error while running Cowriting Desktop");
+}

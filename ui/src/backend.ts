@@ -1,0 +1,92 @@
+// The one typed interface the UI has to the core. Every command of
+// src-tauri/src/main.rs appears here with the types generated from Rust
+// (src/bindings/, by ts-rs); errors arrive as `{code, message}`.
+import type { Applied } from "./bindings/Applied";
+import type { Comparison } from "./bindings/Comparison";
+import type { DocView } from "./bindings/DocView";
+import type { EditAck } from "./bindings/EditAck";
+import type { ErrorInfo } from "./bindings/ErrorInfo";
+import type { Notice } from "./bindings/Notice";
+import type { ReviewDto } from "./bindings/ReviewDto";
+import type { SaveResult } from "./bindings/SaveResult";
+import type { TextChange } from "./bindings/TextChange";
+import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
+
+export interface Backend {
+  workspace(): Promise<WorkspaceInfo>;
+  openDocument(path: string): Promise<DocView>;
+  closeDocument(path: string): Promise<void>;
+  edit(path: string, version: number, changes: TextChange[], typing: boolean): Promise<EditAck>;
+  review(path: string): Promise<ReviewDto>;
+  accept(path: string, id: string, withText: string | null): Promise<Applied>;
+  reject(path: string, id: string): Promise<Applied>;
+  acceptTurn(path: string, turn: string): Promise<Applied>;
+  rejectTurn(path: string, turn: string): Promise<Applied>;
+  undo(path: string): Promise<Applied>;
+  redo(path: string): Promise<Applied>;
+  sealUndoGroup(path: string): Promise<void>;
+  save(path: string): Promise<SaveResult>;
+  newThread(path: string, from: number, to: number, body: string): Promise<ReviewDto>;
+  reply(path: string, thread: string, body: string): Promise<ReviewDto>;
+  setThreadResolved(path: string, thread: string, resolved: boolean): Promise<ReviewDto>;
+  reloadDocument(path: string): Promise<Applied>;
+  keepMine(path: string): Promise<void>;
+  compareWithDisk(path: string): Promise<Comparison>;
+  dirtyDocuments(): Promise<string[]>;
+  openFolder(path: string): Promise<WorkspaceInfo>;
+  pickFolder(): Promise<WorkspaceInfo | null>;
+  recentFolders(): Promise<string[]>;
+  openSample(): Promise<WorkspaceInfo>;
+  quit(): Promise<void>;
+  onNotice(f: (n: Notice) => void): Promise<() => void>;
+  onWorkspaceOpened(f: (w: WorkspaceInfo) => void): Promise<() => void>;
+  onCloseRequested(f: (dirty: string[]) => void): Promise<() => void>;
+}
+
+/** Whether a thrown value is the core's `{code, message}` error. */
+export function isErrorInfo(e: unknown): e is ErrorInfo {
+  return typeof e === "object" && e !== null && "code" in e && "message" in e;
+}
+
+export function errorMessage(e: unknown): string {
+  if (isErrorInfo(e)) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+/** The real backend: Tauri's `invoke` and `listen`. */
+export async function tauriBackend(): Promise<Backend> {
+  const { invoke } = await import("@tauri-apps/api/core");
+  const { listen } = await import("@tauri-apps/api/event");
+  const on = async <T>(event: string, f: (p: T) => void) => listen<T>(event, (e) => f(e.payload));
+  return {
+    workspace: () => invoke("workspace"),
+    openDocument: (path) => invoke("open_document", { path }),
+    closeDocument: (path) => invoke("close_document", { path }),
+    edit: (path, version, changes, typing) => invoke("edit", { path, version, changes, typing }),
+    review: (path) => invoke("review", { path }),
+    accept: (path, id, withText) => invoke("accept", { path, id, with: withText }),
+    reject: (path, id) => invoke("reject", { path, id }),
+    acceptTurn: (path, turn) => invoke("accept_turn", { path, turn }),
+    rejectTurn: (path, turn) => invoke("reject_turn", { path, turn }),
+    undo: (path) => invoke("undo", { path }),
+    redo: (path) => invoke("redo", { path }),
+    sealUndoGroup: (path) => invoke("seal_undo_group", { path }),
+    save: (path) => invoke("save", { path }),
+    newThread: (path, from, to, body) => invoke("new_thread", { path, from, to, body }),
+    reply: (path, thread, body) => invoke("reply", { path, thread, body }),
+    setThreadResolved: (path, thread, resolved) => invoke("set_thread_resolved", { path, thread, resolved }),
+    reloadDocument: (path) => invoke("reload_document", { path }),
+    keepMine: (path) => invoke("keep_mine", { path }),
+    compareWithDisk: (path) => invoke("compare_with_disk", { path }),
+    dirtyDocuments: () => invoke("dirty_documents"),
+    openFolder: (path) => invoke("open_folder", { path }),
+    pickFolder: () => invoke("pick_folder"),
+    recentFolders: () => invoke("recent_folders"),
+    openSample: () => invoke("open_sample"),
+    quit: () => invoke("quit"),
+    onNotice: (f) => on("notice", f),
+    onWorkspaceOpened: (f) => on("workspace-opened", f),
+    onCloseRequested: (f) => on("close-requested", f),
+  };
+}

@@ -1,0 +1,995 @@
+// Cowriting Desktop's UI: file tree, tabs, the editor, the review panel, the
+// status bar, the command palette. All state of record lives in the core; this
+// file keeps the view in step with it.
+import "./styles.css";
+import { EditorState } from "@codemirror/state";
+import { EditorView, type KeyBinding } from "@codemirror/view";
+import { openSearchPanel } from "@codemirror/search";
+import type { Applied } from "./bindings/Applied";
+import type { Notice } from "./bindings/Notice";
+import type { ProposalDto } from "./bindings/ProposalDto";
+import type { ReviewDto } from "./bindings/ReviewDto";
+import type { TextChange } from "./bindings/TextChange";
+import type { ThreadDto } from "./bindings/ThreadDto";
+import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
+import { errorMessage, tauriBackend, type Backend } from "./backend";
+import { createState, fromCore, readOnly, reviewField, setReview, type EditorHandlers } from "./editor";
+import { setMarkdown } from "./markdown";
+import { age, groupByTurn, nextProposal, proposalAt, wordCount } from "./util";
+
+interface OpenDoc {
+  path: string;
+  state: EditorState;
+  /** The core's version of the text the view shows (after all sent edits). */
+  version: number;
+  dirty: boolean;
+  saving: boolean;
+  conflict: boolean;
+}
+
+interface Command {
+  id: string;
+  title: string;
+  keys: string;
+  run: () => void | Promise<void>;
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(sel: string, root: ParentNode = document): T => {
+  const el = root.querySelector(sel);
+  if (!el) throw new Error(`missing ${sel}`);
+  return el as T;
+};
+
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<Record<string, string>> = {},
+  ...children: (Node | string | null)[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null) el.append(c);
+  return el;
+}
+
+const LAYOUT = `
+<div class="app">
+  <aside class="sidebar">
+    <div class="ws-header"><span class="ws-name"></span><button class="ws-open" title="Open folder (Ctrl+O)">Open…</button></div>
+    <div class="recent"></div>
+    <nav class="tree" aria-label="Documents"></nav>
+  </aside>
+  <main class="main">
+    <div class="tabs" role="tablist"></div>
+    <div class="banner" hidden></div>
+    <div class="editor-host"><div class="empty">Open a document from the list on the left.</div></div>
+    <footer class="statusbar">
+      <span class="st-branch"></span><span class="st-save"></span><span class="st-words"></span>
+      <span class="st-spacer"></span>
+      <span class="st-proposals"></span><span class="st-threads"></span>
+      <button class="st-tint" title="Toggle Claude tint (Ctrl+Shift+A)">Claude tint</button>
+      <button class="st-palette" title="Command palette (Ctrl+Shift+P)">⌘</button>
+    </footer>
+  </main>
+  <aside class="panel">
+    <div class="panel-tabs" role="tablist">
+      <button class="pt-review active" data-tab="review">Review</button>
+      <button class="pt-threads" data-tab="threads">Threads</button>
+    </div>
+    <div class="panel-body review-body"></div>
+    <div class="panel-body threads-body" hidden></div>
+  </aside>
+</div>
+<div class="toast" hidden></div>
+<div class="modal-root"></div>`;
+
+class App {
+  docs = new Map<string, OpenDoc>();
+  order: string[] = [];
+  active: string | null = null;
+  view: EditorView | null = null;
+  ws: WorkspaceInfo | null = null;
+  queue: Promise<unknown> = Promise.resolve();
+  refreshTimer: number | undefined;
+  tint = true;
+  panelTab: "review" | "threads" = "review";
+  focusedProposal: string | null = null;
+  commands: Command[] = [];
+
+  constructor(readonly backend: Backend) {}
+
+  // ---- start -----------------------------------------------------------------
+
+  async start() {
+    document.body.innerHTML = LAYOUT;
+    this.commands = this.buildCommands();
+    this.wireChrome();
+    await this.backend.onNotice((n) => void this.onNotice(n));
+    await this.backend.onWorkspaceOpened((w) => void this.setWorkspace(w));
+    await this.backend.onCloseRequested((dirty) => this.confirmQuit(dirty));
+    try {
+      await this.setWorkspace(await this.backend.workspace());
+    } catch {
+      this.renderNoWorkspace();
+    }
+    (window as unknown as { __cowriting: unknown }).__cowriting = this.testHook();
+  }
+
+  /** Read-only hooks for the end-to-end tests (they assert on the editor's state). */
+  testHook() {
+    return {
+      activePath: () => this.active,
+      text: () => (this.view ? this.view.state.doc.toString() : null),
+      review: () => (this.view ? this.view.state.field(reviewField) : null),
+      idle: async () => {
+        await this.queue;
+        return true;
+      },
+    };
+  }
+
+  async setWorkspace(w: WorkspaceInfo) {
+    const switching = this.ws !== null && this.ws.root !== w.root;
+    this.ws = w;
+    if (switching) {
+      for (const p of [...this.order]) this.dropTab(p);
+    }
+    $(".ws-name").textContent = w.name;
+    $(".ws-name").title = w.root;
+    this.renderTree();
+    this.renderStatus();
+    if (!this.active && w.documents.length) {
+      const first = w.documents.find((d) => d.proposals > 0) ?? w.documents[0];
+      await this.open(first.path);
+    }
+    void this.renderRecent();
+  }
+
+  renderNoWorkspace() {
+    $(".tree").replaceChildren(
+      h("div", { class: "tree-empty" }, "No folder is open.", h("br"), h("button", { class: "btn-sample", text: "Open the sample workspace" })),
+    );
+    $(".btn-sample").addEventListener("click", () => void this.run(async () => this.setWorkspace(await this.backend.openSample())));
+  }
+
+  async renderRecent() {
+    const list = await this.backend.recentFolders().catch(() => []);
+    const el = $(".recent");
+    el.replaceChildren();
+    const others = list.filter((p) => p !== this.ws?.root).slice(0, 5);
+    if (!others.length) return;
+    const sel = h("select", { class: "recent-select", title: "Recent folders" }, h("option", { value: "", text: "Recent folders…" }));
+    for (const p of others) sel.append(h("option", { value: p, text: p.split("/").slice(-2).join("/") }));
+    sel.addEventListener("change", () => {
+      if (sel.value) void this.run(async () => this.setWorkspace(await this.backend.openFolder(sel.value)));
+    });
+    el.append(sel);
+  }
+
+  wireChrome() {
+    $(".ws-open").addEventListener("click", () => void this.openFolderDialog());
+    $(".st-tint").addEventListener("click", () => this.toggleTint());
+    $(".st-palette").addEventListener("click", () => this.openPalette());
+    for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
+      b.addEventListener("click", () => this.showPanel(b.dataset.tab as "review" | "threads"));
+    }
+    window.addEventListener("keydown", (e) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.shiftKey && e.key.toLowerCase() === "p") {
+        e.preventDefault();
+        this.openPalette();
+      } else if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        void this.save();
+      } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
+        e.preventDefault();
+        void this.openFolderDialog();
+      } else if (e.key === "Escape") {
+        this.closeModal();
+      }
+    });
+  }
+
+  async openFolderDialog() {
+    await this.run(async () => {
+      const w = await this.backend.pickFolder();
+      if (w) await this.setWorkspace(w);
+    });
+  }
+
+  // ---- errors and toasts -------------------------------------------------------
+
+  toast(message: string, kind: "error" | "info" = "info") {
+    const t = $(".toast");
+    t.textContent = message;
+    t.className = `toast toast-${kind}`;
+    t.hidden = false;
+    window.clearTimeout((t as unknown as { timer?: number }).timer);
+    (t as unknown as { timer?: number }).timer = window.setTimeout(() => (t.hidden = true), kind === "error" ? 6000 : 2500);
+  }
+
+  async run<T>(f: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await f();
+    } catch (e) {
+      this.toast(errorMessage(e), "error");
+      return undefined;
+    }
+  }
+
+  /** Serialize everything that talks to the core about the text. */
+  enqueue<T>(f: () => Promise<T>): Promise<T | undefined> {
+    const next = this.queue.then(() => this.run(f));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  // ---- tabs and documents ----------------------------------------------------------
+
+  handlers(path: string): EditorHandlers {
+    return {
+      onLocalChange: (changes, typing) => this.sendEdit(path, changes, typing),
+      onCursorJump: () => void this.backend.sealUndoGroup(path).catch(() => undefined),
+      accept: (id) => void this.accept(id),
+      reject: (id) => void this.reject(id),
+      focusThread: (id) => this.focusThread(id),
+      keys: this.editorKeys(),
+    };
+  }
+
+  async open(path: string) {
+    if (!this.docs.has(path)) {
+      const v = await this.run(() => this.backend.openDocument(path));
+      if (!v) return;
+      const state = createState(v.text, v.review, this.handlers(path));
+      this.docs.set(path, { path, state, version: v.version, dirty: v.dirty, saving: false, conflict: false });
+      this.order.push(path);
+    }
+    this.activate(path);
+  }
+
+  activate(path: string) {
+    if (this.active && this.view) {
+      const cur = this.docs.get(this.active);
+      if (cur) cur.state = this.view.state;
+    }
+    const doc = this.docs.get(path);
+    if (!doc) return;
+    this.active = path;
+    const host = $(".editor-host");
+    if (!this.view) {
+      host.replaceChildren();
+      this.view = new EditorView({ state: doc.state, parent: host });
+    } else {
+      this.view.setState(doc.state);
+    }
+    host.classList.toggle("tint-off", !this.tint);
+    this.renderTabs();
+    this.renderTree();
+    this.renderBanner();
+    this.renderPanel();
+    this.renderStatus();
+    this.updateWordCount();
+    this.view.focus();
+  }
+
+  get current(): OpenDoc | null {
+    return this.active ? this.docs.get(this.active) ?? null : null;
+  }
+
+  review(): ReviewDto | null {
+    return this.view?.state.field(reviewField) ?? null;
+  }
+
+  async closeTab(path: string) {
+    const doc = this.docs.get(path);
+    if (!doc) return;
+    if (doc.dirty) {
+      const choice = await this.ask(`${path} has unsaved changes.`, ["Save", "Discard", "Cancel"]);
+      if (choice === "Cancel" || choice === null) return;
+      if (choice === "Save" && !(await this.save(path))) return;
+    }
+    await this.run(() => this.backend.closeDocument(path));
+    this.dropTab(path);
+  }
+
+  dropTab(path: string) {
+    this.docs.delete(path);
+    this.order = this.order.filter((p) => p !== path);
+    if (this.active === path) {
+      this.active = null;
+      const next = this.order[this.order.length - 1];
+      if (next) this.activate(next);
+      else {
+        this.view?.destroy();
+        this.view = null;
+        $(".editor-host").replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
+        this.renderTabs();
+        this.renderPanel();
+        this.renderStatus();
+      }
+    } else this.renderTabs();
+  }
+
+  // ---- edits ---------------------------------------------------------------------
+
+  sendEdit(path: string, changes: TextChange[], typing: boolean) {
+    const doc = this.docs.get(path);
+    if (!doc) return;
+    doc.dirty = true;
+    this.renderDirty();
+    void this.enqueue(async () => {
+      try {
+        const ack = await this.backend.edit(path, doc.version, changes, typing);
+        doc.version = ack.version;
+        doc.dirty = ack.dirty;
+      } catch (e) {
+        // Out of step with the core: take its text as the truth.
+        await this.resync(path);
+        throw e;
+      }
+      this.renderDirty();
+      this.scheduleRefresh(path);
+    });
+  }
+
+  /** Fetch the core's review a moment after the writer stops typing. */
+  scheduleRefresh(path: string) {
+    window.clearTimeout(this.refreshTimer);
+    this.refreshTimer = window.setTimeout(() => void this.refreshReview(path), 250);
+  }
+
+  async refreshReview(path: string) {
+    await this.enqueue(async () => {
+      const review = await this.backend.review(path);
+      this.showReview(path, review);
+    });
+  }
+
+  showReview(path: string, review: ReviewDto) {
+    const doc = this.docs.get(path);
+    if (!doc) return;
+    if (this.active === path && this.view) {
+      this.view.dispatch({ effects: setReview.of(review) });
+    } else {
+      doc.state = doc.state.update({ effects: setReview.of(review) }).state;
+    }
+    if (this.active === path) {
+      this.renderPanel();
+      this.renderStatus();
+      this.updateWordCount();
+    }
+  }
+
+  async resync(path: string) {
+    const doc = this.docs.get(path);
+    if (!doc) return;
+    const v = await this.backend.openDocument(path);
+    const state = createState(v.text, v.review, this.handlers(path));
+    Object.assign(doc, { state, version: v.version, dirty: v.dirty });
+    if (this.active === path && this.view) this.view.setState(state);
+  }
+
+  /** Apply a change the core made, in its order with the writer's edits. */
+  applyFromCore(path: string, applied: Applied) {
+    const doc = this.docs.get(path);
+    if (!doc) return;
+    const spec = {
+      changes: applied.changes.map((c) => ({ from: c.from, to: c.to, insert: c.insert })),
+      annotations: fromCore.of(true),
+      effects: setReview.of(applied.review),
+    };
+    if (this.active === path && this.view) this.view.dispatch(spec);
+    else doc.state = doc.state.update(spec).state;
+    doc.version = applied.version;
+    doc.dirty = applied.dirty;
+    if (this.active === path) {
+      this.renderPanel();
+      this.renderStatus();
+    }
+    this.renderDirty();
+  }
+
+  /** A core operation on the active document, with the editor read-only meanwhile. */
+  async coreOp(f: (path: string) => Promise<Applied>) {
+    const path = this.active;
+    if (!path) return;
+    this.setReadOnly(true);
+    try {
+      await this.enqueue(async () => this.applyFromCore(path, await f(path)));
+    } finally {
+      this.setReadOnly(false);
+    }
+    void this.refreshTree();
+  }
+
+  setReadOnly(on: boolean) {
+    this.view?.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(on)) });
+  }
+
+  accept(id: string, withText: string | null = null) {
+    return this.coreOp((p) => this.backend.accept(p, id, withText));
+  }
+  reject(id: string) {
+    return this.coreOp((p) => this.backend.reject(p, id));
+  }
+  acceptTurn(turn: string) {
+    return this.coreOp((p) => this.backend.acceptTurn(p, turn));
+  }
+  rejectTurn(turn: string) {
+    return this.coreOp((p) => this.backend.rejectTurn(p, turn));
+  }
+  undo() {
+    return this.coreOp((p) => this.backend.undo(p));
+  }
+  redo() {
+    return this.coreOp((p) => this.backend.redo(p));
+  }
+
+  async save(path: string | null = this.active): Promise<boolean> {
+    if (!path) return false;
+    const doc = this.docs.get(path);
+    if (!doc) return false;
+    doc.saving = true;
+    this.renderStatus();
+    const result = await this.enqueue(() => this.backend.save(path));
+    doc.saving = false;
+    if (!result) {
+      this.renderStatus();
+      return false;
+    }
+    doc.dirty = result.dirty;
+    doc.conflict = false;
+    this.showReview(path, result.review);
+    if (result.sidecarSkipped) this.toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
+    this.renderDirty();
+    this.renderBanner();
+    void this.refreshTree();
+    return true;
+  }
+
+  async refreshTree() {
+    const w = await this.backend.workspace().catch(() => null);
+    if (w) {
+      this.ws = w;
+      this.renderTree();
+      this.renderStatus();
+    }
+  }
+
+  // ---- the watcher -----------------------------------------------------------------
+
+  async onNotice(n: Notice) {
+    switch (n.kind) {
+      case "treeChanged":
+        await this.refreshTree();
+        break;
+      case "reviewChanged":
+        if (this.docs.has(n.path)) await this.refreshReview(n.path);
+        break;
+      case "documentReloaded": {
+        const doc = this.docs.get(n.path);
+        if (!doc) break;
+        await this.enqueue(async () => {
+          const review = await this.backend.review(n.path);
+          this.applyFromCore(n.path, { changes: n.changes, version: n.version, dirty: false, review });
+        });
+        this.toast(`${n.path} changed on disk and was reloaded.`);
+        break;
+      }
+      case "conflict": {
+        const doc = this.docs.get(n.path);
+        if (doc) {
+          doc.conflict = true;
+          this.renderBanner();
+        }
+        break;
+      }
+      case "documentGone": {
+        if (this.docs.has(n.path)) this.toast(`${n.path} was removed from disk; save to write it again.`, "error");
+        break;
+      }
+    }
+  }
+
+  // ---- rendering -------------------------------------------------------------------
+
+  renderTree() {
+    const tree = $(".tree");
+    tree.replaceChildren();
+    if (!this.ws) return;
+    if (!this.ws.documents.length) tree.append(h("div", { class: "tree-empty", text: "No Markdown or text files here." }));
+    for (const d of this.ws.documents) {
+      const parts = d.path.split("/");
+      const item = h(
+        "button",
+        { class: `tree-item${d.path === this.active ? " active" : ""}`, "data-path": d.path, title: d.path },
+        h("span", { class: "tree-dir", text: parts.length > 1 ? parts.slice(0, -1).join("/") + "/" : "" }),
+        h("span", { class: "tree-name", text: parts[parts.length - 1] }),
+        d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals) }) : null,
+        d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads) }) : null,
+        d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!" }) : null,
+      );
+      item.addEventListener("click", () => void this.open(d.path));
+      tree.append(item);
+    }
+  }
+
+  renderTabs() {
+    const tabs = $(".tabs");
+    tabs.replaceChildren();
+    for (const p of this.order) {
+      const doc = this.docs.get(p)!;
+      const close = h("button", { class: "tab-close", title: "Close (Ctrl+W)", text: "×" });
+      const tab = h(
+        "div",
+        { class: `tab${p === this.active ? " active" : ""}${doc.dirty ? " dirty" : ""}`, role: "tab", "data-path": p, title: p },
+        h("span", { class: "tab-name", text: p.split("/").pop() ?? p }),
+        h("span", { class: "tab-dirty", title: "Unsaved changes", text: "●" }),
+        close,
+      );
+      tab.addEventListener("click", () => this.activate(p));
+      close.addEventListener("click", (e) => {
+        e.stopPropagation();
+        void this.closeTab(p);
+      });
+      tabs.append(tab);
+    }
+  }
+
+  renderDirty() {
+    this.renderTabs();
+    this.renderStatus();
+  }
+
+  renderBanner() {
+    const banner = $(".banner");
+    const doc = this.current;
+    const review = this.review();
+    banner.replaceChildren();
+    if (doc?.conflict) {
+      const keep = h("button", { class: "bn-keep", text: "Keep mine" });
+      const load = h("button", { class: "bn-load", text: "Load theirs" });
+      const cmp = h("button", { class: "bn-compare", text: "Compare" });
+      keep.addEventListener("click", () => void this.resolveConflict("keep"));
+      load.addEventListener("click", () => void this.resolveConflict("load"));
+      cmp.addEventListener("click", () => void this.compare());
+      banner.append(h("span", { text: `${doc.path} changed on disk while you have unsaved changes.` }), keep, load, cmp);
+      banner.className = "banner banner-conflict";
+      banner.hidden = false;
+    } else if (review?.sidecarError) {
+      banner.append(h("span", { text: `Review data unavailable — ${review.sidecarError.message}. The document is still editable.` }));
+      banner.className = "banner banner-error";
+      banner.hidden = false;
+    } else banner.hidden = true;
+  }
+
+  async resolveConflict(choice: "keep" | "load") {
+    const doc = this.current;
+    if (!doc) return;
+    if (choice === "keep") {
+      await this.run(() => this.backend.keepMine(doc.path));
+    } else {
+      await this.coreOp((p) => this.backend.reloadDocument(p));
+    }
+    doc.conflict = false;
+    this.renderBanner();
+  }
+
+  async compare() {
+    const doc = this.current;
+    if (!doc) return;
+    const cmp = await this.run(() => this.backend.compareWithDisk(doc.path));
+    if (!cmp) return;
+    const body = h("div", { class: "compare" });
+    for (const part of cmp.diff) {
+      body.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
+    }
+    this.modal(`Your version → the file on disk (${doc.path})`, body, [
+      ["Keep mine", () => void this.resolveConflict("keep")],
+      ["Load theirs", () => void this.resolveConflict("load")],
+    ]);
+  }
+
+  renderStatus() {
+    const doc = this.current;
+    const review = this.review();
+    $(".st-branch").textContent = this.ws?.branch ? `⎇ ${this.ws.branch}` : "";
+    $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
+    $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
+    const pending = review?.proposals.filter((p) => p.state === "pending").length ?? 0;
+    const stale = review ? review.proposals.length - pending : 0;
+    $(".st-proposals").textContent = review ? `${pending} pending${stale ? ` · ${stale} stale` : ""}` : "";
+    $(".st-proposals").className = `st-proposals${stale ? " has-stale" : ""}`;
+    const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
+    $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
+    $(".st-tint").classList.toggle("off", !this.tint);
+  }
+
+  /** Counting words reads the whole text: done when the writer pauses, not per keystroke. */
+  updateWordCount() {
+    $(".st-words").textContent = this.view ? `${wordCount(this.view.state.doc.toString()).toLocaleString()} words` : "";
+  }
+
+  showPanel(tab: "review" | "threads") {
+    this.panelTab = tab;
+    $(".pt-review").classList.toggle("active", tab === "review");
+    $(".pt-threads").classList.toggle("active", tab === "threads");
+    $(".review-body").hidden = tab !== "review";
+    $(".threads-body").hidden = tab !== "threads";
+  }
+
+  renderPanel() {
+    this.renderReviewPanel();
+    this.renderThreadsPanel();
+    this.renderBanner();
+  }
+
+  renderReviewPanel() {
+    const body = $(".review-body");
+    body.replaceChildren();
+    const review = this.review();
+    if (!review) return;
+    if (!review.proposals.length) {
+      body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
+      return;
+    }
+    for (const g of groupByTurn(review.proposals)) {
+      const group = h("section", { class: "group", "data-turn": g.turnId ?? "" });
+      const head = h(
+        "header",
+        { class: "group-head" },
+        h("div", { class: "group-instruction", text: g.instruction ? `“${g.instruction}”` : "Proposal" }),
+        h("div", { class: "group-meta", text: `${g.author}${g.turnId ? ` · ${g.turnId}` : ""} · ${age(g.createdAt)}` }),
+      );
+      group.append(head);
+      if (g.turnId && g.proposals.length > 1) {
+        const all = h("div", { class: "group-actions" });
+        const a = h("button", { class: "btn-accept-turn", text: "Accept all", title: "Accept every pending proposal of this turn (Alt+Shift+Enter)" });
+        const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: "Reject every proposal of this turn (Alt+Shift+Backspace)" });
+        a.addEventListener("click", () => void this.acceptTurn(g.turnId!));
+        r.addEventListener("click", () => void this.rejectTurn(g.turnId!));
+        all.append(a, r);
+        head.append(all);
+      }
+      for (const p of g.proposals) group.append(this.proposalCard(p));
+      body.append(group);
+    }
+  }
+
+  proposalCard(p: ProposalDto): HTMLElement {
+    const card = h("article", { class: `card card-${p.state}${p.id === this.focusedProposal ? " focused" : ""}`, "data-proposal": p.id });
+    const diff = h("div", { class: "card-diff" });
+    for (const part of p.diff) diff.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
+    card.append(diff);
+    if (p.state !== "pending") {
+      card.append(h("div", { class: "card-reason", text: `${p.state === "stale" ? "Stale" : "Orphaned"}: ${p.reason ?? ""}` }));
+    }
+    const actions = h("div", { class: "card-actions" });
+    const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)" });
+    accept.toggleAttribute("disabled", p.state !== "pending");
+    const edit = h("button", { class: "btn-edit", text: "Edit…", title: "Edit the proposed text, then accept" });
+    edit.toggleAttribute("disabled", p.state !== "pending");
+    const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)" });
+    accept.addEventListener("click", () => void this.accept(p.id));
+    reject.addEventListener("click", () => void this.reject(p.id));
+    edit.addEventListener("click", () => this.editAndAccept(p, card));
+    actions.append(accept, edit, reject);
+    card.append(actions);
+    card.addEventListener("click", (e) => {
+      if ((e.target as HTMLElement).closest("button, textarea")) return;
+      this.reveal(p);
+    });
+    return card;
+  }
+
+  editAndAccept(p: ProposalDto, card: HTMLElement) {
+    const area = h("textarea", { class: "card-edit", rows: "4" });
+    area.value = p.replacement;
+    const ok = h("button", { class: "btn-accept-edited", text: "Accept edited" });
+    const cancel = h("button", { text: "Cancel" });
+    const box = h("div", { class: "card-editbox" }, area, h("div", { class: "card-actions" }, ok, cancel));
+    card.querySelector(".card-actions")?.replaceWith(box);
+    area.focus();
+    ok.addEventListener("click", () => void this.accept(p.id, area.value));
+    cancel.addEventListener("click", () => this.renderReviewPanel());
+    area.addEventListener("keydown", (e) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") void this.accept(p.id, area.value);
+    });
+  }
+
+  reveal(p: ProposalDto) {
+    if (!this.view || p.from === null) return;
+    this.focusedProposal = p.id;
+    this.view.dispatch({ selection: { anchor: p.from }, effects: EditorView.scrollIntoView(p.from, { y: "center" }) });
+    this.view.focus();
+    for (const el of Array.from(document.querySelectorAll(".card"))) {
+      el.classList.toggle("focused", (el as HTMLElement).dataset.proposal === p.id);
+    }
+  }
+
+  renderThreadsPanel() {
+    const body = $(".threads-body");
+    body.replaceChildren();
+    const review = this.review();
+    if (!review) return;
+    const newBtn = h("button", { class: "btn-new-thread", text: "+ Comment on selection", title: "New thread on the selected text (Ctrl+Alt+M)" });
+    newBtn.addEventListener("click", () => this.newThread());
+    body.append(newBtn);
+    const anchored = review.threads.filter((t) => t.from !== null);
+    const orphaned = review.threads.filter((t) => t.from === null);
+    if (!review.threads.length) body.append(h("div", { class: "panel-empty", text: "No threads. Select text and comment on it." }));
+    for (const t of anchored) body.append(this.threadCard(t));
+    if (orphaned.length) {
+      body.append(h("h3", { class: "orphaned-head", text: `Orphaned (${orphaned.length}) — their text is gone` }));
+      for (const t of orphaned) body.append(this.threadCard(t));
+    }
+  }
+
+  threadCard(t: ThreadDto): HTMLElement {
+    const card = h("article", { class: `thread thread-${t.status}${t.from === null ? " thread-orphaned" : ""}`, "data-thread": t.id });
+    card.append(h("blockquote", { class: "thread-quote", text: t.text }));
+    for (const c of t.comments) {
+      const body = h("div", { class: "comment-body" });
+      setMarkdown(body, c.body);
+      card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${c.author.label} · ${age(c.createdAt)}` }), body));
+    }
+    const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter)" });
+    const send = h("button", { class: "btn-reply", text: "Reply" });
+    const toggle = h("button", { class: "btn-resolve", text: t.status === "open" ? "Resolve" : "Reopen" });
+    const doReply = () => {
+      const text = reply.value;
+      if (!text.trim() || !this.active) return;
+      const path = this.active;
+      void this.run(async () => this.showReview(path, await this.backend.reply(path, t.id, text)));
+    };
+    send.addEventListener("click", doReply);
+    reply.addEventListener("keydown", (e) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") doReply();
+    });
+    toggle.addEventListener("click", () => {
+      const path = this.active;
+      if (!path) return;
+      void this.run(async () => this.showReview(path, await this.backend.setThreadResolved(path, t.id, t.status === "open")));
+    });
+    card.append(reply, h("div", { class: "thread-actions" }, send, toggle));
+    card.addEventListener("click", (e) => {
+      if ((e.target as HTMLElement).closest("button, textarea, a")) return;
+      if (this.view && t.from !== null) {
+        this.view.dispatch({ selection: { anchor: t.from, head: t.to ?? t.from }, effects: EditorView.scrollIntoView(t.from, { y: "center" }) });
+      }
+    });
+    return card;
+  }
+
+  focusThread(id: string) {
+    this.showPanel("threads");
+    const el = document.querySelector(`.thread[data-thread="${CSS.escape(id)}"]`);
+    el?.scrollIntoView({ block: "nearest" });
+    el?.classList.add("flash");
+    window.setTimeout(() => el?.classList.remove("flash"), 900);
+  }
+
+  newThread() {
+    if (!this.view || !this.active) return;
+    const sel = this.view.state.selection.main;
+    if (sel.empty) {
+      this.toast("Select the text to comment on first.");
+      return;
+    }
+    const path = this.active;
+    const quote = this.view.state.sliceDoc(sel.from, sel.to);
+    const area = h("textarea", { class: "new-thread-body", rows: "4", placeholder: "Your comment (Markdown)" });
+    this.modal(`Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [
+      [
+        "Comment",
+        () =>
+          void this.run(async () => {
+            const review = await this.backend.newThread(path, sel.from, sel.to, area.value);
+            this.showReview(path, review);
+            this.showPanel("threads");
+          }),
+      ],
+    ]);
+    area.focus();
+  }
+
+  toggleTint() {
+    this.tint = !this.tint;
+    $(".editor-host").classList.toggle("tint-off", !this.tint);
+    this.renderStatus();
+  }
+
+  // ---- keyboard and palette -----------------------------------------------------------
+
+  proposalAtCursor(): ProposalDto | null {
+    const review = this.review();
+    if (!review || !this.view) return null;
+    const pos = this.view.state.selection.main.head;
+    const focused = review.proposals.find((p) => p.id === this.focusedProposal);
+    return proposalAt(review.proposals, pos) ?? focused ?? null;
+  }
+
+  gotoProposal(dir: 1 | -1) {
+    const review = this.review();
+    if (!review || !this.view) return;
+    const p = nextProposal(review.proposals, this.view.state.selection.main.head, dir);
+    if (p) this.reveal(p);
+  }
+
+  buildCommands(): Command[] {
+    const onProposal = (f: (p: ProposalDto) => unknown) => () => {
+      const p = this.proposalAtCursor();
+      if (p) void f(p);
+      else this.toast("Put the cursor in a proposal first (Alt+] jumps to the next).");
+    };
+    return [
+      { id: "save", title: "Save", keys: "Ctrl+S", run: () => void this.save() },
+      { id: "undo", title: "Undo", keys: "Ctrl+Z", run: () => void this.undo() },
+      { id: "redo", title: "Redo", keys: "Ctrl+Shift+Z", run: () => void this.redo() },
+      { id: "next", title: "Next proposal", keys: "Alt+]", run: () => this.gotoProposal(1) },
+      { id: "prev", title: "Previous proposal", keys: "Alt+[", run: () => this.gotoProposal(-1) },
+      { id: "accept", title: "Accept proposal", keys: "Alt+Enter", run: onProposal((p) => this.accept(p.id)) },
+      { id: "reject", title: "Reject proposal", keys: "Alt+Backspace", run: onProposal((p) => this.reject(p.id)) },
+      {
+        id: "accept-turn",
+        title: "Accept all proposals of this turn",
+        keys: "Alt+Shift+Enter",
+        run: onProposal((p) => (p.turnId ? this.acceptTurn(p.turnId) : this.accept(p.id))),
+      },
+      {
+        id: "reject-turn",
+        title: "Reject all proposals of this turn",
+        keys: "Alt+Shift+Backspace",
+        run: onProposal((p) => (p.turnId ? this.rejectTurn(p.turnId) : this.reject(p.id))),
+      },
+      { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => this.newThread() },
+      { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => this.view && openSearchPanel(this.view) },
+      { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => this.toggleTint() },
+      { id: "review", title: "Show review panel", keys: "", run: () => this.showPanel("review") },
+      { id: "threads", title: "Show threads panel", keys: "", run: () => this.showPanel("threads") },
+      { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void this.openFolderDialog() },
+      { id: "sample", title: "Open the sample workspace", keys: "", run: () => void this.run(async () => this.setWorkspace(await this.backend.openSample())) },
+      { id: "close", title: "Close document", keys: "Ctrl+W", run: () => this.active && void this.closeTab(this.active) },
+      { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => this.openPalette() },
+    ];
+  }
+
+  editorKeys(): KeyBinding[] {
+    const cmd = (id: string) => () => {
+      void this.commands.find((c) => c.id === id)?.run();
+      return true;
+    };
+    return [
+      { key: "Mod-z", run: cmd("undo"), preventDefault: true },
+      { key: "Mod-Shift-z", run: cmd("redo"), preventDefault: true },
+      { key: "Mod-y", run: cmd("redo"), preventDefault: true },
+      { key: "Alt-]", run: cmd("next") },
+      { key: "Alt-[", run: cmd("prev") },
+      { key: "Alt-Enter", run: cmd("accept") },
+      { key: "Alt-Backspace", run: cmd("reject") },
+      { key: "Alt-Shift-Enter", run: cmd("accept-turn") },
+      { key: "Alt-Shift-Backspace", run: cmd("reject-turn") },
+      { key: "Mod-Alt-m", run: cmd("comment") },
+      { key: "Mod-Shift-a", run: cmd("tint") },
+      { key: "Mod-w", run: cmd("close"), preventDefault: true },
+    ];
+  }
+
+  openPalette() {
+    const input = h("input", { class: "palette-input", placeholder: "Type a command…", "aria-label": "Command" });
+    const list = h("ul", { class: "palette-list" });
+    let selected = 0;
+    const filtered = () => this.commands.filter((c) => c.title.toLowerCase().includes(input.value.toLowerCase()));
+    const render = () => {
+      list.replaceChildren();
+      filtered().forEach((c, i) => {
+        const li = h("li", { class: i === selected ? "selected" : "", "data-command": c.id }, h("span", { text: c.title }), h("kbd", { text: c.keys }));
+        li.addEventListener("click", () => pick(c));
+        list.append(li);
+      });
+    };
+    const pick = (c: Command) => {
+      this.closeModal();
+      void c.run();
+    };
+    input.addEventListener("input", () => {
+      selected = 0;
+      render();
+    });
+    input.addEventListener("keydown", (e) => {
+      const items = filtered();
+      if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
+      else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
+      else if (e.key === "Enter" && items[selected]) return pick(items[selected]);
+      else return;
+      e.preventDefault();
+      render();
+    });
+    render();
+    this.modal(null, h("div", { class: "palette" }, input, list), []);
+    input.focus();
+  }
+
+  // ---- modals --------------------------------------------------------------------------
+
+  modal(title: string | null, body: HTMLElement, buttons: [string, () => void][]) {
+    const root = $(".modal-root");
+    const box = h("div", { class: "modal", role: "dialog" });
+    if (title) box.append(h("h2", { text: title }));
+    box.append(body);
+    if (buttons.length) {
+      const row = h("div", { class: "modal-actions" });
+      for (const [label, f] of buttons) {
+        const b = h("button", { text: label, "data-action": label });
+        b.addEventListener("click", () => {
+          this.closeModal();
+          f();
+        });
+        row.append(b);
+      }
+      const cancel = h("button", { text: "Cancel", class: "modal-cancel" });
+      cancel.addEventListener("click", () => this.closeModal());
+      row.append(cancel);
+      box.append(row);
+    }
+    const backdrop = h("div", { class: "backdrop" }, box);
+    backdrop.addEventListener("mousedown", (e) => {
+      if (e.target === backdrop) this.closeModal();
+    });
+    root.replaceChildren(backdrop);
+  }
+
+  closeModal() {
+    $(".modal-root").replaceChildren();
+    this.view?.focus();
+  }
+
+  /** Ask with buttons; resolves to the label chosen (null when dismissed). */
+  ask(question: string, options: string[]): Promise<string | null> {
+    return new Promise((resolve) => {
+      const root = $(".modal-root");
+      const box = h("div", { class: "modal", role: "alertdialog" }, h("p", { text: question }));
+      const row = h("div", { class: "modal-actions" });
+      for (const o of options) {
+        const b = h("button", { text: o, "data-action": o });
+        b.addEventListener("click", () => {
+          root.replaceChildren();
+          resolve(o);
+        });
+        row.append(b);
+      }
+      box.append(row);
+      root.replaceChildren(h("div", { class: "backdrop" }, box));
+    });
+  }
+
+  async confirmQuit(dirty: string[]) {
+    const choice = await this.ask(`Unsaved changes in ${dirty.join(", ")}.`, ["Save all and quit", "Quit without saving", "Cancel"]);
+    if (choice === "Save all and quit") {
+      for (const p of dirty) if (!(await this.save(p))) return;
+      await this.backend.quit();
+    } else if (choice === "Quit without saving") {
+      await this.backend.quit();
+    }
+  }
+}
+
+/** A failure at start must say what happened, not leave an empty window. */
+function fatal(e: unknown) {
+  const box = document.createElement("pre");
+  box.className = "fatal";
+  box.textContent = `Cowriting could not start: ${errorMessage(e)}`;
+  document.body.append(box);
+}
+window.addEventListener("error", (e) => fatal(e.error ?? e.message));
+window.addEventListener("unhandledrejection", (e) => fatal(e.reason));
+
+void (async () => {
+  const app = new App(await tauriBackend());
+  await app.start();
+})().catch(fatal);

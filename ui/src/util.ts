@@ -1,0 +1,75 @@
+// Small pure helpers (unit-tested in test/util.test.ts).
+import type { ProposalDto } from "./bindings/ProposalDto";
+import type { TextChange } from "./bindings/TextChange";
+
+/** Words in a text, as a writer counts them. */
+export function wordCount(text: string): number {
+  const m = text.match(/[\p{L}\p{N}]+(?:['’\-][\p{L}\p{N}]+)*/gu);
+  return m ? m.length : 0;
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago", or the date. */
+export function age(iso: string, now: Date = new Date()): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const s = Math.max(0, Math.round((now.getTime() - t) / 1000));
+  if (s < 45) return "just now";
+  const min = Math.round(s / 60);
+  if (min < 60) return `${min} min ago`;
+  const h = Math.round(min / 60);
+  if (h < 24) return `${h} h ago`;
+  const d = Math.round(h / 24);
+  if (d < 30) return `${d} day${d === 1 ? "" : "s"} ago`;
+  return iso.slice(0, 10);
+}
+
+/** A group of proposals for the review panel: one turn of one producer. */
+export interface ProposalGroup {
+  key: string;
+  turnId: string | null;
+  author: string;
+  instruction: string | null;
+  createdAt: string;
+  proposals: ProposalDto[];
+}
+
+/** Group by turn (proposals without a turn each form their own group), in document order of their first proposal. */
+export function groupByTurn(proposals: ProposalDto[]): ProposalGroup[] {
+  const groups = new Map<string, ProposalGroup>();
+  const ordered = [...proposals].sort((a, b) => (a.from ?? Infinity) - (b.from ?? Infinity));
+  for (const p of ordered) {
+    const key = p.turnId ? `${p.author.label}\u0000${p.turnId}` : `single\u0000${p.id}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { key, turnId: p.turnId, author: p.author.label, instruction: p.instruction, createdAt: p.createdAt, proposals: [] };
+      groups.set(key, g);
+    }
+    g.proposals.push(p);
+  }
+  return [...groups.values()];
+}
+
+/** The proposal after/before `pos` (wrapping), among those placed in the text. */
+export function nextProposal(proposals: ProposalDto[], pos: number, dir: 1 | -1): ProposalDto | null {
+  const placed = proposals.filter((p) => p.from !== null).sort((a, b) => a.from! - b.from!);
+  if (placed.length === 0) return null;
+  if (dir === 1) return placed.find((p) => p.from! > pos) ?? placed[0];
+  const before = placed.filter((p) => p.from! < pos);
+  return before.length ? before[before.length - 1] : placed[placed.length - 1];
+}
+
+/** The pending or stale proposal whose range contains `pos`. */
+export function proposalAt(proposals: ProposalDto[], pos: number): ProposalDto | null {
+  return proposals.find((p) => p.from !== null && p.to !== null && p.from <= pos && pos <= p.to) ?? null;
+}
+
+/** Apply UTF-16 replacements (old-document coordinates, in order) to a string. */
+export function applyTextChanges(text: string, changes: TextChange[]): string {
+  let out = "";
+  let pos = 0;
+  for (const c of changes) {
+    out += text.slice(pos, c.from) + c.insert;
+    pos = c.to;
+  }
+  return out + text.slice(pos);
+}
