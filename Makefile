@@ -1,24 +1,56 @@
 # The two commands: `make run` and `make test`. Everything else is for developers.
 CARGO ?= cargo
+NPM ?= npm
 
-.PHONY: run test check lint fmt bench deps tour
+.PHONY: run test check lint fmt bench deps ui app cli tour test-rust test-ui test-e2e bindings check-bindings
 
 deps:
 	@scripts/deps.sh
 
-## Build and run: until the desktop app lands, a tour of the CLI on the sample workspace.
-run: deps
-	$(CARGO) build --bin cowriting
+## The UI bundle (ui/dist), embedded into the app at build time.
+ui: deps
+	cd ui && $(NPM) run --silent build
+
+## The desktop app (debug build; serves ui/dist from the binary).
+app: ui
+	$(CARGO) build --locked -p cowriting-desktop
+
+cli:
+	$(CARGO) build --locked --bin cowriting
+
+## Build and open the app on the bundled sample workspace.
+run: app
+	scripts/run-app.sh
+
+## A tour of the CLI on a copy of the sample workspace.
+tour: cli
 	scripts/tour.sh target/debug/cowriting
 
-## Every test: unit, integration (real CLI binary), property tests, golden files.
-test: deps
+## Every test: Rust (unit, CLI, property, golden), UI (vitest + tsc), real-app end to end.
+test: deps test-rust test-ui test-e2e
+
+test-rust:
 	$(CARGO) test --locked
 
-## fmt + clippy -D warnings.
-lint:
+test-ui: deps
+	cd ui && $(NPM) run --silent typecheck && $(NPM) run --silent test
+
+test-e2e: app cli
+	scripts/e2e.sh
+
+## TypeScript types for the IPC, generated from Rust (ts-rs).
+bindings:
+	$(CARGO) test --locked --lib --features ts export_bindings
+
+## The committed bindings must be what the Rust code generates.
+check-bindings: bindings
+	git diff --exit-code -- ui/src/bindings || { echo "ui/src/bindings is stale: run 'make bindings' and commit" >&2; exit 1; }
+
+## fmt + clippy -D warnings (core and app) + fresh IPC types.
+lint: deps
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --locked --all-targets -- -D warnings
+	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
+	$(MAKE) check-bindings
 
 ## What CI runs: tests and lints.
 check: test lint

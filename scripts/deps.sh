@@ -2,21 +2,45 @@
 # Install what `make run` / `make test` need and is missing. Idempotent; quiet when
 # everything is there. Debian 12 (apt) is the supported platform.
 set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
 
-need_apt=()
 command -v cargo >/dev/null 2>&1 || {
   echo "cargo (Rust) is required: install it with rustup (https://rustup.rs) and re-run." >&2
   exit 1
 }
-command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
-command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
-command -v node >/dev/null 2>&1 || need_apt+=(nodejs)
 
-if [ ${#need_apt[@]} -gt 0 ]; then
+# Debian packages: a C toolchain, WebKitGTK for Tauri, Xvfb and WebKitWebDriver for
+# the real-app tests, ImageMagick for screenshots, Node.js for the UI.
+pkgs=(build-essential pkg-config libwebkit2gtk-4.1-dev libssl-dev librsvg2-dev
+      libayatana-appindicator3-dev xvfb xauth webkit2gtk-driver imagemagick python3 nodejs npm)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# A Node.js that did not come from apt (e.g. the machine's own) is fine too.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  filtered=()
+  for p in "${missing[@]}"; do [[ "$p" == nodejs || "$p" == npm ]] || filtered+=("$p"); done
+  missing=("${filtered[@]+"${filtered[@]}"}")
+fi
+if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "Installing: ${need_apt[*]}"
+  echo "Installing Debian packages: ${missing[*]}"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# npm packages, exactly as locked.
+for dir in ui tests/e2e; do
+  if [ ! -d "$here/$dir/node_modules" ] || [ "$here/$dir/package-lock.json" -nt "$here/$dir/node_modules/.package-lock.json" ]; then
+    echo "Installing npm packages in $dir"
+    (cd "$here/$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done
+
+# tauri-driver: the WebDriver bridge for the real-app tests.
+if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/tauri-driver" ]; then
+  echo "Installing tauri-driver"
+  cargo install tauri-driver --version '^2' --locked --quiet
 fi

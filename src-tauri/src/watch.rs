@@ -3,6 +3,7 @@
 //! write, a reload, a conflict); this module only carries them.
 
 use crate::AppState;
+use notify_debouncer_full::notify::event::{EventKind, ModifyKind};
 use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
 use std::collections::BTreeSet;
@@ -22,6 +23,17 @@ pub fn start(app: tauri::AppHandle, root: PathBuf) -> notify::Result<Watcher> {
         let Ok(events) = result else { return };
         let paths: BTreeSet<PathBuf> = events
             .iter()
+            // Content changes only: reading a file (as the app itself does to
+            // refresh) raises access events, which must not echo back.
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    EventKind::Create(_)
+                        | EventKind::Remove(_)
+                        | EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Name(_) | ModifyKind::Any)
+                        | EventKind::Any
+                )
+            })
             .flat_map(|e| e.paths.iter().cloned())
             .filter(|p| !p.components().any(|c| c.as_os_str() == ".git"))
             .filter(|p| {

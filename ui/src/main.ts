@@ -99,6 +99,11 @@ class App {
   panelTab: "review" | "threads" = "review";
   focusedProposal: string | null = null;
   commands: Command[] = [];
+  /** Reply drafts by thread: a re-render (e.g. another writer's change) never loses one. */
+  drafts = new Map<string, string>();
+  /** What the panel last showed, to skip re-rendering an unchanged review. */
+  shownReview = "";
+  shownStale = 0;
 
   constructor(readonly backend: Backend) {}
 
@@ -322,6 +327,9 @@ class App {
     if (!doc) return;
     doc.dirty = true;
     this.renderDirty();
+    // An edit inside a proposal shows it stale at once, in the panel too.
+    const stale = this.review()?.proposals.filter((p) => p.state !== "pending").length ?? 0;
+    if (stale !== this.shownStale) this.renderPanel();
     void this.enqueue(async () => {
       try {
         const ack = await this.backend.edit(path, doc.version, changes, typing);
@@ -624,8 +632,14 @@ class App {
   }
 
   renderPanel() {
-    this.renderReviewPanel();
-    this.renderThreadsPanel();
+    const review = this.review();
+    const key = `${this.active}\u0000${review ? JSON.stringify(review) : ""}`;
+    this.shownStale = review?.proposals.filter((p) => p.state !== "pending").length ?? 0;
+    if (key !== this.shownReview) {
+      this.shownReview = key;
+      this.renderReviewPanel();
+      this.renderThreadsPanel();
+    }
     this.renderBanner();
   }
 
@@ -714,7 +728,17 @@ class App {
 
   renderThreadsPanel() {
     const body = $(".threads-body");
+    const focused = document.activeElement as HTMLTextAreaElement | null;
+    const focusedThread = focused?.classList.contains("reply-box") ? focused.closest<HTMLElement>(".thread")?.dataset.thread : undefined;
+    const caret = focused?.selectionStart ?? 0;
     body.replaceChildren();
+    if (focusedThread) {
+      queueMicrotask(() => {
+        const box = body.querySelector<HTMLTextAreaElement>(`.thread[data-thread="${CSS.escape(focusedThread)}"] .reply-box`);
+        box?.focus();
+        box?.setSelectionRange(caret, caret);
+      });
+    }
     const review = this.review();
     if (!review) return;
     const newBtn = h("button", { class: "btn-new-thread", text: "+ Comment on selection", title: "New thread on the selected text (Ctrl+Alt+M)" });
@@ -739,13 +763,19 @@ class App {
       card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${c.author.label} · ${age(c.createdAt)}` }), body));
     }
     const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter)" });
+    reply.value = this.drafts.get(t.id) ?? "";
+    reply.addEventListener("input", () => this.drafts.set(t.id, reply.value));
     const send = h("button", { class: "btn-reply", text: "Reply" });
     const toggle = h("button", { class: "btn-resolve", text: t.status === "open" ? "Resolve" : "Reopen" });
     const doReply = () => {
       const text = reply.value;
       if (!text.trim() || !this.active) return;
       const path = this.active;
-      void this.run(async () => this.showReview(path, await this.backend.reply(path, t.id, text)));
+      void this.run(async () => {
+        const review = await this.backend.reply(path, t.id, text);
+        this.drafts.delete(t.id);
+        this.showReview(path, review);
+      });
     };
     send.addEventListener("click", doReply);
     reply.addEventListener("keydown", (e) => {

@@ -1,0 +1,310 @@
+// Real-app end-to-end tests: the built Cowriting Desktop binary driven through
+// tauri-driver + WebKitWebDriver (WebdriverIO), on a fresh copy of the sample
+// workspace each, with the real `cowriting` CLI playing the other writer.
+//
+// Run by `make test` (under Xvfb when there is no display). Screenshots of the
+// main states go to tests/e2e/artifacts/.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { remote } from "webdriverio";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
+const APP = process.env.COWRITING_APP ?? join(TARGET, "debug/cowriting-desktop");
+const CLI = process.env.COWRITING_CLI ?? join(TARGET, "debug/cowriting");
+const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
+const PORT = 4444;
+mkdirSync(ARTIFACTS, { recursive: true });
+
+// The app and the CLI see a HOME of their own: git identity, app data, recent folders.
+const HOME = mkdtempSync(join(tmpdir(), "cowriting-e2e-home-"));
+writeFileSync(join(HOME, ".gitconfig"), "[user]\n\temail = writer@example.com\n\tname = Writer\n");
+const ENV = { ...process.env, HOME, XDG_CONFIG_HOME: join(HOME, ".config"), XDG_DATA_HOME: join(HOME, ".local/share"), GIT_CONFIG_NOSYSTEM: "1" };
+
+let driver;
+
+function waitForPort(port, ms) {
+  const until = Date.now() + ms;
+  return new Promise((ok, fail) => {
+    const tryOnce = () => {
+      const s = connect(port, "127.0.0.1");
+      s.on("connect", () => {
+        s.end();
+        ok();
+      });
+      s.on("error", () => (Date.now() > until ? fail(new Error(`port ${port} not open`)) : setTimeout(tryOnce, 100)));
+    };
+    tryOnce();
+  });
+}
+
+before(async () => {
+  driver = spawn("tauri-driver", ["--port", String(PORT)], { env: ENV, stdio: ["ignore", "inherit", "inherit"] });
+  await waitForPort(PORT, 10_000);
+});
+
+after(() => {
+  driver?.kill();
+});
+
+/** A fresh copy of the sample workspace. */
+function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), "cowriting-e2e-ws-"));
+  cpSync(join(ROOT, "examples/workspace"), dir, { recursive: true });
+  return dir;
+}
+
+function cli(ws, ...args) {
+  return execFileSync(CLI, ["-w", ws, ...args], { env: ENV, encoding: "utf8" }).trim();
+}
+
+function sidecar(ws, doc) {
+  return JSON.parse(readFileSync(join(ws, ".threads", `${doc}.json`), "utf8"));
+}
+
+/** Start the app on `ws`, run `f(browser)`, always end the session. */
+async function withApp(ws, f) {
+  const browser = await remote({
+    hostname: "127.0.0.1",
+    port: PORT,
+    logLevel: "error",
+    capabilities: {
+      browserName: "wry",
+      "wdio:enforceWebDriverClassic": true,
+      "tauri:options": { application: APP, args: [ws] },
+    },
+  });
+  try {
+    await browser.waitUntil(() => browser.execute(() => Boolean(window.__cowriting?.text())), {
+      timeout: 15_000,
+      timeoutMsg: "the editor never showed a document",
+    });
+    await f(browser);
+  } finally {
+    await browser.deleteSession().catch(() => undefined);
+  }
+}
+
+/**
+ * The UI re-renders panels and decorations when the core reports a change (the
+ * watcher may report one write as two events), so an element found a moment ago
+ * can be replaced: query again and retry rather than hold stale handles.
+ */
+async function fresh(f, tries = 8) {
+  for (let i = 0; ; i++) {
+    try {
+      return await f();
+    } catch (e) {
+      const stale = /stale element|was not found|no such element/i.test(String(e?.message ?? e));
+      if (!stale || i >= tries) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+const click = (b, selector) => fresh(async () => (await b.$(selector)).click());
+
+const text = (b) => b.execute(() => window.__cowriting.text());
+const review = (b) => b.execute(() => window.__cowriting.review());
+const active = (b) => b.execute(() => window.__cowriting.activePath());
+const idle = (b) => b.execute(() => window.__cowriting.idle());
+const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
+
+async function openDoc(b, path) {
+  await click(b, `.tree-item[data-path="${path}"]`);
+  await b.waitUntil(async () => (await active(b)) === path, { timeout: 5000 });
+}
+
+test("opens the sample workspace with its proposals, threads and Claude's text", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    assert.equal(await active(b), "essay.md");
+    const r = await review(b);
+    assert.equal(r.proposals.filter((p) => p.state === "pending").length, 3);
+    assert.equal(r.proposals.filter((p) => p.state === "stale").length, 1);
+    assert.ok((await b.$$(".cm-proposal")).length >= 3, "proposals are tinted inline");
+    assert.ok((await b.$$(".cm-attr-agent")).length >= 3, "Claude's accepted text is tinted");
+    assert.ok((await b.$$(".cm-proposal-del")).length >= 1, "removed words are struck through");
+    assert.ok((await b.$$(".cm-proposal-ins")).length >= 1, "inserted words are shown inline");
+    const badges = await b.$$(".tree-item .badge-proposals");
+    assert.ok(badges.length >= 2, "the file tree shows proposal badges");
+    const status = await (await b.$(".st-proposals")).getText();
+    assert.match(status, /3 pending · 1 stale/);
+    await shot(b, "01-sample-workspace");
+  });
+});
+
+test("a proposal filed with the CLI appears inline within a second; ✓ applies it with the Claude tint", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await openDoc(b, "story.md");
+    const before = await text(b);
+    const id = cli(ws, "propose", "story.md", "--find", "the great lamp", "--replace", "the great lantern", "--instruction", "Vary the noun", "--turn", "turn-e2e", "--model", "claude-sonnet-4-5");
+    const filed = Date.now();
+    const widget = await b.$(`.cm-decision[data-proposal="${id}"] .cm-accept`);
+    await widget.waitForExist({ timeout: 1000, timeoutMsg: "the CLI's proposal did not appear within a second" });
+    const seenAfter = Date.now() - filed;
+    console.log(`# proposal appeared ${seenAfter} ms after the CLI filed it`);
+    assert.equal(await text(b), before, "INV-10: the proposal did not touch the document");
+    await shot(b, "02-proposal-from-cli");
+    await click(b, `.cm-decision[data-proposal="${id}"] .cm-accept`);
+    await b.waitUntil(async () => (await text(b)).includes("the great lantern"), { timeout: 3000 });
+    await idle(b);
+    const r = await review(b);
+    assert.ok(!r.proposals.some((p) => p.id === id), "the proposal left the review");
+    assert.ok(r.spans.some((s) => s.author.kind === "agent" && (s.to - s.from) === "lantern".length), "lantern is attributed");
+    assert.ok((await b.$$(".cm-attr-agent")).length >= 1);
+    const sc = sidecar(ws, "story.md");
+    assert.ok(!sc.proposals.some((p) => p.id === id), "the sidecar no longer holds it (INV-13)");
+    // Saving writes the text and the attribution.
+    await b.keys(["Control", "s"]);
+    await b.waitUntil(async () => readFileSync(join(ws, "story.md"), "utf8").includes("the great lantern"), { timeout: 3000 });
+    await b.waitUntil(async () => sidecar(ws, "story.md").attributions.some((a) => a.turnId === "turn-e2e"), { timeout: 3000 });
+    await shot(b, "03-accepted-claude-tint");
+  });
+});
+
+test("✗ leaves the document untouched", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    const before = await text(b);
+    const p = (await review(b)).proposals.find((x) => x.state === "pending");
+    await click(b, `.cm-decision[data-proposal="${p.id}"] .cm-reject`);
+    await b.waitUntil(async () => !(await review(b)).proposals.some((x) => x.id === p.id), { timeout: 3000 });
+    assert.equal(await text(b), before);
+    assert.ok(!sidecar(ws, "essay.md").proposals.some((x) => x.id === p.id));
+    assert.equal(readFileSync(join(ws, "essay.md"), "utf8"), readFileSync(join(ROOT, "examples/workspace/essay.md"), "utf8"));
+  });
+});
+
+test("undo right after accept restores the pending proposal; redo re-applies it", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    const before = await text(b);
+    const p = (await review(b)).proposals.find((x) => x.state === "pending");
+    await click(b, `.cm-decision[data-proposal="${p.id}"] .cm-accept`);
+    await b.waitUntil(async () => (await text(b)) !== before, { timeout: 3000 });
+    await (await b.$(".cm-content")).click();
+    await b.keys(["Control", "z"]);
+    await b.waitUntil(async () => (await text(b)) === before, { timeout: 3000, timeoutMsg: "undo did not restore the text" });
+    await idle(b);
+    const r = await review(b);
+    const back = r.proposals.find((x) => x.id === p.id);
+    assert.ok(back, "the proposal is back");
+    assert.equal(back.state, "pending");
+    assert.ok(sidecar(ws, "essay.md").proposals.some((x) => x.id === p.id), "and back in the sidecar");
+    await b.keys(["Control", "Shift", "z"]);
+    await b.waitUntil(async () => (await text(b)) !== before, { timeout: 3000 });
+    assert.ok(!sidecar(ws, "essay.md").proposals.some((x) => x.id === p.id));
+  });
+});
+
+test("typing inside a proposal's target turns it stale and accept is refused", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    const r = await review(b);
+    const p = r.proposals.find((x) => x.state === "pending" && x.target.startsWith("Revision"));
+    await click(b, `.cm-proposal[data-proposal="${p.id}"]`); // the cursor lands inside the target
+    await b.keys(["X", "Y"]);
+    await b.waitUntil(async () => (await review(b)).proposals.find((x) => x.id === p.id)?.state === "stale", {
+      timeout: 2000,
+      timeoutMsg: "the proposal did not turn stale",
+    });
+    await idle(b);
+    const textBefore = await text(b);
+    const card = `.card[data-proposal="${p.id}"]`;
+    await b.waitUntil(async () => !(await fresh(async () => (await b.$(`${card} .btn-accept`)).isEnabled())), {
+      timeout: 2000,
+      timeoutMsg: "accept stayed enabled on a stale proposal",
+    });
+    assert.match(await fresh(async () => (await b.$(card)).getText()), /Stale/);
+    // The keyboard gesture is refused too, with a message.
+    await b.keys(["Alt", "Enter"]);
+    await idle(b);
+    assert.equal(await text(b), textBefore, "nothing applied");
+    assert.ok(sidecar(ws, "essay.md").proposals.some((x) => x.id === p.id), "still pending in the sidecar");
+    await shot(b, "04-stale-proposal");
+  });
+});
+
+test("a thread created in the UI is in the sidecar; replies render sanitized", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await openDoc(b, "notes/meeting.md");
+    // Select "printer" with find (Ctrl+F, Enter selects the match, Escape closes the panel).
+    await (await b.$(".cm-content")).click();
+    await b.keys(["Control", "Home"]);
+    await b.keys(["Control", "f"]);
+    const field = await b.$(".cm-search input[name=search]");
+    await field.setValue("printer");
+    await b.keys(["Enter"]);
+    await b.keys(["Escape"]);
+    const selected = await b.execute(() => window.getSelection()?.toString());
+    assert.equal(selected, "printer");
+    await click(b, ".pt-threads");
+    await click(b, ".btn-new-thread");
+    await fresh(async () => (await b.$(".new-thread-body")).setValue("Ask for **two** quotes."));
+    await click(b, '.modal button[data-action="Comment"]');
+    await b.waitUntil(() => sidecar(ws, "notes/meeting.md").threads.length === 2, { timeout: 3000 });
+    const sc = sidecar(ws, "notes/meeting.md");
+    const t = sc.threads[1];
+    assert.equal(sc.anchors[t.anchorId].fingerprint.text, "printer");
+    assert.equal(t.comments[0].body, "Ask for **two** quotes.");
+    assert.equal(t.comments[0].author.id, "writer@example.com");
+    const rendered = await fresh(async () => (await b.$(`.thread[data-thread="${t.id}"] .comment-body strong`)).getText());
+    assert.equal(rendered, "two", "Markdown is rendered");
+    await shot(b, "05-thread-created");
+  });
+});
+
+test("an external edit of the sidecar (as VS Code would make it) re-renders", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await click(b, ".pt-threads");
+    const sc = sidecar(ws, "essay.md");
+    const t = sc.threads.find((x) => x.status === "open");
+    t.comments.push({ id: "c_vscode", author: { kind: "human", id: "grace@example.com" }, body: "Written in VS Code.", createdAt: "2026-06-10T00:00:00.000Z" });
+    t.status = "resolved";
+    const changed = Date.now();
+    writeFileSync(join(ws, ".threads/essay.md.json"), JSON.stringify(sc, null, 2) + "\n");
+    await b.waitUntil(async () => (await (await b.$(".threads-body")).getText()).includes("Written in VS Code."), {
+      timeout: 1500,
+      timeoutMsg: "the external change did not re-render",
+    });
+    console.log(`# external sidecar edit re-rendered after ${Date.now() - changed} ms`);
+    const r = await review(b);
+    assert.equal(r.threads.find((x) => x.id === t.id).status, "resolved");
+  });
+});
+
+test("a hostile sidecar from a cloned repository renders inert", async () => {
+  const ws = workspace();
+  const sc = sidecar(ws, "essay.md");
+  const t = sc.threads[0];
+  t.comments.push({
+    id: "c_evil",
+    author: { kind: "human", id: "<img src=x onerror=\"window.__pwned='author'\">" },
+    body: "<script>window.__pwned='script'</script><img src=x onerror=\"window.__pwned='img'\"> [click](javascript:window.__pwned='link') <iframe src=\"https://example.com\"></iframe>",
+    createdAt: "2026-06-10T00:00:00.000Z",
+  });
+  sc.proposals[0].replacement = "<img src=x onerror=\"window.__pwned='replacement'\">";
+  sc.proposals[0].instruction = "<script>window.__pwned='instruction'</script>";
+  writeFileSync(join(ws, ".threads/essay.md.json"), JSON.stringify(sc, null, 2) + "\n");
+  await withApp(ws, async (b) => {
+    await click(b, ".pt-threads");
+    await b.pause(500);
+    assert.equal(await b.execute(() => window.__pwned ?? null), null, "no script ran");
+    const sel = `.thread[data-thread="${t.id}"]`;
+    const html = await fresh(async () => (await b.$(sel)).getHTML());
+    assert.ok(!/<script|<img|<iframe|onerror=|javascript:/i.test(html.replace(/&lt;[^&]*&gt;/g, "")), `inert: ${html}`);
+    assert.match(await fresh(async () => (await b.$(sel)).getText()), /<script>window.__pwned='script'<\/script>/, "shown as text");
+    assert.equal((await b.$$(".threads-body img, .threads-body script, .threads-body iframe")).length, 0);
+    assert.equal((await b.$$(".cm-content img:not(.cm-widgetBuffer), .review-body img")).length, 0, "replacements render as text");
+    await shot(b, "06-hostile-sidecar-inert");
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { ProposalDto } from "../src/bindings/ProposalDto";
+import { age, applyTextChanges, groupByTurn, nextProposal, proposalAt, wordCount } from "../src/util";
+
+function proposal(id: string, from: number | null, turnId: string | null, state: ProposalDto["state"] = "pending"): ProposalDto {
+  return {
+    id,
+    state,
+    from,
+    to: from === null ? null : from + 3,
+    target: "abc",
+    replacement: "xyz",
+    current: null,
+    reason: null,
+    diff: [],
+    author: { kind: "agent", id: "claude", model: "m", label: "claude (m)" },
+    turnId,
+    instruction: turnId ? `do ${turnId}` : null,
+    createdAt: "2026-06-10T00:00:00.000Z",
+  };
+}
+
+describe("wordCount", () => {
+  it("counts words in prose, Markdown and other scripts", () => {
+    expect(wordCount("")).toBe(0);
+    expect(wordCount("# Title\n\nIt's a *fine* day — isn't it? 42 times.")).toBe(9);
+    expect(wordCount("naïve café déjà-vu")).toBe(3);
+  });
+});
+
+describe("age", () => {
+  const now = new Date("2026-06-10T12:00:00.000Z");
+  it("says how long ago", () => {
+    expect(age("2026-06-10T11:59:50.000Z", now)).toBe("just now");
+    expect(age("2026-06-10T11:55:00.000Z", now)).toBe("5 min ago");
+    expect(age("2026-06-10T09:00:00.000Z", now)).toBe("3 h ago");
+    expect(age("2026-06-08T12:00:00.000Z", now)).toBe("2 days ago");
+    expect(age("2025-01-01T00:00:00.000Z", now)).toBe("2025-01-01");
+    expect(age("not a date", now)).toBe("not a date");
+  });
+});
+
+describe("groupByTurn", () => {
+  it("groups a turn's proposals in document order; singles stay alone", () => {
+    const groups = groupByTurn([proposal("c", 30, "t2"), proposal("a", 10, "t1"), proposal("b", 20, "t1"), proposal("d", null, null)]);
+    expect(groups.map((g) => g.proposals.map((p) => p.id))).toEqual([["a", "b"], ["c"], ["d"]]);
+    expect(groups[0].instruction).toBe("do t1");
+  });
+});
+
+describe("navigation", () => {
+  const ps = [proposal("a", 10, null), proposal("b", 20, null), proposal("gone", null, null, "orphaned")];
+  it("finds the next and previous proposal, wrapping", () => {
+    expect(nextProposal(ps, 0, 1)?.id).toBe("a");
+    expect(nextProposal(ps, 10, 1)?.id).toBe("b");
+    expect(nextProposal(ps, 25, 1)?.id).toBe("a");
+    expect(nextProposal(ps, 15, -1)?.id).toBe("a");
+    expect(nextProposal(ps, 5, -1)?.id).toBe("b");
+    expect(nextProposal([], 5, 1)).toBeNull();
+  });
+  it("finds the proposal under the cursor", () => {
+    expect(proposalAt(ps, 12)?.id).toBe("a");
+    expect(proposalAt(ps, 13)?.id).toBe("a");
+    expect(proposalAt(ps, 15)).toBeNull();
+  });
+});
+
+describe("applyTextChanges", () => {
+  it("applies UTF-16 replacements in old-document coordinates", () => {
+    const text = "a😀b cd";
+    expect(applyTextChanges(text, [{ from: 1, to: 3, insert: "é" }, { from: 5, to: 7, insert: "CD!" }])).toBe("aéb CD!");
+  });
+});
