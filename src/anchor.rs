@@ -185,34 +185,42 @@ fn resolve_from_scratch(doc: &Document, fp: &Fingerprint) -> Resolution {
     let scorer = Scorer::new(text, fp);
     let distinctive = fp.text.chars().count() >= DISTINCTIVE_CHARS;
     let n = fp.text.len();
-
-    // Fast path: an occurrence starting on the hinted line whose whole context
-    // agrees, and no other such occurrence on that line. No occurrence elsewhere
-    // can beat it (full agreement is the best score and its line distance is 0),
-    // so this is the ladder's answer, found without scanning the document.
-    if fp.line_hint < doc.len_lines() {
-        let line_start = doc.char_to_byte(doc.line_to_char(fp.line_hint)).0;
-        let line_end = if fp.line_hint + 1 < doc.len_lines() {
-            doc.char_to_byte(doc.line_to_char(fp.line_hint + 1)).0
-        } else {
+    let lines = doc.len_lines();
+    let hint = fp.line_hint.min(lines - 1);
+    let line_byte = |l: usize| {
+        if l >= lines {
             text.len()
-        };
-        let full: Vec<Candidate> = occurrences(text, &fp.text, line_start, line_end)
+        } else {
+            doc.char_to_byte(doc.line_to_char(l)).0
+        }
+    };
+    // Search outward from the hinted line. An occurrence whose whole context
+    // agrees has the best score there is; once one is found, every line at most
+    // as far from the hint as it has been searched, so the nearest such
+    // occurrence is the ladder's answer (two at one distance are a tie). Only when
+    // no occurrence has its whole context does the whole document decide.
+    let mut radius = 0usize;
+    loop {
+        let lo = hint.saturating_sub(radius);
+        let hi = (hint + radius + 1).min(lines);
+        let whole = lo == 0 && hi == lines;
+        let candidates: Vec<Candidate> = occurrences(text, &fp.text, line_byte(lo), line_byte(hi))
             .into_iter()
             .map(|s| scorer.candidate(s, s + n))
-            .filter(|c| c.full)
             .collect();
-        if full.len() == 1 {
-            return found(doc, full[0].start, full[0].end);
+        let full: Vec<Candidate> = candidates.iter().copied().filter(|c| c.full).collect();
+        if !full.is_empty() {
+            return pick(doc, fp, &full);
         }
+        if whole {
+            let plausible: Vec<Candidate> = candidates
+                .into_iter()
+                .filter(|c| scorer.plausible(c, distinctive))
+                .collect();
+            return pick(doc, fp, &plausible);
+        }
+        radius = if radius == 0 { 8 } else { radius * 4 };
     }
-
-    let candidates: Vec<Candidate> = occurrences(text, &fp.text, 0, text.len() + 1)
-        .into_iter()
-        .map(|s| scorer.candidate(s, s + n))
-        .filter(|c| scorer.plausible(c, distinctive))
-        .collect();
-    pick(doc, fp, &candidates)
 }
 
 /// The best candidate by score, then by distance from `lineHint`; `Orphaned`

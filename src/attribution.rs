@@ -14,6 +14,7 @@
 use crate::changeset::{ChangeSet, RangeAssoc};
 use crate::model::{Extra, Provenance};
 use crate::offset::{CharOffset, CharRange};
+use std::sync::Arc;
 
 /// Who wrote a span, and when.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,11 +44,13 @@ pub struct RecordMeta {
     pub fingerprint_extra: Extra,
 }
 
+/// A span is small (a range and two shared pointers): every edit shifts the
+/// spans after it, and every undo step keeps a copy of the list.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Span {
     pub range: CharRange,
-    pub who: SpanAuthor,
-    pub record: Option<RecordMeta>,
+    pub who: Arc<SpanAuthor>,
+    pub record: Option<Arc<RecordMeta>>,
 }
 
 /// See the module docs.
@@ -88,71 +91,74 @@ impl Spans {
         };
         let delta = change.len_after() as isize - change.len() as isize;
         let shift = |o: CharOffset| CharOffset((o.0 as isize + delta) as usize);
+        // Spans wholly before the edit stay; wholly after it shift in place; only
+        // the few it touches are rebuilt.
+        let first = self.spans.partition_point(|s| s.range.end <= touched.start);
+        let after = first + self.spans[first..].partition_point(|s| s.range.start < touched.end);
+        for span in &mut self.spans[after..] {
+            span.range = CharRange {
+                start: shift(span.range.start),
+                end: shift(span.range.end),
+            };
+        }
         let inserted = change.inserted_ranges();
-        let mut out: Vec<Span> = Vec::with_capacity(self.spans.len() + 1);
-        let mut first_touched: Option<usize> = None;
-        let mut touched_count = 0;
-        for mut span in self.spans.drain(..) {
-            if span.range.end <= touched.start {
-                out.push(span);
-            } else if span.range.start >= touched.end {
-                span.range = CharRange {
-                    start: shift(span.range.start),
-                    end: shift(span.range.end),
-                };
-                out.push(span);
-            } else if let Some(mapped) = change.map_range(span.range, RangeAssoc::Exclusive) {
-                first_touched.get_or_insert(out.len());
-                // The mapped range minus the text inserted inside it.
-                let mut cur = mapped.start;
-                let mut record = span.record.take();
-                let mut push = |range: CharRange, out: &mut Vec<Span>| {
-                    out.push(Span {
-                        range,
-                        who: span.who.clone(),
-                        record: record.take(),
-                    })
-                };
-                for ins in &inserted {
-                    if ins.end <= cur {
-                        continue;
-                    }
-                    if ins.start >= mapped.end {
-                        break;
-                    }
-                    if ins.start > cur {
-                        push(
-                            CharRange {
-                                start: cur,
-                                end: ins.start,
-                            },
-                            &mut out,
-                        );
-                    }
-                    cur = cur.max(ins.end);
+        let mut rebuilt: Vec<Span> = Vec::with_capacity(after - first + 1);
+        for span in &self.spans[first..after] {
+            let Some(mapped) = change.map_range(span.range, RangeAssoc::Exclusive) else {
+                continue;
+            };
+            // The mapped range minus the text inserted inside it.
+            let mut cur = mapped.start;
+            let mut record = span.record.clone();
+            let mut push = |range: CharRange, out: &mut Vec<Span>| {
+                out.push(Span {
+                    range,
+                    who: span.who.clone(),
+                    record: record.take(),
+                })
+            };
+            for ins in &inserted {
+                if ins.end <= cur {
+                    continue;
                 }
-                if cur < mapped.end {
+                if ins.start >= mapped.end {
+                    break;
+                }
+                if ins.start > cur {
                     push(
                         CharRange {
                             start: cur,
-                            end: mapped.end,
+                            end: ins.start,
                         },
-                        &mut out,
+                        &mut rebuilt,
                     );
                 }
-                touched_count = out.len() - first_touched.unwrap_or(out.len());
+                cur = cur.max(ins.end);
+            }
+            if cur < mapped.end {
+                push(
+                    CharRange {
+                        start: cur,
+                        end: mapped.end,
+                    },
+                    &mut rebuilt,
+                );
             }
         }
-        self.spans = out;
+        let n = rebuilt.len();
+        self.spans.splice(first..after, rebuilt);
         // A deletion can bring two spans of one author together.
-        let at =
-            first_touched.unwrap_or_else(|| self.spans.partition_point(|s| s.range.end <= touched.start));
-        self.merge_around(at.saturating_sub(1), at + touched_count + 1);
+        self.merge_around(first.saturating_sub(1), first + n + 1);
         self.debug_check();
     }
 
     /// Give `range` to `who` (or to nobody), replacing whatever covered it.
     pub fn paint(&mut self, range: CharRange, who: Option<SpanAuthor>) {
+        self.paint_shared(range, who.map(Arc::new));
+    }
+
+    /// [`Spans::paint`] with an author shared between several spans.
+    pub fn paint_shared(&mut self, range: CharRange, who: Option<Arc<SpanAuthor>>) {
         if range.is_empty() {
             return;
         }
@@ -229,7 +235,7 @@ impl Spans {
     /// Add a span loaded from a sidecar (painted over anything it overlaps).
     pub fn insert_loaded(&mut self, span: Span) {
         let range = span.range;
-        self.paint(range, Some(span.who.clone()));
+        self.paint_shared(range, Some(span.who.clone()));
         if let Some(i) = self
             .spans
             .iter()

@@ -412,19 +412,19 @@ impl Session {
             match (found, anchor) {
                 (Some(range), Some(an)) if !range.is_empty() => self.spans.insert_loaded(Span {
                     range,
-                    who: SpanAuthor {
+                    who: Arc::new(SpanAuthor {
                         author: at.author.clone(),
                         turn_id: at.turn_id.clone(),
                         instruction: at.instruction.clone(),
                         created_at: at.created_at.clone(),
-                    },
-                    record: Some(RecordMeta {
+                    }),
+                    record: Some(Arc::new(RecordMeta {
                         id: at.id.clone(),
                         anchor_id: at.anchor_id.clone(),
                         extra: at.extra.clone(),
                         anchor_extra: an.extra.clone(),
                         fingerprint_extra: an.fingerprint.extra.clone(),
-                    }),
+                    })),
                 }),
                 (_, Some(an)) => self.orphan_attributions.push((at.clone(), an.clone())),
                 (_, None) => {}
@@ -1032,7 +1032,7 @@ impl Session {
             .collect();
         let mut attributions = Vec::with_capacity(self.spans.len() + self.orphan_attributions.len());
         for span in self.spans.iter() {
-            let meta = span.record.clone().unwrap_or_else(|| RecordMeta {
+            let meta = span.record.as_deref().cloned().unwrap_or_else(|| RecordMeta {
                 id: new_id("at"),
                 anchor_id: new_id("a"),
                 ..RecordMeta::default()
