@@ -11,6 +11,9 @@ use crate::changeset::ChangeSet;
 use crate::model::{Anchor, Proposal};
 use std::time::{Duration, Instant};
 
+/// Undo steps kept; older ones are forgotten.
+pub const MAX_STEPS: usize = 1000;
+
 /// Typing pauses longer than this start a new undo step.
 pub const GROUP_WINDOW: Duration = Duration::from_millis(1000);
 
@@ -112,6 +115,9 @@ impl<S> History<S> {
             at: Instant::now(),
             sealed: kind != EditKind::Typing,
         });
+        if self.undo.len() > MAX_STEPS {
+            self.undo.remove(0);
+        }
     }
 
     /// Merge the last `n` undo entries into one step (e.g. "accept all of a turn").

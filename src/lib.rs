@@ -55,6 +55,7 @@ pub mod fsutil;
 pub mod history;
 pub mod identity;
 pub mod model;
+mod model_serde;
 pub mod offset;
 pub mod session;
 pub mod store;

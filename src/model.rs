@@ -298,6 +298,25 @@ pub fn now_iso() -> String {
 /// as such even when its shape has changed.
 pub fn parse_artifact(text: &str) -> Result<Artifact, ModelError> {
     let text = lone_surrogates::decode(text);
+    // Fast path: straight into the typed records.
+    if let Ok(a) = serde_json::from_str::<Artifact>(&text) {
+        if a.schema_version == SCHEMA_VERSION {
+            return Ok(a);
+        }
+    }
+    // Slow path, for anything the fast path refused: through `Value`, which names
+    // the field at fault (and a newer schemaVersion before any shape problem).
+    let value: Value = serde_json::from_str(&text).map_err(|e| ModelError::Syntax {
+        line: e.line(),
+        column: e.column(),
+        message: syntax_message(&e),
+    })?;
+    artifact_from_value(value)
+}
+
+/// Parse through `Value` only (the reference the fast path is tested against).
+pub fn parse_artifact_via_value(text: &str) -> Result<Artifact, ModelError> {
+    let text = lone_surrogates::decode(text);
     let value: Value = serde_json::from_str(&text).map_err(|e| ModelError::Syntax {
         line: e.line(),
         column: e.column(),
@@ -675,136 +694,13 @@ fn provenance_from(path: &str, v: Value) -> Result<Provenance, ModelError> {
 
 // ---- serializing -------------------------------------------------------------------
 
-/// Builds an object in key order: known keys first, then the record's extras.
-struct Obj(Map<String, Value>);
-
-impl Obj {
-    fn new() -> Self {
-        Obj(Map::new())
-    }
-    fn put(mut self, key: &str, v: impl Into<Value>) -> Self {
-        self.0.insert(key.to_owned(), v.into());
-        self
-    }
-    fn opt(self, key: &str, v: &Option<String>) -> Self {
-        match v {
-            Some(s) => self.put(key, s.clone()),
-            None => self,
-        }
-    }
-    fn extra(mut self, extra: &Extra) -> Value {
-        for (k, v) in extra {
-            // A known key never repeats: it was split off when parsing.
-            self.0.entry(k.clone()).or_insert_with(|| v.clone());
-        }
-        Value::Object(self.0)
-    }
-}
-
 /// A provenance as JSON, in sidecar key order.
 pub fn provenance_value(p: &Provenance) -> Value {
-    let mut o = Obj::new().put("kind", p.kind.as_str()).put("id", p.id.clone());
-    if let Some(a) = &p.agent {
-        o = o.put(
-            "agent",
-            Obj::new()
-                .opt("sdk", &a.sdk)
-                .opt("model", &a.model)
-                .opt("sessionId", &a.session_id)
-                .extra(&a.extra),
-        );
-    }
-    o.extra(&p.extra)
-}
-
-fn fingerprint_value(fp: &Fingerprint) -> Value {
-    Obj::new()
-        .put("text", fp.text.clone())
-        .put("before", fp.before.clone())
-        .put("after", fp.after.clone())
-        .put("lineHint", fp.line_hint as u64)
-        .extra(&fp.extra)
-}
-
-/// The artifact as a JSON value, keys in the documented order.
-pub fn artifact_value(a: &Artifact) -> Value {
-    let anchors: Map<String, Value> = a
-        .anchors
-        .iter()
-        .map(|(id, an)| {
-            (
-                id.clone(),
-                Obj::new()
-                    .put("fingerprint", fingerprint_value(&an.fingerprint))
-                    .extra(&an.extra),
-            )
-        })
-        .collect();
-    let threads: Vec<Value> = a
-        .threads
-        .iter()
-        .map(|t| {
-            let comments: Vec<Value> = t
-                .comments
-                .iter()
-                .map(|c| {
-                    Obj::new()
-                        .put("id", c.id.clone())
-                        .put("author", provenance_value(&c.author))
-                        .put("body", c.body.clone())
-                        .put("createdAt", c.created_at.clone())
-                        .extra(&c.extra)
-                })
-                .collect();
-            Obj::new()
-                .put("id", t.id.clone())
-                .put("anchorId", t.anchor_id.clone())
-                .put("status", t.status.as_str())
-                .put("comments", comments)
-                .extra(&t.extra)
-        })
-        .collect();
-    let attributions: Vec<Value> = a
-        .attributions
-        .iter()
-        .map(|at| {
-            Obj::new()
-                .put("id", at.id.clone())
-                .put("anchorId", at.anchor_id.clone())
-                .put("author", provenance_value(&at.author))
-                .put("createdAt", at.created_at.clone())
-                .opt("turnId", &at.turn_id)
-                .opt("instruction", &at.instruction)
-                .extra(&at.extra)
-        })
-        .collect();
-    let proposals: Vec<Value> = a
-        .proposals
-        .iter()
-        .map(|p| {
-            Obj::new()
-                .put("id", p.id.clone())
-                .put("anchorId", p.anchor_id.clone())
-                .put("replacement", p.replacement.clone())
-                .put("author", provenance_value(&p.author))
-                .put("createdAt", p.created_at.clone())
-                .opt("turnId", &p.turn_id)
-                .opt("instruction", &p.instruction)
-                .extra(&p.extra)
-        })
-        .collect();
-    Obj::new()
-        .put("schemaVersion", a.schema_version)
-        .put("docPath", a.doc_path.clone())
-        .put("anchors", Value::Object(anchors))
-        .put("threads", threads)
-        .put("attributions", attributions)
-        .put("proposals", proposals)
-        .extra(&a.extra)
+    serde_json::to_value(p).expect("a provenance serializes")
 }
 
 /// Exactly `JSON.stringify(value, null, 2) + "\n"`.
-pub fn to_js_json(value: &Value) -> String {
+pub fn to_js_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     let mut out = Vec::with_capacity(4096);
     let fmt = serde_json::ser::PrettyFormatter::with_indent(b"  ");
     let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
@@ -815,7 +711,7 @@ pub fn to_js_json(value: &Value) -> String {
 
 /// The sidecar text for `a`, byte-stable (see the module docs).
 pub fn serialize_artifact(a: &Artifact) -> String {
-    lone_surrogates::encode(to_js_json(&artifact_value(a)))
+    lone_surrogates::encode(to_js_json(a))
 }
 
 /// JavaScript strings are UTF-16 and may hold an unpaired surrogate, which
@@ -942,6 +838,24 @@ mod tests {
         let a = parse_artifact(SAMPLE).unwrap();
         assert_eq!(a.proposals[0].instruction.as_deref(), Some("tighten"));
         assert_eq!(serialize_artifact(&a), SAMPLE);
+    }
+
+    #[test]
+    fn fast_and_value_parsers_agree() {
+        let text = SAMPLE.replace(
+            "\"lineHint\": 0",
+            "\"lineHint\": 0,\n        \"future\": [1e+21, {\"b\": 2}]",
+        );
+        assert_eq!(
+            parse_artifact(&text).unwrap(),
+            parse_artifact_via_value(&text).unwrap()
+        );
+        // A record the fast path refuses still gets the precise message.
+        let bad = SAMPLE.replace("\"turnId\": \"turn-1\"", "\"turnId\": null");
+        assert_eq!(
+            parse_artifact(&bad).unwrap_err().to_string(),
+            "proposals[0].turnId: expected a string, found null"
+        );
     }
 
     #[test]

@@ -67,17 +67,16 @@ impl Store {
         let file = self.ws.sidecar_file(doc)?;
         let existing = read(&file)?;
         let (mut artifact, before) = match existing {
-            Some((a, _)) => {
-                let before = serialize_artifact(&a);
-                (a, Some(before))
-            }
+            Some((a, bytes)) => (a, Some(bytes)),
             None => (Artifact::empty(doc.as_str()), None),
         };
         let out = f(&mut artifact)?;
         artifact.prune_anchors();
         let text = serialize_artifact(&artifact);
         let unchanged = match &before {
-            Some(b) => *b == text,
+            // Byte equality with what is on disk: nothing to write. (A sidecar some
+            // other tool formatted differently is rewritten in the canonical form.)
+            Some(b) => b.as_slice() == text.as_bytes(),
             // No sidecar and nothing to say: do not create an empty file.
             None => artifact.is_empty(),
         };

@@ -439,3 +439,17 @@ fn accept_keeps_unknown_fingerprint_fields_of_attribution_anchors() {
     let (_, anchor) = anchor_of(&sidecar, "attributions", "at_8dbd7edf704870459bbb");
     assert_eq!(anchor["fingerprint"]["note"], "fp-extra", "{sidecar:#}");
 }
+
+/// The fast typed parser and the `Value`-based reference parser read every
+/// fixture the same way.
+#[test]
+fn fast_parser_agrees_with_the_value_parser() {
+    for name in committed_outputs().into_iter().filter(|n| n.ends_with(".json")) {
+        let text = std::fs::read_to_string(fixtures_dir().join(&name)).unwrap();
+        assert_eq!(
+            cowriting::model::parse_artifact(&text).unwrap(),
+            cowriting::model::parse_artifact_via_value(&text).unwrap(),
+            "{name}"
+        );
+    }
+}
