@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test check lint fmt bench deps ui app cli tour test-rust test-ui test-e2e bindings check-bindings
+.PHONY: run test check lint fmt bench perf deps ui app cli tour test-rust test-ui test-e2e bindings check-bindings
 
 deps:
 	@scripts/deps.sh
@@ -61,3 +61,7 @@ fmt:
 ## Criterion benchmarks; figures in docs/performance.md.
 bench:
 	$(CARGO) bench --bench core
+
+## Measure the real app (cold start, keystroke round trip, 5 MB + 1,000 proposals, RSS).
+perf: app
+	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf.mjs; else node perf.mjs; fi

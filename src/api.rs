@@ -255,6 +255,12 @@ fn u16_of(doc: &Document, r: CharRange) -> (u32, u32) {
     )
 }
 
+/// A range that may be missing (an orphaned anchor), in UTF-16 units.
+fn u16_opt(doc: &Document, r: Option<CharRange>) -> (Option<u32>, Option<u32>) {
+    r.map(|r| u16_of(doc, r))
+        .map_or((None, None), |(a, b)| (Some(a), Some(b)))
+}
+
 /// A core change as UTF-16 replacements against `before`.
 fn to_text_changes(before: &Document, change: &ChangeSet) -> Vec<TextChange> {
     let mut out: Vec<TextChange> = Vec::new();
@@ -672,13 +678,7 @@ fn review_of(s: &Session) -> ReviewDto {
         .proposals()
         .into_iter()
         .map(|v| {
-            let (from, to) = match v.range {
-                Some(r) => {
-                    let (a, b) = u16_of(d, r);
-                    (Some(a), Some(b))
-                }
-                None => (None, None),
-            };
+            let (from, to) = u16_opt(d, v.range);
             let p = v.proposal;
             ProposalDto {
                 id: p.id,
@@ -701,13 +701,7 @@ fn review_of(s: &Session) -> ReviewDto {
         .threads()
         .into_iter()
         .map(|v| {
-            let (from, to) = match v.range {
-                Some(r) => {
-                    let (a, b) = u16_of(d, r);
-                    (Some(a), Some(b))
-                }
-                None => (None, None),
-            };
+            let (from, to) = u16_opt(d, v.range);
             ThreadDto {
                 id: v.thread.id,
                 status: v.thread.status.as_str().to_owned(),

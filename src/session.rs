@@ -684,6 +684,19 @@ impl Session {
             instruction: opts.instruction,
             extra: Extra::new(),
         };
+        self.add_anchored(range, anchor_id, fingerprint, move |a| a.proposals.push(proposal))?;
+        Ok(id)
+    }
+
+    /// Persist a new record on a new anchor for `range` (read-modify-write), and
+    /// track the anchor live.
+    fn add_anchored(
+        &mut self,
+        range: CharRange,
+        anchor_id: String,
+        fingerprint: crate::model::Fingerprint,
+        push: impl FnOnce(&mut Artifact),
+    ) -> Result<()> {
         let aid = anchor_id.clone();
         self.update(move |a| {
             a.anchors.insert(
@@ -693,11 +706,11 @@ impl Session {
                     extra: Extra::new(),
                 },
             );
-            a.proposals.push(proposal);
+            push(a);
             Ok(())
         })?;
         self.tracked.insert(anchor_id, range);
-        Ok(id)
+        Ok(())
     }
 
     fn check_range(&self, range: CharRange) -> Result<()> {
@@ -929,19 +942,7 @@ impl Session {
             comments: vec![self.comment(body)],
             extra: Extra::new(),
         };
-        let aid = anchor_id.clone();
-        self.update(move |a| {
-            a.anchors.insert(
-                aid,
-                Anchor {
-                    fingerprint,
-                    extra: Extra::new(),
-                },
-            );
-            a.threads.push(thread);
-            Ok(())
-        })?;
-        self.tracked.insert(anchor_id, range);
+        self.add_anchored(range, anchor_id, fingerprint, move |a| a.threads.push(thread))?;
         Ok(id)
     }
 

@@ -228,7 +228,6 @@ const highlight = HighlightStyle.define([
   { tag: tags.monospace, fontFamily: "var(--mono)", color: "var(--code)" },
   { tag: tags.quote, color: "var(--muted)", fontStyle: "italic" },
   { tag: [tags.processingInstruction, tags.meta], color: "var(--muted)" },
-  { tag: tags.list, color: "var(--accent)" },
 ]);
 
 /** Prose, not code: a serif face, a readable measure. */

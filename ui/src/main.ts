@@ -104,6 +104,7 @@ class App {
   /** What the panel last showed, to skip re-rendering an unchanged review. */
   shownReview = "";
   shownStale = 0;
+  lastOpenMs = 0;
 
   constructor(readonly backend: Backend) {}
 
@@ -134,6 +135,37 @@ class App {
         await this.queue;
         return true;
       },
+      /** ms from the click to the document being shown, for the last open. */
+      lastOpenMs: () => this.lastOpenMs,
+      /** Type `n` characters at the cursor; the round trip of each to the core, in ms. */
+      measureTyping: async (n: number) => {
+        const times: number[] = [];
+        for (let i = 0; i < n && this.view; i++) {
+          const at = this.view.state.selection.main.head;
+          const t0 = performance.now();
+          this.view.dispatch({ changes: { from: at, insert: "x" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
+          await this.queue;
+          times.push(performance.now() - t0);
+        }
+        return times;
+      },
+      /** Scroll through the document for `ms`; the frame intervals seen, in ms. */
+      measureScroll: (ms: number) =>
+        new Promise<number[]>((resolve) => {
+          const scroller = this.view?.scrollDOM;
+          const frames: number[] = [];
+          if (!scroller) return resolve(frames);
+          const start = performance.now();
+          let last = start;
+          const step = (t: number) => {
+            frames.push(t - last);
+            last = t;
+            scroller.scrollTop += 120;
+            if (t - start < ms) requestAnimationFrame(step);
+            else resolve(frames.slice(1));
+          };
+          requestAnimationFrame(step);
+        }),
     };
   }
 
@@ -247,6 +279,7 @@ class App {
   }
 
   async open(path: string) {
+    const t0 = performance.now();
     if (!this.docs.has(path)) {
       const v = await this.run(() => this.backend.openDocument(path));
       if (!v) return;
@@ -255,6 +288,8 @@ class App {
       this.order.push(path);
     }
     this.activate(path);
+    // Measured once the view has laid out what it shows.
+    requestAnimationFrame(() => (this.lastOpenMs = performance.now() - t0));
   }
 
   activate(path: string) {

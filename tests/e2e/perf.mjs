@@ -1,0 +1,176 @@
+// Performance of the real app, measured (not asserted): `make perf`.
+//
+// - cold start: process start (WebDriver session request) to an editable document;
+// - a keystroke's round trip to the core on a 1 MB document (p50 / p95);
+// - opening a 5 MB document with 1,000 pending proposals, and scrolling through it;
+// - resident memory of the app and its WebKit processes, idle, with that document open.
+//
+// Prints a Markdown table for docs/performance.md.
+import { spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { remote } from "webdriverio";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
+const APP = process.env.COWRITING_APP ?? join(TARGET, "debug/cowriting-desktop");
+const PORT = 4446;
+const HOME = mkdtempSync(join(tmpdir(), "cowriting-perf-home-"));
+const ENV = { ...process.env, HOME, XDG_CONFIG_HOME: join(HOME, ".config"), XDG_DATA_HOME: join(HOME, ".local/share") };
+
+const WORDS = "the writer revised each sentence until it said exactly what she meant and nothing more while the editor suggested quieter verbs for café naïve déjà vu".split(" ");
+
+/** Markdown prose of about `bytes` bytes, 80-ish columns, paragraphs of 6 lines. */
+function prose(bytes, seed = 1) {
+  let x = seed;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const lines = [];
+  let size = 0;
+  let n = 0;
+  while (size < bytes) {
+    if (n % 40 === 0) lines.push(`## Section ${n / 40 + 1}`, "");
+    let line = "";
+    while (line.length < 76) line += (line ? " " : "") + WORDS[Math.floor(rnd() * WORDS.length)];
+    lines.push(line + ".");
+    if (++n % 6 === 0) lines.push("");
+    size += line.length + 2;
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** A sidecar with `count` pending proposals spread over `text` (fingerprints as the core builds them). */
+function sidecarWithProposals(docPath, text, count) {
+  const chars = Array.from(text);
+  const anchors = {};
+  const proposals = [];
+  const step = Math.floor(chars.length / (count + 1));
+  let line = 0;
+  let lineAt = 0;
+  for (let i = 0; i < count; i++) {
+    let start = step * (i + 1);
+    while (chars[start] !== " ") start++;
+    start++;
+    let end = start;
+    while (chars[end] !== " " && chars[end] !== "\n" && chars[end] !== ".") end++;
+    for (; lineAt < start; lineAt++) if (chars[lineAt] === "\n") line++;
+    const id = `a_perf${i}`;
+    anchors[id] = {
+      fingerprint: {
+        text: chars.slice(start, end).join(""),
+        before: chars.slice(Math.max(0, start - 32), start).join(""),
+        after: chars.slice(end, end + 32).join(""),
+        lineHint: line,
+      },
+    };
+    proposals.push({
+      id: `pr_perf${i}`,
+      anchorId: id,
+      replacement: chars.slice(start, end).join("").toUpperCase() + " indeed",
+      author: { kind: "agent", id: "claude", agent: { sdk: "perf", model: "claude-sonnet-4-5" } },
+      createdAt: "2026-06-10T00:00:00.000Z",
+      turnId: `turn-${Math.floor(i / 10)}`,
+    });
+  }
+  return JSON.stringify({ schemaVersion: 1, docPath, anchors, threads: [], attributions: [], proposals }, null, 2) + "\n";
+}
+
+function waitForPort(port, ms) {
+  const until = Date.now() + ms;
+  return new Promise((ok, fail) => {
+    const once = () => {
+      const s = connect(port, "127.0.0.1");
+      s.on("connect", () => (s.end(), ok()));
+      s.on("error", () => (Date.now() > until ? fail(new Error("no driver")) : setTimeout(once, 100)));
+    };
+    once();
+  });
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const f1 = (x) => x.toFixed(1);
+
+function rssMiB() {
+  // The app and the WebKit processes it starts (web content, network).
+  const pids = execFileSync("bash", ["-c", "pgrep -f 'cowriting-desktop|WebKitWebProcess|WebKitNetworkProcess' || true"], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
+  let kb = 0;
+  const parts = [];
+  for (const pid of pids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const name = status.match(/^Name:\s+(.*)$/m)?.[1] ?? pid;
+      const rss = Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0);
+      if (name.startsWith("WebKitWebDriver") || name === "tauri-driver") continue;
+      kb += rss;
+      parts.push(`${name} ${f1(rss / 1024)}`);
+    } catch {
+      /* gone */
+    }
+  }
+  return { total: kb / 1024, parts };
+}
+
+const ws = mkdtempSync(join(tmpdir(), "cowriting-perf-ws-"));
+mkdirSync(join(ws, ".threads"), { recursive: true });
+const small = "# Start\n\nA short note to open first.\n";
+writeFileSync(join(ws, "a-start.md"), small);
+const oneMb = prose(1_000_000, 7);
+writeFileSync(join(ws, "one-mb.md"), oneMb);
+const fiveMb = prose(5_000_000, 3);
+writeFileSync(join(ws, "five-mb.md"), fiveMb);
+writeFileSync(join(ws, ".threads/five-mb.md.json"), sidecarWithProposals("five-mb.md", fiveMb, 1000));
+
+const driver = spawn("tauri-driver", ["--port", String(PORT)], { env: ENV, stdio: ["ignore", "ignore", "inherit"] });
+await waitForPort(PORT, 10_000);
+const rows = [];
+try {
+  const t0 = Date.now();
+  const b = await remote({
+    hostname: "127.0.0.1",
+    port: PORT,
+    logLevel: "error",
+    capabilities: { browserName: "wry", "wdio:enforceWebDriverClassic": true, "tauri:options": { application: APP, args: [ws] } },
+  });
+  await b.waitUntil(() => b.execute(() => window.__cowriting?.text() != null), { timeout: 20_000, interval: 20 });
+  const cold = Date.now() - t0;
+  rows.push(["Cold start → editable document (includes the WebDriver session)", `${cold} ms`, "≤ 1.5 s"]);
+
+  const open = async (path) => {
+    await (await b.$(`.tree-item[data-path="${path}"]`)).click();
+    await b.waitUntil(async () => (await b.execute(() => window.__cowriting.activePath())) === path, { timeout: 30_000, interval: 20 });
+    await b.pause(300);
+    return b.execute(() => window.__cowriting.lastOpenMs());
+  };
+
+  const openOne = await open("one-mb.md");
+  rows.push(["Open a 1 MB document", `${f1(openOne)} ms`, ""]);
+  await (await b.$(".cm-content")).click();
+  await b.execute(() => window.__cowriting.measureTyping(20)); // warm up
+  const typing = await b.execute(() => window.__cowriting.measureTyping(200));
+  rows.push(["Keystroke round trip to the core, 1 MB document (200 keys)", `p50 ${f1(pct(typing, 50))} ms · p95 ${f1(pct(typing, 95))} ms`, "p95 ≤ 5 ms"]);
+
+  const openFive = await open("five-mb.md");
+  const review = await b.execute(() => window.__cowriting.review());
+  const pending = review.proposals.filter((p) => p.state === "pending").length;
+  rows.push([`Open a 5 MB document with 1,000 proposals (${pending} resolve pending)`, `${f1(openFive)} ms`, "≤ 1 s"]);
+  const frames = await b.execute(() => window.__cowriting.measureScroll(3000));
+  rows.push(["Scrolling it (3 s, 120 px per frame)", `${frames.length} frames · p50 ${f1(pct(frames, 50))} ms · p95 ${f1(pct(frames, 95))} ms`, "smooth"]);
+  const decorated = (await b.$$(".cm-proposal")).length;
+  rows.push(["Proposal decorations in the DOM at once (viewport only)", String(decorated), ""]);
+  await b.pause(3000);
+  const rss = rssMiB();
+  rows.push(["Idle RSS with it open (app + WebKit processes)", `${f1(rss.total)} MiB (${rss.parts.join(", ")})`, "≤ 200 MB"]);
+  await b.deleteSession();
+} finally {
+  driver.kill();
+}
+
+console.log("| measure | result | target |\n| --- | --- | --- |");
+for (const [m, r, t] of rows) console.log(`| ${m} | ${r} | ${t} |`);
