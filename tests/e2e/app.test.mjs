@@ -308,3 +308,39 @@ test("a hostile sidecar from a cloned repository renders inert", async () => {
     await shot(b, "06-hostile-sidecar-inert");
   });
 });
+
+test("a document changed on disk reloads when clean and asks when dirty (keep mine / load theirs)", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await openDoc(b, "story.md");
+    const file = join(ws, "story.md");
+    // Clean buffer: the change on disk is loaded, the proposals follow their text.
+    const theirs = "# A new opening line\n\n" + readFileSync(file, "utf8");
+    writeFileSync(file, theirs);
+    await b.waitUntil(async () => (await text(b)) === theirs, { timeout: 3000, timeoutMsg: "a clean buffer did not reload" });
+    await idle(b);
+    await b.pause(400);
+    const pending = (await review(b)).proposals.filter((p) => p.state === "pending");
+    assert.equal(pending.length, 1, "the proposal still resolves after the reload");
+    assert.equal(theirs.slice(pending[0].from, pending[0].to), pending[0].target);
+    // Dirty buffer: a banner asks; nothing is lost meanwhile.
+    await click(b, ".cm-content");
+    await b.keys(["Control", "End"]);
+    await b.keys(["M", "i", "n", "e"]);
+    await idle(b);
+    const mine = await text(b);
+    writeFileSync(file, theirs + "Theirs.\n");
+    await b.waitUntil(async () => (await fresh(async () => (await b.$(".banner-conflict")).isDisplayed())) === true, {
+      timeout: 3000,
+      timeoutMsg: "no conflict banner",
+    });
+    assert.equal(await text(b), mine, "the buffer is untouched until the writer chooses");
+    await shot(b, "07-conflict-banner");
+    await click(b, ".bn-load");
+    await b.waitUntil(async () => (await text(b)) === theirs + "Theirs.\n", { timeout: 3000, timeoutMsg: "load theirs did not load" });
+    // Undo brings the writer's version back: choosing theirs lost nothing either.
+    await click(b, ".cm-content");
+    await b.keys(["Control", "z"]);
+    await b.waitUntil(async () => (await text(b)) === mine, { timeout: 3000, timeoutMsg: "undo did not bring mine back" });
+  });
+});
