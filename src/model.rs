@@ -297,21 +297,15 @@ pub fn now_iso() -> String {
 /// Parse sidecar text. Checks `schemaVersion` first, so a newer file is reported
 /// as such even when its shape has changed.
 pub fn parse_artifact(text: &str) -> Result<Artifact, ModelError> {
-    let text = lone_surrogates::decode(text);
     // Fast path: straight into the typed records.
-    if let Ok(a) = serde_json::from_str::<Artifact>(&text) {
+    if let Ok(a) = serde_json::from_str::<Artifact>(&lone_surrogates::decode(text)) {
         if a.schema_version == SCHEMA_VERSION {
             return Ok(a);
         }
     }
     // Slow path, for anything the fast path refused: through `Value`, which names
     // the field at fault (and a newer schemaVersion before any shape problem).
-    let value: Value = serde_json::from_str(&text).map_err(|e| ModelError::Syntax {
-        line: e.line(),
-        column: e.column(),
-        message: syntax_message(&e),
-    })?;
-    artifact_from_value(value)
+    parse_artifact_via_value(text)
 }
 
 /// Parse through `Value` only (the reference the fast path is tested against).

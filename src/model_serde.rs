@@ -26,6 +26,32 @@ impl<'de> Deserialize<'de> for Str {
     }
 }
 
+/// A map key, borrowed from the input when it has no escapes (most do): known
+/// keys are matched without allocating.
+struct Key<'de>(std::borrow::Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KV;
+        impl<'de> Visitor<'de> for KV {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(std::borrow::Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(KV)
+    }
+}
+
 /// Declares a record's Deserialize: each known key parsed as its type, every
 /// other key kept in `extra`, in order.
 macro_rules! record {
@@ -42,12 +68,12 @@ macro_rules! record {
                     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<$ty, A::Error> {
                         $(let mut $field: Option<$fty> = None;)*
                         let mut extra = Extra::new();
-                        while let Some(k) = m.next_key::<String>()? {
-                            match k.as_str() {
+                        while let Some(Key(k)) = m.next_key::<Key<'de>>()? {
+                            match &*k {
                                 $($key => $field = Some(m.next_value()?),)*
                                 _ => {
                                     let v: Value = m.next_value()?;
-                                    extra.insert(k, v);
+                                    extra.insert(k.into_owned(), v);
                                 }
                             }
                         }

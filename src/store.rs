@@ -67,20 +67,27 @@ impl Store {
         let file = self.ws.sidecar_file(doc)?;
         let existing = read(&file)?;
         let (mut artifact, before) = match existing {
-            Some((a, bytes)) => (a, Some(bytes)),
+            Some((a, bytes)) => {
+                let copy = a.clone();
+                (a, Some((copy, bytes)))
+            }
             None => (Artifact::empty(doc.as_str()), None),
         };
         let out = f(&mut artifact)?;
         artifact.prune_anchors();
-        let text = serialize_artifact(&artifact);
-        let unchanged = match &before {
-            // Byte equality with what is on disk: nothing to write. (A sidecar some
-            // other tool formatted differently is rewritten in the canonical form.)
-            Some(b) => b.as_slice() == text.as_bytes(),
+        let write = match &before {
+            // Nothing changed: no need to even serialize.
+            Some((old, _)) if *old == artifact => None,
+            Some((_, bytes)) => {
+                // Byte equality with what is on disk: nothing to write. (A sidecar some
+                // other tool formatted differently is rewritten in the canonical form.)
+                let text = serialize_artifact(&artifact);
+                (bytes.as_slice() != text.as_bytes()).then_some(text)
+            }
             // No sidecar and nothing to say: do not create an empty file.
-            None => artifact.is_empty(),
+            None => (!artifact.is_empty()).then(|| serialize_artifact(&artifact)),
         };
-        if !unchanged {
+        if let Some(text) = write {
             self.write_raw(&file, text.as_bytes())?;
         }
         Ok((artifact, out))

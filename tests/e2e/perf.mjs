@@ -141,6 +141,9 @@ try {
   await b.waitUntil(() => b.execute(() => window.__cowriting?.text() != null), { timeout: 20_000, interval: 20 });
   const cold = Date.now() - t0;
   rows.push(["Cold start → editable document (includes the WebDriver session)", `${cold} ms`, "≤ 1.5 s"]);
+  await b.pause(2000);
+  const base = rssMiB();
+  rows.push(["Idle RSS with a small document open (app + WebKit processes)", `${f1(base.total)} MiB (${base.parts.join(", ")})`, ""]);
 
   const open = async (path) => {
     await (await b.$(`.tree-item[data-path="${path}"]`)).click();
