@@ -149,6 +149,45 @@ class App {
         }
         return times;
       },
+      /**
+       * The parts of a keystroke, `n` times each: CodeMirror applying it (sync),
+       * and the IPC round trip of an edit to the core without painting in between.
+       */
+      measureKeystrokeParts: async (n: number) => {
+        const dispatch: number[] = [];
+        const bare: number[] = [];
+        if (this.view) {
+          // Diagnosis: a transaction the app does not react to (undone right after).
+          for (let i = 0; i < n; i++) {
+            const at = this.view.state.selection.main.head;
+            const t0 = performance.now();
+            this.view.dispatch({ changes: { from: at, insert: "w" }, annotations: fromCore.of(true) });
+            bare.push(performance.now() - t0);
+            this.view.dispatch({ changes: { from: at, to: at + 1 }, annotations: fromCore.of(true) });
+          }
+        }
+        const ipc: number[] = [];
+        const path = this.active;
+        const doc = path ? this.docs.get(path) : undefined;
+        if (!this.view || !path || !doc) return { dispatch, ipc, bare };
+        for (let i = 0; i < n; i++) {
+          const at = this.view.state.selection.main.head;
+          const t0 = performance.now();
+          this.view.dispatch({ changes: { from: at, insert: "y" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
+          dispatch.push(performance.now() - t0);
+          await this.queue;
+        }
+        for (let i = 0; i < n; i++) {
+          const at = this.view.state.selection.main.head;
+          const t0 = performance.now();
+          const ack = await this.backend.edit(path, doc.version, [{ from: at, to: at, insert: "z" }], true);
+          ipc.push(performance.now() - t0);
+          // Undo that in the core so the view and the core stay the same text.
+          const back = await this.backend.edit(path, ack.version, [{ from: at, to: at + 1, insert: "" }], true);
+          doc.version = back.version;
+        }
+        return { dispatch, ipc, bare };
+      },
       /** Scroll through the document for `ms`; the frame intervals seen, in ms. */
       measureScroll: (ms: number) =>
         new Promise<number[]>((resolve) => {
@@ -360,8 +399,11 @@ class App {
   sendEdit(path: string, changes: TextChange[], typing: boolean) {
     const doc = this.docs.get(path);
     if (!doc) return;
-    doc.dirty = true;
-    this.renderDirty();
+    // The tab and status bar change only when the dirty state does (not per keystroke).
+    if (!doc.dirty) {
+      doc.dirty = true;
+      this.renderDirty();
+    }
     // An edit inside a proposal shows it stale at once, in the panel too.
     const stale = this.review()?.proposals.filter((p) => p.state !== "pending").length ?? 0;
     if (stale !== this.shownStale) this.renderPanel();
@@ -369,13 +411,15 @@ class App {
       try {
         const ack = await this.backend.edit(path, doc.version, changes, typing);
         doc.version = ack.version;
-        doc.dirty = ack.dirty;
+        if (doc.dirty !== ack.dirty) {
+          doc.dirty = ack.dirty;
+          this.renderDirty();
+        }
       } catch (e) {
         // Out of step with the core: take its text as the truth.
         await this.resync(path);
         throw e;
       }
-      this.renderDirty();
       this.scheduleRefresh(path);
     });
   }
