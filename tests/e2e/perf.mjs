@@ -163,6 +163,9 @@ try {
   rows.push(["— CodeMirror applying the keystroke (sync)", `p50 ${f1(pct(parts.dispatch, 50))} ms · p95 ${f1(pct(parts.dispatch, 95))} ms`, ""]);
   rows.push(["— IPC round trip of the edit to the core and back", `p50 ${f1(pct(parts.ipc, 50))} ms · p95 ${f1(pct(parts.ipc, 95))} ms`, "p95 ≤ 5 ms"]);
 
+  const plainFrames = await b.execute(() => window.__cowriting.measureScroll(3000));
+  rows.push(["Scrolling the 1 MB document, no decorations (3 s, 120 px per frame)", `${plainFrames.length} frames · p50 ${f1(pct(plainFrames, 50))} ms · p95 ${f1(pct(plainFrames, 95))} ms`, ""]);
+
   const openFive = await open("five-mb.md");
   const review = await b.execute(() => window.__cowriting.review());
   const pending = review.proposals.filter((p) => p.state === "pending").length;
