@@ -38,6 +38,7 @@ export interface Backend {
   recentFolders(): Promise<string[]>;
   openSample(): Promise<WorkspaceInfo>;
   quit(): Promise<void>;
+  uiReady(): Promise<void>;
   onNotice(f: (n: Notice) => void): Promise<() => void>;
   onWorkspaceOpened(f: (w: WorkspaceInfo) => void): Promise<() => void>;
   onCloseRequested(f: (dirty: string[]) => void): Promise<() => void>;
@@ -85,6 +86,7 @@ export async function tauriBackend(): Promise<Backend> {
     recentFolders: () => invoke("recent_folders"),
     openSample: () => invoke("open_sample"),
     quit: () => invoke("quit"),
+    uiReady: () => invoke("ui_ready"),
     onNotice: (f) => on("notice", f),
     onWorkspaceOpened: (f) => on("workspace-opened", f),
     onCloseRequested: (f) => on("close-requested", f),

@@ -123,6 +123,7 @@ class App {
       this.renderNoWorkspace();
     }
     (window as unknown as { __cowriting: unknown }).__cowriting = this.testHook();
+    requestAnimationFrame(() => void this.backend.uiReady().catch(() => undefined));
   }
 
   /** Read-only hooks for the end-to-end tests (they assert on the editor's state). */
