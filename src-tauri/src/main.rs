@@ -236,7 +236,10 @@ fn open_sample(app: tauri::AppHandle) -> Res<WorkspaceInfo> {
 #[tauri::command]
 fn ui_ready(state: State<'_, AppState>) {
     if std::env::var_os("COWRITING_TIMING").is_some() {
-        eprintln!("cowriting-desktop: first document editable {} ms after start", state.started.elapsed().as_millis());
+        eprintln!(
+            "cowriting-desktop: first document editable {} ms after start",
+            state.started.elapsed().as_millis()
+        );
     }
 }
 
