@@ -800,13 +800,31 @@ impl Session {
     /// the first that cannot be accepted, leaving the ones before it accepted;
     /// returns the combined change.
     pub fn accept_all(&mut self, ids: &[String]) -> Result<ChangeSet> {
+        self.decide_all(ids, |s, id| s.accept(id, None).map(Some))
+    }
+
+    /// Reject several proposals as one undo step (reject all of a turn).
+    pub fn reject_all(&mut self, ids: &[String]) -> Result<()> {
+        self.decide_all(ids, |s, id| s.reject(id).map(|()| None))
+            .map(|_| ())
+    }
+
+    /// Decide each of `ids` in turn, then merge what was done into one undo step.
+    /// The first failure stops it; it is returned only when nothing was decided.
+    fn decide_all(
+        &mut self,
+        ids: &[String],
+        mut decide: impl FnMut(&mut Self, &str) -> Result<Option<ChangeSet>>,
+    ) -> Result<ChangeSet> {
         let mut total = ChangeSet::identity(self.doc.len_chars());
         let mut done = 0;
         let mut failure = None;
         for id in ids {
-            match self.accept(id, None) {
-                Ok(c) => {
-                    total = total.compose(&c).expect("consecutive changes compose");
+            match decide(self, id) {
+                Ok(change) => {
+                    if let Some(c) = change {
+                        total = total.compose(&c).expect("consecutive changes compose");
+                    }
                     done += 1;
                 }
                 Err(e) => {
@@ -819,26 +837,6 @@ impl Session {
         match failure {
             Some(e) if done == 0 => Err(e),
             _ => Ok(total),
-        }
-    }
-
-    /// Reject several proposals as one undo step (reject all of a turn).
-    pub fn reject_all(&mut self, ids: &[String]) -> Result<()> {
-        let mut done = 0;
-        let mut failure = None;
-        for id in ids {
-            match self.reject(id) {
-                Ok(()) => done += 1,
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
-        self.history.merge_last(done);
-        match failure {
-            Some(e) if done == 0 => Err(e),
-            _ => Ok(()),
         }
     }
 

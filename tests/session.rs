@@ -353,3 +353,28 @@ fn accept_with_changes_attributes_changed_words_to_the_human() {
         ]
     );
 }
+
+#[test]
+fn accepting_all_of_a_turn_is_one_undo_step() {
+    let f = Fixture::new("one two three four\n");
+    let mut s = f.open();
+    let a = s.propose(CharRange::new(0, 3), "ONE", opts()).unwrap();
+    let b = s.propose(CharRange::new(8, 13), "THREE", opts()).unwrap();
+    let c = s.propose(CharRange::new(14, 18), "FOUR", opts()).unwrap();
+    s.accept_all(&[a.clone(), b.clone()]).unwrap();
+    assert_eq!(text(&s), "ONE two THREE four\n");
+    assert_eq!(s.proposals().len(), 1, "only the third is left");
+    s.undo().unwrap();
+    assert_eq!(text(&s), "one two three four\n", "one undo restores both");
+    assert_eq!(s.proposals().len(), 3);
+    s.reject_all(&[a, b, c]).unwrap();
+    assert!(s.proposals().is_empty());
+    assert_eq!(text(&s), "one two three four\n");
+    s.undo().unwrap();
+    assert_eq!(
+        s.proposals().len(),
+        3,
+        "one undo brings every rejected proposal back"
+    );
+    assert!(f.sidecar()["proposals"].as_array().unwrap().len() == 3);
+}
