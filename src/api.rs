@@ -768,6 +768,20 @@ mod tests {
     }
 
     #[test]
+    fn the_status_bar_shows_the_git_branch() {
+        let (dir, api) = setup("text\n");
+        assert_eq!(api.workspace().branch, None, "not a repository");
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        let sig = git2::Signature::now("t", "t@example.com").unwrap();
+        let tree = repo.find_tree(repo.index().unwrap().write_tree().unwrap()).unwrap();
+        let oid = repo.commit(Some("refs/heads/drafts"), &sig, &sig, "first", &tree, &[]).unwrap();
+        repo.set_head("refs/heads/drafts").unwrap();
+        assert_eq!(api.workspace().branch.as_deref(), Some("drafts"));
+        repo.set_head_detached(oid).unwrap();
+        assert_eq!(api.workspace().branch, Some(oid.to_string()[..7].to_owned()), "detached: a short id");
+    }
+
+    #[test]
     fn utf16_edits_round_trip_through_the_core() {
         let (_dir, mut api) = setup("a😀b\n");
         let v = api.open_document("d.md").unwrap();
