@@ -773,12 +773,20 @@ mod tests {
         assert_eq!(api.workspace().branch, None, "not a repository");
         let repo = git2::Repository::init(dir.path()).unwrap();
         let sig = git2::Signature::now("t", "t@example.com").unwrap();
-        let tree = repo.find_tree(repo.index().unwrap().write_tree().unwrap()).unwrap();
-        let oid = repo.commit(Some("refs/heads/drafts"), &sig, &sig, "first", &tree, &[]).unwrap();
+        let tree = repo
+            .find_tree(repo.index().unwrap().write_tree().unwrap())
+            .unwrap();
+        let oid = repo
+            .commit(Some("refs/heads/drafts"), &sig, &sig, "first", &tree, &[])
+            .unwrap();
         repo.set_head("refs/heads/drafts").unwrap();
         assert_eq!(api.workspace().branch.as_deref(), Some("drafts"));
         repo.set_head_detached(oid).unwrap();
-        assert_eq!(api.workspace().branch, Some(oid.to_string()[..7].to_owned()), "detached: a short id");
+        assert_eq!(
+            api.workspace().branch,
+            Some(oid.to_string()[..7].to_owned()),
+            "detached: a short id"
+        );
     }
 
     #[test]
