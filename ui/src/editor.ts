@@ -234,6 +234,7 @@ const highlight = HighlightStyle.define([
 const proseTheme = EditorView.theme({
   "&": { height: "100%" },
   ".cm-scroller": { fontFamily: "var(--serif)", fontSize: "17px", lineHeight: "1.7" },
+  ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--muted)", border: "none" },
 });
 
 /** Toggled by the app: read-only while a core operation is in flight. */
