@@ -22,7 +22,7 @@ use crate::store::Store;
 use crate::workspace::{DocPath, Workspace, SIDECAR_DIR};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 #[cfg(feature = "ts")]
@@ -635,11 +635,6 @@ impl Api {
                 }
             }
         }
-    }
-
-    /// The files the watcher should report (everything under the root but `.git`).
-    pub fn watch_root(&self) -> PathBuf {
-        self.root().to_path_buf()
     }
 }
 

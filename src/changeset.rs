@@ -131,8 +131,6 @@ impl ChangeSet {
             pos = end;
         }
         cs.retain(len - pos);
-        // A document of zero chars still has a defined length.
-        cs.len = len;
         Ok(cs)
     }
 
@@ -197,7 +195,7 @@ impl ChangeSet {
         self.ops.iter().all(|op| matches!(op, Operation::Retain(_)))
     }
 
-    /// Always false: a change set has a length even when empty. (For clippy.)
+    /// True only for the change of an empty document into an empty document.
     pub fn is_empty(&self) -> bool {
         self.len == 0 && self.len_after == 0
     }
@@ -363,7 +361,7 @@ impl ChangeSet {
                 }
             }
         }
-        out.len = self.len;
+        debug_assert_eq!(out.len, self.len);
         Ok(out)
     }
 
