@@ -136,6 +136,14 @@ test("opens the sample workspace with its proposals, threads and Claude's text",
     const status = await (await b.$(".st-proposals")).getText();
     assert.match(status, /3 pending · 1 stale/);
     await shot(b, "01-sample-workspace");
+    // Hovering Claude's text says who wrote it, which turn, and what was asked.
+    await fresh(async () => (await b.$(".cm-attr-agent")).moveTo());
+    const tip = await b.$(".cm-attribution-tip");
+    await tip.waitForExist({ timeout: 3000, timeoutMsg: "no attribution hover card" });
+    const card = await tip.getText();
+    assert.match(card, /claude \(claude-sonnet-4-5\)/);
+    assert.match(card, /turn turn-0a1/);
+    assert.match(card, /Tighten the first paragraph/);
   });
 });
 
