@@ -643,8 +643,8 @@ impl Session {
             return Ok(None);
         }
         let change = crate::diff::text_change(self.doc.text(), disk.text());
-        let paints = change.inserted_ranges().into_iter().map(|r| (r, None)).collect();
-        self.apply_with(&change, EditKind::Other, paints, Vec::new())?;
+        // Mapping leaves inserted text outside every span: it has no recorded author.
+        self.apply_with(&change, EditKind::Other, Vec::new(), Vec::new())?;
         self.doc.set_bom(disk.has_bom());
         self.history.seal();
         Ok(Some(change))

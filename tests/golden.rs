@@ -13,7 +13,8 @@
 //! To add a fixture: add it to gen.mjs, run `node tests/fixtures/sidecars/gen.mjs`,
 //! commit the output and list it in `golden!` below.
 
-use assert_cmd::Command;
+mod common;
+use common::Ws;
 use cowriting::model::{parse_artifact, serialize_artifact};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -82,96 +83,14 @@ fn assert_round_trip(name: &str) {
 
 // ---- (c) propose then reject through the CLI leaves both files as they were ------
 
-/// A temp workspace with its own HOME, so git identity comes from the test.
-struct Ws {
-    dir: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
-
-impl Ws {
-    fn new() -> Ws {
-        let home = tempfile::tempdir().unwrap();
-        std::fs::write(
-            home.path().join(".gitconfig"),
-            "[user]\n\temail = golden@example.com\n\tname = Golden\n",
-        )
-        .unwrap();
-        Ws {
-            dir: tempfile::tempdir().unwrap(),
-            home,
-        }
-    }
-
-    /// A workspace holding fixture `name`: its document at its docPath and its
-    /// sidecar at `.threads/<docPath>.json`. Returns the docPath.
-    fn with_fixture(name: &str) -> (Ws, String) {
-        let ws = Ws::new();
-        let doc = fixture_doc_path(name);
-        ws.write(&doc, fixture_document(name));
-        ws.write(&sidecar_rel(&doc), fixture_text(name));
-        (ws, doc)
-    }
-
-    fn file(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-
-    fn write(&self, rel: &str, bytes: impl AsRef<[u8]>) {
-        let p = self.file(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, bytes).unwrap();
-    }
-
-    fn read(&self, rel: &str) -> Vec<u8> {
-        std::fs::read(self.file(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-
-    /// Every file in the workspace with its bytes.
-    fn snapshot(&self) -> Vec<(PathBuf, Vec<u8>)> {
-        let mut out = Vec::new();
-        let mut stack = vec![self.dir.path().to_path_buf()];
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else {
-                    let bytes = std::fs::read(&p).unwrap();
-                    out.push((p.strip_prefix(self.dir.path()).unwrap().to_path_buf(), bytes));
-                }
-            }
-        }
-        out.sort();
-        out
-    }
-
-    /// `cowriting -w <ws> <args…>`, expected to succeed; returns stdout.
-    fn run(&self, args: &[&str]) -> String {
-        let out = Command::cargo_bin("cowriting")
-            .unwrap()
-            .env("HOME", self.home.path())
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("USER", "golden")
-            .arg("-w")
-            .arg(self.dir.path())
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "cowriting {args:?} failed ({:?}): {}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    }
-
-    fn json(&self, args: &[&str]) -> Value {
-        let mut all = vec!["--json"];
-        all.extend_from_slice(args);
-        let out = self.run(&all);
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{all:?}: not JSON ({e}): {out}"))
-    }
+/// A workspace holding fixture `name`: its document at its docPath and its
+/// sidecar at `.threads/<docPath>.json`. Returns the docPath.
+fn with_fixture(name: &str) -> (Ws, String) {
+    let ws = Ws::new();
+    let doc = fixture_doc_path(name);
+    ws.write(&doc, fixture_document(name));
+    ws.write(&sidecar_rel(&doc), fixture_text(name));
+    (ws, doc)
 }
 
 fn sidecar_rel(doc: &str) -> String {
@@ -183,13 +102,13 @@ const SENTINEL_WORD: &str = "placeholder";
 const NEW_TEXT: &str = "golden-replacement";
 
 fn assert_propose_reject_leaves_files(name: &str) {
-    let (ws, doc) = Ws::with_fixture(name);
+    let (ws, doc) = with_fixture(name);
     let before = ws.snapshot();
-    let sidecar_before = ws.read(&sidecar_rel(&doc));
+    let sidecar_before = ws.read_bytes(&sidecar_rel(&doc));
 
-    let printed = ws.run(&["propose", &doc, "--find", SENTINEL_WORD, "--replace", NEW_TEXT]);
+    let printed = ws.ok(&["propose", &doc, "--find", SENTINEL_WORD, "--replace", NEW_TEXT]);
     assert_ne!(
-        ws.read(&sidecar_rel(&doc)),
+        ws.read_bytes(&sidecar_rel(&doc)),
         sidecar_before,
         "{name}: propose did not persist"
     );
@@ -206,7 +125,7 @@ fn assert_propose_reject_leaves_files(name: &str) {
     assert_eq!(ours[0]["state"], "pending", "{name}: {listed}");
     assert_eq!(ours[0]["target"], SENTINEL_WORD, "{name}: {listed}");
 
-    ws.run(&["reject", &doc, id]);
+    ws.ok(&["reject", &doc, id]);
     let after = ws.snapshot();
     let names = |s: &[(PathBuf, Vec<u8>)]| s.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
     assert_eq!(
@@ -214,7 +133,7 @@ fn assert_propose_reject_leaves_files(name: &str) {
         names(&before),
         "{name}: files appeared or vanished"
     );
-    let sidecar_after = ws.read(&sidecar_rel(&doc));
+    let sidecar_after = ws.read_bytes(&sidecar_rel(&doc));
     assert!(
         sidecar_after == sidecar_before,
         "{name}: sidecar changed by propose + reject: {}",
@@ -333,9 +252,9 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Accept the crlf fixture's proposal ("quick brown" → "slow red") through the CLI.
 fn accept_crlf() -> (Ws, Vec<u8>, Value) {
-    let (ws, doc) = Ws::with_fixture("crlf");
+    let (ws, doc) = with_fixture("crlf");
     assert_eq!(doc, "crlf.md");
-    let original = ws.read(&doc);
+    let original = ws.read_bytes(&doc);
     let listed = ws.json(&["proposals", &doc]);
     let p = &listed["proposals"][0];
     assert_eq!(
@@ -343,8 +262,8 @@ fn accept_crlf() -> (Ws, Vec<u8>, Value) {
         (&"pending".into(), &"quick brown".into()),
         "{listed}"
     );
-    ws.run(&["accept", &doc, p["id"].as_str().unwrap()]);
-    let sidecar: Value = serde_json::from_slice(&ws.read(&sidecar_rel(&doc))).unwrap();
+    ws.ok(&["accept", &doc, p["id"].as_str().unwrap()]);
+    let sidecar: Value = serde_json::from_slice(&ws.read_bytes(&sidecar_rel(&doc))).unwrap();
     (ws, original, sidecar)
 }
 
@@ -359,7 +278,7 @@ fn crlf_bom_document_keeps_line_endings_and_bom_through_accept() {
     let text = String::from_utf8(original.clone()).unwrap();
     assert_eq!(text.matches("quick brown").count(), 1);
     let expected = text.replace("quick brown", "slow red");
-    let after = ws.read("crlf.md");
+    let after = ws.read_bytes("crlf.md");
     assert!(
         after == expected.as_bytes(),
         "{}",

@@ -42,7 +42,7 @@ impl Ws {
     }
 
     pub fn read_bytes(&self, rel: &str) -> Vec<u8> {
-        std::fs::read(self.file(rel)).unwrap_or_default()
+        std::fs::read(self.file(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
 
     pub fn sidecar(&self, doc: &str) -> String {
