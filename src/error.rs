@@ -32,17 +32,24 @@ pub enum ErrorCode {
     CorruptSidecar,
     /// The disk failed.
     Io,
+    /// A producer (Claude, Vale, an external command) failed or answered badly;
+    /// nothing was filed.
+    Producer,
+    /// The user cancelled a running turn, or it timed out; nothing was filed.
+    Cancelled,
 }
 
 impl ErrorCode {
     /// The CLI's exit code: 2 bad input, 3 refused by a guard, 4 corrupt sidecar,
-    /// 1 anything else.
+    /// 5 a producer failed, 6 cancelled or timed out, 1 anything else.
     pub fn exit_code(self) -> i32 {
         match self {
             ErrorCode::BadInput | ErrorCode::NotFound => 2,
             ErrorCode::Stale | ErrorCode::Orphaned | ErrorCode::NewerSchema => 3,
             ErrorCode::CorruptSidecar => 4,
             ErrorCode::Io => 1,
+            ErrorCode::Producer => 5,
+            ErrorCode::Cancelled => 6,
         }
     }
 }
@@ -85,6 +92,16 @@ pub enum Error {
     CorruptSidecar { file: PathBuf, source: ModelError },
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
+    /// A contract record was malformed, or its span is stale.
+    #[error("{0}")]
+    Contract(#[from] crate::contract::ContractError),
+    /// A producer failed or answered badly; `producer` names it.
+    #[error("{producer}: {message}")]
+    Producer { producer: String, message: String },
+    #[error("{what} was cancelled; nothing was filed")]
+    Cancelled { what: String },
+    #[error("{what} timed out after {secs} s; nothing was filed")]
+    TimedOut { what: String, secs: u64 },
 }
 
 impl Error {
@@ -102,6 +119,10 @@ impl Error {
             Error::NewerSchema { .. } => ErrorCode::NewerSchema,
             Error::CorruptSidecar { .. } => ErrorCode::CorruptSidecar,
             Error::Io { .. } => ErrorCode::Io,
+            Error::Contract(crate::contract::ContractError::Invalid { .. }) => ErrorCode::BadInput,
+            Error::Contract(crate::contract::ContractError::StaleSpan { .. }) => ErrorCode::Stale,
+            Error::Producer { .. } => ErrorCode::Producer,
+            Error::Cancelled { .. } | Error::TimedOut { .. } => ErrorCode::Cancelled,
         }
     }
 
