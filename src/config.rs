@@ -87,8 +87,11 @@ impl Default for ClaudeConfig {
 impl ClaudeConfig {
     /// The transport to use, given whether an API key is in the environment.
     pub fn transport(&self, have_api_key: bool) -> Transport {
-        self.transport
-            .unwrap_or(if have_api_key { Transport::Api } else { Transport::Cli })
+        self.transport.unwrap_or(if have_api_key {
+            Transport::Api
+        } else {
+            Transport::Cli
+        })
     }
 }
 
@@ -148,7 +151,12 @@ impl Config {
         if let Some(x) = std::env::var_os("XDG_CONFIG_HOME").filter(|x| !x.is_empty()) {
             return Some(PathBuf::from(x).join("cowriting").join("config.toml"));
         }
-        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config").join("cowriting").join("config.toml"))
+        std::env::var_os("HOME").map(|h| {
+            PathBuf::from(h)
+                .join(".config")
+                .join("cowriting")
+                .join("config.toml")
+        })
     }
 
     /// The user's settings; defaults when there is no file. A file that does not
@@ -171,7 +179,13 @@ impl Config {
 
     /// Parse settings text; the error is one line.
     pub fn parse(text: &str) -> std::result::Result<Config, String> {
-        toml::from_str(text).map_err(|e| e.to_string().lines().filter(|l| !l.trim().is_empty()).collect::<Vec<_>>().join(" "))
+        toml::from_str(text).map_err(|e| {
+            e.to_string()
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
     }
 }
 

@@ -138,7 +138,12 @@ impl Suggestion {
     /// A suggestion on `bytes` (the exact source bytes, whose identity `source`
     /// is). Refused when the span is out of range or off a char boundary, or
     /// the replacement equals the text.
-    pub fn new(producer: &Producer, source: &Source, bytes: &[u8], f: Finding) -> Result<Suggestion, ContractError> {
+    pub fn new(
+        producer: &Producer,
+        source: &Source,
+        bytes: &[u8],
+        f: Finding,
+    ) -> Result<Suggestion, ContractError> {
         let text = span_text(bytes, f.span, "span")?.to_owned();
         if text == f.replacement {
             return Err(ContractError::invalid(
@@ -275,7 +280,12 @@ pub struct Decision {
 /// The contract's sort order: span start, span end, producer id, id.
 pub fn sort_suggestions(list: &mut [Suggestion]) {
     list.sort_by(|a, b| {
-        (a.span.start, a.span.end, &a.producer.id, &a.id).cmp(&(b.span.start, b.span.end, &b.producer.id, &b.id))
+        (a.span.start, a.span.end, &a.producer.id, &a.id).cmp(&(
+            b.span.start,
+            b.span.end,
+            &b.producer.id,
+            &b.id,
+        ))
     });
 }
 
@@ -292,7 +302,10 @@ pub fn to_json(list: &[Suggestion]) -> String {
 /// Before display or application: the bytes must be the source's bytes and
 /// hold the suggestion's text at its span. Anything else is a stale span.
 pub fn verify(s: &Suggestion, bytes: &[u8]) -> Result<(), ContractError> {
-    let stale = |why: String| ContractError::StaleSpan { id: s.id.clone(), why };
+    let stale = |why: String| ContractError::StaleSpan {
+        id: s.id.clone(),
+        why,
+    };
     let sha = sha256_hex(bytes);
     if sha != s.source.sha256 {
         return Err(stale(format!(
@@ -310,7 +323,11 @@ pub fn verify(s: &Suggestion, bytes: &[u8]) -> Result<(), ContractError> {
             String::from_utf8_lossy(b),
             s.text
         ))),
-        None => Err(stale(format!("span {} is past the end ({} bytes)", s.span, bytes.len()))),
+        None => Err(stale(format!(
+            "span {} is past the end ({} bytes)",
+            s.span,
+            bytes.len()
+        ))),
     }
 }
 
@@ -321,7 +338,12 @@ fn short(hex: &str) -> &str {
 /// Carry `old` over to `bytes`, where its text now sits at `span`: a new
 /// suggestion (new source, span and id) that names `old` as `migratedFrom`.
 /// Refused — stale — when the text at `span` is not `old.text`.
-pub fn migrate(old: &Suggestion, doc_id: &str, bytes: &[u8], span: ByteRange) -> Result<Suggestion, ContractError> {
+pub fn migrate(
+    old: &Suggestion,
+    doc_id: &str,
+    bytes: &[u8],
+    span: ByteRange,
+) -> Result<Suggestion, ContractError> {
     let here = bytes.get(span.start.0..span.end.0);
     if here != Some(old.text.as_bytes()) {
         return Err(ContractError::StaleSpan {
@@ -342,12 +364,18 @@ pub fn migrate(old: &Suggestion, doc_id: &str, bytes: &[u8], span: ByteRange) ->
 pub fn span_text<'a>(bytes: &'a [u8], span: ByteRange, field: &str) -> Result<&'a str, ContractError> {
     let (start, end) = (span.start.0, span.end.0);
     if start > end {
-        return Err(ContractError::invalid(field, format!("start {start} is after end {end}")));
+        return Err(ContractError::invalid(
+            field,
+            format!("start {start} is after end {end}"),
+        ));
     }
     if end > bytes.len() {
         return Err(ContractError::invalid(
             field,
-            format!("end {end} is past the end of the document ({} bytes)", bytes.len()),
+            format!(
+                "end {end} is past the end of the document ({} bytes)",
+                bytes.len()
+            ),
         ));
     }
     let text = std::str::from_utf8(bytes)
@@ -374,7 +402,12 @@ fn check_confidence(c: f64, field: &str) -> Result<(), ContractError> {
 /// Validate one suggestion record from an untrusted producer against the
 /// document it claims to be about (`doc_id`, `bytes`): shape, schema version,
 /// source identity, span, text and id. `at` prefixes field paths (`[3]`).
-pub fn validate_suggestion(v: &Value, doc_id: &str, bytes: &[u8], at: &str) -> Result<Suggestion, ContractError> {
+pub fn validate_suggestion(
+    v: &Value,
+    doc_id: &str,
+    bytes: &[u8],
+    at: &str,
+) -> Result<Suggestion, ContractError> {
     let field = |f: &str| format!("{at}.{f}");
     let obj = v
         .as_object()
@@ -391,7 +424,10 @@ pub fn validate_suggestion(v: &Value, doc_id: &str, bytes: &[u8], at: &str) -> R
         ("reason", "a string"),
     ] {
         if !obj.contains_key(key) {
-            return Err(ContractError::invalid(field(key), format!("missing (expected {want})")));
+            return Err(ContractError::invalid(
+                field(key),
+                format!("missing (expected {want})"),
+            ));
         }
     }
     if obj["schemaVersion"].as_u64() != Some(SCHEMA_VERSION as u64) {
@@ -412,9 +448,12 @@ pub fn validate_suggestion(v: &Value, doc_id: &str, bytes: &[u8], at: &str) -> R
         ("producer", &["id", "version", "provenance"][..]),
         ("source", &["docId", "revision", "sha256"][..]),
     ] {
-        let o = obj[parent]
-            .as_object()
-            .ok_or_else(|| ContractError::invalid(field(parent), format!("expected an object, found {}", kind(&obj[parent]))))?;
+        let o = obj[parent].as_object().ok_or_else(|| {
+            ContractError::invalid(
+                field(parent),
+                format!("expected an object, found {}", kind(&obj[parent])),
+            )
+        })?;
         for k in keys {
             match o.get(*k) {
                 Some(Value::String(_)) => {}
@@ -424,28 +463,38 @@ pub fn validate_suggestion(v: &Value, doc_id: &str, bytes: &[u8], at: &str) -> R
                         format!("expected a string, found {}", kind(other)),
                     ))
                 }
-                None => return Err(ContractError::invalid(format!("{at}.{parent}.{k}"), "missing (expected a string)")),
+                None => {
+                    return Err(ContractError::invalid(
+                        format!("{at}.{parent}.{k}"),
+                        "missing (expected a string)",
+                    ))
+                }
             }
         }
     }
-    let span = obj["span"]
-        .as_object()
-        .ok_or_else(|| ContractError::invalid(field("span"), format!("expected an object, found {}", kind(&obj["span"]))))?;
+    let span = obj["span"].as_object().ok_or_else(|| {
+        ContractError::invalid(
+            field("span"),
+            format!("expected an object, found {}", kind(&obj["span"])),
+        )
+    })?;
     let mut ends = [0usize; 2];
     for (i, k) in ["start", "end"].iter().enumerate() {
-        ends[i] = span
-            .get(*k)
-            .and_then(Value::as_u64)
-            .ok_or_else(|| ContractError::invalid(format!("{at}.span.{k}"), "missing or not a non-negative integer"))?
-            as usize;
+        ends[i] = span.get(*k).and_then(Value::as_u64).ok_or_else(|| {
+            ContractError::invalid(format!("{at}.span.{k}"), "missing or not a non-negative integer")
+        })? as usize;
     }
     if let Some(c) = obj.get("confidence") {
-        let c = c
-            .as_f64()
-            .ok_or_else(|| ContractError::invalid(field("confidence"), format!("expected a number, found {}", kind(c))))?;
+        let c = c.as_f64().ok_or_else(|| {
+            ContractError::invalid(
+                field("confidence"),
+                format!("expected a number, found {}", kind(c)),
+            )
+        })?;
         check_confidence(c, &field("confidence"))?;
     }
-    let s: Suggestion = serde_json::from_value(v.clone()).map_err(|e| ContractError::invalid(at, e.to_string()))?;
+    let s: Suggestion =
+        serde_json::from_value(v.clone()).map_err(|e| ContractError::invalid(at, e.to_string()))?;
     if s.source.doc_id != doc_id {
         return Err(ContractError::invalid(
             field("source.docId"),
@@ -462,18 +511,27 @@ pub fn validate_suggestion(v: &Value, doc_id: &str, bytes: &[u8], at: &str) -> R
     if s.source.revision != expect.revision {
         return Err(ContractError::invalid(
             field("source.revision"),
-            format!("{} is not the document's git blob id ({})", s.source.revision, expect.revision),
+            format!(
+                "{} is not the document's git blob id ({})",
+                s.source.revision, expect.revision
+            ),
         ));
     }
     let actual = span_text(bytes, ByteRange::new(ends[0], ends[1]), &field("span"))?;
     if actual != s.text {
         return Err(ContractError::invalid(
             field("text"),
-            format!("is {:?} but bytes {}..{} hold {actual:?}", s.text, ends[0], ends[1]),
+            format!(
+                "is {:?} but bytes {}..{} hold {actual:?}",
+                s.text, ends[0], ends[1]
+            ),
         ));
     }
     if s.text == s.replacement {
-        return Err(ContractError::invalid(field("replacement"), "equals the text; nothing to change"));
+        return Err(ContractError::invalid(
+            field("replacement"),
+            "equals the text; nothing to change",
+        ));
     }
     let id = s.compute_id();
     if s.id != id {
@@ -534,7 +592,10 @@ mod tests {
     #[test]
     fn blob_id_is_gits() {
         // `printf 'hello\n' | git hash-object --stdin`
-        assert_eq!(git_blob_id(b"hello\n"), "ce013625030ba8dba906f756967f9e9ca394464a");
+        assert_eq!(
+            git_blob_id(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
+        );
         assert_eq!(
             sha256_hex(b""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -583,7 +644,11 @@ mod tests {
         let bytes = "Café".as_bytes();
         let src = Source::of("a.md", bytes);
         let e = Suggestion::new(&harper(), &src, bytes, finding(0, 4, "x")).unwrap_err();
-        assert!(e.to_string().contains("span.end: byte 4 is inside a multi-byte character"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("span.end: byte 4 is inside a multi-byte character"),
+            "{e}"
+        );
         let e = Suggestion::new(&harper(), &src, bytes, finding(0, 9, "x")).unwrap_err();
         assert!(e.to_string().contains("past the end"), "{e}");
     }
@@ -613,21 +678,38 @@ mod tests {
         let good = serde_json::to_value(&s).unwrap();
         assert_eq!(validate_suggestion(&good, "a.md", bytes, "[0]").unwrap(), s);
         let cases: Vec<(fn(&mut Value), &str)> = vec![
-            (|v| v["text"] = "tah".into(), "[0].text: is \"tah\" but bytes 2..5 hold \"teh\""),
-            (|v| v["span"]["end"] = 99.into(), "[0].span: end 99 is past the end"),
+            (
+                |v| v["text"] = "tah".into(),
+                "[0].text: is \"tah\" but bytes 2..5 hold \"teh\"",
+            ),
+            (
+                |v| v["span"]["end"] = 99.into(),
+                "[0].span: end 99 is past the end",
+            ),
             (|v| v["id"] = "sg_x".into(), "[0].id: sg_x does not match"),
             (|v| v["schemaVersion"] = 2.into(), "[0].schemaVersion: is 2"),
-            (|v| v["producer"]["id"] = 3.into(), "[0].producer.id: expected a string"),
+            (
+                |v| v["producer"]["id"] = 3.into(),
+                "[0].producer.id: expected a string",
+            ),
             (|v| v["source"]["sha256"] = "00".into(), "[0].source.sha256"),
-            (|v| v["confidence"] = 2.into(), "[0].confidence: 2 is not in [0, 1]"),
-            (|v| {
-                v.as_object_mut().unwrap().remove("category");
-            }, "[0].category: missing"),
+            (
+                |v| v["confidence"] = 2.into(),
+                "[0].confidence: 2 is not in [0, 1]",
+            ),
+            (
+                |v| {
+                    v.as_object_mut().unwrap().remove("category");
+                },
+                "[0].category: missing",
+            ),
         ];
         for (mutate, want) in cases {
             let mut v = good.clone();
             mutate(&mut v);
-            let e = validate_suggestion(&v, "a.md", bytes, "[0]").unwrap_err().to_string();
+            let e = validate_suggestion(&v, "a.md", bytes, "[0]")
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(want), "{e} should contain {want}");
         }
     }

@@ -96,7 +96,9 @@ pub fn run_command(
 ) -> Result<Output> {
     use std::io::{Read, Write};
     let program = cmd.get_program().to_string_lossy().into_owned();
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child: Child = cmd.spawn().map_err(|e| Error::Producer {
         producer: what.to_owned(),
         message: if e.kind() == std::io::ErrorKind::NotFound {
@@ -129,7 +131,9 @@ pub fn run_command(
             break status;
         }
         let stop = if cancel.is_cancelled() {
-            Some(Error::Cancelled { what: what.to_owned() })
+            Some(Error::Cancelled {
+                what: what.to_owned(),
+            })
         } else if started.elapsed() >= timeout {
             Some(Error::TimedOut {
                 what: what.to_owned(),
