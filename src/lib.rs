@@ -53,15 +53,18 @@ pub mod contract;
 pub mod diff;
 pub mod document;
 pub mod error;
+pub mod eval;
 pub mod fsutil;
 pub mod history;
 pub mod identity;
+pub mod ledger;
 pub mod model;
 mod model_serde;
 pub mod offset;
 pub mod producers;
 pub mod session;
 pub mod store;
+pub mod suggest;
 pub mod workspace;
 
 #[cfg(any(test, feature = "test-support"))]

@@ -85,6 +85,27 @@ enum Command {
     Threads { doc: String },
     /// List attribution spans.
     Spans { doc: String },
+    /// Run a producer on a document and file what it finds as pending proposals.
+    Suggest {
+        doc: String,
+        /// harper, vale, claude, or an external producer named in your config.
+        #[arg(long)]
+        producer: String,
+        /// For claude: what to do with the selection.
+        #[arg(long)]
+        instruction: Option<String>,
+        #[command(flatten)]
+        target: OptTarget,
+    },
+    /// The decision log: what was accepted, changed and rejected.
+    Decisions { doc: Option<String> },
+    /// Per producer and category: accepted, rejected, changed, pending.
+    Eval {
+        /// Re-run this producer on every recorded revision (read back from git by
+        /// blob id) and compare with what was decided.
+        #[arg(long, value_name = "PRODUCER")]
+        replay: Option<String>,
+    },
     /// Batch anchoring: JSON lines {"id","fingerprint"} on stdin, one result line each.
     Resolve {
         /// The text file to resolve in (any file; no workspace needed).
@@ -210,6 +231,23 @@ impl Ctx {
     }
 }
 
+/// An optional target (the selection for `suggest --producer claude`).
+#[derive(Args)]
+struct OptTarget {
+    /// The exact text to target.
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["start", "end"])]
+    find: Option<String>,
+    /// Which occurrence of --find (1-based), when it occurs more than once.
+    #[arg(long, value_name = "K", requires = "find")]
+    nth: Option<usize>,
+    /// Start of the byte span.
+    #[arg(long, value_name = "B", requires = "end")]
+    start: Option<usize>,
+    /// End of the byte span (exclusive).
+    #[arg(long, value_name = "B", requires = "start")]
+    end: Option<usize>,
+}
+
 fn run(cli: Cli) -> Result<i32> {
     if let Command::Resolve { text } = &cli.command {
         return resolve_batch(text);
@@ -239,22 +277,40 @@ fn run(cli: Cli) -> Result<i32> {
                     ..AgentInfo::default()
                 },
             );
-            let id = s.propose(
+            let producer = cowriting::contract::Producer {
+                id: author.id.clone(),
+                version: format!("cowriting-cli {}", env!("CARGO_PKG_VERSION")),
+                provenance: match &author.agent.as_ref().and_then(|a| a.model.clone()) {
+                    Some(m) => format!("model:{m}"),
+                    None => format!("agent:{}", author.id),
+                },
+            };
+            let reason = instruction.clone().unwrap_or_default();
+            let filed = s.propose_suggestion(
                 range,
                 &replacement,
+                &producer,
+                "edit",
+                &reason,
                 ProposeOptions {
                     author,
                     turn_id: turn,
                     instruction,
                 },
             )?;
-            ctx.print(|| id.clone(), || json!({ "id": id }));
+            warn(&mut s);
+            let id = filed.sidecar_id;
+            ctx.print(
+                || id.clone(),
+                || json!({ "id": id, "proposalId": filed.proposal_id }),
+            );
             Ok(0)
         }
         Command::Proposals { doc } => cmd_proposals(&ctx, &doc),
         Command::Accept { doc, id, with } => {
             let mut s = ctx.review_session(&doc)?;
             s.accept_and_save(&id, with.as_deref())?;
+            warn(&mut s);
             ctx.print(
                 || format!("accepted {id}; {} updated", s.doc_path()),
                 || json!({ "accepted": id, "changed": with.is_some() }),
@@ -264,12 +320,21 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Reject { doc, id } => {
             let mut s = ctx.review_session(&doc)?;
             s.reject(&id)?;
+            warn(&mut s);
             ctx.print(|| format!("rejected {id}"), || json!({ "rejected": id }));
             Ok(0)
         }
         Command::Thread(t) => cmd_thread(&ctx, t),
         Command::Threads { doc } => cmd_threads(&ctx, &doc),
         Command::Spans { doc } => cmd_spans(&ctx, &doc),
+        Command::Suggest {
+            doc,
+            producer,
+            instruction,
+            target,
+        } => cmd_suggest(&ctx, &doc, &producer, instruction, &target),
+        Command::Decisions { doc } => cmd_decisions(&ctx, doc.as_deref()),
+        Command::Eval { replay } => cmd_eval(&ctx, replay.as_deref()),
         Command::Resolve { .. } => unreachable!("handled above"),
     }
 }
@@ -287,6 +352,204 @@ fn target_range(s: &Session, t: &Target) -> Result<CharRange> {
         }
         _ => Err(Error::BadInput("give --find TEXT or --start B --end B".into())),
     }
+}
+
+/// Ledger problems after a review command: the decision went through, the
+/// log did not; said on stderr.
+fn warn(s: &mut Session) {
+    for w in s.take_warnings() {
+        eprintln!("cowriting: warning: {w}");
+    }
+}
+
+fn cmd_suggest(
+    ctx: &Ctx,
+    doc: &str,
+    producer: &str,
+    instruction: Option<String>,
+    t: &OptTarget,
+) -> Result<i32> {
+    let cfg = cowriting::config::Config::load()?;
+    let producer = cowriting::suggest::Producer::parse(producer, &cfg)?;
+    let mut s = ctx.review_session(doc)?;
+    let selection = match (&t.find, t.start, t.end) {
+        (Some(text), _, _) => Some(s.find(text, t.nth)?),
+        (None, Some(start), Some(end)) => Some(
+            s.document()
+                .byte_range_to_chars(ByteRange::new(start, end))
+                .map_err(|source| Error::Document {
+                    path: s.doc_path().to_string(),
+                    source,
+                })?,
+        ),
+        _ => None,
+    };
+    let cancel = cowriting::producers::Cancel::new();
+    let filing = cowriting::suggest::run_and_file(&mut s, &cfg, producer, selection, instruction, &cancel)?;
+    warn(&mut s);
+    ctx.print(
+        || {
+            let mut out = format!(
+                "{}: {} proposal{} filed in {} (turn {})",
+                filing.producer,
+                filing.filed.len(),
+                if filing.filed.len() == 1 { "" } else { "s" },
+                s.doc_path(),
+                filing.turn_id
+            );
+            for f in &filing.filed {
+                out.push_str(&format!("\n  {}  ({})", f.sidecar_id, f.proposal_id));
+            }
+            for k in &filing.skipped {
+                out.push_str(&format!("\n  skipped: {k}"));
+            }
+            out
+        },
+        || {
+            json!({
+                "producer": filing.producer,
+                "turnId": filing.turn_id,
+                "filed": filing.filed,
+                "skipped": filing.skipped,
+                "migrated": filing.migrated,
+            })
+        },
+    );
+    Ok(0)
+}
+
+fn cmd_decisions(ctx: &Ctx, doc: Option<&str>) -> Result<i32> {
+    let ledger = cowriting::ledger::Ledger::new(ctx.ws().root());
+    let doc = doc.map(|d| ctx.doc(d)).transpose()?;
+    let records: Vec<_> = ledger
+        .decisions()?
+        .into_iter()
+        .filter(|d| doc.as_ref().is_none_or(|p| p.as_str() == d.doc_id))
+        .collect();
+    ctx.print(
+        || {
+            if records.is_empty() {
+                return "no decisions recorded".into();
+            }
+            let mut out = String::new();
+            for d in &records {
+                let first = d.suggestions.first();
+                out.push_str(&format!(
+                    "{}  {:8}{}  {}  {}  by {}  {}\n",
+                    d.decision.decided_at,
+                    d.decision.outcome.as_str(),
+                    if d.undone { " (undone)" } else { "" },
+                    d.doc_id,
+                    d.sidecar_proposal_id,
+                    d.decision.decided_by,
+                    first
+                        .map(|s| format!("{}/{}", s.producer.id, s.category))
+                        .unwrap_or_default()
+                ));
+                for s in &d.suggestions {
+                    out.push_str(&format!(
+                        "    - {}\n    + {}\n",
+                        short(&s.text, 70),
+                        short(&s.replacement, 70)
+                    ));
+                }
+                if let Some(c) = &d.decision.chosen_replacement {
+                    out.push_str(&format!("    chosen: {}\n", short(c, 70)));
+                }
+            }
+            out
+        },
+        || {
+            Value::Array(
+                records
+                    .iter()
+                    .map(|d| {
+                        json!({
+                            "decision": d.decision,
+                            "docId": d.doc_id,
+                            "sidecarProposalId": d.sidecar_proposal_id,
+                            "turnId": d.turn_id,
+                            "members": d.members,
+                            "suggestions": d.suggestions,
+                            "undone": d.undone,
+                        })
+                    })
+                    .collect(),
+            )
+        },
+    );
+    Ok(0)
+}
+
+fn cmd_eval(ctx: &Ctx, replay: Option<&str>) -> Result<i32> {
+    let ledger = cowriting::ledger::Ledger::new(ctx.ws().root());
+    let store = ctx.store.clone();
+    let rows = cowriting::ledger::eval(&ledger, |doc| {
+        store
+            .load(doc)
+            .ok()
+            .flatten()
+            .map(|a| a.proposals.iter().map(|p| p.id.clone()).collect())
+            .unwrap_or_default()
+    })?;
+    let replayed = match replay {
+        Some(name) => {
+            let cfg = cowriting::config::Config::load()?;
+            let producer = cowriting::suggest::Producer::parse(name, &cfg)?;
+            Some(cowriting::eval::replay(
+                ctx.ws().root(),
+                &ledger,
+                &cfg,
+                &producer,
+            )?)
+        }
+        None => None,
+    };
+    ctx.print(
+        || {
+            let mut out = String::new();
+            if rows.is_empty() {
+                out.push_str("no contract proposals recorded\n");
+            } else {
+                out.push_str(&format!(
+                    "{:<14} {:<14} {:>8} {:>8} {:>8} {:>8}{}\n",
+                    "producer",
+                    "category",
+                    "accepted",
+                    "changed",
+                    "rejected",
+                    "pending",
+                    if rows.iter().any(|r| r.tally.decided_elsewhere > 0) {
+                        "  elsewhere"
+                    } else {
+                        ""
+                    }
+                ));
+                for r in &rows {
+                    out.push_str(&format!(
+                        "{:<14} {:<14} {:>8} {:>8} {:>8} {:>8}{}\n",
+                        r.producer,
+                        r.category,
+                        r.tally.accepted,
+                        r.tally.changed,
+                        r.tally.rejected,
+                        r.tally.pending,
+                        if r.tally.decided_elsewhere > 0 {
+                            format!("  {:>9}", r.tally.decided_elsewhere)
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
+            }
+            if let Some(rep) = &replayed {
+                out.push_str(&rep.to_text());
+            }
+            out.trim_end().to_owned()
+        },
+        || json!({ "rows": rows, "replay": replayed }),
+    );
+    Ok(0)
 }
 
 fn bytes_json(doc: &Document, r: CharRange) -> Value {

@@ -17,19 +17,28 @@
 //!   no producer-facing API (propose) can decide.
 //! - **INV-13** `proposals[]` holds pending proposals only; accept and reject
 //!   remove the record.
+//!
+//! Suggestion contract: [`Session::file_suggestions`] files contract
+//! suggestions as proposals and keeps their records in the [`Ledger`]; every
+//! accept and reject (and their undo and redo) records the decision there, and
+//! a save migrates pending suggestions whose text is intact to the saved bytes.
+//! Ledger failures never undo a human's decision: they are kept as warnings
+//! ([`Session::take_warnings`]).
 
 use crate::anchor::{build_fingerprint, locate_neighbourhood, resolve, Resolution};
 use crate::attribution::{RecordMeta, Span, SpanAuthor, Spans};
 use crate::changeset::{ChangeSet, RangeAssoc};
+use crate::contract::{self, Outcome, Suggestion};
 use crate::diff::{chars_kept_from, word_change, word_diff, DiffPart};
 use crate::document::Document;
 use crate::error::{Error, ErrorCode, ErrorInfo, Result};
 use crate::history::{EditKind, History, ReviewOp};
+use crate::ledger::{Entry, Filed, Ledger};
 use crate::model::{
     new_id, now_iso, Anchor, Artifact, Attribution, Comment, Extra, Proposal, Provenance, Thread,
     ThreadStatus,
 };
-use crate::offset::CharRange;
+use crate::offset::{ByteOffset, ByteRange, CharRange};
 use crate::store::Store;
 use crate::workspace::DocPath;
 use ropey::Rope;
@@ -114,6 +123,11 @@ pub struct Session {
     orphan_attributions: Vec<(Attribution, Anchor)>,
     history: History<Snapshot>,
     identity: Provenance,
+    ledger: Ledger,
+    /// Ranges a client pinned (a selection a producer is working on), mapped
+    /// through every change like anchors.
+    pins: HashMap<String, CharRange>,
+    warnings: Vec<String>,
 }
 
 impl Session {
@@ -133,6 +147,9 @@ impl Session {
             orphan_attributions: Vec::new(),
             history: History::default(),
             identity,
+            ledger: Ledger::new(store.workspace().root()),
+            pins: HashMap::new(),
+            warnings: Vec::new(),
             doc_path,
             store,
         };
@@ -521,6 +538,14 @@ impl Session {
             }
         });
         self.spans.map(change);
+        self.pins
+            .retain(|_, r| match change.map_range(*r, RangeAssoc::Exclusive) {
+                Some(m) => {
+                    *r = m;
+                    true
+                }
+                None => false,
+            });
     }
 
     /// Undo the last step: text, positions, and any review decision it made
@@ -547,6 +572,14 @@ impl Session {
                 Err(e) => {
                     self.history.push_undo(entry);
                     return Err(e);
+                }
+            }
+            for ReviewOp::ProposalDecided { proposal, .. } in &restore {
+                if let Err(e) = self.ledger.undo_decision(&self.doc_path, &proposal.id) {
+                    self.warnings.push(format!(
+                        "the undo of {} is not in the decision log: {e}",
+                        proposal.id
+                    ));
                 }
             }
         }
@@ -586,6 +619,12 @@ impl Session {
                 Err(e) => {
                     self.history.push_redo(entry);
                     return Err(e);
+                }
+            }
+            for id in &ids {
+                if let Err(e) = self.ledger.redo_decision(&self.doc_path, id, &self.identity) {
+                    self.warnings
+                        .push(format!("the redo of {id} is not in the decision log: {e}"));
                 }
             }
         }
@@ -762,8 +801,15 @@ impl Session {
             }
         };
         let p = view.proposal;
+        // Before application the contract record must hold (or be migrated
+        // explicitly); a member whose text is gone is a stale-span conflict.
+        let members = self.revalidate_entry(&p.id, range)?;
         let anchor = self.artifact.anchors[&p.anchor_id].clone();
         let final_text = with.unwrap_or(&p.replacement);
+        let outcome = match with {
+            Some(w) if w != p.replacement => Outcome::Changed,
+            _ => Outcome::Accepted,
+        };
         let change = word_change(self.doc.len_chars(), range, &view.target, final_text);
         let paints = self.accept_paints(&change, range, &p, final_text, with.is_some());
         let review = vec![ReviewOp::ProposalDecided {
@@ -778,6 +824,7 @@ impl Session {
                 self.undo_buffer_only();
                 return Err(e);
             }
+            self.record_decision(&p.id, outcome, Some(final_text), members);
             return Ok(change);
         }
         if let Err(e) = self.write_document() {
@@ -793,6 +840,8 @@ impl Session {
             persist.apply(a);
             Ok(())
         })?;
+        self.record_decision(&p.id, outcome, Some(final_text), members);
+        self.migrate_pending();
         Ok(change)
     }
 
@@ -915,6 +964,7 @@ impl Session {
             });
         let pid = p.id.clone();
         self.update(|a| remove_proposal(a, &pid))?;
+        self.record_decision(&pid, Outcome::Rejected, None, None);
         let identity = ChangeSet::identity(self.doc.len_chars());
         self.apply_with(
             &identity,
@@ -922,6 +972,284 @@ impl Session {
             Vec::new(),
             vec![ReviewOp::ProposalDecided { proposal: p, anchor }],
         )
+    }
+
+    // ---- suggestion contract -------------------------------------------------------
+
+    /// The workspace's contract ledger.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The exact bytes the contract speaks of: the buffer as it would be saved
+    /// (BOM included).
+    pub fn contract_bytes(&self) -> Vec<u8> {
+        self.doc.to_bytes()
+    }
+
+    fn bom_len(&self) -> usize {
+        if self.doc.has_bom() {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// A contract byte span (into [`Session::contract_bytes`]) as chars.
+    pub fn char_range_of(&self, span: ByteRange) -> Result<CharRange> {
+        let bom = self.bom_len();
+        if span.start.0 < bom || span.end.0 < span.start.0 {
+            return Err(Error::BadInput(format!(
+                "byte span {span} is not inside the text of {}",
+                self.doc_path
+            )));
+        }
+        let conv = |b: usize| {
+            self.doc
+                .byte_to_char(ByteOffset(b - bom))
+                .map_err(|source| Error::Document {
+                    path: self.doc_path.to_string(),
+                    source,
+                })
+        };
+        Ok(CharRange {
+            start: conv(span.start.0)?,
+            end: conv(span.end.0)?,
+        })
+    }
+
+    /// A char range as a contract byte span.
+    pub fn byte_range_of(&self, range: CharRange) -> ByteRange {
+        let bom = self.bom_len();
+        ByteRange::new(
+            self.doc.char_to_byte(range.start).0 + bom,
+            self.doc.char_to_byte(range.end).0 + bom,
+        )
+    }
+
+    /// File contract suggestions, each as one one-member proposal: a pending
+    /// proposal in the sidecar (author and turn from `opts`) and its record in
+    /// the ledger. Every suggestion must hold against the buffer now (its
+    /// source hash and span text, [`contract::verify`]); a stale one refuses the
+    /// whole batch and nothing is filed. Overlapping suggestions are filed as
+    /// separate proposals: accepting one turns the other stale (INV-11).
+    pub fn file_suggestions(
+        &mut self,
+        suggestions: &[Suggestion],
+        opts: ProposeOptions,
+    ) -> Result<Vec<Filed>> {
+        self.check_sidecar()?;
+        let bytes = self.contract_bytes();
+        let mut ranges = Vec::with_capacity(suggestions.len());
+        for s in suggestions {
+            contract::verify(s, &bytes)?;
+            if s.source.doc_id != self.doc_path.as_str() {
+                return Err(Error::BadInput(format!(
+                    "suggestion {} is about {}, not {}",
+                    s.id, s.source.doc_id, self.doc_path
+                )));
+            }
+            ranges.push(self.char_range_of(s.span)?);
+        }
+        let mut sorted: Vec<(Suggestion, CharRange)> = suggestions.iter().cloned().zip(ranges).collect();
+        sorted.sort_by(|a, b| {
+            (a.0.span.start, a.0.span.end, &a.0.producer.id, &a.0.id).cmp(&(
+                b.0.span.start,
+                b.0.span.end,
+                &b.0.producer.id,
+                &b.0.id,
+            ))
+        });
+        let mut filed = Vec::with_capacity(sorted.len());
+        let mut entries = Vec::with_capacity(sorted.len());
+        for (s, range) in sorted {
+            let sidecar_id = self.propose(range, &s.replacement, opts.clone())?;
+            let entry = Entry::new(sidecar_id.clone(), opts.turn_id.clone(), vec![s]);
+            filed.push(Filed {
+                sidecar_id,
+                proposal_id: entry.proposal.id.clone(),
+            });
+            entries.push(entry);
+        }
+        crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        if let Err(e) = self.ledger.add_pending(&self.doc_path, entries) {
+            // The proposals are filed and reviewable; only their contract
+            // records are missing, so no decision on them can be recorded.
+            self.warnings.push(format!("contract records not kept: {e}"));
+        }
+        Ok(filed)
+    }
+
+    /// [`Session::propose`] through the contract: the edit becomes a one-member
+    /// contract proposal by `producer` (category and reason as given), filed
+    /// with its ledger record so its decision is logged. The same checks and
+    /// errors as `propose`.
+    pub fn propose_suggestion(
+        &mut self,
+        range: CharRange,
+        replacement: &str,
+        producer: &contract::Producer,
+        category: &str,
+        reason: &str,
+        opts: ProposeOptions,
+    ) -> Result<Filed> {
+        self.check_range(range)?;
+        let target = self.doc.slice(range);
+        if target == replacement {
+            return Err(Error::BadInput(format!(
+                "the replacement is the same as the target text {target:?}; nothing to propose"
+            )));
+        }
+        let bytes = self.contract_bytes();
+        let source = contract::Source::of(self.doc_path.as_str(), &bytes);
+        let suggestion = Suggestion::new(
+            producer,
+            &source,
+            &bytes,
+            contract::Finding {
+                span: self.byte_range_of(range),
+                replacement: replacement.to_owned(),
+                category: category.to_owned(),
+                reason: reason.to_owned(),
+                confidence: None,
+            },
+        )?;
+        let mut filed = self.file_suggestions(&[suggestion], opts)?;
+        Ok(filed.remove(0))
+    }
+
+    /// Check the ledger entry of `sidecar_id` against the buffer before it is
+    /// applied at `range`: members that still hold are kept; members whose
+    /// bytes moved but whose text is intact are migrated explicitly (new
+    /// revision, span and id, `migratedFrom`); a member whose text is gone is a
+    /// stale-span conflict. Returns the migrated members, if any migrated.
+    fn revalidate_entry(&mut self, sidecar_id: &str, range: CharRange) -> Result<Option<Vec<Suggestion>>> {
+        let entry = match self.ledger.pending(&self.doc_path) {
+            Ok(entries) => entries.into_iter().find(|e| e.sidecar_proposal_id == sidecar_id),
+            Err(e) => {
+                self.warnings.push(format!("contract records unreadable: {e}"));
+                None
+            }
+        };
+        let Some(entry) = entry else { return Ok(None) };
+        let bytes = self.contract_bytes();
+        self.migrated(&entry, &bytes, range).map_err(Error::from)
+    }
+
+    /// The members of `entry` carried over to `bytes`, where the proposal's
+    /// target now sits at `range`; `None` when they hold as they are.
+    fn migrated(
+        &self,
+        entry: &Entry,
+        bytes: &[u8],
+        range: CharRange,
+    ) -> std::result::Result<Option<Vec<Suggestion>>, contract::ContractError> {
+        if entry
+            .suggestions
+            .iter()
+            .all(|s| contract::verify(s, bytes).is_ok())
+        {
+            return Ok(None);
+        }
+        let origin = entry
+            .suggestions
+            .iter()
+            .map(|s| s.span.start.0)
+            .min()
+            .unwrap_or(0);
+        let now = self.byte_range_of(range).start.0;
+        let mut out = Vec::with_capacity(entry.suggestions.len());
+        for s in &entry.suggestions {
+            let start = s.span.start.0 - origin + now;
+            let span = ByteRange::new(start, start + (s.span.end.0 - s.span.start.0));
+            out.push(contract::migrate(s, self.doc_path.as_str(), bytes, span)?);
+        }
+        Ok(Some(out))
+    }
+
+    /// After a save: migrate every pending entry of this document whose
+    /// proposal is pending and whose text is intact to the saved bytes; the
+    /// rest stay as they were (their proposals show stale or orphaned).
+    fn migrate_pending(&mut self) {
+        let bytes = self.contract_bytes();
+        let live: HashMap<String, CharRange> = self
+            .artifact
+            .proposals
+            .iter()
+            .filter_map(|p| self.tracked.get(&p.anchor_id).map(|r| (p.id.clone(), *r)))
+            .collect();
+        let mut moves = Vec::new();
+        let entries = match self.ledger.pending(&self.doc_path) {
+            Ok(e) => e,
+            Err(e) => {
+                self.warnings.push(format!("contract records not migrated: {e}"));
+                return;
+            }
+        };
+        for e in &entries {
+            if let Some(range) = live.get(&e.sidecar_proposal_id) {
+                if let Ok(Some(m)) = self.migrated(e, &bytes, *range) {
+                    moves.push((e.sidecar_proposal_id.clone(), m));
+                }
+            }
+        }
+        if moves.is_empty() {
+            return;
+        }
+        let res = self.ledger.update_pending(&self.doc_path, |entries| {
+            for (id, members) in moves {
+                if let Some(e) = entries.iter_mut().find(|e| e.sidecar_proposal_id == id) {
+                    *e = Entry::new(id, e.turn_id.clone(), members);
+                }
+            }
+        });
+        if let Err(e) = res {
+            self.warnings.push(format!("contract records not migrated: {e}"));
+        }
+    }
+
+    fn record_decision(
+        &mut self,
+        sidecar_id: &str,
+        outcome: Outcome,
+        chosen: Option<&str>,
+        members: Option<Vec<Suggestion>>,
+    ) {
+        if let Err(e) = self.ledger.decide(
+            &self.doc_path,
+            sidecar_id,
+            outcome,
+            chosen,
+            &self.identity,
+            members,
+        ) {
+            self.warnings.push(format!(
+                "the decision on {sidecar_id} is not in the decision log: {e}"
+            ));
+        }
+    }
+
+    /// Problems with the ledger since the last call (a decision that could not
+    /// be logged, say); the review itself went through.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// Track `range` through every change until [`Session::unpin`], under `key`
+    /// (a selection a producer is working on while the human keeps typing).
+    pub fn pin(&mut self, key: &str, range: CharRange) -> Result<()> {
+        self.check_range(range)?;
+        self.pins.insert(key.to_owned(), range);
+        Ok(())
+    }
+
+    /// Where a pinned range is now; `None` when its text was deleted.
+    pub fn pinned(&self, key: &str) -> Option<CharRange> {
+        self.pins.get(key).copied()
+    }
+
+    pub fn unpin(&mut self, key: &str) {
+        self.pins.remove(key);
     }
 
     // ---- threads -----------------------------------------------------------------
@@ -1005,6 +1333,7 @@ impl Session {
             persist.apply(a);
             Ok(())
         })?;
+        self.migrate_pending();
         Ok(SaveReport {
             sidecar_skipped: None,
         })

@@ -1,0 +1,661 @@
+//! Where the suggestion contract's records live in a workspace, beside the
+//! VS Code sidecars (which stay exactly the VS Code format).
+//!
+//! ```text
+//! W/.cowriting/suggestions/<docPath>.json   pending contract records, by sidecar proposal
+//! W/.cowriting/decisions.jsonl              every decision, append-only, one JSON per line
+//! ```
+//!
+//! Each contract proposal is filed as one pending proposal in the sidecar
+//! ([`crate::session::Session::file_suggestions`]); its [`Entry`] here ties the
+//! sidecar proposal id to the contract proposal, its member suggestions and the
+//! turn. The sidecar proposal carries what VS Code knows (anchor, replacement,
+//! author as Provenance, `turnId`); the entry carries the rest (producer version,
+//! rule, category, reason, source revision).
+//!
+//! When a human decides (any accept/reject path of the app or CLI goes through
+//! `Session`), the entry leaves the pending file and a [`DecisionRecord`] is
+//! appended: the contract decision plus the ordered member ids, the original
+//! suggestions (with their producer versions and source revision), so an
+//! evaluation compares like with like. Undo appends an `undo` line naming the
+//! sidecar proposal and puts the entry back; redo appends the decision again.
+//! The effective decisions are the log folded in order ([`Ledger::decisions`]).
+//!
+//! A proposal decided by a tool that does not know the ledger (VS Code) leaves
+//! its entry behind with no sidecar proposal; [`eval`] counts those as
+//! "decided elsewhere".
+//!
+//! Writes are atomic (pending files) or single `O_APPEND` writes followed by
+//! fsync (the log). A pending file that cannot be parsed or has a newer
+//! `schemaVersion` is never overwritten.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::contract::{ContractProposal, Decision, Outcome, Suggestion, SCHEMA_VERSION};
+use crate::error::{Error, Result};
+use crate::fsutil::atomic_write;
+use crate::model::{now_iso, AgentInfo, ModelError, Provenance};
+use crate::workspace::DocPath;
+
+/// The directory under the workspace root that holds the ledger.
+pub const LEDGER_DIR: &str = ".cowriting";
+
+/// One filed contract proposal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Entry {
+    /// The `pr_…` id of the proposal in the VS Code sidecar.
+    pub sidecar_proposal_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_id: Option<String>,
+    pub proposal: ContractProposal,
+    /// The members, in proposal order.
+    pub suggestions: Vec<Suggestion>,
+}
+
+impl Entry {
+    pub fn new(sidecar_proposal_id: String, turn_id: Option<String>, suggestions: Vec<Suggestion>) -> Entry {
+        Entry {
+            sidecar_proposal_id,
+            turn_id,
+            proposal: ContractProposal::of(&suggestions),
+            suggestions,
+        }
+    }
+
+    /// The producer of the first member (all members of one proposal share it).
+    pub fn producer_id(&self) -> &str {
+        self.suggestions
+            .first()
+            .map(|s| s.producer.id.as_str())
+            .unwrap_or("")
+    }
+}
+
+/// The pending file of one document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PendingFile {
+    schema_version: u32,
+    doc_id: String,
+    entries: Vec<Entry>,
+}
+
+/// One line of the decision log, as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", untagged)]
+enum LogLine {
+    Decided(Box<DecisionRecordLine>),
+    Undo(UndoLine),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// No deny_unknown_fields: serde does not support it together with `flatten`.
+#[serde(rename_all = "camelCase")]
+struct DecisionRecordLine {
+    #[serde(flatten)]
+    decision: Decision,
+    doc_id: String,
+    sidecar_proposal_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    turn_id: Option<String>,
+    /// Member suggestion ids, in proposal order.
+    members: Vec<String>,
+    /// The members as they were decided (a migrated member names its original).
+    suggestions: Vec<Suggestion>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct UndoLine {
+    schema_version: u32,
+    /// Always true; marks the line as an undo.
+    undo: bool,
+    doc_id: String,
+    sidecar_proposal_id: String,
+    undone_at: String,
+}
+
+/// A decision with what it was about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionRecord {
+    pub decision: Decision,
+    pub doc_id: String,
+    pub sidecar_proposal_id: String,
+    pub turn_id: Option<String>,
+    pub members: Vec<String>,
+    pub suggestions: Vec<Suggestion>,
+    /// An undo later took this decision back.
+    pub undone: bool,
+}
+
+impl DecisionRecord {
+    /// The source revision the members were made on.
+    pub fn revision(&self) -> Option<&str> {
+        self.suggestions.first().map(|s| s.source.revision.as_str())
+    }
+    pub fn producer_id(&self) -> &str {
+        self.suggestions
+            .first()
+            .map(|s| s.producer.id.as_str())
+            .unwrap_or("")
+    }
+}
+
+/// The contract records of one workspace.
+#[derive(Clone, Debug)]
+pub struct Ledger {
+    root: PathBuf,
+}
+
+impl Ledger {
+    /// The ledger of the workspace at `workspace_root`.
+    pub fn new(workspace_root: &Path) -> Ledger {
+        Ledger {
+            root: workspace_root.join(LEDGER_DIR),
+        }
+    }
+
+    pub fn pending_file(&self, doc: &DocPath) -> PathBuf {
+        let mut p = self.root.join("suggestions");
+        for part in doc.as_str().split('/') {
+            p.push(part);
+        }
+        let mut name = p.file_name().expect("a doc path has a name").to_os_string();
+        name.push(".json");
+        p.set_file_name(name);
+        p
+    }
+
+    pub fn decisions_file(&self) -> PathBuf {
+        self.root.join("decisions.jsonl")
+    }
+
+    /// The pending entries of `doc` (none when there is no file).
+    pub fn pending(&self, doc: &DocPath) -> Result<Vec<Entry>> {
+        Ok(self.load_pending(doc)?.map(|f| f.entries).unwrap_or_default())
+    }
+
+    fn load_pending(&self, doc: &DocPath) -> Result<Option<PendingFile>> {
+        let path = self.pending_file(doc);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(&path)(e)),
+        };
+        let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| Error::CorruptSidecar {
+            file: path.clone(),
+            source: ModelError::Syntax {
+                line: e.line(),
+                column: e.column(),
+                message: e.to_string(),
+            },
+        })?;
+        if let Some(v) = value.get("schemaVersion").and_then(|v| v.as_u64()) {
+            if v > SCHEMA_VERSION as u64 {
+                return Err(Error::NewerSchema {
+                    file: path,
+                    source: ModelError::NewerSchema { found: v },
+                });
+            }
+        }
+        let file: PendingFile = serde_json::from_value(value).map_err(|e| Error::CorruptSidecar {
+            file: path.clone(),
+            source: ModelError::Shape {
+                path: "entries".into(),
+                message: e.to_string(),
+            },
+        })?;
+        Ok(Some(file))
+    }
+
+    /// Read-modify-write the pending entries of `doc`; the file is removed when
+    /// it ends up empty, and not written when nothing changed.
+    pub fn update_pending<R>(&self, doc: &DocPath, f: impl FnOnce(&mut Vec<Entry>) -> R) -> Result<R> {
+        let before = self.load_pending(doc)?;
+        let mut entries = before.as_ref().map(|b| b.entries.clone()).unwrap_or_default();
+        let out = f(&mut entries);
+        if before.as_ref().map(|b| &b.entries) == Some(&entries) || (before.is_none() && entries.is_empty()) {
+            return Ok(out);
+        }
+        let path = self.pending_file(doc);
+        if entries.is_empty() {
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&path)(e)),
+            }
+            return Ok(out);
+        }
+        let file = PendingFile {
+            schema_version: SCHEMA_VERSION,
+            doc_id: doc.as_str().to_owned(),
+            entries,
+        };
+        let mut text = serde_json::to_string_pretty(&file).expect("entries serialize");
+        text.push('\n');
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
+        }
+        atomic_write(&path, text.as_bytes()).map_err(Error::io(&path))?;
+        Ok(out)
+    }
+
+    /// Add entries for newly filed proposals.
+    pub fn add_pending(&self, doc: &DocPath, new: Vec<Entry>) -> Result<()> {
+        self.update_pending(doc, |entries| entries.extend(new))
+    }
+
+    /// Record a decision on the sidecar proposal `sidecar_id`, if it has an
+    /// entry (proposals filed without the contract have none): the entry leaves
+    /// the pending file, the decision is appended. `members` replaces the
+    /// entry's suggestions when they were migrated just before the decision.
+    /// Returns the record written.
+    pub fn decide(
+        &self,
+        doc: &DocPath,
+        sidecar_id: &str,
+        outcome: Outcome,
+        chosen: Option<&str>,
+        decided_by: &Provenance,
+        members: Option<Vec<Suggestion>>,
+    ) -> Result<Option<DecisionRecord>> {
+        let entry = self.update_pending(doc, |entries| {
+            let i = entries.iter().position(|e| e.sidecar_proposal_id == sidecar_id)?;
+            Some(entries.remove(i))
+        })?;
+        let Some(mut entry) = entry else {
+            return Ok(None);
+        };
+        if let Some(m) = members {
+            entry = Entry::new(entry.sidecar_proposal_id, entry.turn_id, m);
+        }
+        let line = DecisionRecordLine {
+            decision: Decision {
+                schema_version: SCHEMA_VERSION,
+                proposal_id: entry.proposal.id.clone(),
+                outcome,
+                chosen_replacement: match outcome {
+                    Outcome::Changed => chosen.map(str::to_owned),
+                    _ => None,
+                },
+                decided_at: now_iso(),
+                decided_by: decided_by.id.clone(),
+            },
+            doc_id: doc.as_str().to_owned(),
+            sidecar_proposal_id: entry.sidecar_proposal_id.clone(),
+            turn_id: entry.turn_id.clone(),
+            members: entry.proposal.members.clone(),
+            suggestions: entry.suggestions.clone(),
+        };
+        self.append(&LogLine::Decided(Box::new(line.clone())))?;
+        Ok(Some(line.into_record(false)))
+    }
+
+    /// Undo the last effective decision on `sidecar_id` (the proposal is pending
+    /// again): an `undo` line is appended and the entry goes back to pending.
+    pub fn undo_decision(&self, doc: &DocPath, sidecar_id: &str) -> Result<()> {
+        let Some(last) = self
+            .decisions()?
+            .into_iter()
+            .rev()
+            .find(|d| d.sidecar_proposal_id == sidecar_id && d.doc_id == doc.as_str() && !d.undone)
+        else {
+            return Ok(());
+        };
+        self.append(&LogLine::Undo(UndoLine {
+            schema_version: SCHEMA_VERSION,
+            undo: true,
+            doc_id: doc.as_str().to_owned(),
+            sidecar_proposal_id: sidecar_id.to_owned(),
+            undone_at: now_iso(),
+        }))?;
+        let entry = Entry {
+            sidecar_proposal_id: last.sidecar_proposal_id,
+            turn_id: last.turn_id,
+            proposal: ContractProposal {
+                schema_version: SCHEMA_VERSION,
+                id: last.decision.proposal_id,
+                members: last.members,
+            },
+            suggestions: last.suggestions,
+        };
+        self.update_pending(doc, |entries| {
+            if !entries.iter().any(|e| e.sidecar_proposal_id == sidecar_id) {
+                entries.push(entry);
+            }
+        })
+    }
+
+    /// Redo: decide `sidecar_id` again as the undone decision had it.
+    pub fn redo_decision(&self, doc: &DocPath, sidecar_id: &str, decided_by: &Provenance) -> Result<()> {
+        let Some(last) = self
+            .decisions()?
+            .into_iter()
+            .rev()
+            .find(|d| d.sidecar_proposal_id == sidecar_id && d.doc_id == doc.as_str())
+        else {
+            return Ok(());
+        };
+        if !last.undone {
+            return Ok(());
+        }
+        self.decide(
+            doc,
+            sidecar_id,
+            last.decision.outcome,
+            last.decision.chosen_replacement.as_deref(),
+            decided_by,
+            None,
+        )
+        .map(|_| ())
+    }
+
+    fn append(&self, line: &LogLine) -> Result<()> {
+        let path = self.decisions_file();
+        std::fs::create_dir_all(&self.root).map_err(Error::io(&self.root))?;
+        let mut text = serde_json::to_string(line).expect("log lines serialize");
+        text.push('\n');
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(Error::io(&path))?;
+        // One write call: appends from several processes do not interleave.
+        f.write_all(text.as_bytes()).map_err(Error::io(&path))?;
+        f.sync_all().map_err(Error::io(&path))?;
+        Ok(())
+    }
+
+    /// Every decision in log order, with `undone` set where an undo followed.
+    /// A line that cannot be read is an error naming its line number.
+    pub fn decisions(&self) -> Result<Vec<DecisionRecord>> {
+        let path = self.decisions_file();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(Error::io(&path)(e)),
+        };
+        let mut out: Vec<DecisionRecord> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let parsed: LogLine = serde_json::from_str(line).map_err(|e| {
+                Error::BadInput(format!(
+                    "{}:{}: not a decision record: {e}",
+                    path.display(),
+                    i + 1
+                ))
+            })?;
+            match parsed {
+                LogLine::Decided(d) => out.push(d.into_record(false)),
+                LogLine::Undo(u) => {
+                    if let Some(d) = out.iter_mut().rev().find(|d| {
+                        d.sidecar_proposal_id == u.sidecar_proposal_id && d.doc_id == u.doc_id && !d.undone
+                    }) {
+                        d.undone = true;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every pending entry of the workspace, by document.
+    pub fn all_pending(&self) -> Result<Vec<(DocPath, Vec<Entry>)>> {
+        let base = self.root.join("suggestions");
+        let mut out = Vec::new();
+        let mut stack = vec![base.clone()];
+        while let Some(dir) = stack.pop() {
+            let Ok(read) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in read.flatten() {
+                let p = e.path();
+                if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                    stack.push(p);
+                } else if let Some(rel) = p
+                    .strip_prefix(&base)
+                    .ok()
+                    .and_then(|r| r.to_str())
+                    .and_then(|r| r.strip_suffix(".json"))
+                {
+                    let rel = rel.replace(std::path::MAIN_SEPARATOR, "/");
+                    if let Ok(doc) = DocPath::parse(&rel) {
+                        let entries = self.pending(&doc)?;
+                        out.push((doc, entries));
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+        Ok(out)
+    }
+}
+
+impl DecisionRecordLine {
+    fn into_record(self, undone: bool) -> DecisionRecord {
+        DecisionRecord {
+            decision: self.decision,
+            doc_id: self.doc_id,
+            sidecar_proposal_id: self.sidecar_proposal_id,
+            turn_id: self.turn_id,
+            members: self.members,
+            suggestions: self.suggestions,
+            undone,
+        }
+    }
+}
+
+/// Keep `bytes` in the workspace's git object database (when it is in a git
+/// repository), so `cowriting eval --replay` can read a suggestion's source
+/// revision back by its blob id even when that version was never committed.
+/// Unreachable blobs live until `git gc` prunes them (two weeks by default).
+/// Returns whether it was stored.
+pub fn keep_revision(workspace_root: &Path, bytes: &[u8]) -> bool {
+    let Ok(repo) = git2::Repository::discover(workspace_root) else {
+        return false;
+    };
+    repo.blob(bytes).is_ok()
+}
+
+/// The bytes of a recorded revision, read back from git by blob id.
+pub fn read_revision(workspace_root: &Path, revision: &str) -> Result<Vec<u8>> {
+    let repo = git2::Repository::discover(workspace_root).map_err(|e| {
+        Error::BadInput(format!(
+            "{} is not in a git repository ({}); revisions cannot be read back",
+            workspace_root.display(),
+            e.message()
+        ))
+    })?;
+    let oid = git2::Oid::from_str(revision)
+        .map_err(|_| Error::BadInput(format!("{revision:?} is not a git blob id")))?;
+    let blob = repo
+        .find_blob(oid)
+        .map_err(|_| Error::BadInput(format!("revision {revision} is not in the git object database")))?;
+    Ok(blob.content().to_vec())
+}
+
+/// The sidecar author of a producer's proposals: an agent named after the
+/// producer, its version as `sdk`, its model (for `model:` provenance).
+pub fn author_for(producer: &crate::contract::Producer) -> Provenance {
+    let model = producer.provenance.strip_prefix("model:").map(str::to_owned);
+    Provenance::agent(
+        producer.id.clone(),
+        AgentInfo {
+            sdk: Some(format!("{} {}", producer.id, producer.version)),
+            model,
+            session_id: None,
+            extra: Default::default(),
+        },
+    )
+}
+
+/// A proposal filed from contract suggestions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Filed {
+    /// The `pr_…` id in the sidecar.
+    pub sidecar_id: String,
+    /// The contract proposal id (`pp_…`).
+    pub proposal_id: String,
+}
+
+/// Counts of one producer and category.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tally {
+    pub accepted: usize,
+    pub rejected: usize,
+    pub changed: usize,
+    pub pending: usize,
+    /// Entries whose sidecar proposal is gone without a decision here (decided
+    /// by a tool that does not keep the ledger, e.g. VS Code).
+    pub decided_elsewhere: usize,
+}
+
+/// One row of [`eval`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalRow {
+    pub producer: String,
+    pub category: String,
+    #[serde(flatten)]
+    pub tally: Tally,
+}
+
+/// Per producer and category: accepted, rejected, changed (effective decisions,
+/// undone ones left out) and pending (entries whose sidecar proposal is still
+/// there). `pending_ids(doc)` gives the sidecar proposal ids present now.
+pub fn eval(
+    ledger: &Ledger,
+    mut pending_ids: impl FnMut(&DocPath) -> std::collections::HashSet<String>,
+) -> Result<Vec<EvalRow>> {
+    let mut rows: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    let key = |s: &Suggestion| (s.producer.id.clone(), s.category.clone());
+    for d in ledger.decisions()?.iter().filter(|d| !d.undone) {
+        let Some(first) = d.suggestions.first() else {
+            continue;
+        };
+        let t = rows.entry(key(first)).or_default();
+        match d.decision.outcome {
+            Outcome::Accepted => t.accepted += 1,
+            Outcome::Rejected => t.rejected += 1,
+            Outcome::Changed => t.changed += 1,
+        }
+    }
+    for (doc, entries) in ledger.all_pending()? {
+        let live = pending_ids(&doc);
+        for e in entries {
+            let Some(first) = e.suggestions.first() else {
+                continue;
+            };
+            let t = rows.entry(key(first)).or_default();
+            if live.contains(&e.sidecar_proposal_id) {
+                t.pending += 1;
+            } else {
+                t.decided_elsewhere += 1;
+            }
+        }
+    }
+    Ok(rows
+        .into_iter()
+        .map(|((producer, category), tally)| EvalRow {
+            producer,
+            category,
+            tally,
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::{byte_span, Finding, Producer, Source};
+
+    fn sug(bytes: &[u8], start: usize, end: usize, rep: &str) -> Suggestion {
+        let p = Producer {
+            id: "harper".into(),
+            version: "1".into(),
+            provenance: "rule:Spell".into(),
+        };
+        Suggestion::new(
+            &p,
+            &Source::of("a.md", bytes),
+            bytes,
+            Finding {
+                span: byte_span(start, end),
+                replacement: rep.into(),
+                category: "spelling".into(),
+                reason: "r".into(),
+                confidence: None,
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn decide_undo_redo_fold_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let doc = DocPath::parse("notes/a.md").unwrap();
+        let bytes = b"teh cat";
+        l.add_pending(
+            &doc,
+            vec![Entry::new(
+                "pr_1".into(),
+                Some("turn-1".into()),
+                vec![sug(bytes, 0, 3, "the")],
+            )],
+        )
+        .unwrap();
+        assert!(l
+            .pending_file(&doc)
+            .ends_with(".cowriting/suggestions/notes/a.md.json"));
+        let me = Provenance::human("me@example.com");
+        let rec = l
+            .decide(&doc, "pr_1", Outcome::Changed, Some("The"), &me, None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(rec.decision.chosen_replacement.as_deref(), Some("The"));
+        assert!(l.pending(&doc).unwrap().is_empty());
+        assert!(!l.pending_file(&doc).exists(), "an empty pending file is removed");
+        // Unknown proposals (filed without the contract) record nothing.
+        assert!(l
+            .decide(&doc, "pr_x", Outcome::Accepted, None, &me, None)
+            .unwrap()
+            .is_none());
+        l.undo_decision(&doc, "pr_1").unwrap();
+        assert_eq!(l.pending(&doc).unwrap().len(), 1);
+        let d = l.decisions().unwrap();
+        assert_eq!(d.len(), 1);
+        assert!(d[0].undone);
+        l.redo_decision(&doc, "pr_1", &me).unwrap();
+        let d = l.decisions().unwrap();
+        assert_eq!(d.len(), 2);
+        assert!(!d[1].undone && d[1].decision.outcome == Outcome::Changed);
+        let rows = eval(&l, |_| Default::default()).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].tally.changed, 1);
+        assert_eq!(rows[0].tally.accepted, 0);
+    }
+
+    #[test]
+    fn a_corrupt_pending_file_is_never_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let doc = DocPath::parse("a.md").unwrap();
+        let path = l.pending_file(&doc);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "{ nope").unwrap();
+        let e = l.add_pending(&doc, vec![]).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::CorruptSidecar);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ nope");
+    }
+}

@@ -1,0 +1,270 @@
+//! Running producers on a document and filing what they find: the one path the
+//! CLI (`cowriting suggest`), the desktop app ("Check document", "Ask Claude…")
+//! and the MCP server share.
+//!
+//! A run has three steps so that a slow producer never holds the document:
+//! [`Job::prepare`] copies the bytes (and pins the selection, for Claude),
+//! [`Job::run`] runs the producer with no session borrowed, and [`Job::file`]
+//! files the suggestions in the session. When the human typed in between, the
+//! suggestions are stale by hash: for a Claude turn whose selection is intact
+//! they are migrated explicitly to where the selection now is (new ids,
+//! `migratedFrom`); otherwise nothing is filed and the error says why.
+
+use crate::config::Config;
+use crate::contract::{self, Suggestion};
+use crate::error::{Error, Result};
+use crate::ledger::{author_for, Filed};
+use crate::model::new_id;
+use crate::offset::{ByteRange, CharRange};
+use crate::producers::{self, Cancel, Request, Run};
+use crate::session::{ProposeOptions, Session};
+
+/// Which producer a job runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Producer {
+    Harper,
+    Vale,
+    Claude,
+    /// An external command from the user's config, by name.
+    External(String),
+}
+
+impl Producer {
+    /// Parse a producer name; external names must be in the config.
+    pub fn parse(name: &str, cfg: &Config) -> Result<Producer> {
+        match name {
+            "harper" => Ok(Producer::Harper),
+            "vale" => Ok(Producer::Vale),
+            "claude" => Ok(Producer::Claude),
+            other if cfg.external.contains_key(other) => Ok(Producer::External(other.to_owned())),
+            other => {
+                let mut known = vec!["harper".to_owned(), "vale".into(), "claude".into()];
+                known.extend(cfg.external.keys().cloned());
+                Err(Error::BadInput(format!(
+                    "unknown producer {other:?}: choose one of {} (external producers are configured in {})",
+                    known.join(", "),
+                    Config::path()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_else(|| "config.toml".into())
+                )))
+            }
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        match self {
+            Producer::Harper => "harper",
+            Producer::Vale => "vale",
+            Producer::Claude => "claude",
+            Producer::External(n) => n,
+        }
+    }
+}
+
+/// A producer run on a copy of a document.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub producer: Producer,
+    pub doc_id: String,
+    pub bytes: Vec<u8>,
+    pub selection: Option<ByteRange>,
+    pub instruction: Option<String>,
+    pub(crate) pin: Option<(String, String)>,
+}
+
+/// What a finished job filed.
+#[derive(Clone, Debug, Default)]
+pub struct Filing {
+    pub producer: String,
+    pub turn_id: String,
+    pub filed: Vec<Filed>,
+    /// Findings reported but not filed, one line each.
+    pub skipped: Vec<String>,
+    /// Suggestions carried over because the human typed during the run.
+    pub migrated: usize,
+}
+
+/// What [`Job::run`] returns.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub run: Run,
+    pub turn_id: String,
+}
+
+impl Job {
+    /// Copy what `producer` needs from `session`. For Claude `selection` and a
+    /// non-empty `instruction` are required.
+    pub fn prepare(
+        session: &mut Session,
+        producer: Producer,
+        selection: Option<CharRange>,
+        instruction: Option<String>,
+    ) -> Result<Job> {
+        if producer == Producer::Claude {
+            let sel = selection.filter(|r| !r.is_empty());
+            if sel.is_none() {
+                return Err(Error::BadInput(
+                    "Ask Claude needs a selection: give --find TEXT or --start B --end B".into(),
+                ));
+            }
+            if instruction.as_deref().is_none_or(|i| i.trim().is_empty()) {
+                return Err(Error::BadInput(
+                    "Ask Claude needs an instruction (--instruction TEXT)".into(),
+                ));
+            }
+        }
+        let bytes = session.contract_bytes();
+        let mut pin = None;
+        if let Some(r) = selection {
+            let key = new_id("pin");
+            session.pin(&key, r)?;
+            pin = Some((key, session.document().slice(r)));
+        }
+        Ok(Job {
+            producer,
+            doc_id: session.doc_path().as_str().to_owned(),
+            selection: selection.map(|r| session.byte_range_of(r)),
+            instruction,
+            bytes,
+            pin,
+        })
+    }
+
+    /// Run the producer (slow; no session held).
+    pub fn run(&self, cfg: &Config, cancel: &Cancel) -> Result<Outcome> {
+        let req = Request {
+            doc_id: &self.doc_id,
+            bytes: &self.bytes,
+            selection: self.selection,
+            instruction: self.instruction.as_deref(),
+        };
+        let new_turn = || new_id("turn");
+        match &self.producer {
+            Producer::Claude => {
+                let turn = producers::claude::edit_selection(&cfg.claude, &req, cancel)?;
+                Ok(Outcome {
+                    run: turn.run,
+                    turn_id: turn.turn_id,
+                })
+            }
+            Producer::Vale => Ok(Outcome {
+                run: producers::vale::run(&cfg.vale, &req, cancel)?,
+                turn_id: new_turn(),
+            }),
+            Producer::External(name) => Ok(Outcome {
+                run: producers::external::run(name, &cfg.external[name], &req, cancel)?,
+                turn_id: new_turn(),
+            }),
+            Producer::Harper => Ok(Outcome {
+                run: harper(&req)?,
+                turn_id: new_turn(),
+            }),
+        }
+    }
+
+    /// File what the run found in `session` (the same document). Unpins.
+    pub fn file(&self, session: &mut Session, outcome: Outcome) -> Result<Filing> {
+        let pinned = self
+            .pin
+            .as_ref()
+            .map(|(k, text)| (session.pinned(k), text.clone()));
+        if let Some((k, _)) = &self.pin {
+            session.unpin(k);
+        }
+        let Outcome { run, turn_id } = outcome;
+        let mut filing = Filing {
+            producer: self.producer.name().to_owned(),
+            turn_id: turn_id.clone(),
+            skipped: run.skipped.clone(),
+            ..Filing::default()
+        };
+        if run.suggestions.is_empty() {
+            return Ok(filing);
+        }
+        let now = session.contract_bytes();
+        let mut suggestions = run.suggestions;
+        if now != self.bytes {
+            suggestions = self.carry_over(session, &now, suggestions, pinned)?;
+            filing.migrated = suggestions.len();
+        }
+        let producer = suggestions[0].producer.clone();
+        let opts = ProposeOptions {
+            author: author_for(&producer),
+            turn_id: Some(turn_id),
+            instruction: self.instruction.clone(),
+        };
+        filing.filed = session.file_suggestions(&suggestions, opts)?;
+        Ok(filing)
+    }
+
+    /// The document changed during the run: carry suggestions over by the
+    /// pinned selection's move when its text is intact; otherwise refuse.
+    fn carry_over(
+        &self,
+        session: &Session,
+        now: &[u8],
+        suggestions: Vec<Suggestion>,
+        pinned: Option<(Option<CharRange>, String)>,
+    ) -> Result<Vec<Suggestion>> {
+        let what = self.producer.name();
+        let (Some((Some(at), text)), Some(sel)) = (pinned, self.selection) else {
+            return Err(Error::Producer {
+                producer: what.to_owned(),
+                message: format!(
+                    "{} changed while {what} ran; nothing filed — run it again",
+                    self.doc_id
+                ),
+            });
+        };
+        if session.document().slice(at) != text {
+            return Err(Error::Producer {
+                producer: what.to_owned(),
+                message: "the selection was edited while the turn ran; nothing filed — ask again".into(),
+            });
+        }
+        let moved_to = session.byte_range_of(at).start.0;
+        let mut out = Vec::with_capacity(suggestions.len());
+        for s in &suggestions {
+            let start = s.span.start.0 - sel.start.0 + moved_to;
+            let span = ByteRange::new(start, start + s.span.end.0 - s.span.start.0);
+            out.push(contract::migrate(s, &self.doc_id, now, span)?);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(feature = "harper")]
+fn harper(req: &Request) -> Result<Run> {
+    producers::harper::check(req)
+}
+
+#[cfg(not(feature = "harper"))]
+fn harper(_req: &Request) -> Result<Run> {
+    Err(Error::Producer {
+        producer: "harper".into(),
+        message: "this build of cowriting has no Harper (build with --features harper)".into(),
+    })
+}
+
+/// Run `producer` on `session`'s document and file the result, in one go
+/// (the CLI; the app splits the steps to keep the UI responsive).
+pub fn run_and_file(
+    session: &mut Session,
+    cfg: &Config,
+    producer: Producer,
+    selection: Option<CharRange>,
+    instruction: Option<String>,
+    cancel: &Cancel,
+) -> Result<Filing> {
+    let job = Job::prepare(session, producer, selection, instruction)?;
+    let outcome = match job.run(cfg, cancel) {
+        Ok(o) => o,
+        Err(e) => {
+            if let Some((k, _)) = &job.pin {
+                session.unpin(k);
+            }
+            return Err(e);
+        }
+    };
+    job.file(session, outcome)
+}

@@ -1,0 +1,257 @@
+//! The suggestion contract in the workspace: filing, decisions on every
+//! accept/reject path (CLI and library), undo/redo, explicit migration, eval.
+
+mod common;
+
+use common::Ws;
+use cowriting::contract::{self, Finding, Producer, Source};
+use cowriting::history::EditKind;
+use cowriting::ledger::Ledger;
+use cowriting::model::Provenance;
+use cowriting::{CharRange, DocPath, ErrorCode, ProposeOptions, Session, Store, Workspace};
+use serde_json::Value;
+use std::sync::Arc;
+
+fn session(ws: &Ws) -> Session {
+    let store = Arc::new(Store::new(Workspace::open(ws.path()).unwrap()));
+    Session::open(
+        store,
+        DocPath::parse("d.md").unwrap(),
+        Provenance::human("me@example.com"),
+    )
+    .unwrap()
+}
+
+fn harper() -> Producer {
+    Producer {
+        id: "harper".into(),
+        version: "9.9".into(),
+        provenance: "rule:SpellCheck".into(),
+    }
+}
+
+fn suggestion(bytes: &[u8], find: &str, replacement: &str) -> contract::Suggestion {
+    let text = std::str::from_utf8(bytes).unwrap();
+    let start = text.find(find).unwrap();
+    contract::Suggestion::new(
+        &harper(),
+        &Source::of("d.md", bytes),
+        bytes,
+        Finding {
+            span: contract::byte_span(start, start + find.len()),
+            replacement: replacement.into(),
+            category: "spelling".into(),
+            reason: format!("Did you mean {replacement:?}?"),
+            confidence: None,
+        },
+    )
+    .unwrap()
+}
+
+fn opts() -> ProposeOptions {
+    ProposeOptions {
+        author: cowriting::ledger::author_for(&harper()),
+        turn_id: Some("turn-1".into()),
+        instruction: None,
+    }
+}
+
+fn decisions(ws: &Ws) -> Vec<Value> {
+    match ws.json(&["decisions"]) {
+        Value::Array(a) => a,
+        other => panic!("{other}"),
+    }
+}
+
+fn eval_row(ws: &Ws, producer: &str, category: &str) -> Value {
+    let v = ws.json(&["eval"]);
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["producer"] == producer && r["category"] == category)
+        .cloned()
+        .unwrap_or_else(|| panic!("no row {producer}/{category} in {v}"))
+}
+
+#[test]
+fn cli_accept_change_reject_are_logged_and_counted() {
+    let ws = Ws::new();
+    ws.write("d.md", "Café one, two, three, four.\n");
+    let id = |v: Value| v["id"].as_str().unwrap().to_owned();
+    let a = id(ws.json(&[
+        "propose",
+        "d.md",
+        "--find",
+        "one",
+        "--replace",
+        "uno",
+        "--instruction",
+        "Spanish",
+    ]));
+    let b = id(ws.json(&["propose", "d.md", "--find", "two", "--replace", "dos"]));
+    let c = id(ws.json(&["propose", "d.md", "--find", "three", "--replace", "tres"]));
+    let _d = id(ws.json(&["propose", "d.md", "--find", "four", "--replace", "cuatro"]));
+    let pending = std::fs::read_to_string(ws.file(".cowriting/suggestions/d.md.json")).unwrap();
+    assert_eq!(pending.matches("\"sidecarProposalId\"").count(), 4, "{pending}");
+    ws.ok(&["accept", "d.md", &a]);
+    ws.ok(&["accept", "d.md", &b, "--with", "DOS"]);
+    ws.ok(&["reject", "d.md", &c]);
+    assert_eq!(ws.read("d.md"), "Café uno, DOS, three, four.\n");
+    let log = decisions(&ws);
+    let outcomes: Vec<&str> = log
+        .iter()
+        .map(|d| d["decision"]["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["accepted", "changed", "rejected"]);
+    assert_eq!(log[1]["decision"]["chosenReplacement"], "DOS");
+    assert_eq!(log[0]["decision"]["decidedBy"], "writer@example.com");
+    // Each record keeps the original suggestion, its producer and revision.
+    let s = &log[0]["suggestions"][0];
+    assert_eq!(s["text"], "one");
+    assert_eq!(s["replacement"], "uno");
+    assert_eq!(s["reason"], "Spanish");
+    assert_eq!(
+        s["source"]["revision"],
+        contract::git_blob_id("Café one, two, three, four.\n".as_bytes())
+    );
+    assert_eq!(log[0]["members"][0], s["id"]);
+    // The second was decided after the first changed the bytes: migrated explicitly.
+    let s2 = &log[1]["suggestions"][0];
+    assert!(s2["migratedFrom"].as_str().unwrap().starts_with("sg_"), "{s2}");
+    assert_eq!(s2["text"], "two");
+    let row = eval_row(&ws, "claude", "edit");
+    assert_eq!(
+        (
+            row["accepted"].as_u64(),
+            row["changed"].as_u64(),
+            row["rejected"].as_u64(),
+            row["pending"].as_u64()
+        ),
+        (Some(1), Some(1), Some(1), Some(1))
+    );
+    let text = ws.ok(&["eval"]);
+    assert!(text.contains("claude") && text.contains("edit"), "{text}");
+}
+
+#[test]
+fn a_proposal_decided_elsewhere_is_counted_as_such() {
+    let ws = Ws::new();
+    ws.write("d.md", "alpha beta\n");
+    ws.json(&["propose", "d.md", "--find", "beta", "--replace", "gamma"]);
+    // Another tool (VS Code) removes the proposal without a ledger.
+    let mut sc: Value = ws.sidecar_json("d.md");
+    sc["proposals"] = Value::Array(vec![]);
+    ws.write(
+        ".threads/d.md.json",
+        serde_json::to_string_pretty(&sc).unwrap() + "\n",
+    );
+    let row = eval_row(&ws, "claude", "edit");
+    assert_eq!(row["pending"], 0);
+    assert_eq!(row["decidedElsewhere"], 1);
+}
+
+#[test]
+fn undo_takes_a_decision_back_and_redo_makes_it_again() {
+    let ws = Ws::new();
+    ws.write("d.md", "I recieve mail.\n");
+    let mut s = session(&ws);
+    let bytes = s.contract_bytes();
+    let filed = s
+        .file_suggestions(&[suggestion(&bytes, "recieve", "receive")], opts())
+        .unwrap();
+    let sid = filed[0].sidecar_id.clone();
+    s.accept(&sid, None).unwrap();
+    let ledger = Ledger::new(ws.path());
+    assert_eq!(ledger.decisions().unwrap().len(), 1);
+    assert!(ledger.pending(s.doc_path()).unwrap().is_empty());
+    s.undo().unwrap();
+    let d = ledger.decisions().unwrap();
+    assert!(d[0].undone);
+    assert_eq!(
+        ledger.pending(s.doc_path()).unwrap().len(),
+        1,
+        "the entry is pending again"
+    );
+    assert_eq!(eval_row(&ws, "harper", "spelling")["accepted"], 0);
+    assert_eq!(eval_row(&ws, "harper", "spelling")["pending"], 1);
+    s.redo().unwrap();
+    let d = ledger.decisions().unwrap();
+    assert_eq!(d.len(), 2);
+    assert!(!d[1].undone);
+    assert_eq!(eval_row(&ws, "harper", "spelling")["accepted"], 1);
+    assert!(s.take_warnings().is_empty());
+}
+
+#[test]
+fn stale_suggestions_are_refused_and_intact_ones_migrate_on_save() {
+    let ws = Ws::new();
+    ws.write("d.md", "Teh start. Some recieve.\n");
+    let mut s = session(&ws);
+    let old = s.contract_bytes();
+    let sug = suggestion(&old, "recieve", "receive");
+    // The human types before the producer's result is filed: stale by hash.
+    s.replace(CharRange::new(0, 0), "New. ", EditKind::Typing)
+        .unwrap();
+    let e = s.file_suggestions(std::slice::from_ref(&sug), opts()).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Stale, "{e}");
+    assert!(e.to_string().contains("changed since it was made"), "{e}");
+    assert!(!ws.file(".threads/d.md.json").exists(), "nothing filed");
+    // A span whose text differs is stale too, even when the hash is right.
+    let mut wrong = suggestion(&s.contract_bytes(), "start", "begin");
+    wrong.text = "stars".into();
+    let e = contract::verify(&wrong, &s.contract_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("hold \"start\", not \"stars\""), "{e}");
+    // Filed on the current bytes, then the human edits elsewhere and saves.
+    let now = s.contract_bytes();
+    let filed = s
+        .file_suggestions(&[suggestion(&now, "recieve", "receive")], opts())
+        .unwrap();
+    s.replace(CharRange::new(0, 0), "Intro. ", EditKind::Typing)
+        .unwrap();
+    s.save().unwrap();
+    let saved = std::fs::read(ws.file("d.md")).unwrap();
+    let ledger = Ledger::new(ws.path());
+    let entry = &ledger.pending(s.doc_path()).unwrap()[0];
+    assert_eq!(entry.sidecar_proposal_id, filed[0].sidecar_id);
+    let m = &entry.suggestions[0];
+    assert_eq!(m.source.revision, contract::git_blob_id(&saved));
+    let original = suggestion(&now, "recieve", "receive").id;
+    assert_eq!(m.migrated_from.as_deref(), Some(original.as_str()));
+    contract::verify(m, &saved).unwrap();
+    assert_ne!(
+        entry.proposal.id, filed[0].proposal_id,
+        "new members, new proposal id"
+    );
+    // Editing the target itself: the proposal is stale and nothing migrates.
+    let r = s.find("recieve", None).unwrap();
+    s.replace(CharRange::new(r.start.0, r.start.0 + 1), "R", EditKind::Typing)
+        .unwrap();
+    s.save().unwrap();
+    let after = &ledger.pending(s.doc_path()).unwrap()[0];
+    assert_eq!(after.suggestions[0].id, m.id, "a stale entry is left as it was");
+    assert_eq!(
+        s.accept(&filed[0].sidecar_id, None).unwrap_err().code(),
+        ErrorCode::Stale
+    );
+}
+
+#[test]
+fn a_corrupt_ledger_does_not_block_review() {
+    let ws = Ws::new();
+    ws.write("d.md", "one two\n");
+    ws.write(".cowriting/suggestions/d.md.json", "{ broken");
+    let out = ws
+        .cmd(&["propose", "d.md", "--find", "two", "--replace", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: contract records not kept"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(ws.file(".cowriting/suggestions/d.md.json")).unwrap(),
+        "{ broken"
+    );
+}
