@@ -677,7 +677,8 @@ mod tests {
         let s = Suggestion::new(&harper(), &Source::of("a.md", bytes), bytes, finding(2, 5, "the")).unwrap();
         let good = serde_json::to_value(&s).unwrap();
         assert_eq!(validate_suggestion(&good, "a.md", bytes, "[0]").unwrap(), s);
-        let cases: Vec<(fn(&mut Value), &str)> = vec![
+        type Mutation = fn(&mut Value);
+        let cases: Vec<(Mutation, &str)> = vec![
             (
                 |v| v["text"] = "tah".into(),
                 "[0].text: is \"tah\" but bytes 2..5 hold \"teh\"",
