@@ -10,18 +10,22 @@
 //! the document (and must not split a surrogate pair) before it is used.
 
 use crate::changeset::{ChangeSet, Operation};
+use crate::config::Config;
 use crate::diff::{word_diff, DiffPart};
 use crate::document::Document;
 use crate::error::{Error, ErrorInfo, Result};
 use crate::history::EditKind;
 use crate::identity::human_identity;
+use crate::ledger::LEDGER_DIR;
 use crate::model::{Provenance, ThreadStatus};
 use crate::offset::{CharRange, Utf16Offset};
 use crate::session::{ProposalState, Session};
 use crate::store::Store;
+use crate::suggest::Producer as SuggestProducer;
+pub use crate::suggest::{Job, Outcome as JobOutcome};
 use crate::workspace::{DocPath, Workspace, SIDECAR_DIR};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -94,6 +98,59 @@ pub struct ProposalDto {
     pub turn_id: Option<String>,
     pub instruction: Option<String>,
     pub created_at: String,
+    /// The contract record behind the proposal, when a producer filed it.
+    pub contract: Option<ContractDto>,
+}
+
+/// What the suggestion contract knows of a proposal: who produced it and why.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ContractDto {
+    /// The contract proposal id (`pp_…`).
+    pub proposal_id: String,
+    pub producer: String,
+    pub producer_version: String,
+    /// `rule:<Rule>` or `model:<model>`.
+    pub provenance: String,
+    pub category: String,
+    pub reason: String,
+}
+
+/// What a producer run filed.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct FilingDto {
+    pub producer: String,
+    pub turn_id: String,
+    pub filed: u32,
+    /// Findings reported but not filed, one line each.
+    pub skipped: Vec<String>,
+    /// Suggestions carried over because the text moved during the run.
+    pub migrated: u32,
+    /// Ledger problems (the proposals were filed regardless).
+    pub warnings: Vec<String>,
+    pub review: ReviewDto,
+}
+
+/// The user's producer settings, as the settings dialog edits them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsDto {
+    /// Where they are kept (user-level, never the workspace).
+    pub path: String,
+    /// `"cli"`, `"api"`, or `null` for automatic (the API when `ANTHROPIC_API_KEY` is set).
+    pub transport: Option<String>,
+    pub model: Option<String>,
+    pub claude_command: String,
+    pub timeout_secs: u32,
+    /// What "Check document" runs.
+    pub enabled: Vec<String>,
+    /// Every producer that can be enabled: harper, vale and the configured external ones.
+    pub available: Vec<String>,
+    pub have_api_key: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -575,6 +632,97 @@ impl Api {
         })
     }
 
+    // ---- producers --------------------------------------------------------------
+
+    /// Copy what a producer run needs from an open document (the app then runs
+    /// it off the lock with [`Job::run`] and files it with [`Api::file_job`]).
+    /// `from`/`to` are the selection in UTF-16 units (required for Claude).
+    pub fn prepare_job(
+        &mut self,
+        path: &str,
+        producer: &str,
+        from: Option<u32>,
+        to: Option<u32>,
+        instruction: Option<String>,
+    ) -> Result<Job> {
+        let cfg = Config::load()?;
+        let producer = SuggestProducer::parse(producer, &cfg)?;
+        let s = self.session_mut(path)?;
+        let selection = match (from, to) {
+            (Some(a), Some(b)) => Some(Self::range_of(s, a, b)?),
+            _ => None,
+        };
+        Job::prepare(s, producer, selection, instruction)
+    }
+
+    /// File what a job found in its document.
+    pub fn file_job(&mut self, path: &str, job: &Job, outcome: JobOutcome) -> Result<FilingDto> {
+        let s = self.session_mut(path)?;
+        let filing = job.file(s, outcome)?;
+        Ok(FilingDto {
+            producer: filing.producer,
+            turn_id: filing.turn_id,
+            filed: filing.filed.len() as u32,
+            skipped: filing.skipped,
+            migrated: filing.migrated as u32,
+            warnings: s.take_warnings(),
+            review: review_of(s),
+        })
+    }
+
+    /// Forget a job that failed or was cancelled (its selection pin).
+    pub fn drop_job(&mut self, path: &str, job: &Job) {
+        if let Ok(s) = self.session_mut(path) {
+            job.abandon(s);
+        }
+    }
+
+    /// The producers "Check document" runs, from the user's settings.
+    pub fn enabled_producers(&self) -> Result<Vec<String>> {
+        Ok(Config::load()?.producers.enabled)
+    }
+
+    /// The user's producer settings.
+    pub fn settings(&self) -> Result<SettingsDto> {
+        let cfg = Config::load()?;
+        Ok(settings_dto(&cfg))
+    }
+
+    /// Change the user's producer settings (the file is rewritten; other keys
+    /// it holds are kept).
+    pub fn save_settings(&self, dto: &SettingsDto) -> Result<SettingsDto> {
+        let path = Config::path()
+            .ok_or_else(|| Error::BadInput("no HOME: cannot find the settings folder".into()))?;
+        let mut cfg = Config::load_from(&path)?;
+        cfg.claude.transport = match dto.transport.as_deref() {
+            None | Some("") | Some("auto") => None,
+            Some("cli") => Some(crate::config::Transport::Cli),
+            Some("api") => Some(crate::config::Transport::Api),
+            Some(other) => {
+                return Err(Error::BadInput(format!(
+                    "unknown Claude transport {other:?}: choose cli or api"
+                )))
+            }
+        };
+        cfg.claude.model = dto.model.clone().filter(|m| !m.trim().is_empty());
+        if !dto.claude_command.trim().is_empty() {
+            cfg.claude.command = dto.claude_command.trim().to_owned();
+        }
+        if dto.timeout_secs > 0 {
+            cfg.claude.timeout_secs = u64::from(dto.timeout_secs);
+        }
+        let available = settings_dto(&cfg).available;
+        if let Some(bad) = dto.enabled.iter().find(|p| !available.contains(p)) {
+            return Err(Error::BadInput(format!(
+                "unknown producer {bad:?}: choose from {}",
+                available.join(", ")
+            )));
+        }
+        cfg.producers.enabled = dto.enabled.clone();
+        cfg.save_to(&path)?;
+        Ok(settings_dto(&cfg))
+    }
+
     /// A file in the workspace changed (the watcher calls this, debounced). The
     /// store's own writes and the app's own saves produce no notices.
     pub fn file_changed(&mut self, path: &Path) -> Vec<Notice> {
@@ -583,6 +731,22 @@ impl Api {
         };
         let rel_str = rel.to_string_lossy().replace('\\', "/");
         if rel_str.starts_with(".git/") || rel_str == ".git" {
+            return Vec::new();
+        }
+        // Contract records of an open document changed (a CLI or agent filed):
+        // its review shows their category and reason.
+        if let Some(doc) = rel_str
+            .strip_prefix(&format!("{LEDGER_DIR}/suggestions/"))
+            .and_then(|d| d.strip_suffix(".json"))
+        {
+            return match DocPath::parse(doc) {
+                Ok(dp) if self.sessions.contains_key(&dp) => {
+                    vec![Notice::ReviewChanged { path: dp.to_string() }]
+                }
+                _ => Vec::new(),
+            };
+        }
+        if rel_str.starts_with(&format!("{LEDGER_DIR}/")) {
             return Vec::new();
         }
         if let Some(side) = rel_str.strip_prefix(&format!("{SIDECAR_DIR}/")) {
@@ -638,6 +802,26 @@ impl Api {
     }
 }
 
+fn settings_dto(cfg: &Config) -> SettingsDto {
+    let mut available = vec!["harper".to_owned(), "vale".to_owned()];
+    available.extend(cfg.external.keys().cloned());
+    SettingsDto {
+        path: Config::path()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        transport: cfg.claude.transport.map(|t| match t {
+            crate::config::Transport::Cli => "cli".to_owned(),
+            crate::config::Transport::Api => "api".to_owned(),
+        }),
+        model: cfg.claude.model.clone(),
+        claude_command: cfg.claude.command.clone(),
+        timeout_secs: cfg.claude.timeout_secs.min(u64::from(u32::MAX)) as u32,
+        enabled: cfg.producers.enabled.clone(),
+        available,
+        have_api_key: std::env::var_os("ANTHROPIC_API_KEY").is_some(),
+    }
+}
+
 fn not_open(path: &str) -> Error {
     Error::NotFound {
         what: "open document",
@@ -669,6 +853,28 @@ pub fn from_text_changes(
 
 fn review_of(s: &Session) -> ReviewDto {
     let d = s.document();
+    // A ledger that cannot be read leaves proposals without their contract
+    // details; review itself goes on.
+    let contracts: HashMap<String, ContractDto> = s
+        .ledger()
+        .pending(s.doc_path())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|e| {
+            let first = e.suggestions.first()?;
+            Some((
+                e.sidecar_proposal_id.clone(),
+                ContractDto {
+                    proposal_id: e.proposal.id.clone(),
+                    producer: first.producer.id.clone(),
+                    producer_version: first.producer.version.clone(),
+                    provenance: first.producer.provenance.clone(),
+                    category: first.category.clone(),
+                    reason: first.reason.clone(),
+                },
+            ))
+        })
+        .collect();
     let proposals = s
         .proposals()
         .into_iter()
@@ -676,6 +882,7 @@ fn review_of(s: &Session) -> ReviewDto {
             let (from, to) = u16_opt(d, v.range);
             let p = v.proposal;
             ProposalDto {
+                contract: contracts.get(&p.id).cloned(),
                 id: p.id,
                 state: v.state,
                 from,

@@ -177,6 +177,15 @@ impl Config {
         Config::parse(&text).map_err(|m| Error::BadInput(format!("{}: {m}", path.display())))
     }
 
+    /// Write the settings atomically (comments in a hand-written file are not kept).
+    pub fn save_to(&self, path: &Path) -> Result<()> {
+        let text = toml::to_string_pretty(self).map_err(|e| Error::BadInput(format!("settings: {e}")))?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
+        }
+        crate::fsutil::atomic_write(path, text.as_bytes()).map_err(Error::io(path))
+    }
+
     /// Parse settings text; the error is one line.
     pub fn parse(text: &str) -> std::result::Result<Config, String> {
         toml::from_str(text).map_err(|e| {

@@ -246,6 +246,15 @@ fn harper(_req: &Request) -> Result<Run> {
     })
 }
 
+impl Job {
+    /// Forget a job that will not be filed (failed, cancelled): unpin its selection.
+    pub fn abandon(&self, session: &mut Session) {
+        if let Some((k, _)) = &self.pin {
+            session.unpin(k);
+        }
+    }
+}
+
 /// Run `producer` on `session`'s document and file the result, in one go
 /// (the CLI; the app splits the steps to keep the UI responsive).
 pub fn run_and_file(
@@ -260,9 +269,7 @@ pub fn run_and_file(
     let outcome = match job.run(cfg, cancel) {
         Ok(o) => o,
         Err(e) => {
-            if let Some((k, _)) = &job.pin {
-                session.unpin(k);
-            }
+            job.abandon(session);
             return Err(e);
         }
     };

@@ -12,9 +12,12 @@ mod sample;
 mod watch;
 
 use cowriting::api::{
-    Api, Applied, Comparison, DocView, EditAck, ReviewDto, SaveResult, TextChange, WorkspaceInfo,
+    Api, Applied, Comparison, DocView, EditAck, FilingDto, ReviewDto, SaveResult, SettingsDto, TextChange,
+    WorkspaceInfo,
 };
+use cowriting::producers::Cancel;
 use cowriting::{Error, ErrorInfo};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use tauri::{Emitter, Manager, State};
@@ -27,6 +30,8 @@ struct AppState {
     watcher: Mutex<Option<watch::Watcher>>,
     config_dir: Mutex<Option<PathBuf>>,
     started: std::time::Instant,
+    /// Running producer jobs by the UI's job id, for cancel.
+    jobs: Mutex<HashMap<String, Cancel>>,
 }
 
 impl Default for AppState {
@@ -36,6 +41,7 @@ impl Default for AppState {
             watcher: Mutex::default(),
             config_dir: Mutex::default(),
             started: std::time::Instant::now(),
+            jobs: Mutex::default(),
         }
     }
 }
@@ -106,6 +112,70 @@ fn accept_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Ap
 #[tauri::command]
 fn reject_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Applied> {
     state.with(|api| api.reject_turn(&path, &turn))
+}
+
+/// Run a producer on an open document (Ask Claude…, Check document) and file
+/// what it finds. The run happens off the UI thread and off the workspace lock:
+/// the writer keeps typing; the selection is tracked meanwhile. `job` is the
+/// UI's id for [`cancel_job`].
+#[tauri::command]
+#[allow(clippy::too_many_arguments)]
+async fn run_producer(
+    state: State<'_, AppState>,
+    path: String,
+    producer: String,
+    from: Option<u32>,
+    to: Option<u32>,
+    instruction: Option<String>,
+    job: String,
+) -> Res<FilingDto> {
+    let prepared = state.with(|api| api.prepare_job(&path, &producer, from, to, instruction))?;
+    let cfg = cowriting::config::Config::load().map_err(|e| e.info())?;
+    let cancel = Cancel::new();
+    lock(&state.jobs).insert(job.clone(), cancel.clone());
+    let running = prepared.clone();
+    let outcome = tauri::async_runtime::spawn_blocking(move || running.run(&cfg, &cancel))
+        .await
+        .map_err(info)
+        .and_then(|r| r.map_err(|e| e.info()));
+    lock(&state.jobs).remove(&job);
+    match outcome {
+        Ok(o) => state.with(|api| api.file_job(&path, &prepared, o)),
+        Err(e) => {
+            let _ = state.with(|api| {
+                api.drop_job(&path, &prepared);
+                Ok(())
+            });
+            Err(e)
+        }
+    }
+}
+
+/// Cancel a running producer job; nothing it found is filed.
+#[tauri::command]
+fn cancel_job(state: State<'_, AppState>, job: String) {
+    if let Some(c) = lock(&state.jobs).get(&job) {
+        c.cancel();
+    }
+}
+
+#[tauri::command]
+fn enabled_producers(state: State<'_, AppState>) -> Res<Vec<String>> {
+    state.with(|api| api.enabled_producers())
+}
+
+#[tauri::command]
+fn settings(state: State<'_, AppState>) -> Res<SettingsDto> {
+    state.with(|api| api.settings())
+}
+
+#[tauri::command]
+fn save_settings(state: State<'_, AppState>, settings: SettingsDto) -> Res<SettingsDto> {
+    state.with(|api| api.save_settings(&settings))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[tauri::command]
@@ -349,6 +419,11 @@ fn main() {
             keep_mine,
             compare_with_disk,
             dirty_documents,
+            run_producer,
+            cancel_job,
+            enabled_producers,
+            settings,
+            save_settings,
             open_folder,
             pick_folder,
             recent_folders,
