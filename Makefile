@@ -15,8 +15,9 @@ ui: deps
 app: ui
 	$(CARGO) build --locked -p cowriting-desktop
 
+## The CLI, with Harper embedded (as in the app).
 cli:
-	$(CARGO) build --locked --bin cowriting
+	$(CARGO) build --locked --features harper --bin cowriting
 
 ## Build and open the app on the bundled sample workspace.
 run: app
@@ -29,8 +30,10 @@ tour: cli
 ## Every test: Rust (unit, CLI, property, golden), UI (vitest + tsc), real-app end to end.
 test: deps test-rust test-ui test-e2e
 
+## The core's tests build without Harper (fast); Harper's own tests run with it.
 test-rust:
 	$(CARGO) test --locked
+	$(CARGO) test --locked --features harper --test producers_harper
 
 test-ui: deps
 	cd ui && $(NPM) run --silent typecheck && $(NPM) run --silent test
