@@ -1060,16 +1060,44 @@ impl Session {
                 &b.0.id,
             ))
         });
+        // One read-modify-write of the sidecar for the whole batch.
         let mut filed = Vec::with_capacity(sorted.len());
         let mut entries = Vec::with_capacity(sorted.len());
+        let mut records = Vec::with_capacity(sorted.len());
         for (s, range) in sorted {
-            let sidecar_id = self.propose(range, &s.replacement, opts.clone())?;
-            let entry = Entry::new(sidecar_id.clone(), opts.turn_id.clone(), vec![s]);
+            let anchor_id = new_id("a");
+            let proposal = Proposal {
+                id: new_id("pr"),
+                anchor_id: anchor_id.clone(),
+                replacement: s.replacement.clone(),
+                author: opts.author.clone(),
+                created_at: now_iso(),
+                turn_id: opts.turn_id.clone(),
+                instruction: opts.instruction.clone(),
+                extra: Extra::new(),
+            };
+            let anchor = Anchor {
+                fingerprint: build_fingerprint(&self.doc, range),
+                extra: Extra::new(),
+            };
+            let entry = Entry::new(proposal.id.clone(), opts.turn_id.clone(), vec![s]);
             filed.push(Filed {
-                sidecar_id,
+                sidecar_id: proposal.id.clone(),
                 proposal_id: entry.proposal.id.clone(),
             });
             entries.push(entry);
+            records.push((range, proposal, anchor));
+        }
+        let batch: Vec<(Proposal, Anchor)> = records.iter().map(|(_, p, a)| (p.clone(), a.clone())).collect();
+        self.update(move |a| {
+            for (p, anchor) in batch {
+                a.anchors.insert(p.anchor_id.clone(), anchor);
+                a.proposals.push(p);
+            }
+            Ok(())
+        })?;
+        for (range, p, _) in records {
+            self.tracked.insert(p.anchor_id, range);
         }
         crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
         if let Err(e) = self.ledger.add_pending(&self.doc_path, entries) {

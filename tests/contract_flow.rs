@@ -193,7 +193,9 @@ fn stale_suggestions_are_refused_and_intact_ones_migrate_on_save() {
     // The human types before the producer's result is filed: stale by hash.
     s.replace(CharRange::new(0, 0), "New. ", EditKind::Typing)
         .unwrap();
-    let e = s.file_suggestions(std::slice::from_ref(&sug), opts()).unwrap_err();
+    let e = s
+        .file_suggestions(std::slice::from_ref(&sug), opts())
+        .unwrap_err();
     assert_eq!(e.code(), ErrorCode::Stale, "{e}");
     assert!(e.to_string().contains("changed since it was made"), "{e}");
     assert!(!ws.file(".threads/d.md.json").exists(), "nothing filed");
