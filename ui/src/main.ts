@@ -1189,9 +1189,12 @@ class App {
         area.focus();
         return;
       }
+      // The view's selection is mapped through any change the core made meanwhile (a reload).
+      const now = this.active === path && this.view ? this.view.state.selection.main : sel;
+      const range = now.empty ? sel : now;
       this.askDraft = "";
       this.closeModal();
-      void this.runAsk(path, sel.from, sel.to, instruction);
+      void this.runAsk(path, range.from, range.to, instruction);
     };
     area.addEventListener("input", () => {
       this.askDraft = area.value;
