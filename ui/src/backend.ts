@@ -6,9 +6,11 @@ import type { Comparison } from "./bindings/Comparison";
 import type { DocView } from "./bindings/DocView";
 import type { EditAck } from "./bindings/EditAck";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
+import type { FilingDto } from "./bindings/FilingDto";
 import type { Notice } from "./bindings/Notice";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SaveResult } from "./bindings/SaveResult";
+import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 
@@ -22,6 +24,26 @@ export interface Backend {
   reject(path: string, id: string): Promise<Applied>;
   acceptTurn(path: string, turn: string): Promise<Applied>;
   rejectTurn(path: string, turn: string): Promise<Applied>;
+  /**
+   * Run a producer ("claude", "harper", "vale", …) on an open document and file
+   * what it finds. `from`/`to`: the selection in UTF-16 units (Claude needs one
+   * and an instruction), or null for the whole document. `job`: a unique id
+   * chosen by the UI, for `cancelJob`.
+   */
+  runProducer(
+    path: string,
+    producer: string,
+    from: number | null,
+    to: number | null,
+    instruction: string | null,
+    job: string,
+  ): Promise<FilingDto>;
+  /** Ask a running job to stop (it then fails with code `cancelled`); unknown ids are ignored. */
+  cancelJob(job: string): Promise<void>;
+  /** What "Check document" runs, from the user's settings. */
+  enabledProducers(): Promise<string[]>;
+  settings(): Promise<SettingsDto>;
+  saveSettings(settings: SettingsDto): Promise<SettingsDto>;
   undo(path: string): Promise<Applied>;
   redo(path: string): Promise<Applied>;
   sealUndoGroup(path: string): Promise<void>;
@@ -70,6 +92,12 @@ export async function tauriBackend(): Promise<Backend> {
     reject: (path, id) => invoke("reject", { path, id }),
     acceptTurn: (path, turn) => invoke("accept_turn", { path, turn }),
     rejectTurn: (path, turn) => invoke("reject_turn", { path, turn }),
+    runProducer: (path, producer, from, to, instruction, job) =>
+      invoke("run_producer", { path, producer, from, to, instruction, job }),
+    cancelJob: (job) => invoke("cancel_job", { job }),
+    enabledProducers: () => invoke("enabled_producers"),
+    settings: () => invoke("settings"),
+    saveSettings: (settings) => invoke("save_settings", { settings }),
     undo: (path) => invoke("undo", { path }),
     redo: (path) => invoke("redo", { path }),
     sealUndoGroup: (path) => invoke("seal_undo_group", { path }),

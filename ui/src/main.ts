@@ -6,15 +6,32 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, type KeyBinding } from "@codemirror/view";
 import { openSearchPanel } from "@codemirror/search";
 import type { Applied } from "./bindings/Applied";
+import type { ErrorInfo } from "./bindings/ErrorInfo";
+import type { FilingDto } from "./bindings/FilingDto";
 import type { Notice } from "./bindings/Notice";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
+import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { ThreadDto } from "./bindings/ThreadDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
-import { errorMessage, tauriBackend, type Backend } from "./backend";
+import { errorMessage, isErrorInfo, tauriBackend, type Backend } from "./backend";
 import { createState, fromCore, readOnly, reviewField, setReview, type EditorHandlers } from "./editor";
 import { setMarkdown } from "./markdown";
+import {
+  askResult,
+  checkSummary,
+  elapsed,
+  errorText,
+  filingSummary,
+  newJobId,
+  nextEnabled,
+  parseTimeout,
+  plural,
+  snippet,
+  type FilingSummary,
+  type Outcome,
+} from "./jobs";
 import { age, groupByTurn, nextProposal, proposalAt, wordCount } from "./util";
 
 interface OpenDoc {
@@ -25,6 +42,34 @@ interface OpenDoc {
   dirty: boolean;
   saving: boolean;
   conflict: boolean;
+}
+
+/**
+ * A producer run shown as a chip above the status bar (Ask Claude…, or Check
+ * document running its producers one after the other). It never takes the
+ * focus: the writer keeps typing while it runs.
+ */
+interface Task {
+  id: string;
+  kind: "ask" | "check";
+  path: string;
+  started: number;
+  /** The core's job running now (the id `cancelJob` takes), if any. */
+  job: string | null;
+  cancelled: boolean;
+  done: boolean;
+  el: HTMLElement;
+  label: HTMLElement;
+  time: HTMLElement;
+  cancel: HTMLButtonElement;
+}
+
+type TaskEnd = "ok" | "info" | "warn" | "error";
+
+const delay = (ms: number) => new Promise<void>((r) => window.setTimeout(r, ms));
+
+function toErrorInfo(e: unknown): ErrorInfo {
+  return isErrorInfo(e) ? e : { code: "producer", message: errorMessage(e) };
 }
 
 interface Command {
@@ -67,11 +112,13 @@ const LAYOUT = `
     <div class="tabs" role="tablist"></div>
     <div class="banner" hidden></div>
     <div class="editor-host"><div class="empty">Open a document from the list on the left.</div></div>
+    <div class="jobs" role="status" aria-live="polite"></div>
     <footer class="statusbar">
       <span class="st-branch"></span><span class="st-save"></span><span class="st-words"></span>
       <span class="st-spacer"></span>
       <span class="st-proposals"></span><span class="st-threads"></span>
       <button class="st-tint" title="Toggle Claude tint (Ctrl+Shift+A)">Claude tint</button>
+      <button class="st-settings" title="Settings (Ctrl+,)" aria-label="Settings">⚙</button>
       <button class="st-palette" title="Command palette (Ctrl+Shift+P)">⌘</button>
     </footer>
   </main>
@@ -105,6 +152,13 @@ class App {
   shownReview = "";
   shownStale = 0;
   lastOpenMs = 0;
+  /** Producer runs by task id (running, or finished and still showing their result). */
+  tasks = new Map<string, Task>();
+  ticker: number | undefined;
+  lastFiling: FilingSummary | null = null;
+  lastJobMessage: string | null = null;
+  /** The Ask Claude… instruction typed but not sent (the dialog was closed). */
+  askDraft = "";
 
   constructor(readonly backend: Backend) {}
 
@@ -136,6 +190,16 @@ class App {
         await this.queue;
         return true;
       },
+      /**
+       * The last producer run that filed something (Ask Claude…, or the last
+       * producer of Check document that succeeded): its FilingDto without the
+       * review ({producer, turnId, filed, skipped, migrated, warnings}), or null.
+       */
+      lastFiling: () => this.lastFiling,
+      /** How many producer tasks (Ask Claude…, Check document) are still running. */
+      jobsRunning: () => this.runningTasks().length,
+      /** The message the last finished task showed ("Claude proposed 2 edits", "harper: 3 suggestions, …"). */
+      lastJobMessage: () => this.lastJobMessage,
       /** ms from the click to the document being shown, for the last open. */
       lastOpenMs: () => this.lastOpenMs,
       /** Type `n` characters at the cursor; the round trip of each to the core, in ms. */
@@ -251,6 +315,7 @@ class App {
     $(".ws-open").addEventListener("click", () => void this.openFolderDialog());
     $(".st-tint").addEventListener("click", () => this.toggleTint());
     $(".st-palette").addEventListener("click", () => this.openPalette());
+    $(".st-settings").addEventListener("click", () => void this.openSettings());
     for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
       b.addEventListener("click", () => this.showPanel(b.dataset.tab as "review" | "threads"));
     }
@@ -265,8 +330,26 @@ class App {
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
         e.preventDefault();
         void this.openFolderDialog();
+      } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        if (!this.modalOpen()) this.askClaude();
+      } else if (mod && e.key === ",") {
+        e.preventDefault();
+        if (!this.modalOpen()) void this.openSettings();
+      } else if (e.key === "F7" && !mod && !e.shiftKey && !e.altKey) {
+        e.preventDefault();
+        if (!this.modalOpen()) void this.checkDocument();
       } else if (e.key === "Escape") {
-        this.closeModal();
+        // Esc closes a dialog; with none open (and nothing else, like the
+        // editor's selection, taking it) it cancels the newest running task —
+        // unless the writer is in a text field of the panels.
+        const target = e.target instanceof Element ? e.target : null;
+        const inField = !!target?.closest("textarea, input, select") && !target.closest(".cm-editor");
+        const task = !this.modalOpen() && !e.defaultPrevented && !inField ? this.runningTasks().pop() : undefined;
+        if (task) {
+          e.preventDefault();
+          this.cancelTask(task);
+        } else this.closeModal();
       }
     });
   }
@@ -511,6 +594,12 @@ class App {
   rejectTurn(turn: string) {
     return this.coreOp((p) => this.backend.rejectTurn(p, turn));
   }
+  async acceptEach(ids: string[]) {
+    for (const id of ids) await this.accept(id);
+  }
+  async rejectEach(ids: string[]) {
+    for (const id of ids) await this.reject(id);
+  }
   undo() {
     return this.coreOp((p) => this.backend.undo(p));
   }
@@ -728,27 +817,49 @@ class App {
     body.replaceChildren();
     const review = this.review();
     if (!review) return;
+    const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
+    const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
+    ask.addEventListener("click", () => this.askClaude());
+    check.addEventListener("click", () => void this.checkDocument());
+    body.append(h("div", { class: "review-tools" }, ask, check));
     if (!review.proposals.length) {
       body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
       return;
     }
     for (const g of groupByTurn(review.proposals)) {
-      const group = h("section", { class: "group", "data-turn": g.turnId ?? "" });
+      const group = h("section", { class: "group", "data-turn": g.turnId ?? "", "data-producer": g.producer });
+      const n = g.proposals.length;
       const head = h(
         "header",
         { class: "group-head" },
-        h("div", { class: "group-instruction", text: g.instruction ? `“${g.instruction}”` : "Proposal" }),
-        h("div", { class: "group-meta", text: `${g.author}${g.turnId ? ` · ${g.turnId}` : ""} · ${age(g.createdAt)}` }),
+        h(
+          "div",
+          { class: "group-title" },
+          h("span", { class: "group-producer", text: g.producer }),
+          h("span", { class: "group-count", text: String(n), title: plural(n, "proposal") }),
+        ),
       );
+      if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
+      const meta = [g.author !== g.producer ? g.author : null, g.turnId, age(g.createdAt)].filter((x): x is string => !!x);
+      head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
       group.append(head);
-      if (g.turnId && g.proposals.length > 1) {
-        const all = h("div", { class: "group-actions" });
-        const a = h("button", { class: "btn-accept-turn", text: "Accept all", title: "Accept every pending proposal of this turn (Alt+Shift+Enter)" });
-        const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: "Reject every proposal of this turn (Alt+Shift+Backspace)" });
-        a.addEventListener("click", () => void this.acceptTurn(g.turnId!));
-        r.addEventListener("click", () => void this.rejectTurn(g.turnId!));
-        all.append(a, r);
-        head.append(all);
+      if (g.turnId) {
+        const turn = g.turnId;
+        const pending = g.proposals.filter((p) => p.state === "pending").map((p) => p.id);
+        const all = g.proposals.map((p) => p.id);
+        const actions = h("div", { class: "group-actions" });
+        const a = h("button", {
+          class: "btn-accept-turn",
+          text: "Accept all",
+          title: `Accept the ${plural(pending.length, "pending proposal")} of this group (Alt+Shift+Enter)`,
+        });
+        const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
+        a.toggleAttribute("disabled", pending.length === 0);
+        // A turn another producer filed under too: act on this group's proposals only.
+        a.addEventListener("click", () => void (g.sharedTurn ? this.acceptEach(pending) : this.acceptTurn(turn)));
+        r.addEventListener("click", () => void (g.sharedTurn ? this.rejectEach(all) : this.rejectTurn(turn)));
+        actions.append(a, r);
+        head.append(actions);
       }
       for (const p of g.proposals) group.append(this.proposalCard(p));
       body.append(group);
@@ -760,6 +871,18 @@ class App {
     const diff = h("div", { class: "card-diff" });
     for (const part of p.diff) diff.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
     card.append(diff);
+    const c = p.contract;
+    if (c && (c.category || c.reason)) {
+      // Category and reason come from the producer: text only, never HTML.
+      card.append(
+        h(
+          "div",
+          { class: "card-contract", title: `${c.producer} ${c.producerVersion} · ${c.provenance}` },
+          c.category ? h("span", { class: "card-category", text: c.category }) : null,
+          c.reason ? h("span", { class: "card-why", text: c.reason }) : null,
+        ),
+      );
+    }
     if (p.state !== "pending") {
       card.append(h("div", { class: "card-reason", text: `${p.state === "stale" ? "Stale" : "Orphaned"}: ${p.reason ?? ""}` }));
     }
@@ -914,6 +1037,373 @@ class App {
     this.renderStatus();
   }
 
+  // ---- producer runs: Ask Claude…, Check document ----------------------------------------
+
+  runningTasks(): Task[] {
+    return [...this.tasks.values()].filter((t) => !t.done);
+  }
+
+  /** A chip above the status bar for a run; ticks its elapsed time until it ends. */
+  startTask(kind: Task["kind"], path: string, text: string): Task {
+    const id = newJobId(`task-${kind}`);
+    const label = h("span", { class: "job-label", text });
+    const time = h("span", { class: "job-time", text: elapsed(0), "aria-hidden": "true" });
+    const cancel = h("button", { class: "job-cancel", text: "Cancel", title: "Cancel (Esc)" });
+    const el = h(
+      "div",
+      { class: "job job-running", "data-job": id, "data-kind": kind, "data-path": path },
+      h("span", { class: "job-spinner", "aria-hidden": "true" }),
+      label,
+      time,
+      cancel,
+    );
+    const task: Task = { id, kind, path, started: performance.now(), job: null, cancelled: false, done: false, el, label, time, cancel };
+    cancel.addEventListener("click", () => this.cancelTask(task));
+    this.tasks.set(id, task);
+    $(".jobs").append(el);
+    if (this.ticker === undefined) this.ticker = window.setInterval(() => this.tick(), 500);
+    return task;
+  }
+
+  tick() {
+    const now = performance.now();
+    const running = this.runningTasks();
+    for (const t of running) t.time.textContent = elapsed(now - t.started);
+    if (!running.length) {
+      window.clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  /** Show how a task ended in its chip (a success fades after a while; a problem stays until dismissed). */
+  finishTask(task: Task, message: string, end: TaskEnd) {
+    task.done = true;
+    task.job = null;
+    this.lastJobMessage = message;
+    const close = h("button", { class: "job-dismiss", text: "×", title: "Dismiss", "aria-label": "Dismiss" });
+    const refocus = task.el.contains(document.activeElement);
+    task.el.className = `job job-${end}`;
+    task.el.replaceChildren(h("span", { class: "job-message", text: message }), close);
+    const remove = () => {
+      task.el.remove();
+      this.tasks.delete(task.id);
+    };
+    close.addEventListener("click", () => {
+      remove();
+      this.view?.focus();
+    });
+    if (end === "ok" || end === "info") window.setTimeout(remove, 12_000);
+    if (refocus) this.view?.focus();
+    this.tick();
+  }
+
+  /**
+   * Stop a task: the core's job is told to stop (again every half second until
+   * it answers: a cancel sent before the core registered the job is lost), and
+   * Check document runs no further producer.
+   */
+  cancelTask(task: Task) {
+    if (task.done || task.cancelled) return;
+    task.cancelled = true;
+    task.label.textContent = "Cancelling…";
+    task.cancel.disabled = true;
+    const job = task.job;
+    if (!job) return;
+    const send = () => void this.backend.cancelJob(job).catch(() => undefined);
+    send();
+    const again = window.setInterval(() => (task.job === job && !task.done ? send() : window.clearInterval(again)), 500);
+  }
+
+  /**
+   * Run one producer for `task`. The run starts in order with the writer's
+   * edits (the core must have every edit made before, and none made after,
+   * when it reads the selection), and the next edits wait a moment so the core
+   * has read it before they arrive. The writer keeps typing meanwhile.
+   */
+  async runProducer(task: Task, producer: string, from: number | null, to: number | null, instruction: string | null): Promise<Outcome> {
+    const job = newJobId(producer);
+    const started: { run?: Promise<FilingDto> } = {};
+    await this.enqueue(async () => {
+      if (task.cancelled) return;
+      task.job = job;
+      const run = this.backend.runProducer(task.path, producer, from, to, instruction, job);
+      started.run = run;
+      await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
+    });
+    if (!started.run) return { producer, notRun: true };
+    try {
+      return { producer, filing: filingSummary(await started.run) };
+    } catch (e) {
+      return { producer, error: toErrorInfo(e) };
+    } finally {
+      task.job = null;
+    }
+  }
+
+  /** After a run filed: show the core's review (fetched in order with the edits, so positions match the view). */
+  async afterFiling(path: string) {
+    if (this.docs.has(path)) await this.refreshReview(path);
+    void this.refreshTree();
+  }
+
+  askClaude() {
+    const view = this.view;
+    const path = this.active;
+    if (!view || !path) {
+      this.toast("Open a document first.");
+      return;
+    }
+    const sel = view.state.selection.main;
+    if (sel.empty) {
+      this.toast("Select the text Claude should work on first, then Ask Claude… (Ctrl+K).");
+      return;
+    }
+    const quote = view.state.sliceDoc(sel.from, sel.to);
+    const area = h("textarea", {
+      class: "ask-instruction",
+      rows: "3",
+      placeholder: "What should Claude do? (e.g. Tighten this; keep the voice)",
+      "aria-label": "Instruction for Claude",
+    });
+    area.value = this.askDraft;
+    const error = h("div", { class: "ask-error", role: "alert" });
+    error.hidden = true;
+    const go = h("button", { class: "btn-ask-run", text: "Ask Claude", "data-action": "Ask" });
+    const cancel = h("button", { class: "modal-cancel", text: "Cancel" });
+    const words = wordCount(quote);
+    const body = h(
+      "div",
+      { class: "ask" },
+      h("div", { class: "ask-label", text: `Selected: ${plural(words, "word")}` }),
+      h("blockquote", { class: "ask-quote", text: snippet(quote, 80) }),
+      area,
+      h("div", { class: "ask-hint", text: "Enter asks · Shift+Enter for a new line · Esc closes. You can keep writing while Claude works." }),
+      error,
+      h("div", { class: "modal-actions" }, go, cancel),
+    );
+    const submit = () => {
+      const instruction = area.value.trim();
+      if (!instruction) {
+        error.textContent = "Write what Claude should do with the selection.";
+        error.hidden = false;
+        area.focus();
+        return;
+      }
+      // The view's selection is mapped through any change the core made meanwhile (a reload).
+      const now = this.active === path && this.view ? this.view.state.selection.main : sel;
+      const range = now.empty ? sel : now;
+      this.askDraft = "";
+      this.closeModal();
+      void this.runAsk(path, range.from, range.to, instruction);
+    };
+    area.addEventListener("input", () => {
+      this.askDraft = area.value;
+      error.hidden = true;
+    });
+    area.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey && !e.isComposing) {
+        e.preventDefault();
+        submit();
+      }
+    });
+    go.addEventListener("click", submit);
+    cancel.addEventListener("click", () => this.closeModal());
+    this.modal("Ask Claude", body, []);
+    area.focus();
+  }
+
+  async runAsk(path: string, from: number, to: number, instruction: string) {
+    const task = this.startTask("ask", path, "Asking Claude…");
+    task.el.title = `“${snippet(instruction, 120)}”`;
+    const docAtStart = this.active === path ? this.view?.state.doc : undefined;
+    const o = await this.runProducer(task, "claude", from, to, instruction);
+    const where = () => (this.active === path ? "" : ` (in ${path})`);
+    if ("filing" in o) {
+      this.lastFiling = o.filing;
+      await this.afterFiling(path);
+      this.finishTask(task, askResult(o.filing) + where(), o.filing.filed > 0 ? "ok" : "info");
+      if (o.filing.filed > 0) this.revealTurn(path, o.filing.turnId, docAtStart);
+    } else if ("error" in o) {
+      this.finishTask(task, errorText(o.error, "claude") + where(), o.error.code === "cancelled" ? "info" : "error");
+    } else {
+      this.finishTask(task, "Cancelled; Claude was not asked.", "info");
+    }
+  }
+
+  /**
+   * Select the first proposal of a turn just filed: its card in the panel and,
+   * when the writer has not edited since asking (and is not typing elsewhere),
+   * the proposal in the text.
+   */
+  revealTurn(path: string, turnId: string, docAtStart: unknown) {
+    const review = this.review();
+    if (this.active !== path || !this.view || !review) return;
+    const first = review.proposals
+      .filter((p) => p.turnId === turnId && p.from !== null)
+      .sort((a, b) => a.from! - b.from!)[0];
+    if (!first) return;
+    this.showPanel("review");
+    const focus = document.activeElement;
+    const free = !focus || focus === document.body || this.view.dom.contains(focus) || !!focus.closest(".jobs");
+    if (free && !this.modalOpen() && this.view.state.doc === docAtStart) this.reveal(first);
+    else {
+      this.focusedProposal = first.id;
+      for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
+    }
+    document.querySelector(`.card[data-proposal="${CSS.escape(first.id)}"]`)?.scrollIntoView({ block: "nearest" });
+  }
+
+  /** Run every enabled producer on the active document, one after the other; one failing does not stop the rest. */
+  async checkDocument() {
+    const path = this.active;
+    if (!path) {
+      this.toast("Open a document to check first.");
+      return;
+    }
+    if (this.runningTasks().some((t) => t.kind === "check" && t.path === path)) {
+      this.toast(`${path} is being checked already.`);
+      return;
+    }
+    const task = this.startTask("check", path, "Checking…");
+    let producers: string[];
+    try {
+      producers = await this.backend.enabledProducers();
+    } catch (e) {
+      this.finishTask(task, `Cannot read the settings: ${errorMessage(e)}`, "error");
+      return;
+    }
+    if (!producers.length) {
+      this.finishTask(task, "No checkers are enabled: choose them in Settings… (Ctrl+,).", "info");
+      return;
+    }
+    const outcomes: Outcome[] = [];
+    for (const p of producers) {
+      if (task.cancelled || !this.docs.has(path)) {
+        outcomes.push({ producer: p, notRun: true });
+        continue;
+      }
+      task.label.textContent = `Checking with ${p}…`;
+      task.el.dataset.producer = p;
+      const o = await this.runProducer(task, p, null, null, null);
+      if ("filing" in o) this.lastFiling = o.filing;
+      outcomes.push(o);
+    }
+    const ok = outcomes.filter((o) => "filing" in o).length;
+    const failed = outcomes.filter((o) => "error" in o && o.error.code !== "cancelled").length;
+    if (ok) await this.afterFiling(path);
+    const prefix = this.active === path ? "" : `${path}: `;
+    this.finishTask(task, prefix + checkSummary(outcomes), failed ? (ok ? "warn" : "error") : task.cancelled ? "info" : "ok");
+  }
+
+  // ---- settings ------------------------------------------------------------------------
+
+  async openSettings() {
+    const s = await this.run(() => this.backend.settings());
+    if (!s) return;
+    const field = (label: string, control: HTMLElement, note: HTMLElement | null = null) =>
+      h("label", { class: "set-field" }, h("span", { class: "set-label", text: label }), control, note);
+
+    const transport = h("select", { class: "set-transport" });
+    const options: [string, string][] = [
+      ["", "Automatic"],
+      ["cli", "Claude Code CLI"],
+      ["api", "Messages API"],
+    ];
+    if (s.transport && !options.some(([v]) => v === s.transport)) options.push([s.transport, s.transport]);
+    for (const [value, text] of options) transport.append(h("option", { value, text }));
+    transport.value = s.transport ?? "";
+    const keyNote = h("span", {
+      class: `set-note${s.haveApiKey ? "" : " set-note-warn"}`,
+      text: s.haveApiKey
+        ? "ANTHROPIC_API_KEY is set: Automatic uses the Messages API."
+        : "ANTHROPIC_API_KEY is not set: Automatic uses the Claude Code CLI; the Messages API will not work.",
+    });
+    const model = h("input", { class: "set-model", type: "text", placeholder: "default", spellcheck: "false" });
+    model.value = s.model ?? "";
+    const command = h("input", { class: "set-command", type: "text", placeholder: "claude", spellcheck: "false" });
+    command.value = s.claudeCommand;
+    const timeout = h("input", { class: "set-timeout", type: "number", min: "1", step: "1", inputmode: "numeric" });
+    timeout.value = String(s.timeoutSecs);
+
+    const offered = [...s.available, ...s.enabled.filter((p) => !s.available.includes(p))];
+    const boxes = new Map<string, HTMLInputElement>();
+    const producers = h("div", { class: "set-producers" });
+    if (!offered.length) producers.append(h("div", { class: "set-note", text: "No checkers are available." }));
+    for (const p of offered) {
+      const box = h("input", { type: "checkbox", class: "set-producer", value: p });
+      box.checked = s.enabled.includes(p);
+      boxes.set(p, box);
+      producers.append(
+        h("label", { class: "set-check" }, box, h("span", { text: p }), s.available.includes(p) ? null : h("span", { class: "set-note set-note-warn", text: "(not available)" })),
+      );
+    }
+
+    const error = h("div", { class: "set-error", role: "alert" });
+    error.hidden = true;
+    const save = h("button", { class: "set-save", text: "Save", "data-action": "Save" });
+    const cancel = h("button", { class: "modal-cancel", text: "Cancel" });
+    const form = h(
+      "form",
+      { class: "settings", novalidate: "" },
+      h(
+        "fieldset",
+        {},
+        h("legend", { text: "Ask Claude" }),
+        field("Transport", transport, keyNote),
+        field("Model", model),
+        field("Claude command", command),
+        field("Timeout (seconds)", timeout),
+      ),
+      h("fieldset", {}, h("legend", { text: "Check document runs" }), producers),
+      h("div", { class: "set-path", text: `Saved in ${s.path}` }),
+      error,
+      h("div", { class: "modal-actions" }, save, cancel),
+    );
+    const showError = (m: string) => {
+      error.textContent = m;
+      error.hidden = false;
+    };
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const secs = parseTimeout(timeout.value);
+      if (secs === null) {
+        showError("The timeout must be a whole number of seconds, 1 or more.");
+        timeout.focus();
+        return;
+      }
+      const checked = new Set([...boxes].filter(([, b]) => b.checked).map(([p]) => p));
+      const next: SettingsDto = {
+        ...s,
+        transport: transport.value || null,
+        model: model.value.trim() || null,
+        claudeCommand: command.value.trim(),
+        timeoutSecs: secs,
+        enabled: nextEnabled(s.enabled, offered, checked),
+      };
+      error.hidden = true;
+      save.disabled = true;
+      void (async () => {
+        try {
+          await this.backend.saveSettings(next);
+          if (form.isConnected) this.closeModal();
+          this.toast("Settings saved.");
+        } catch (e) {
+          showError(errorMessage(e));
+        } finally {
+          save.disabled = false;
+        }
+      })();
+    });
+    cancel.addEventListener("click", (e) => {
+      e.preventDefault();
+      this.closeModal();
+    });
+    cancel.type = "button";
+    save.type = "submit";
+    this.modal("Settings", form, []);
+    transport.focus();
+  }
+
   // ---- keyboard and palette -----------------------------------------------------------
 
   proposalAtCursor(): ProposalDto | null {
@@ -958,6 +1448,19 @@ class App {
         run: onProposal((p) => (p.turnId ? this.rejectTurn(p.turnId) : this.reject(p.id))),
       },
       { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => this.newThread() },
+      { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => this.askClaude() },
+      { id: "check", title: "Check document", keys: "F7", run: () => void this.checkDocument() },
+      {
+        id: "cancel-tasks",
+        title: "Cancel running Claude and checker runs",
+        keys: "Esc",
+        run: () => {
+          const running = this.runningTasks();
+          if (!running.length) this.toast("Nothing is running.");
+          for (const t of running) this.cancelTask(t);
+        },
+      },
+      { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void this.openSettings() },
       { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => this.view && openSearchPanel(this.view) },
       { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => this.toggleTint() },
       { id: "review", title: "Show review panel", keys: "", run: () => this.showPanel("review") },
@@ -1052,6 +1555,10 @@ class App {
       if (e.target === backdrop) this.closeModal();
     });
     root.replaceChildren(backdrop);
+  }
+
+  modalOpen(): boolean {
+    return $(".modal-root").childElementCount > 0;
   }
 
   closeModal() {

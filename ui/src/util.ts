@@ -23,30 +23,60 @@ export function age(iso: string, now: Date = new Date()): string {
   return iso.slice(0, 10);
 }
 
+/** Who made a proposal, as the review panel names it: its contract's producer, else its author. */
+export function producerOf(p: ProposalDto): string {
+  return p.contract?.producer ?? p.author.label;
+}
+
 /** A group of proposals for the review panel: one turn of one producer. */
 export interface ProposalGroup {
   key: string;
   turnId: string | null;
+  /** `contract.producer`, or the author's label for proposals without a contract. */
+  producer: string;
   author: string;
   instruction: string | null;
   createdAt: string;
   proposals: ProposalDto[];
+  /**
+   * Another group has proposals of the same turn (another producer filed under
+   * it): "accept all" of the turn would take theirs too, so act per proposal.
+   */
+  sharedTurn: boolean;
 }
 
-/** Group by turn (proposals without a turn each form their own group), in document order of their first proposal. */
+/**
+ * Group by turn and producer (proposals without a turn each form their own
+ * group), in document order of their first proposal.
+ */
 export function groupByTurn(proposals: ProposalDto[]): ProposalGroup[] {
   const groups = new Map<string, ProposalGroup>();
   const ordered = [...proposals].sort((a, b) => (a.from ?? Infinity) - (b.from ?? Infinity));
   for (const p of ordered) {
-    const key = p.turnId ? `${p.author.label}\u0000${p.turnId}` : `single\u0000${p.id}`;
+    const producer = producerOf(p);
+    const key = p.turnId ? `turn\u0000${p.turnId}\u0000${producer}` : `single\u0000${p.id}`;
     let g = groups.get(key);
     if (!g) {
-      g = { key, turnId: p.turnId, author: p.author.label, instruction: p.instruction, createdAt: p.createdAt, proposals: [] };
+      g = {
+        key,
+        turnId: p.turnId,
+        producer,
+        author: p.author.label,
+        instruction: p.instruction,
+        createdAt: p.createdAt,
+        proposals: [],
+        sharedTurn: false,
+      };
       groups.set(key, g);
     }
+    if (!g.instruction && p.instruction) g.instruction = p.instruction;
     g.proposals.push(p);
   }
-  return [...groups.values()];
+  const out = [...groups.values()];
+  const perTurn = new Map<string, number>();
+  for (const g of out) if (g.turnId) perTurn.set(g.turnId, (perTurn.get(g.turnId) ?? 0) + 1);
+  for (const g of out) g.sharedTurn = g.turnId !== null && (perTurn.get(g.turnId) ?? 0) > 1;
+  return out;
 }
 
 /** The proposal after/before `pos` (wrapping), among those placed in the text. */

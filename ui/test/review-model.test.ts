@@ -25,6 +25,7 @@ function review(): ReviewDto {
         turnId: "t",
         instruction: null,
         createdAt: "",
+        contract: null,
       },
     ],
     threads: [{ id: "t1", status: "open", from: 20, to: 25, text: "jumps", comments: [] }],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
-import { age, applyTextChanges, groupByTurn, nextProposal, proposalAt, wordCount } from "../src/util";
+import { age, applyTextChanges, groupByTurn, nextProposal, producerOf, proposalAt, wordCount } from "../src/util";
 
 function proposal(id: string, from: number | null, turnId: string | null, state: ProposalDto["state"] = "pending"): ProposalDto {
   return {
@@ -17,6 +17,7 @@ function proposal(id: string, from: number | null, turnId: string | null, state:
     turnId,
     instruction: turnId ? `do ${turnId}` : null,
     createdAt: "2026-06-10T00:00:00.000Z",
+    contract: null,
   };
 }
 
@@ -45,6 +46,30 @@ describe("groupByTurn", () => {
     const groups = groupByTurn([proposal("c", 30, "t2"), proposal("a", 10, "t1"), proposal("b", 20, "t1"), proposal("d", null, null)]);
     expect(groups.map((g) => g.proposals.map((p) => p.id))).toEqual([["a", "b"], ["c"], ["d"]]);
     expect(groups[0].instruction).toBe("do t1");
+    expect(groups[0].producer).toBe("claude (m)");
+    expect(groups.map((g) => g.sharedTurn)).toEqual([false, false, false]);
+  });
+  it("splits a turn by producer, names the producer from the contract, and marks shared turns", () => {
+    const harper = (id: string, from: number, turn: string, category: string) => ({
+      ...proposal(id, from, turn),
+      author: { kind: "agent", id: "harper", model: null, label: "harper 0.1" },
+      instruction: null,
+      contract: { proposalId: `pp_${id}`, producer: "harper", producerVersion: "0.1", provenance: "rule:Spelling", category, reason: `why ${id}` },
+    });
+    const vale = (id: string, from: number, turn: string) => ({
+      ...harper(id, from, turn, "style"),
+      contract: { proposalId: `pp_${id}`, producer: "vale", producerVersion: "3", provenance: "rule:Vale.Terms", category: "style", reason: "" },
+    });
+    const groups = groupByTurn([harper("h2", 40, "t9", "grammar"), vale("v1", 5, "t9"), harper("h1", 20, "t9", "spelling"), proposal("c", 30, "t1")]);
+    expect(groups.map((g) => [g.producer, g.turnId, g.proposals.map((p) => p.id)])).toEqual([
+      ["vale", "t9", ["v1"]],
+      ["harper", "t9", ["h1", "h2"]],
+      ["claude (m)", "t1", ["c"]],
+    ]);
+    expect(groups.map((g) => g.sharedTurn)).toEqual([true, true, false]);
+    expect(groups[1].author).toBe("harper 0.1");
+    expect(producerOf(groups[2].proposals[0])).toBe("claude (m)");
+    expect(producerOf(groups[0].proposals[0])).toBe("vale");
   });
 });
 
