@@ -27,6 +27,13 @@ const HOME = mkdtempSync(join(tmpdir(), "cowriting-e2e-home-"));
 writeFileSync(join(HOME, ".gitconfig"), "[user]\n\temail = writer@example.com\n\tname = Writer\n");
 const ENV = { ...process.env, HOME, XDG_CONFIG_HOME: join(HOME, ".config"), XDG_DATA_HOME: join(HOME, ".local/share"), GIT_CONFIG_NOSYSTEM: "1" };
 
+// The user's own settings: Claude is the fake Claude Code in fixtures/ (no network, no model).
+mkdirSync(join(HOME, ".config/cowriting"), { recursive: true });
+writeFileSync(
+  join(HOME, ".config/cowriting/config.toml"),
+  `[claude]\ntransport = "cli"\ncommand = ${JSON.stringify(join(ROOT, "tests/e2e/fixtures/fake-claude"))}\ntimeout_secs = 30\n\n[producers]\nenabled = ["harper", "vale"]\n`,
+);
+
 let driver;
 
 function waitForPort(port, ms) {
@@ -350,5 +357,84 @@ test("a document changed on disk reloads when clean and asks when dirty (keep mi
     await click(b, ".cm-content");
     await b.keys(["Control", "z"]);
     await b.waitUntil(async () => (await text(b)) === mine, { timeout: 3000, timeoutMsg: "undo did not bring mine back" });
+  });
+});
+
+test("Ask Claude on a paragraph: per-hunk proposals; accept one, change one, reject the rest; eval shows exactly that", async () => {
+  const ws = workspace();
+  const paragraph = "Revision is not polishing.";
+  await withApp(ws, async (b) => {
+    await openDoc(b, "essay.md");
+    const before = await text(b);
+    const from = before.indexOf(paragraph);
+    const end = before.indexOf("ruthless about it.") + "ruthless about it.".length;
+    await b.execute((a, z) => window.__cowriting.select(a, z), from, end);
+    await b.keys(["Control", "k"]);
+    await fresh(async () => (await b.$(".ask-instruction")).setValue("Tighten this paragraph"));
+    await b.keys(["Enter"]);
+    await b.waitUntil(async () => (await b.execute(() => window.__cowriting.lastFiling()))?.producer === "claude", {
+      timeout: 20_000,
+      timeoutMsg: `Claude's turn was never filed: ${await b.execute(() => window.__cowriting.lastJobMessage())}`,
+    });
+    const filing = await b.execute(() => window.__cowriting.lastFiling());
+    assert.equal(filing.filed, 4, JSON.stringify(filing));
+    await b.waitUntil(async () => (await review(b)).proposals.filter((p) => p.turnId === filing.turnId).length === 4, {
+      timeout: 5000,
+    });
+    assert.equal(await text(b), before, "proposing never touches the document");
+    const turn = (await review(b)).proposals.filter((p) => p.turnId === filing.turnId);
+    assert.deepEqual(
+      turn.map((p) => [p.target, p.replacement]).sort(),
+      [["far more", "more"], ["ruthless", "merciless"], ["slow", "hard"], ["everything", "all"]].sort(),
+    );
+    assert.ok(turn.every((p) => p.contract?.producer === "claude" && p.contract.category === "rewrite"));
+    await shot(b, "08-ask-claude-hunks");
+    const card = (target) => `.card[data-proposal="${turn.find((p) => p.target === target).id}"]`;
+    // Accept "slow" → "hard" as proposed.
+    await click(b, `${card("slow")} .btn-accept`);
+    await b.waitUntil(async () => (await text(b)).includes("the hard work"), { timeout: 5000 });
+    // Change "ruthless" → "merciless" into the writer's own word.
+    await click(b, `${card("ruthless")} .btn-edit`);
+    await fresh(async () => (await b.$(`${card("ruthless")} .card-edit`)).setValue("relentless"));
+    await click(b, `${card("ruthless")} .btn-accept-edited`);
+    await b.waitUntil(async () => (await text(b)).includes("relentless about it"), { timeout: 5000 });
+    // Reject the rest of the turn.
+    await click(b, `.group[data-turn="${filing.turnId}"] .btn-reject-turn`);
+    await b.waitUntil(async () => (await review(b)).proposals.every((p) => p.turnId !== filing.turnId), {
+      timeout: 5000,
+    });
+    await b.keys(["Control", "s"]);
+    await b.waitUntil(async () => readFileSync(join(ws, "essay.md"), "utf8").includes("relentless"), { timeout: 5000 });
+    await shot(b, "09-ask-claude-decided");
+  });
+  const row = JSON.parse(cli(ws, "--json", "eval")).rows.find((r) => r.producer === "claude" && r.category === "rewrite");
+  assert.deepEqual(
+    [row.accepted, row.changed, row.rejected, row.pending],
+    [1, 1, 2, 0],
+    JSON.stringify(row),
+  );
+  const decisions = JSON.parse(cli(ws, "--json", "decisions", "essay.md"));
+  const changed = decisions.find((d) => d.decision.outcome === "changed");
+  assert.equal(changed.decision.chosenReplacement, "relentless");
+  assert.equal(changed.suggestions[0].replacement, "merciless");
+  const saved = readFileSync(join(ws, "essay.md"), "utf8");
+  assert.ok(saved.includes("the hard work of deciding") && saved.includes("cutting everything"), saved);
+});
+
+test("Check document files Harper's suggestions; a missing Vale is reported, not fatal", async () => {
+  const ws = workspace();
+  writeFileSync(join(ws, "typos.md"), "# Typos\n\nWe recieve the letter tomorow, in Zürich.\n");
+  await withApp(ws, async (b) => {
+    await openDoc(b, "typos.md");
+    await b.keys(["F7"]);
+    await b.waitUntil(async () => (await b.execute(() => window.__cowriting.jobsRunning())) === 0 &&
+      (await b.execute(() => window.__cowriting.lastJobMessage())) !== null, { timeout: 30_000 });
+    const message = await b.execute(() => window.__cowriting.lastJobMessage());
+    assert.match(message, /harper: \d+ suggestion/);
+    assert.match(message, /vale: .*not installed/);
+    const props = (await review(b)).proposals.filter((p) => p.contract?.producer === "harper");
+    const targets = props.map((p) => p.target);
+    assert.ok(targets.includes("recieve") && targets.includes("tomorow"), JSON.stringify(targets));
+    await shot(b, "10-check-document");
   });
 });

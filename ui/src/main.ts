@@ -200,6 +200,11 @@ class App {
       jobsRunning: () => this.runningTasks().length,
       /** The message the last finished task showed ("Claude proposed 2 edits", "harper: 3 suggestions, …"). */
       lastJobMessage: () => this.lastJobMessage,
+      /** Select `from..to` (UTF-16 offsets) in the editor, as a drag would. */
+      select: (from: number, to: number) => {
+        this.view?.dispatch({ selection: { anchor: from, head: to }, userEvent: "select.pointer" });
+        this.view?.focus();
+      },
       /** ms from the click to the document being shown, for the last open. */
       lastOpenMs: () => this.lastOpenMs,
       /** Type `n` characters at the cursor; the round trip of each to the core, in ms. */
