@@ -54,6 +54,7 @@ pub mod diff;
 pub mod document;
 pub mod error;
 pub mod fsutil;
+pub mod gitops;
 pub mod history;
 pub mod identity;
 pub mod model;
