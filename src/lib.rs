@@ -55,6 +55,7 @@ pub mod document;
 pub mod error;
 pub mod eval;
 pub mod fsutil;
+pub mod gitops;
 pub mod history;
 pub mod identity;
 pub mod ledger;

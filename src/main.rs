@@ -112,6 +112,36 @@ enum Command {
         #[arg(long = "text", value_name = "FILE")]
         text: PathBuf,
     },
+    /// Git merge driver for sidecars: merge %O %A %B by record id into %A (see `git install`).
+    MergeSidecar {
+        base: PathBuf,
+        ours: PathBuf,
+        theirs: PathBuf,
+        /// The sidecar's path in the repository, for messages.
+        path: Option<String>,
+    },
+    /// Git integration: `install` the sidecar merge driver and the commit hook.
+    #[command(subcommand)]
+    Git(GitCommand),
+}
+
+#[derive(Subcommand)]
+enum GitCommand {
+    /// Set up the sidecar merge driver and the prepare-commit-msg hook (idempotent).
+    Install,
+    /// What the installed hook runs.
+    #[command(subcommand)]
+    Hook(GitHook),
+}
+
+#[derive(Subcommand)]
+enum GitHook {
+    /// Add Co-authored-by trailers for agent-written text this commit adds.
+    PrepareCommitMsg {
+        msg_file: PathBuf,
+        source: Option<String>,
+        sha: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -336,7 +366,47 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Decisions { doc } => cmd_decisions(&ctx, doc.as_deref()),
         Command::Eval { replay } => cmd_eval(&ctx, replay.as_deref()),
         Command::Resolve { .. } => unreachable!("handled above"),
+        Command::MergeSidecar {
+            base,
+            ours,
+            theirs,
+            path,
+        } => {
+            let name = path.as_deref().unwrap_or("sidecar");
+            for n in cowriting::gitops::run_merge_driver(&base, &ours, &theirs, Some(name))? {
+                eprintln!("cowriting merge-sidecar: {name}: {n}");
+            }
+            Ok(0)
+        }
+        Command::Git(g) => cmd_git(&ctx, g),
     }
+}
+
+fn cmd_git(ctx: &Ctx, g: GitCommand) -> Result<i32> {
+    match g {
+        GitCommand::Install => {
+            let exe = std::env::current_exe()
+                .map_err(|e| Error::BadInput(format!("cannot find the cowriting executable: {e}")))?;
+            let r = cowriting::gitops::install(ctx.ws().root(), &exe)?;
+            ctx.print(
+                || r.lines.join("\n"),
+                || serde_json::to_value(&r).unwrap_or(Value::Null),
+            );
+        }
+        // The hook never blocks a commit: problems are warnings.
+        GitCommand::Hook(GitHook::PrepareCommitMsg { msg_file, source, .. }) => {
+            match cowriting::gitops::run_prepare_commit_msg(ctx.ws().root(), &msg_file, source.as_deref()) {
+                Ok(r) => {
+                    r.warnings
+                        .iter()
+                        .for_each(|w| eprintln!("cowriting: warning: {w}"));
+                    r.added.iter().for_each(|t| eprintln!("cowriting: added {t}"));
+                }
+                Err(e) => eprintln!("cowriting: warning: no Co-authored-by trailers: {e}"),
+            }
+        }
+    }
+    Ok(0)
 }
 
 fn target_range(s: &Session, t: &Target) -> Result<CharRange> {
