@@ -619,6 +619,23 @@ pub fn run_merge_driver(
         .ok_or_else(|| Error::BadInput(format!("{}: no such file", ours.display())))?;
     let t = read_side(theirs, &label("theirs"))?
         .ok_or_else(|| Error::BadInput(format!("{}: no such file", theirs.display())))?;
+    // The ledger's pending files merge by entry (see `ledger::merge_pending`).
+    if crate::ledger::is_pending_file(&o) {
+        let (text, notes) = crate::ledger::merge_pending(b.as_deref(), &o, &t)
+            .map_err(|m| Error::BadInput(format!("{name}: {m}")))?;
+        if text != o {
+            fsutil::atomic_write(ours, text.as_bytes()).map_err(Error::io(ours))?;
+        }
+        return Ok(notes
+            .into_iter()
+            .map(|why| MergeNote {
+                record: "suggestions".into(),
+                field: String::new(),
+                winner: Winner::Both,
+                why,
+            })
+            .collect());
+    }
     let merged = merge_sidecars(b.as_deref(), &o, &t).map_err(|e| match e {
         MergeError::Side { side, source } => Error::sidecar(PathBuf::from(label(side)), source),
         MergeError::Invalid(source) => Error::CorruptSidecar {
@@ -638,6 +655,12 @@ pub fn run_merge_driver(
 pub const DRIVER_NAME: &str = "cowriting-sidecar";
 /// The `.gitattributes` line that routes sidecars to the driver.
 pub const ATTRIBUTES_LINE: &str = ".threads/**/*.json merge=cowriting-sidecar";
+/// The lines for the contract ledger: pending files merge by entry (the same
+/// driver), the decision log as the union of both sides' lines.
+pub const LEDGER_ATTRIBUTES_LINES: [&str; 2] = [
+    ".cowriting/suggestions/**/*.json merge=cowriting-sidecar",
+    ".cowriting/decisions.jsonl merge=union",
+];
 /// The line that marks a hook as cowriting's own.
 pub const HOOK_MARKER: &str = "# cowriting-hook: written by `cowriting git install`";
 const HOOK_NAME: &str = "prepare-commit-msg";
@@ -728,21 +751,23 @@ pub fn install(workspace: &Path, exe: &Path) -> Result<InstallReport> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(Error::io(&attrs)(e)),
     };
-    if existing.lines().any(|l| l.trim() == ATTRIBUTES_LINE) {
-        report
-            .lines
-            .push(format!("{}: already has `{ATTRIBUTES_LINE}`", shown(&attrs)));
-    } else {
-        let mut text = existing;
-        if !text.is_empty() && !text.ends_with('\n') {
+    let mut text = existing.clone();
+    for line in std::iter::once(ATTRIBUTES_LINE).chain(LEDGER_ATTRIBUTES_LINES) {
+        if text.lines().any(|l| l.trim() == line) {
+            report
+                .lines
+                .push(format!("{}: already has `{line}`", shown(&attrs)));
+        } else {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(line);
             text.push('\n');
+            report.lines.push(format!("{}: added `{line}`", shown(&attrs)));
         }
-        text.push_str(ATTRIBUTES_LINE);
-        text.push('\n');
+    }
+    if text != existing {
         fsutil::atomic_write(&attrs, text.as_bytes()).map_err(Error::io(&attrs))?;
-        report
-            .lines
-            .push(format!("{}: added `{ATTRIBUTES_LINE}`", shown(&attrs)));
         report.changed = true;
     }
 

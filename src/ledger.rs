@@ -481,6 +481,89 @@ pub fn read_revision(workspace_root: &Path, revision: &str) -> Result<Vec<u8>> {
     Ok(blob.content().to_vec())
 }
 
+/// Three-way merge of two branches' versions of one pending file (the git merge
+/// driver calls this for `.cowriting/suggestions/**`): entries are matched by
+/// sidecar proposal id; an entry either side added is kept; an entry either
+/// side removed (decided) is removed; an entry both sides changed differently
+/// (migrated on both) keeps the one with the greater contract proposal id, so
+/// the result does not depend on which side is "ours". Output is canonical
+/// (the same bytes [`Ledger::update_pending`] writes); `None` when no entry is
+/// left (the file should be deleted — written as an empty entries list here).
+pub fn merge_pending(
+    base: Option<&str>,
+    ours: &str,
+    theirs: &str,
+) -> std::result::Result<(String, Vec<String>), String> {
+    let parse = |side: &str, t: &str| -> std::result::Result<PendingFile, String> {
+        serde_json::from_str(t).map_err(|e| format!("{side}: not a pending-suggestions file: {e}"))
+    };
+    let b = match base.filter(|t| !t.trim().is_empty()) {
+        Some(t) => Some(parse("base", t)?),
+        None => None,
+    };
+    let o = parse("ours", ours)?;
+    let t = parse("theirs", theirs)?;
+    for f in [Some(&o), Some(&t), b.as_ref()].into_iter().flatten() {
+        if f.schema_version > SCHEMA_VERSION {
+            return Err(format!(
+                "schemaVersion {} is newer than this cowriting understands",
+                f.schema_version
+            ));
+        }
+    }
+    let find = |f: &PendingFile, id: &str| f.entries.iter().find(|e| e.sidecar_proposal_id == id).cloned();
+    let in_base = |id: &str| b.as_ref().and_then(|b| find(b, id));
+    let mut notes = Vec::new();
+    let mut out: Vec<Entry> = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for e in b
+        .iter()
+        .flat_map(|b| &b.entries)
+        .chain(&o.entries)
+        .chain(&t.entries)
+    {
+        if !ids.contains(&e.sidecar_proposal_id) {
+            ids.push(e.sidecar_proposal_id.clone());
+        }
+    }
+    for id in ids {
+        let (base_e, ours_e, theirs_e) = (in_base(&id), find(&o, &id), find(&t, &id));
+        let kept = match (base_e, ours_e, theirs_e) {
+            (Some(_), None, _) | (Some(_), _, None) => None,
+            (_, Some(a), None) | (_, None, Some(a)) => Some(a),
+            (base_e, Some(a), Some(c)) => {
+                if a == c || base_e.as_ref() == Some(&c) {
+                    Some(a)
+                } else if base_e.as_ref() == Some(&a) {
+                    Some(c)
+                } else {
+                    notes.push(format!(
+                        "entry {id}: changed on both sides; kept the one with the greater proposal id"
+                    ));
+                    Some(if a.proposal.id >= c.proposal.id { a } else { c })
+                }
+            }
+            (_, None, None) => None,
+        };
+        out.extend(kept);
+    }
+    let file = PendingFile {
+        schema_version: SCHEMA_VERSION,
+        doc_id: o.doc_id,
+        entries: out,
+    };
+    let mut text = serde_json::to_string_pretty(&file).expect("entries serialize");
+    text.push('\n');
+    Ok((text, notes))
+}
+
+/// Whether `text` looks like a pending-suggestions file (rather than a sidecar).
+pub fn is_pending_file(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .is_some_and(|v| v.get("entries").is_some() && v.get("docId").is_some())
+}
+
 /// The sidecar author of a producer's proposals: an agent named after the
 /// producer, its version as `sdk`, its model (for `model:` provenance).
 pub fn author_for(producer: &crate::contract::Producer) -> Provenance {

@@ -188,6 +188,8 @@ fn branches_that_both_add_proposals_and_replies_merge_cleanly_with_the_driver() 
         "--body",
         "New on A",
     ]);
+    let ra = r.propose("lazy", "sleepy", "claude");
+    r.cw(&["reject", "docs/notes.md", &ra]);
     r.commit_all("a");
 
     r.git(&["checkout", "-q", "main"]);
@@ -202,6 +204,8 @@ fn branches_that_both_add_proposals_and_replies_merge_cleanly_with_the_driver() 
         "Reply from B 日本",
     ]);
     r.cw(&["thread", "resolve", "docs/notes.md", &t]);
+    let rb = r.propose("second paragraph", "next paragraph", "claude");
+    r.cw(&["reject", "docs/notes.md", &rb]);
     r.commit_all("b");
 
     // Without the driver, git's text merge conflicts.
@@ -257,6 +261,19 @@ fn branches_that_both_add_proposals_and_replies_merge_cleanly_with_the_driver() 
     let check = r.run_cw(&["check"]);
     assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
     assert!(r.git(&["status", "--porcelain", ".threads"]).is_empty());
+    // The contract ledger merged too: every pending entry, both branches' decisions.
+    let pending: Value = serde_json::from_str(&r.read(".cowriting/suggestions/docs/notes.md.json")).unwrap();
+    let mut entries: Vec<String> = pending["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["sidecarProposalId"].as_str().unwrap().to_owned())
+        .collect();
+    entries.sort();
+    assert_eq!(entries, proposals);
+    let log = r.read(".cowriting/decisions.jsonl");
+    assert!(log.contains(&ra) && log.contains(&rb), "{log}");
+    assert_eq!(log.lines().count(), 2);
 }
 
 /// A sidecar as the model writes it.
@@ -487,7 +504,8 @@ fn install_is_idempotent_and_never_overwrites_a_foreign_hook() {
     assert!(second.contains("already"), "{second}");
     assert_eq!(
         r.read(".gitattributes"),
-        "*.png binary\n.threads/**/*.json merge=cowriting-sidecar\n"
+        "*.png binary\n.threads/**/*.json merge=cowriting-sidecar\n\
+         .cowriting/suggestions/**/*.json merge=cowriting-sidecar\n.cowriting/decisions.jsonl merge=union\n"
     );
     assert_eq!(std::fs::read_to_string(&hook_path).unwrap(), hook);
     assert_eq!(
