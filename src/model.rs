@@ -267,6 +267,11 @@ impl Artifact {
 
 // ---- ids and timestamps ------------------------------------------------------------
 
+/// A new turn id, `turn-<random>` (the shape the VS Code flow writes).
+pub fn new_turn_id() -> String {
+    new_id("turn").replacen('_', "-", 1)
+}
+
 /// A fresh opaque id: `<prefix>_<20 hex digits of randomness>`.
 pub fn new_id(prefix: &str) -> String {
     let mut bytes = [0u8; 10];

@@ -138,7 +138,7 @@ impl Job {
             selection: self.selection,
             instruction: self.instruction.as_deref(),
         };
-        let new_turn = || new_id("turn");
+        let new_turn = crate::model::new_turn_id;
         match &self.producer {
             Producer::Claude => {
                 let turn = producers::claude::edit_selection(&cfg.claude, &req, cancel)?;

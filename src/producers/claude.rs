@@ -132,7 +132,7 @@ fn transport_name(t: Transport) -> &'static str {
 
 fn new_turn_id() -> String {
     // `new_id` gives `turn_<hex>`; turn ids in the sidecar read `turn-…`.
-    crate::model::new_id("turn").replacen('_', "-", 1)
+    crate::model::new_turn_id()
 }
 
 fn cancelled() -> Error {
