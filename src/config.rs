@@ -215,6 +215,10 @@ mod tests {
         assert_eq!(c.claude.transport(true), Transport::Cli);
         assert_eq!(c.claude.model.as_deref(), Some("opus"));
         assert_eq!(c.external["lint"].timeout_secs, 60);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/config.toml");
+        c.save_to(&path).unwrap();
+        assert_eq!(Config::load_from(&path).unwrap(), c, "save then load is the same");
         let e = Config::parse("[claude]\nmodle = 1\n").unwrap_err();
         assert!(e.contains("modle"), "{e}");
         assert!(!e.contains('\n'));
