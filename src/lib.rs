@@ -58,6 +58,7 @@ pub mod fsutil;
 pub mod history;
 pub mod identity;
 pub mod ledger;
+pub mod mcp;
 pub mod model;
 mod model_serde;
 pub mod offset;

@@ -112,6 +112,8 @@ enum Command {
         #[arg(long = "text", value_name = "FILE")]
         text: PathBuf,
     },
+    /// Serve the workspace to an agent over MCP on stdio (`claude mcp add cowriting -- cowriting mcp -w DIR`).
+    Mcp,
 }
 
 #[derive(Subcommand)]
@@ -335,6 +337,7 @@ fn run(cli: Cli) -> Result<i32> {
         } => cmd_suggest(&ctx, &doc, &producer, instruction, &target),
         Command::Decisions { doc } => cmd_decisions(&ctx, doc.as_deref()),
         Command::Eval { replay } => cmd_eval(&ctx, replay.as_deref()),
+        Command::Mcp => cowriting::mcp::serve_stdio(ctx.ws().root()).map(|()| 0),
         Command::Resolve { .. } => unreachable!("handled above"),
     }
 }
