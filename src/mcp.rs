@@ -18,8 +18,8 @@
 //!   workspace, text not found or ambiguous, a byte offset inside a character,
 //!   unknown thread) returns a tool result with `isError: true` whose text is the
 //!   core's one-line message, so the model reads it and can correct the call;
-//!   nothing is written. Arguments that do not match a tool's schema are
-//!   JSON-RPC `invalid_params` errors, from rmcp.
+//!   nothing is written. Arguments that do not fit a tool's schema are tool
+//!   errors too (rmcp's message, e.g. ``missing field `document` ``).
 //!
 //! Offsets in arguments and results (`start_byte`, `end_byte`, `bytes`) are
 //! UTF-8 bytes of the text as `read_document` shows it (after a BOM, if any),
@@ -79,47 +79,47 @@ pub struct CowritingMcp {
 // ---- arguments ---------------------------------------------------------------------
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct DocumentArgs {
+struct DocumentArgs {
     /// Workspace-relative document path, e.g. `chapters/one.md` (an absolute path inside the workspace also works).
-    pub document: String,
+    document: String,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ProposeEditArgs {
+struct ProposeEditArgs {
     /// Workspace-relative document path.
-    pub document: String,
+    document: String,
     /// The exact text to replace (give this, or start_byte and end_byte).
     #[serde(default)]
-    pub find: Option<String>,
+    find: Option<String>,
     /// Which occurrence of `find` (1-based), when it occurs more than once.
     #[serde(default)]
-    pub occurrence: Option<usize>,
+    occurrence: Option<usize>,
     /// Start of the target as a UTF-8 byte offset into the text (instead of `find`).
     #[serde(default)]
-    pub start_byte: Option<usize>,
+    start_byte: Option<usize>,
     /// End (exclusive) of the target as a UTF-8 byte offset into the text.
     #[serde(default)]
-    pub end_byte: Option<usize>,
+    end_byte: Option<usize>,
     /// The proposed text that would replace the target.
-    pub replacement: String,
+    replacement: String,
     /// Why this edit: shown to the writer with the proposal.
     #[serde(default)]
-    pub rationale: Option<String>,
+    rationale: Option<String>,
     /// What the writer asked for, in their words.
     #[serde(default)]
-    pub instruction: Option<String>,
+    instruction: Option<String>,
     /// Groups the proposals of one request (one agent turn).
     #[serde(default)]
-    pub turn_id: Option<String>,
+    turn_id: Option<String>,
     /// The model that wrote the replacement, e.g. `claude-sonnet-4-5`.
     #[serde(default)]
-    pub model: Option<String>,
+    model: Option<String>,
 }
 
 /// A proposal state to list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum StateArg {
+enum StateArg {
     /// Its target text is there, exactly.
     Pending,
     /// Its target text changed since it was proposed.
@@ -129,70 +129,70 @@ pub enum StateArg {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ListProposalsArgs {
+struct ListProposalsArgs {
     /// Only this document (default: every document of the workspace).
     #[serde(default)]
-    pub document: Option<String>,
+    document: Option<String>,
     /// Only proposals in this state (default: all).
     #[serde(default)]
-    pub state: Option<StateArg>,
+    state: Option<StateArg>,
 }
 
 /// A thread status to list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum StatusArg {
+enum StatusArg {
     Open,
     Resolved,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ListThreadsArgs {
+struct ListThreadsArgs {
     /// Only this document (default: every document of the workspace).
     #[serde(default)]
-    pub document: Option<String>,
+    document: Option<String>,
     /// Only threads with this status (default: all).
     #[serde(default)]
-    pub status: Option<StatusArg>,
+    status: Option<StatusArg>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct CreateThreadArgs {
+struct CreateThreadArgs {
     /// Workspace-relative document path.
-    pub document: String,
+    document: String,
     /// The exact text the thread is about.
-    pub find: String,
+    find: String,
     /// Which occurrence of `find` (1-based), when it occurs more than once.
     #[serde(default)]
-    pub occurrence: Option<usize>,
+    occurrence: Option<usize>,
     /// The first comment (Markdown).
-    pub body: String,
+    body: String,
     /// The model writing the comment.
     #[serde(default)]
-    pub model: Option<String>,
+    model: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ReplyArgs {
+struct ReplyArgs {
     /// Workspace-relative document path.
-    pub document: String,
+    document: String,
     /// The thread's id (`t_…`), from read_document or list_threads.
-    pub thread_id: String,
+    thread_id: String,
     /// The reply (Markdown).
-    pub body: String,
+    body: String,
     /// The model writing the reply.
     #[serde(default)]
-    pub model: Option<String>,
+    model: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct RecentDecisionsArgs {
+struct RecentDecisionsArgs {
     /// Only this document (default: every document).
     #[serde(default)]
-    pub document: Option<String>,
+    document: Option<String>,
     /// At most this many, newest first (default 20).
     #[serde(default)]
-    pub limit: Option<usize>,
+    limit: Option<usize>,
 }
 
 /// Who the client is, from its `initialize` request.
@@ -266,8 +266,8 @@ impl CowritingMcp {
         description = "List the workspace's documents, each with its number of pending, stale and orphaned proposals and open comment threads.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
-    fn list_documents(&self) -> ToolResult {
-        answer(self.list_documents_impl())
+    fn list_documents(&self, ctx: RequestContext<RoleServer>) -> ToolResult {
+        answer(self.list_documents_impl(&Client::of(&ctx)))
     }
 
     #[tool(
@@ -406,10 +406,10 @@ impl CowritingMcp {
         Ok(all)
     }
 
-    fn list_documents_impl(&self) -> Result<String> {
+    fn list_documents_impl(&self, client: &Client) -> Result<String> {
         let mut rows = Vec::new();
         for d in self.docs(None)? {
-            let row = match self.open(&d, Provenance::human("reader")) {
+            let row = match self.open(&d, client.author(None)) {
                 Ok(s) => {
                     let props = s.proposals();
                     let count = |st: ProposalState| props.iter().filter(|p| p.state == st).count();
