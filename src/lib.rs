@@ -59,6 +59,7 @@ pub mod gitops;
 pub mod history;
 pub mod identity;
 pub mod ledger;
+pub mod mcp;
 pub mod model;
 mod model_serde;
 pub mod offset;

@@ -123,6 +123,8 @@ enum Command {
     /// Git integration: `install` the sidecar merge driver and the commit hook.
     #[command(subcommand)]
     Git(GitCommand),
+    /// Serve the workspace to an agent over MCP on stdio (`claude mcp add cowriting -- cowriting mcp -w DIR`).
+    Mcp,
 }
 
 #[derive(Subcommand)]
@@ -365,6 +367,7 @@ fn run(cli: Cli) -> Result<i32> {
         } => cmd_suggest(&ctx, &doc, &producer, instruction, &target),
         Command::Decisions { doc } => cmd_decisions(&ctx, doc.as_deref()),
         Command::Eval { replay } => cmd_eval(&ctx, replay.as_deref()),
+        Command::Mcp => cowriting::mcp::serve_stdio(ctx.ws().root()).map(|()| 0),
         Command::Resolve { .. } => unreachable!("handled above"),
         Command::MergeSidecar {
             base,

@@ -1,0 +1,685 @@
+//! `cowriting mcp`: a real MCP session over stdio against the built binary,
+//! JSON-RPC by hand (newline-delimited JSON), as an MCP client such as Claude
+//! Code speaks it.
+
+mod common;
+
+use common::Ws;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// A client session with `cowriting mcp -w <ws>`.
+struct Mcp {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    out: BufReader<ChildStdout>,
+    next_id: u64,
+    _home: tempfile::TempDir,
+}
+
+impl Mcp {
+    /// Start the server and initialize as `test-agent` 1.0.
+    fn start(ws: &Ws) -> Mcp {
+        let home = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cowriting"))
+            .env("HOME", home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .arg("mcp")
+            .arg("-w")
+            .arg(ws.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            out,
+            next_id: 1,
+            _home: home,
+        };
+        let init = mcp.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": { "name": "test-agent", "version": "1.0" }
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "cowriting", "{init}");
+        assert!(init["result"]["capabilities"]["tools"].is_object(), "{init}");
+        mcp.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }));
+        mcp
+    }
+
+    fn send(&mut self, msg: &Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Send a request; return the whole response (with `result` or `error`).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let mut line = String::new();
+            let n = self.out.read_line(&mut line).unwrap();
+            assert!(n > 0, "the server closed stdout while {method} was pending");
+            let msg: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+            if msg["id"] == json!(id) {
+                return msg;
+            }
+        }
+    }
+
+    /// Call a tool: `(isError, text)`.
+    fn call(&mut self, tool: &str, args: Value) -> (bool, String) {
+        let resp = self.request("tools/call", json!({ "name": tool, "arguments": args }));
+        let result = &resp["result"];
+        assert!(result.is_object(), "{tool}: no result: {resp}");
+        let content = result["content"].as_array().unwrap();
+        assert_eq!(content.len(), 1, "{resp}");
+        assert_eq!(content[0]["type"], "text");
+        (
+            result["isError"].as_bool().unwrap_or(false),
+            content[0]["text"].as_str().unwrap().to_owned(),
+        )
+    }
+
+    /// Call a tool that must succeed; its text.
+    fn ok(&mut self, tool: &str, args: Value) -> String {
+        let (is_error, text) = self.call(tool, args.clone());
+        assert!(!is_error, "{tool} {args} failed: {text}");
+        text
+    }
+
+    /// Call a tool that must succeed and answer JSON.
+    fn json(&mut self, tool: &str, args: Value) -> Value {
+        let text = self.ok(tool, args);
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{tool}: not JSON ({e}): {text}"))
+    }
+
+    /// Call a tool that must fail; its message.
+    fn err(&mut self, tool: &str, args: Value) -> String {
+        let (is_error, text) = self.call(tool, args.clone());
+        assert!(is_error, "{tool} {args} should have failed: {text}");
+        assert_eq!(text.lines().count(), 1, "errors are one line: {text:?}");
+        text
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        // Closing stdin ends the session; the server exits.
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        if !std::thread::panicking() {
+            assert!(status.success(), "cowriting mcp exited with {status}");
+        }
+    }
+}
+
+const TEXT: &str = "# Café notes\n\nThe café is open. The café is warm.\n日本 🎉 the end\n";
+
+fn ws_with_doc() -> Ws {
+    let ws = Ws::new();
+    ws.write("notes.md", TEXT);
+    ws
+}
+
+#[test]
+fn the_tool_list_has_schemas_and_no_tool_decides() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let resp = mcp.request("tools/list", json!({}));
+    let tools = resp["result"]["tools"].as_array().unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "create_thread",
+            "list_documents",
+            "list_proposals",
+            "list_threads",
+            "propose_edit",
+            "read_document",
+            "recent_decisions",
+            "reply_to_thread",
+        ]
+    );
+    for t in tools {
+        let schema = &t["inputSchema"];
+        assert_eq!(schema["type"], "object", "{t}");
+        assert!(schema["properties"].is_object(), "{t}");
+        assert!(!t["description"].as_str().unwrap().is_empty(), "{t}");
+    }
+    let props = |name: &str| {
+        let t = tools.iter().find(|t| t["name"] == name).unwrap();
+        let mut p: Vec<String> = t["inputSchema"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        p.sort();
+        let mut req: Vec<String> = t["inputSchema"]["required"]
+            .as_array()
+            .map(|r| r.iter().map(|x| x.as_str().unwrap().to_owned()).collect())
+            .unwrap_or_default();
+        req.sort();
+        (p, req)
+    };
+    assert_eq!(
+        props("propose_edit"),
+        (
+            [
+                "document",
+                "end_byte",
+                "find",
+                "instruction",
+                "model",
+                "occurrence",
+                "rationale",
+                "replacement",
+                "start_byte",
+                "turn_id"
+            ]
+            .map(String::from)
+            .to_vec(),
+            ["document", "replacement"].map(String::from).to_vec()
+        )
+    );
+    assert_eq!(props("reply_to_thread").1, ["body", "document", "thread_id"]);
+    // INV-12: no tool, description or argument offers a decision.
+    for t in tools {
+        let all = t.to_string().to_lowercase();
+        let words: Vec<&str> = all.split(|c: char| !c.is_alphanumeric() && c != '_').collect();
+        for verb in [
+            "accept",
+            "reject",
+            "apply",
+            "decide",
+            "delete",
+            "remove",
+            "undo",
+            "edit_text",
+        ] {
+            assert!(
+                !words
+                    .iter()
+                    .any(|w| *w == verb || w.split('_').any(|p| p == verb)),
+                "{} offers {verb:?}: {t}",
+                t["name"]
+            );
+        }
+    }
+}
+
+#[test]
+fn propose_edit_files_an_agent_proposal_and_leaves_the_text_alone() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let filed = mcp.json(
+        "propose_edit",
+        json!({
+            "document": "notes.md",
+            "find": "café",
+            "occurrence": 2,
+            "replacement": "bistro",
+            "rationale": "avoid the repetition",
+            "instruction": "tighten the prose",
+            "turn_id": "turn-7",
+            "model": "claude-sonnet-4-5"
+        }),
+    );
+    let id = filed["id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with("pr_"), "{filed}");
+    assert!(filed["contractProposalId"].as_str().unwrap().starts_with("pp_"));
+    assert_eq!(filed["line"], 3);
+    // INV-10: the document is untouched.
+    assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
+
+    let sidecar = ws.sidecar_json("notes.md");
+    let p = &sidecar["proposals"][0];
+    assert_eq!(p["id"], id.as_str());
+    assert_eq!(p["replacement"], "bistro");
+    assert_eq!(p["turnId"], "turn-7");
+    assert_eq!(p["instruction"], "tighten the prose");
+    assert_eq!(p["author"]["kind"], "agent");
+    assert_eq!(p["author"]["id"], "test-agent");
+    assert_eq!(p["author"]["agent"]["sdk"], "mcp:test-agent/1.0");
+    assert_eq!(p["author"]["agent"]["model"], "claude-sonnet-4-5");
+    let anchor = &sidecar["anchors"][p["anchorId"].as_str().unwrap()];
+    assert_eq!(anchor["fingerprint"]["text"], "café");
+    // 32 chars of context, not bytes.
+    assert_eq!(
+        anchor["fingerprint"]["before"],
+        "fé notes\n\nThe café is open. The "
+    );
+
+    // The contract ledger keeps the suggestion with the client as producer.
+    let ledger: Value = serde_json::from_str(&ws.read(".cowriting/suggestions/notes.md.json")).unwrap();
+    let entry = &ledger["entries"][0];
+    assert_eq!(entry["sidecarProposalId"], id.as_str());
+    let s = &entry["suggestions"][0];
+    assert_eq!(
+        s["producer"],
+        json!({ "id": "test-agent", "version": "1.0", "provenance": "model:claude-sonnet-4-5" })
+    );
+    assert_eq!(s["reason"], "avoid the repetition");
+    assert_eq!(s["text"], "café");
+    assert_eq!(s["category"], "edit");
+
+    // A byte span: "日本" is bytes 53..59 of the text.
+    let start = TEXT.find("日本").unwrap();
+    assert_eq!(start, 53);
+    let by_span = mcp.json(
+        "propose_edit",
+        json!({ "document": "notes.md", "start_byte": start, "end_byte": start + 6, "replacement": "Nihon" }),
+    );
+    assert_eq!(by_span["line"], 4);
+    assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
+    let sidecar = ws.sidecar_json("notes.md");
+    let p2 = &sidecar["proposals"][1];
+    assert_eq!(p2["id"], by_span["id"]);
+    assert_eq!(p2["author"]["agent"]["sdk"], "mcp:test-agent/1.0");
+    assert!(p2["author"]["agent"].get("model").is_none(), "{p2}");
+    let ledger: Value = serde_json::from_str(&ws.read(".cowriting/suggestions/notes.md.json")).unwrap();
+    let producers: Vec<&Value> = ledger["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["suggestions"][0]["producer"]["provenance"])
+        .collect();
+    assert!(producers.contains(&&json!("agent:test-agent")), "{ledger}");
+
+    // read_document shows the numbered text and both proposals.
+    let text = mcp.ok("read_document", json!({ "document": "notes.md" }));
+    assert!(
+        text.contains(
+            "   1| # Café notes\n   2| \n   3| The café is open. The café is warm.\n   4| 日本 🎉 the end\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "- {id}  pending  line 3, bytes 38..43  \"café\" → \"bistro\"  by agent test-agent (claude-sonnet-4-5)  turn turn-7"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "- {}  pending  line 4, bytes 53..59  \"日本\" → \"Nihon\"",
+            by_span["id"].as_str().unwrap()
+        )),
+        "{text}"
+    );
+
+    // The CLI sees the same proposals.
+    assert_eq!(ws.proposals("notes.md").len(), 2);
+    let docs = mcp.json("list_documents", json!({}));
+    assert_eq!(
+        docs["documents"],
+        json!([{ "document": "notes.md", "pendingProposals": 2, "staleProposals": 0, "orphanedProposals": 0, "openThreads": 0 }])
+    );
+}
+
+#[test]
+fn threads_and_replies_are_authored_by_the_agent() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let t = mcp.json(
+        "create_thread",
+        json!({ "document": "notes.md", "find": "🎉", "body": "Is the emoji wanted?", "model": "opus" }),
+    );
+    let tid = t["id"].as_str().unwrap().to_owned();
+    assert_eq!(t["line"], 4);
+    let r = mcp.json(
+        "reply_to_thread",
+        json!({ "document": "notes.md", "thread_id": tid, "body": "Second thought: keep it." }),
+    );
+    assert!(r["id"].as_str().unwrap().starts_with("c_"), "{r}");
+    // The writer replies with the CLI, as a human.
+    ws.ok(&["thread", "reply", "notes.md", &tid, "--body", "Keep it."]);
+    assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
+
+    let sidecar = ws.sidecar_json("notes.md");
+    let comments = sidecar["threads"][0]["comments"].as_array().unwrap();
+    assert_eq!(comments.len(), 3);
+    assert_eq!(
+        comments[0]["author"],
+        json!({ "kind": "agent", "id": "test-agent", "agent": { "sdk": "mcp:test-agent/1.0", "model": "opus" } })
+    );
+    assert_eq!(
+        comments[1]["author"],
+        json!({ "kind": "agent", "id": "test-agent", "agent": { "sdk": "mcp:test-agent/1.0" } })
+    );
+    assert_eq!(comments[2]["author"]["kind"], "human");
+    // MCP writes no attribution: nothing is typed as the agent.
+    assert_eq!(sidecar["attributions"], json!([]));
+
+    let text = mcp.ok("read_document", json!({ "document": "notes.md" }));
+    assert!(
+        text.contains(&format!(
+            "Open threads (1):\n- {tid}  line 4, bytes 60..64  on \"🎉\"\n"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("    agent test-agent (opus): Is the emoji wanted?\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    human writer@example.com: Keep it.\n"),
+        "{text}"
+    );
+
+    let open = mcp.json("list_threads", json!({ "status": "open" }));
+    assert_eq!(open["threads"].as_array().unwrap().len(), 1);
+    assert_eq!(open["threads"][0]["text"], "🎉");
+    assert_eq!(open["threads"][0]["bytes"], json!({ "start": 60, "end": 64 }));
+    ws.ok(&["thread", "resolve", "notes.md", &tid]);
+    let open = mcp.json(
+        "list_threads",
+        json!({ "document": "notes.md", "status": "open" }),
+    );
+    assert_eq!(open["threads"], json!([]));
+    let resolved = mcp.json("list_threads", json!({ "status": "resolved" }));
+    assert_eq!(resolved["threads"][0]["id"], tid.as_str());
+    assert_eq!(resolved["threads"][0]["comments"].as_array().unwrap().len(), 3);
+    let text = mcp.ok("read_document", json!({ "document": "notes.md" }));
+    assert!(text.contains("No open threads."), "{text}");
+}
+
+#[test]
+fn list_proposals_reports_states_against_the_text_on_disk_now() {
+    let ws = Ws::new();
+    let before = "The opening paragraph sets the scene with care.\n\n\
+                  A long middle line that stays exactly as it is, always.\n\n\
+                  The closing line mentions a lighthouse keeper.\n";
+    ws.write("story.md", before);
+    ws.write("other.md", "Nothing to see.\n");
+    let mut mcp = Mcp::start(&ws);
+    let mut id = |find: &str, replacement: &str| {
+        mcp.json(
+            "propose_edit",
+            json!({ "document": "story.md", "find": find, "replacement": replacement }),
+        )["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let stale = id("scene", "stage");
+    let orphaned = id("lighthouse", "harbour");
+    let pending = id("middle", "central");
+    let all = mcp.json("list_proposals", json!({}));
+    assert_eq!(all["proposals"].as_array().unwrap().len(), 3);
+    assert!(all["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["state"] == "pending"));
+
+    // The writer edits the file while the server runs: every call reads it anew.
+    ws.write(
+        "story.md",
+        "The opening paragraph sets the mood with care.\n\n\
+         A long middle line that stays exactly as it is, always.\n\n",
+    );
+    let ids = |v: &Value| -> Vec<String> {
+        v["proposals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let st = mcp.json(
+        "list_proposals",
+        json!({ "document": "story.md", "state": "stale" }),
+    );
+    assert_eq!(ids(&st), [stale.as_str()]);
+    assert_eq!(st["proposals"][0]["current"], "mood");
+    assert_eq!(st["proposals"][0]["target"], "scene");
+    assert_eq!(st["proposals"][0]["line"], 1);
+    let or = mcp.json("list_proposals", json!({ "state": "orphaned" }));
+    assert_eq!(ids(&or), [orphaned.as_str()]);
+    assert_eq!(or["proposals"][0]["line"], Value::Null);
+    let pe = mcp.json("list_proposals", json!({ "state": "pending" }));
+    assert_eq!(ids(&pe), [pending.as_str()]);
+    assert_eq!(pe["proposals"][0]["bytes"], json!({ "start": 55, "end": 61 }));
+    assert_eq!(pe["proposals"][0]["author"]["id"], "test-agent");
+    let none = mcp.json("list_proposals", json!({ "document": "other.md" }));
+    assert_eq!(none["proposals"], json!([]));
+
+    let text = mcp.ok("read_document", json!({ "document": "story.md" }));
+    assert!(
+        text.contains(&format!(
+            "- {stale}  stale  line 1, bytes 31..35  \"scene\" → \"stage\""
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("    stale: its target text changed from \"scene\" to \"mood\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "- {orphaned}  orphaned  orphaned  \"lighthouse\" → \"harbour\""
+        )),
+        "{text}"
+    );
+    let docs = mcp.json("list_documents", json!({}));
+    assert_eq!(
+        docs["documents"],
+        json!([
+            { "document": "other.md", "pendingProposals": 0, "staleProposals": 0, "orphanedProposals": 0, "openThreads": 0 },
+            { "document": "story.md", "pendingProposals": 1, "staleProposals": 1, "orphanedProposals": 1, "openThreads": 0 }
+        ])
+    );
+}
+
+#[test]
+fn bad_arguments_are_tool_errors_and_write_nothing() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let id = mcp.json(
+        "propose_edit",
+        json!({ "document": "notes.md", "find": "open", "replacement": "ajar" }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let tid = mcp.json(
+        "create_thread",
+        json!({ "document": "notes.md", "find": "warm", "body": "why?" }),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(!id.is_empty() && !tid.is_empty());
+    let e_acute = TEXT.find("é").unwrap();
+    let inside = format!(
+        "notes.md: byte offset {} is inside a multi-byte character",
+        e_acute + 1
+    );
+    let cases: Vec<(&str, Value, &str)> = vec![
+        (
+            "propose_edit",
+            json!({ "document": "missing.md", "find": "x", "replacement": "y" }),
+            "missing.md: no such document in the workspace",
+        ),
+        (
+            "read_document",
+            json!({ "document": "../outside.md" }),
+            "../outside.md: path is outside the workspace ('..' is not allowed)",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "/etc/passwd", "find": "root", "replacement": "y" }),
+            "path is outside the workspace (absolute path",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "find": "tea", "replacement": "coffee" }),
+            "\"tea\" not found in notes.md",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "find": "café", "replacement": "bar" }),
+            "\"café\" occurs 2 times in notes.md; give occurrence 1..2",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "find": "café", "occurrence": 3, "replacement": "bar" }),
+            "occurrence 3: \"café\" occurs 2 times in notes.md",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "start_byte": e_acute + 1, "end_byte": e_acute + 2, "replacement": "e" }),
+            &inside,
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "start_byte": 0, "end_byte": 999, "replacement": "e" }),
+            "notes.md: byte offset 999 is past the end of the text (73 bytes)",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "start_byte": 9, "end_byte": 2, "replacement": "e" }),
+            "notes.md: range start 9 is after its end 2",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "start_byte": 2, "replacement": "e" }),
+            "give the target",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "find": "open", "start_byte": 0, "end_byte": 1, "replacement": "e" }),
+            "not both",
+        ),
+        (
+            "propose_edit",
+            json!({ "document": "notes.md", "find": "warm", "replacement": "warm" }),
+            "the replacement is the same as the target text \"warm\"",
+        ),
+        (
+            "create_thread",
+            json!({ "document": "notes.md", "find": "tea", "body": "hm" }),
+            "\"tea\" not found in notes.md",
+        ),
+        (
+            "create_thread",
+            json!({ "document": "notes.md", "find": "warm", "body": "  " }),
+            "the comment body is empty",
+        ),
+        (
+            "reply_to_thread",
+            json!({ "document": "notes.md", "thread_id": "t_nope", "body": "hello" }),
+            "thread t_nope not found in notes.md",
+        ),
+        (
+            "list_proposals",
+            json!({ "document": "missing.md" }),
+            "missing.md: no such document in the workspace",
+        ),
+        (
+            "recent_decisions",
+            json!({ "document": "../x.md" }),
+            "path is outside the workspace",
+        ),
+    ];
+    for (tool, args, want) in cases {
+        let before = ws.snapshot();
+        let msg = mcp.err(tool, args.clone());
+        assert!(msg.contains(want), "{tool} {args}: {msg:?} does not say {want:?}");
+        assert!(ws.snapshot() == before, "{tool} {args} wrote something");
+    }
+    // Arguments that do not fit the schema are tool errors too (from rmcp).
+    let before = ws.snapshot();
+    let msg = mcp.err("propose_edit", json!({ "find": "open", "replacement": "ajar" }));
+    assert!(msg.contains("missing field `document`"), "{msg}");
+    let msg = mcp.err("list_proposals", json!({ "state": "maybe" }));
+    assert!(msg.contains("unknown variant `maybe`"), "{msg}");
+    assert!(ws.snapshot() == before);
+    // A corrupt sidecar is never overwritten; reading still shows the text.
+    ws.write(".threads/notes.md.json", "{ not json");
+    let before = ws.snapshot();
+    let msg = mcp.err(
+        "propose_edit",
+        json!({ "document": "notes.md", "find": "warm", "replacement": "hot" }),
+    );
+    assert!(msg.contains("not overwritten"), "{msg}");
+    let text = mcp.ok("read_document", json!({ "document": "notes.md" }));
+    assert!(text.contains("   3| The café is open."), "{text}");
+    assert!(text.contains("cannot be read"), "{text}");
+    assert!(ws.snapshot() == before);
+}
+
+#[test]
+fn recent_decisions_reports_what_the_writer_decided() {
+    let ws = Ws::new();
+    ws.write("a.md", "One fish, two fish, red fish.\n");
+    ws.write("b.md", "Blue fish swim.\n");
+    let mut mcp = Mcp::start(&ws);
+    assert_eq!(
+        mcp.json("recent_decisions", json!({})),
+        json!({ "decisions": [] })
+    );
+    let mut propose = |doc: &str, find: &str, replacement: &str| {
+        mcp.json(
+            "propose_edit",
+            json!({ "document": doc, "find": find, "replacement": replacement, "rationale": "variety", "turn_id": "t1" }),
+        )["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let accepted = propose("a.md", "One", "Uno");
+    let changed = propose("a.md", "red", "crimson");
+    let rejected = propose("b.md", "Blue", "Azure");
+    ws.ok(&["accept", "a.md", &accepted]);
+    ws.ok(&["accept", "a.md", &changed, "--with", "scarlet"]);
+    ws.ok(&["reject", "b.md", &rejected]);
+    assert_eq!(ws.read("a.md"), "Uno fish, two fish, scarlet fish.\n");
+
+    let all = mcp.json("recent_decisions", json!({}));
+    let list = all["decisions"].as_array().unwrap();
+    let summary: Vec<(&str, &str)> = list
+        .iter()
+        .map(|d| (d["proposalId"].as_str().unwrap(), d["outcome"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (rejected.as_str(), "rejected"),
+            (changed.as_str(), "changed"),
+            (accepted.as_str(), "accepted")
+        ]
+    );
+    let ch = &list[1];
+    assert_eq!(ch["document"], "a.md");
+    assert_eq!(ch["chosen"], "scarlet");
+    assert_eq!(ch["turnId"], "t1");
+    assert_eq!(ch["decidedBy"], "writer@example.com");
+    assert_eq!(
+        ch["edits"],
+        json!([{ "text": "red", "proposed": "crimson", "producer": "test-agent", "reason": "variety" }])
+    );
+    assert!(list[0].get("chosen").is_none(), "{}", list[0]);
+    assert_eq!(list[0]["edits"][0]["text"], "Blue");
+
+    let a_only = mcp.json("recent_decisions", json!({ "document": "a.md", "limit": 1 }));
+    assert_eq!(a_only["decisions"].as_array().unwrap().len(), 1);
+    assert_eq!(a_only["decisions"][0]["proposalId"], changed.as_str());
+    // Decided proposals are no longer pending.
+    assert_eq!(mcp.json("list_proposals", json!({})), json!({ "proposals": [] }));
+}
