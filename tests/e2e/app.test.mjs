@@ -438,3 +438,124 @@ test("Check document files Harper's suggestions; a missing Vale is reported, not
     await shot(b, "10-check-document");
   });
 });
+
+/** A minimal MCP client over stdio: JSON-RPC lines to `cowriting mcp`. */
+function mcpClient(ws) {
+  const child = spawn(CLI, ["mcp", "-w", ws], { env: ENV, stdio: ["pipe", "pipe", "inherit"] });
+  let buffer = "";
+  const waiting = new Map();
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    buffer += chunk;
+    let nl;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, nl).trim();
+      buffer = buffer.slice(nl + 1);
+      if (!line) continue;
+      const msg = JSON.parse(line);
+      waiting.get(msg.id)?.(msg);
+      waiting.delete(msg.id);
+    }
+  });
+  let next = 1;
+  const request = (method, params) =>
+    new Promise((ok) => {
+      const id = next++;
+      waiting.set(id, ok);
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+    });
+  return {
+    async start() {
+      await request("initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "claude-code", version: "2.0.0" },
+      });
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    },
+    call: (name, args) => request("tools/call", { name, arguments: args }),
+    list: () => request("tools/list", {}),
+    close: () => child.kill(),
+  };
+}
+
+test("an agent proposes over MCP while the app is open: it appears within a second, the human decides, the agent reads the decision", async () => {
+  const ws = workspace();
+  const agent = mcpClient(ws);
+  await agent.start();
+  try {
+    await withApp(ws, async (b) => {
+      await openDoc(b, "story.md");
+      const t0 = Date.now();
+      const res = await agent.call("propose_edit", {
+        document: "story.md",
+        find: "fishing boats",
+        occurrence: 1,
+        replacement: "trawlers",
+        rationale: "Less expected",
+        model: "claude-sonnet-4-5",
+      });
+      assert.equal(res.result?.isError ?? false, false, JSON.stringify(res));
+      await b.waitUntil(async () => (await review(b)).proposals.some((p) => p.replacement === "trawlers"), {
+        timeout: 5000,
+        timeoutMsg: "the agent's proposal never appeared",
+      });
+      const seenMs = Date.now() - t0;
+      console.log(`# the MCP proposal appeared in the app after ${seenMs} ms`);
+      assert.ok(seenMs < 1000, `seen after ${seenMs} ms`);
+      const p = (await review(b)).proposals.find((x) => x.replacement === "trawlers");
+      assert.equal(p.author.kind, "agent");
+      assert.equal(p.author.id, "claude-code");
+      assert.equal(p.contract.reason, "Less expected");
+      await click(b, `.card[data-proposal="${p.id}"] .btn-reject`);
+      await b.waitUntil(async () => !(await review(b)).proposals.some((x) => x.id === p.id), { timeout: 5000 });
+    });
+    const decisions = await agent.call("recent_decisions", { document: "story.md" });
+    const body = decisions.result.content.map((c) => c.text).join("\n");
+    assert.match(body, /rejected/);
+    assert.match(body, /trawlers/);
+    // No tool can decide for the human (INV-12).
+    const names = (await agent.list()).result.tools.map((t) => t.name);
+    assert.ok(names.includes("propose_edit") && !names.some((n) => /accept|reject|decide|apply/.test(n)), names.join());
+  } finally {
+    agent.close();
+  }
+});
+
+test("a git checkout that swaps documents and sidecars under the open app re-renders without loss", async () => {
+  const ws = workspace();
+  const git = (...args) =>
+    execFileSync("git", ["-C", ws, "-c", "user.name=Writer", "-c", "user.email=writer@example.com", ...args], {
+      env: ENV,
+      encoding: "utf8",
+    });
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "base");
+  git("checkout", "-q", "-b", "other");
+  const doc = join(ws, "story.md");
+  writeFileSync(doc, readFileSync(doc, "utf8").replace("the ferry", "the steamer"));
+  cli(ws, "propose", "story.md", "--find", "the steamer", "--replace", "the old steamer", "--turn", "turn-git");
+  git("add", "-A");
+  git("commit", "-q", "-m", "other");
+  git("checkout", "-q", "main");
+  await withApp(ws, async (b) => {
+    await openDoc(b, "story.md");
+    const before = await text(b);
+    assert.ok(before.includes("the ferry"));
+    git("checkout", "-q", "other");
+    await b.waitUntil(
+      async () =>
+        (await text(b)).includes("the steamer") &&
+        (await review(b)).proposals.some((p) => p.turnId === "turn-git" && p.state === "pending"),
+      { timeout: 5000, timeoutMsg: "the app did not follow the checkout" },
+    );
+    await shot(b, "11-after-checkout");
+    git("checkout", "-q", "main");
+    await b.waitUntil(
+      async () => (await text(b)) === before && !(await review(b)).proposals.some((p) => p.turnId === "turn-git"),
+      { timeout: 5000, timeoutMsg: "the app did not follow the checkout back" },
+    );
+    assert.equal(readFileSync(doc, "utf8"), before, "nothing was written over the checkout");
+  });
+});
