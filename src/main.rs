@@ -251,15 +251,18 @@ impl Ctx {
         Ok(s)
     }
 
+    /// Print the result; a closed pipe (`cowriting decisions | head`) is not an error.
     fn print(&self, human: impl FnOnce() -> String, machine: impl FnOnce() -> Value) {
-        if self.json {
-            print!("{}", to_js_json(&machine()));
+        let out = if self.json {
+            to_js_json(&machine())
         } else {
             let text = human();
-            if !text.is_empty() {
-                println!("{}", text.trim_end_matches('\n'));
+            if text.is_empty() {
+                return;
             }
-        }
+            format!("{}\n", text.trim_end_matches('\n'))
+        };
+        let _ = std::io::stdout().lock().write_all(out.as_bytes());
     }
 }
 
