@@ -42,6 +42,10 @@ fn harper_suggestions_sit_on_exact_byte_spans() {
         assert!(!s.category.is_empty() && s.category == s.category.to_lowercase());
         assert!(!s.reason.is_empty());
     }
+    // Harper's overlapping lints are reduced to one.
+    for pair in first.suggestions.windows(2) {
+        assert!(pair[0].span.end <= pair[1].span.start, "{pair:#?}");
+    }
     let find = |word: &str| {
         first
             .suggestions

@@ -424,8 +424,8 @@ fn split_record(r: &[u8]) -> (Vec<String>, Vec<u8>) {
 
 #[test]
 fn exit_2_is_a_runtime_error_with_stderr() {
-    let err =
-        "{\"Code\": \"E100\", \"Text\": \"[--config] Runtime error\\n\\npath 'nope.ini' does not exist\"}";
+    // What Vale prints on stderr with --output=JSON (cmd/vale/error.go).
+    let err = r#"{"Code": "E100", "Text": "E100 [--config] Runtime error\n\npath 'nope.ini' does not exist\n\nExecution stopped with code 1."}"#;
     let cfg = fake(&["--fake-exit", "2", "--fake-stderr", err]);
     let e = vale::run(&cfg, &request("a.md", b"x"), &Cancel::new()).unwrap_err();
     assert!(
@@ -434,7 +434,7 @@ fn exit_2_is_a_runtime_error_with_stderr() {
     );
     assert_eq!(
         e.to_string(),
-        "vale: runtime error: E100 [--config] Runtime error"
+        "vale: runtime error: E100 [--config] Runtime error: path 'nope.ini' does not exist"
     );
     let cfg = fake(&["--fake-exit", "2", "--fake-stderr", "plain failure\nsecond line"]);
     let e = vale::run(&cfg, &request("a.md", b"x"), &Cancel::new()).unwrap_err();

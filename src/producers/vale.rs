@@ -98,8 +98,9 @@ fn version(cfg: &ValeConfig, cancel: &Cancel) -> String {
     }
 }
 
-/// The message of a Vale runtime error (exit 2): its JSON `{Code, Text}` on
-/// stderr, else stderr's first line.
+/// The message of a Vale runtime error (exit 2), on one line: its JSON
+/// `{Code, Text}` on stderr (`Text` is `"E100 [ctx] Runtime error\n\n<what>\n\n
+/// Execution stopped with code 1."`, its paragraphs joined), else stderr's first line.
 fn runtime_error(stderr: &[u8]) -> String {
     #[derive(Deserialize)]
     struct ValeError {
@@ -110,8 +111,15 @@ fn runtime_error(stderr: &[u8]) -> String {
     }
     let detail = match serde_json::from_slice::<ValeError>(stderr) {
         Ok(e) if !e.text.trim().is_empty() => {
-            let text = first_line(e.text.as_bytes());
-            if e.code.is_empty() {
+            let text = e
+                .text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with("Execution stopped"))
+                .collect::<Vec<_>>()
+                .join(": ");
+            let text = first_line(text.as_bytes());
+            if e.code.is_empty() || text.starts_with(&e.code) {
                 text
             } else {
                 format!("{} {text}", e.code)
@@ -534,10 +542,17 @@ mod tests {
 
     #[test]
     fn runtime_errors_read_vales_json() {
+        let e100 = br#"{
+  "Code": "E100",
+  "Text": "E100 [--config] Runtime error\n\npath 'x.ini' does not exist\n\nExecution stopped with code 1."
+}"#;
         assert_eq!(
-            runtime_error(b"{\n  \"Code\": \"E100\",\n  \"Text\": \"[--config] Runtime error\\n\\npath 'x' does not exist\"\n}\n"),
-            "runtime error: E100 [--config] Runtime error"
+            runtime_error(e100),
+            "runtime error: E100 [--config] Runtime error: path 'x.ini' does not exist"
         );
+        let e201 = br#"{"Line": 3, "Path": "a.yml", "Text": "bad token", "Code": "E201", "Span": 2}"#;
+        assert_eq!(runtime_error(e201), "runtime error: E201 bad token");
         assert_eq!(runtime_error(b"boom\nmore"), "runtime error: boom");
+        assert_eq!(runtime_error(b""), "runtime error (exit 2), nothing on stderr");
     }
 }
