@@ -388,6 +388,12 @@ test("Ask Claude on a paragraph: per-hunk proposals; accept one, change one, rej
       [["far ", ""], ["ruthless", "merciless"], ["slow", "hard"], ["everything", "all"]].sort(),
     );
     assert.ok(turn.every((p) => p.contract?.producer === "claude" && p.contract.category === "rewrite"));
+    await b.waitUntil(
+      async () =>
+        (await b.execute(() => window.__cowriting.jobsRunning())) === 0 &&
+        (await b.$$(`.group[data-turn="${filing.turnId}"] .card`)).length === 4,
+      { timeout: 5000, timeoutMsg: "the review panel never showed the turn" },
+    );
     await shot(b, "08-ask-claude-hunks");
     const card = (target) => `.card[data-proposal="${turn.find((p) => p.target === target).id}"]`;
     // Accept "slow" → "hard" as proposed.

@@ -87,7 +87,7 @@ export function checkLine(o: Outcome): string {
   if ("error" in o) {
     const m = stripProducer(o.error.message, p);
     if (o.error.code === "cancelled") return /timed out/i.test(m) ? `${p}: timed out (${m})` : `${p}: cancelled`;
-    if (/not installed|not found on PATH/i.test(m)) return `${p}: not installed (${m})`;
+    if (/not installed|not found on PATH/i.test(m)) return `${p}: not installed`;
     return `${p}: failed (${m})`;
   }
   const f = o.filing;

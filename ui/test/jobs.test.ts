@@ -82,7 +82,7 @@ describe("messages", () => {
       { producer: "later", notRun: true },
     ]);
     expect(summary).toBe(
-      'harper: 3 suggestions, vale: not installed ("vale" is not installed (not found on PATH)), lint: failed (exit status 2), ' +
+      'harper: 3 suggestions, vale: not installed, lint: failed (exit status 2), ' +
         "slow: timed out (slow timed out after 60 s; nothing was filed), later: not run",
     );
     expect(checkLine({ producer: "harper", filing: filing({ filed: 1, skipped: ["x", "y"] }) })).toBe("harper: 1 suggestion (2 not filed)");
