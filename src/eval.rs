@@ -112,10 +112,13 @@ pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -
         ));
     }
     let name = producer.name().to_owned();
+    // An external producer may report another id than its config name: its
+    // decisions are found by what it reports when it runs (below).
+    let external = matches!(producer, Producer::External(_));
     let decisions: Vec<_> = ledger
         .decisions()?
         .into_iter()
-        .filter(|d| !d.undone && d.producer_id() == name)
+        .filter(|d| !d.undone && (external || d.producer_id() == name))
         .collect();
     let mut groups: BTreeMap<(String, String), Vec<_>> = BTreeMap::new();
     for d in decisions {
@@ -158,6 +161,7 @@ pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -
         });
         let run = match run {
             Ok(o) => o.run,
+            Err(_) if external && !records.iter().any(|d| d.producer_id() == name) => continue,
             Err(e) => {
                 rr.error = Some(e.to_string());
                 for d in &records {
@@ -173,6 +177,26 @@ pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -
         if let Some(s) = run.suggestions.first() {
             out.current_version = Some(s.producer.version.clone());
         }
+        let reported: BTreeSet<&str> = run
+            .suggestions
+            .iter()
+            .map(|s| s.producer.id.as_str())
+            .chain([name.as_str()])
+            .collect();
+        let records: Vec<_> = records
+            .iter()
+            .filter(|d| reported.contains(d.producer_id()))
+            .collect();
+        if records.is_empty() {
+            continue;
+        }
+        rr.decided = records.len();
+        rr.recorded_versions = records
+            .iter()
+            .flat_map(|d| d.suggestions.iter().map(|s| s.producer.version.clone()))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
         let now: BTreeSet<(usize, usize, &str)> = run
             .suggestions
             .iter()

@@ -85,20 +85,38 @@ struct PendingFile {
     entries: Vec<Entry>,
 }
 
-/// One line of the decision log, as written.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", untagged)]
+/// One line of the decision log, as written. (Lines are told apart by the
+/// `undo` key, not by an untagged enum or `flatten`: both buffer numbers in a
+/// way serde_json's `arbitrary_precision` cannot read back.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
 enum LogLine {
     Decided(Box<DecisionRecordLine>),
     Undo(UndoLine),
 }
 
+impl LogLine {
+    fn parse(line: &str) -> std::result::Result<LogLine, serde_json::Error> {
+        let v: serde_json::Value = serde_json::from_str(line)?;
+        if v.get("undo").is_some() {
+            serde_json::from_value(v).map(LogLine::Undo)
+        } else {
+            serde_json::from_value(v).map(|d| LogLine::Decided(Box::new(d)))
+        }
+    }
+}
+
+/// The contract decision's fields, then what it was about.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-// No deny_unknown_fields: serde does not support it together with `flatten`.
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct DecisionRecordLine {
-    #[serde(flatten)]
-    decision: Decision,
+    schema_version: u32,
+    proposal_id: String,
+    outcome: Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chosen_replacement: Option<String>,
+    decided_at: String,
+    decided_by: String,
     doc_id: String,
     sidecar_proposal_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -275,17 +293,15 @@ impl Ledger {
             entry = Entry::new(entry.sidecar_proposal_id, entry.turn_id, m);
         }
         let line = DecisionRecordLine {
-            decision: Decision {
-                schema_version: SCHEMA_VERSION,
-                proposal_id: entry.proposal.id.clone(),
-                outcome,
-                chosen_replacement: match outcome {
-                    Outcome::Changed => chosen.map(str::to_owned),
-                    _ => None,
-                },
-                decided_at: now_iso(),
-                decided_by: decided_by.id.clone(),
+            schema_version: SCHEMA_VERSION,
+            proposal_id: entry.proposal.id.clone(),
+            outcome,
+            chosen_replacement: match outcome {
+                Outcome::Changed => chosen.map(str::to_owned),
+                _ => None,
             },
+            decided_at: now_iso(),
+            decided_by: decided_by.id.clone(),
             doc_id: doc.as_str().to_owned(),
             sidecar_proposal_id: entry.sidecar_proposal_id.clone(),
             turn_id: entry.turn_id.clone(),
@@ -385,7 +401,7 @@ impl Ledger {
             if line.trim().is_empty() {
                 continue;
             }
-            let parsed: LogLine = serde_json::from_str(line).map_err(|e| {
+            let parsed = LogLine::parse(line).map_err(|e| {
                 Error::BadInput(format!(
                     "{}:{}: not a decision record: {e}",
                     path.display(),
@@ -441,7 +457,14 @@ impl Ledger {
 impl DecisionRecordLine {
     fn into_record(self, undone: bool) -> DecisionRecord {
         DecisionRecord {
-            decision: self.decision,
+            decision: Decision {
+                schema_version: self.schema_version,
+                proposal_id: self.proposal_id,
+                outcome: self.outcome,
+                chosen_replacement: self.chosen_replacement,
+                decided_at: self.decided_at,
+                decided_by: self.decided_by,
+            },
             doc_id: self.doc_id,
             sidecar_proposal_id: self.sidecar_proposal_id,
             turn_id: self.turn_id,

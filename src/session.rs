@@ -1161,7 +1161,11 @@ impl Session {
         };
         let Some(entry) = entry else { return Ok(None) };
         let bytes = self.contract_bytes();
-        self.migrated(&entry, &bytes, range).map_err(Error::from)
+        let migrated = self.migrated(&entry, &bytes, range)?;
+        if migrated.is_some() {
+            crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        }
+        Ok(migrated)
     }
 
     /// The members of `entry` carried over to `bytes`, where the proposal's
@@ -1224,6 +1228,8 @@ impl Session {
         if moves.is_empty() {
             return;
         }
+        // The migrated suggestions name these bytes' revision: keep it readable.
+        crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
         let res = self.ledger.update_pending(&self.doc_path, |entries| {
             for (id, members) in moves {
                 if let Some(e) = entries.iter_mut().find(|e| e.sidecar_proposal_id == id) {

@@ -257,3 +257,84 @@ fn a_corrupt_ledger_does_not_block_review() {
         "{ broken"
     );
 }
+
+#[test]
+fn eval_replays_a_producer_on_the_recorded_revisions_read_back_from_git() {
+    let ws = Ws::new();
+    ws.write("d.md", "One teh two teh three teh.\n");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .arg("-C")
+            .arg(ws.path())
+            .args(["-c", "user.name=W", "-c", "user.email=w@example.com"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&["init", "-q"]);
+    let producer = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/producers/external/producer.py");
+    let cfg_dir = tempfile::tempdir().unwrap();
+    let config = cfg_dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[external.thefix]\ncommand = {:?}\nargs = [\"good\"]\n",
+            producer.display().to_string()
+        ),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = ws.cmd(args).env("COWRITING_CONFIG", &config).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let filed: Value =
+        serde_json::from_str(&run(&["--json", "suggest", "d.md", "--producer", "thefix"])).unwrap();
+    let ids: Vec<String> = filed["filed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["sidecarId"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(ids.len(), 3, "{filed}");
+    // Nothing was committed: the revisions are readable because the ledger kept them.
+    run(&["accept", "d.md", &ids[0]]);
+    run(&["reject", "d.md", &ids[1]]);
+    let replay: Value = serde_json::from_str(&run(&["--json", "eval", "--replay", "thefix"])).unwrap();
+    let r = &replay["replay"];
+    assert!(
+        r["revisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["error"].is_null()),
+        "{replay}"
+    );
+    assert_eq!(r["byOutcome"]["accepted"]["decided"], 1, "{replay}");
+    assert_eq!(r["byOutcome"]["accepted"]["reproduced"], 1, "{replay}");
+    assert_eq!(r["byOutcome"]["rejected"]["decided"], 1, "{replay}");
+    assert_eq!(
+        r["byOutcome"]["rejected"]["reproduced"], 1,
+        "the same producer suggests it again: {replay}"
+    );
+    let text = run(&["eval", "--replay", "thefix"]);
+    assert!(text.contains("replay of thefix"), "{text}");
+    // Claude turns are not replayable, and say so.
+    let out = ws
+        .cmd(&["eval", "--replay", "claude"])
+        .env("COWRITING_CONFIG", &config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be replayed"));
+}
