@@ -28,6 +28,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
+use crate::model::type_name as kind;
 use crate::offset::{ByteOffset, ByteRange};
 
 /// The contract's schema version; records with another are refused.
@@ -541,17 +542,6 @@ pub fn validate_suggestion(
         ));
     }
     Ok(s)
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn jcs_sha256<T: Serialize>(value: &T) -> String {

@@ -416,8 +416,19 @@ fn cmd_git(ctx: &Ctx, g: GitCommand) -> Result<i32> {
 }
 
 fn target_range(s: &Session, t: &Target) -> Result<CharRange> {
-    match (&t.find, t.start, t.end) {
-        (Some(text), _, _) => s.find(text, t.nth),
+    range_of(s, t.find.as_deref(), t.nth, t.start, t.end)
+}
+
+/// The range `--find TEXT [--nth K]` or `--start B --end B` names.
+fn range_of(
+    s: &Session,
+    find: Option<&str>,
+    nth: Option<usize>,
+    start: Option<usize>,
+    end: Option<usize>,
+) -> Result<CharRange> {
+    match (find, start, end) {
+        (Some(text), _, _) => s.find(text, nth),
         (None, Some(start), Some(end)) => {
             let doc = s.document();
             doc.byte_range_to_chars(ByteRange::new(start, end))
@@ -449,16 +460,8 @@ fn cmd_suggest(
     let producer = cowriting::suggest::Producer::parse(producer, &cfg)?;
     let mut s = ctx.review_session(doc)?;
     let selection = match (&t.find, t.start, t.end) {
-        (Some(text), _, _) => Some(s.find(text, t.nth)?),
-        (None, Some(start), Some(end)) => Some(
-            s.document()
-                .byte_range_to_chars(ByteRange::new(start, end))
-                .map_err(|source| Error::Document {
-                    path: s.doc_path().to_string(),
-                    source,
-                })?,
-        ),
-        _ => None,
+        (None, None, None) => None,
+        (find, start, end) => Some(range_of(&s, find.as_deref(), t.nth, start, end)?),
     };
     let cancel = cowriting::producers::Cancel::new();
     let filing = cowriting::suggest::run_and_file(&mut s, &cfg, producer, selection, instruction, &cancel)?;

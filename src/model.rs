@@ -344,7 +344,8 @@ fn shape(path: impl Into<String>, message: impl Into<String>) -> ModelError {
     }
 }
 
-fn type_name(v: &Value) -> &'static str {
+/// "a string", "an object", …: what a JSON value is, for error messages.
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -41,6 +41,7 @@ use serde_json::Value;
 use crate::config::ExternalConfig;
 use crate::contract::{sort_suggestions, validate_suggestion, Source, SCHEMA_VERSION};
 use crate::error::Result;
+use crate::model::type_name as kind;
 use crate::producers::{failed, first_line, run_command, Cancel, Request, Run};
 
 /// What an external producer gets on stdin.
@@ -172,15 +173,4 @@ pub fn from_output(name: &str, stdout: &[u8], req: &Request) -> Result<Run> {
         suggestions,
         skipped,
     })
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
