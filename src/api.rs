@@ -639,14 +639,14 @@ impl Api {
     /// `from`/`to` are the selection in UTF-16 units (required for Claude).
     pub fn prepare_job(
         &mut self,
+        cfg: &Config,
         path: &str,
         producer: &str,
         from: Option<u32>,
         to: Option<u32>,
         instruction: Option<String>,
     ) -> Result<Job> {
-        let cfg = Config::load()?;
-        let producer = SuggestProducer::parse(producer, &cfg)?;
+        let producer = SuggestProducer::parse(producer, cfg)?;
         let s = self.session_mut(path)?;
         let selection = match (from, to) {
             (Some(a), Some(b)) => Some(Self::range_of(s, a, b)?),

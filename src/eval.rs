@@ -135,14 +135,10 @@ pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -
     };
     let cancel = Cancel::new();
     for ((doc_id, revision), records) in groups {
-        let versions: BTreeSet<String> = records
-            .iter()
-            .flat_map(|d| d.suggestions.iter().map(|s| s.producer.version.clone()))
-            .collect();
         let mut rr = RevisionReplay {
             doc_id: doc_id.clone(),
             revision: revision.clone(),
-            recorded_versions: versions.into_iter().collect(),
+            recorded_versions: recorded_versions(records.iter()),
             decided: records.len(),
             reproduced: 0,
             new_suggestions: 0,
@@ -191,12 +187,7 @@ pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -
             continue;
         }
         rr.decided = records.len();
-        rr.recorded_versions = records
-            .iter()
-            .flat_map(|d| d.suggestions.iter().map(|s| s.producer.version.clone()))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
+        rr.recorded_versions = recorded_versions(records.iter().copied());
         let now: BTreeSet<(usize, usize, &str)> = run
             .suggestions
             .iter()
@@ -236,4 +227,13 @@ pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -
         out.revisions.push(rr);
     }
     Ok(out)
+}
+
+/// The producer versions `records` were made with, sorted, once each.
+fn recorded_versions<'a>(records: impl Iterator<Item = &'a crate::ledger::DecisionRecord>) -> Vec<String> {
+    records
+        .flat_map(|d| d.suggestions.iter().map(|s| s.producer.version.clone()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
 }

@@ -1040,26 +1040,20 @@ impl Session {
     ) -> Result<Vec<Filed>> {
         self.check_sidecar()?;
         let bytes = self.contract_bytes();
-        let mut ranges = Vec::with_capacity(suggestions.len());
+        let mut suggestions = suggestions.to_vec();
+        contract::sort_suggestions(&mut suggestions);
+        let mut sorted: Vec<(Suggestion, CharRange)> = Vec::with_capacity(suggestions.len());
         for s in suggestions {
-            contract::verify(s, &bytes)?;
+            contract::verify(&s, &bytes)?;
             if s.source.doc_id != self.doc_path.as_str() {
                 return Err(Error::BadInput(format!(
                     "suggestion {} is about {}, not {}",
                     s.id, s.source.doc_id, self.doc_path
                 )));
             }
-            ranges.push(self.char_range_of(s.span)?);
+            let range = self.char_range_of(s.span)?;
+            sorted.push((s, range));
         }
-        let mut sorted: Vec<(Suggestion, CharRange)> = suggestions.iter().cloned().zip(ranges).collect();
-        sorted.sort_by(|a, b| {
-            (a.0.span.start, a.0.span.end, &a.0.producer.id, &a.0.id).cmp(&(
-                b.0.span.start,
-                b.0.span.end,
-                &b.0.producer.id,
-                &b.0.id,
-            ))
-        });
         // One read-modify-write of the sidecar for the whole batch.
         let mut filed = Vec::with_capacity(sorted.len());
         let mut entries = Vec::with_capacity(sorted.len());

@@ -129,8 +129,8 @@ async fn run_producer(
     instruction: Option<String>,
     job: String,
 ) -> Res<FilingDto> {
-    let prepared = state.with(|api| api.prepare_job(&path, &producer, from, to, instruction))?;
     let cfg = cowriting::config::Config::load().map_err(|e| e.info())?;
+    let prepared = state.with(|api| api.prepare_job(&cfg, &path, &producer, from, to, instruction))?;
     let cancel = Cancel::new();
     lock(&state.jobs).insert(job.clone(), cancel.clone());
     let running = prepared.clone();
