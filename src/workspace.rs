@@ -92,10 +92,45 @@ impl Workspace {
         self.contained(doc, self.root.join(doc.as_str()))
     }
 
-    /// `W/.threads/<docPath>.json`, checked to stay inside the workspace.
+    /// `W/.threads/<docPath>.json`, through [`Workspace::internal_file`].
     pub fn sidecar_file(&self, doc: &DocPath) -> Result<PathBuf> {
-        let p = self.root.join(SIDECAR_DIR).join(format!("{}.json", doc.as_str()));
-        self.contained(doc, p)
+        self.internal_file(&format!("{SIDECAR_DIR}/{}.json", doc.as_str()))
+    }
+
+    /// A file of the workspace that is not a document (`.threads/…`,
+    /// `.cowriting/…`, `.gitattributes`), named by a `/`-separated relative path.
+    /// Stricter than documents: no component that exists may be a symlink (a
+    /// cloned repository cannot point our own files anywhere, inside or out), and
+    /// the file itself, when it exists, must be a regular file.
+    pub fn internal_file(&self, rel: &str) -> Result<PathBuf> {
+        let refuse = |why| Error::OutsideWorkspace {
+            path: rel.to_owned(),
+            why,
+        };
+        let mut path = self.root.clone();
+        let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+        if parts.is_empty() || parts.contains(&"..") || rel.contains('\0') {
+            return Err(refuse("not a plain relative path"));
+        }
+        for (i, part) in parts.iter().enumerate() {
+            path.push(part);
+            match std::fs::symlink_metadata(&path) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    return Err(refuse("a symlink; cowriting's own files must be real files and folders"))
+                }
+                Ok(m) if i + 1 < parts.len() && !m.is_dir() => return Err(refuse("a parent is not a folder")),
+                Ok(m) if i + 1 == parts.len() && !m.is_file() => {
+                    return Err(refuse("not a regular file"))
+                }
+                Ok(_) => {}
+                // The rest does not exist yet: nothing below can be a link.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                Err(e) => return Err(Error::io(&path)(e)),
+            }
+        }
+        let mut full = self.root.clone();
+        full.extend(&parts);
+        Ok(full)
     }
 
     /// Refuse `path` when it, or its deepest existing ancestor, resolves (through
