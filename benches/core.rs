@@ -351,7 +351,7 @@ fn agent(n: usize) -> Provenance {
         "claude",
         AgentInfo {
             sdk: Some("@cline/sdk".into()),
-            model: Some(if n % 3 == 0 { "opus" } else { "sonnet" }.into()),
+            model: Some(if n.is_multiple_of(3) { "opus" } else { "sonnet" }.into()),
             session_id: Some(id("s", n / 50)),
             extra: Extra::new(),
         },

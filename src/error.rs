@@ -126,6 +126,11 @@ impl Error {
         }
     }
 
+    /// A file that could not be parsed (it may be half-written by a writer that takes no lock).
+    pub fn is_corrupt(&self) -> bool {
+        matches!(self, Error::CorruptSidecar { .. })
+    }
+
     pub fn info(&self) -> ErrorInfo {
         ErrorInfo {
             code: self.code(),

@@ -8,6 +8,7 @@
 //! where it ended, within [`GROUP_WINDOW`]) is composed into it.
 
 use crate::changeset::ChangeSet;
+use crate::contract::Outcome;
 use crate::model::{Anchor, Proposal};
 use std::time::{Duration, Instant};
 
@@ -29,8 +30,14 @@ pub enum EditKind {
 /// A review decision an entry made, to be reversed on undo and redone on redo.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReviewOp {
-    /// A proposal left `proposals[]` (accepted or rejected); undo puts it back.
-    ProposalDecided { proposal: Proposal, anchor: Anchor },
+    /// A proposal left `proposals[]` (accepted or rejected); undo puts it back,
+    /// redo decides it again the same way.
+    ProposalDecided {
+        proposal: Proposal,
+        anchor: Anchor,
+        outcome: Outcome,
+        chosen: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -25,21 +25,27 @@
 //! its entry behind with no sidecar proposal; [`eval`] counts those as
 //! "decided elsewhere".
 //!
-//! Writes are atomic (pending files) or single `O_APPEND` writes followed by
-//! fsync (the log). A pending file that cannot be parsed or has a newer
-//! `schemaVersion` is never overwritten.
+//! Every path goes through the workspace's containment guard
+//! ([`Workspace::internal_file`]: no symlink anywhere in `.cowriting/`). Pending
+//! files are read-modify-written under the document's lock and replaced only if
+//! unchanged since they were read ([`crate::fsutil::Expect`]); the log takes
+//! single `O_APPEND` writes followed by fsync, under its own lock, after ending
+//! a line a crash cut short. A log line that cannot be read is skipped with a
+//! warning naming it, never making the log unreadable. A pending file that
+//! cannot be parsed or has a newer `schemaVersion` is never overwritten.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use crate::contract::{ContractProposal, Decision, Outcome, Suggestion, SCHEMA_VERSION};
 use crate::error::{Error, Result};
-use crate::fsutil::atomic_write;
+use crate::fsutil::{self, Expect, WriteError};
+use crate::lock::DocLock;
 use crate::model::{now_iso, AgentInfo, ModelError, Provenance};
-use crate::workspace::DocPath;
+use crate::store::read_settled;
+use crate::workspace::{DocPath, Workspace};
 
 /// The directory under the workspace root that holds the ledger.
 pub const LEDGER_DIR: &str = ".cowriting";
@@ -167,131 +173,147 @@ impl DecisionRecord {
 /// The contract records of one workspace.
 #[derive(Clone, Debug)]
 pub struct Ledger {
-    root: PathBuf,
+    ws: Workspace,
+}
+
+/// The decision log as read: the records, and a warning for each line that
+/// could not be read (skipped, never fatal).
+#[derive(Clone, Debug, Default)]
+pub struct Log {
+    pub records: Vec<DecisionRecord>,
+    pub warnings: Vec<String>,
+}
+
+/// A decision about to be logged: the exact line, and the record it stands for.
+#[derive(Clone, Debug)]
+pub struct PreparedDecision {
+    pub line: String,
+    pub record: DecisionRecord,
 }
 
 impl Ledger {
-    /// The ledger of the workspace at `workspace_root`.
+    /// The ledger of the workspace at `workspace_root` (a canonical folder, as
+    /// [`Workspace::root`] gives it).
     pub fn new(workspace_root: &Path) -> Ledger {
         Ledger {
-            root: workspace_root.join(LEDGER_DIR),
+            ws: Workspace::from_root(workspace_root.to_path_buf()),
         }
     }
 
-    pub fn pending_file(&self, doc: &DocPath) -> PathBuf {
-        let mut p = self.root.join("suggestions");
-        for part in doc.as_str().split('/') {
-            p.push(part);
-        }
-        let mut name = p.file_name().expect("a doc path has a name").to_os_string();
-        name.push(".json");
-        p.set_file_name(name);
-        p
+    /// The workspace this ledger is of.
+    pub fn workspace(&self) -> &Workspace {
+        &self.ws
     }
 
-    pub fn decisions_file(&self) -> PathBuf {
-        self.root.join("decisions.jsonl")
+    fn rel_pending(doc: &DocPath) -> String {
+        format!("{LEDGER_DIR}/suggestions/{}.json", doc.as_str())
+    }
+
+    /// `.cowriting/suggestions/<docPath>.json`, through the containment guard.
+    pub fn pending_file(&self, doc: &DocPath) -> Result<PathBuf> {
+        self.ws.internal_file(&Self::rel_pending(doc))
+    }
+
+    /// `.cowriting/decisions.jsonl`, through the containment guard.
+    pub fn decisions_file(&self) -> Result<PathBuf> {
+        self.ws.internal_file(&format!("{LEDGER_DIR}/decisions.jsonl"))
     }
 
     /// The pending entries of `doc` (none when there is no file).
     pub fn pending(&self, doc: &DocPath) -> Result<Vec<Entry>> {
-        Ok(self.load_pending(doc)?.map(|f| f.entries).unwrap_or_default())
+        Ok(self
+            .load_pending(doc)?
+            .map(|(f, _)| f.entries)
+            .unwrap_or_default())
     }
 
-    fn load_pending(&self, doc: &DocPath) -> Result<Option<PendingFile>> {
-        let path = self.pending_file(doc);
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Error::io(&path)(e)),
-        };
-        let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| Error::CorruptSidecar {
-            file: path.clone(),
-            source: ModelError::Syntax {
-                line: e.line(),
-                column: e.column(),
-                message: e.to_string(),
-            },
-        })?;
-        if let Some(v) = value.get("schemaVersion").and_then(|v| v.as_u64()) {
-            if v > SCHEMA_VERSION as u64 {
-                return Err(Error::NewerSchema {
-                    file: path,
-                    source: ModelError::NewerSchema { found: v },
-                });
-            }
-        }
-        let file: PendingFile = serde_json::from_value(value).map_err(|e| Error::CorruptSidecar {
-            file: path.clone(),
-            source: ModelError::Shape {
-                path: "entries".into(),
-                message: e.to_string(),
-            },
-        })?;
-        Ok(Some(file))
+    /// The pending entries of `doc` and the exact bytes they were read from
+    /// (`None`: no file).
+    pub fn pending_with_bytes(&self, doc: &DocPath) -> Result<(Option<Vec<u8>>, Vec<Entry>)> {
+        Ok(match self.load_pending(doc)? {
+            Some((f, bytes)) => (Some(bytes), f.entries),
+            None => (None, Vec::new()),
+        })
     }
 
-    /// Read-modify-write the pending entries of `doc`; the file is removed when
-    /// it ends up empty, and not written when nothing changed.
-    pub fn update_pending<R>(&self, doc: &DocPath, f: impl FnOnce(&mut Vec<Entry>) -> R) -> Result<R> {
-        let before = self.load_pending(doc)?;
-        let mut entries = before.as_ref().map(|b| b.entries.clone()).unwrap_or_default();
-        let out = f(&mut entries);
-        if before.as_ref().map(|b| &b.entries) == Some(&entries) || (before.is_none() && entries.is_empty()) {
-            return Ok(out);
-        }
-        let path = self.pending_file(doc);
-        if entries.is_empty() {
-            match std::fs::remove_file(&path) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(Error::io(&path)(e)),
+    fn load_pending(&self, doc: &DocPath) -> Result<Option<(PendingFile, Vec<u8>)>> {
+        let path = self.pending_file(doc)?;
+        read_settled(&path, |bytes| parse_pending(&path, bytes))
+    }
+
+    /// Read-modify-write the pending entries of `doc` under its lock.
+    pub fn update_pending<R>(&self, doc: &DocPath, f: impl FnMut(&mut Vec<Entry>) -> R) -> Result<R> {
+        let lock = self.ws.lock_doc(doc)?;
+        self.update_pending_locked(&lock, doc, f)
+    }
+
+    /// Read-modify-write the pending entries of `doc`, the caller holding its
+    /// lock; the file is removed when it ends up empty, not written when nothing
+    /// changed, and the whole of it redone when the file changed between the read
+    /// and the write (so `f` may run more than once, each time on fresh entries).
+    pub fn update_pending_locked<R>(
+        &self,
+        _lock: &DocLock,
+        doc: &DocPath,
+        mut f: impl FnMut(&mut Vec<Entry>) -> R,
+    ) -> Result<R> {
+        let path = self.pending_file(doc)?;
+        for _ in 0..crate::store::REDO_LIMIT {
+            let before = self.load_pending(doc)?;
+            let mut entries = before
+                .as_ref()
+                .map(|(b, _)| b.entries.clone())
+                .unwrap_or_default();
+            let out = f(&mut entries);
+            if before.as_ref().map(|(b, _)| &b.entries) == Some(&entries)
+                || (before.is_none() && entries.is_empty())
+            {
+                return Ok(out);
             }
-            return Ok(out);
+            let expect = Expect::of(before.as_ref().map(|(_, b)| b.as_slice()));
+            let res = if entries.is_empty() {
+                fsutil::remove(&path, expect).map(|_| ())
+            } else {
+                let text = pending_text(doc, entries);
+                fsutil::replace(&path, text.as_bytes(), expect)
+            };
+            match res {
+                Ok(()) => return Ok(out),
+                Err(WriteError::Changed) => continue,
+                Err(WriteError::Io(e)) => return Err(Error::io(&path)(e)),
+            }
         }
-        let file = PendingFile {
-            schema_version: SCHEMA_VERSION,
-            doc_id: doc.as_str().to_owned(),
-            entries,
-        };
-        let mut text = serde_json::to_string_pretty(&file).expect("entries serialize");
-        text.push('\n');
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(Error::io(dir))?;
-        }
-        atomic_write(&path, text.as_bytes()).map_err(Error::io(&path))?;
-        Ok(out)
+        Err(crate::store::kept_changing(&path))
     }
 
     /// Add entries for newly filed proposals.
     pub fn add_pending(&self, doc: &DocPath, new: Vec<Entry>) -> Result<()> {
-        self.update_pending(doc, |entries| entries.extend(new))
+        self.update_pending(doc, |entries| entries.extend(new.iter().cloned()))
     }
 
-    /// Record a decision on the sidecar proposal `sidecar_id`, if it has an
-    /// entry (proposals filed without the contract have none): the entry leaves
-    /// the pending file, the decision is appended. `members` replaces the
-    /// entry's suggestions when they were migrated just before the decision.
-    /// Returns the record written.
-    pub fn decide(
+    /// The pending entry of the sidecar proposal `sidecar_id`, if it has one.
+    pub fn entry(&self, doc: &DocPath, sidecar_id: &str) -> Result<Option<Entry>> {
+        Ok(self
+            .pending(doc)?
+            .into_iter()
+            .find(|e| e.sidecar_proposal_id == sidecar_id))
+    }
+
+    /// The log line that records `outcome` on `entry` (`members` replaces the
+    /// entry's suggestions when they were migrated just before the decision).
+    pub fn prepare_decision(
         &self,
         doc: &DocPath,
-        sidecar_id: &str,
+        entry: &Entry,
         outcome: Outcome,
         chosen: Option<&str>,
         decided_by: &Provenance,
         members: Option<Vec<Suggestion>>,
-    ) -> Result<Option<DecisionRecord>> {
-        let entry = self.update_pending(doc, |entries| {
-            let i = entries.iter().position(|e| e.sidecar_proposal_id == sidecar_id)?;
-            Some(entries.remove(i))
-        })?;
-        let Some(mut entry) = entry else {
-            return Ok(None);
+    ) -> PreparedDecision {
+        let entry = match members {
+            Some(m) => Entry::new(entry.sidecar_proposal_id.clone(), entry.turn_id.clone(), m),
+            None => entry.clone(),
         };
-        if let Some(m) = members {
-            entry = Entry::new(entry.sidecar_proposal_id, entry.turn_id, m);
-        }
         let line = DecisionRecordLine {
             schema_version: SCHEMA_VERSION,
             proposal_id: entry.proposal.id.clone(),
@@ -308,28 +330,31 @@ impl Ledger {
             members: entry.proposal.members.clone(),
             suggestions: entry.suggestions.clone(),
         };
-        self.append(&LogLine::Decided(Box::new(line.clone())))?;
-        Ok(Some(line.into_record(false)))
+        PreparedDecision {
+            line: log_text(&LogLine::Decided(Box::new(line.clone()))),
+            record: line.into_record(false),
+        }
     }
 
-    /// Undo the last effective decision on `sidecar_id` (the proposal is pending
-    /// again): an `undo` line is appended and the entry goes back to pending.
-    pub fn undo_decision(&self, doc: &DocPath, sidecar_id: &str) -> Result<()> {
+    /// The log line that takes back the last decision on `sidecar_id`, and the
+    /// entry that goes back to pending; `None` when no effective decision on it
+    /// is logged.
+    pub fn prepare_undo(&self, doc: &DocPath, sidecar_id: &str) -> Result<Option<(String, Entry)>> {
         let Some(last) = self
             .decisions()?
             .into_iter()
             .rev()
             .find(|d| d.sidecar_proposal_id == sidecar_id && d.doc_id == doc.as_str() && !d.undone)
         else {
-            return Ok(());
+            return Ok(None);
         };
-        self.append(&LogLine::Undo(UndoLine {
+        let line = log_text(&LogLine::Undo(UndoLine {
             schema_version: SCHEMA_VERSION,
             undo: true,
             doc_id: doc.as_str().to_owned(),
             sidecar_proposal_id: sidecar_id.to_owned(),
             undone_at: now_iso(),
-        }))?;
+        }));
         let entry = Entry {
             sidecar_proposal_id: last.sidecar_proposal_id,
             turn_id: last.turn_id,
@@ -340,74 +365,101 @@ impl Ledger {
             },
             suggestions: last.suggestions,
         };
-        self.update_pending(doc, |entries| {
-            if !entries.iter().any(|e| e.sidecar_proposal_id == sidecar_id) {
-                entries.push(entry);
-            }
-        })
+        Ok(Some((line, entry)))
     }
 
-    /// Redo: decide `sidecar_id` again as the undone decision had it.
-    pub fn redo_decision(&self, doc: &DocPath, sidecar_id: &str, decided_by: &Provenance) -> Result<()> {
-        let Some(last) = self
-            .decisions()?
-            .into_iter()
-            .rev()
-            .find(|d| d.sidecar_proposal_id == sidecar_id && d.doc_id == doc.as_str())
-        else {
-            return Ok(());
-        };
-        if !last.undone {
+    /// Append whole lines to the log under its lock. A last line cut by a crash
+    /// is ended first, so it stays one bad line (skipped when read) instead of
+    /// swallowing the next record.
+    pub fn append_lines(&self, lines: &[String]) -> Result<()> {
+        if lines.is_empty() {
             return Ok(());
         }
-        self.decide(
-            doc,
-            sidecar_id,
-            last.decision.outcome,
-            last.decision.chosen_replacement.as_deref(),
-            decided_by,
-            None,
-        )
-        .map(|_| ())
+        let path = self.decisions_file()?;
+        let _log = self.ws.lock_log()?;
+        let mut text = String::new();
+        if ends_mid_line(&path).map_err(Error::io(&path))? {
+            text.push('\n');
+        }
+        for l in lines {
+            text.push_str(l);
+        }
+        fsutil::append(&path, text.as_bytes()).map_err(Error::io(&path))
     }
 
-    fn append(&self, line: &LogLine) -> Result<()> {
-        let path = self.decisions_file();
-        std::fs::create_dir_all(&self.root).map_err(Error::io(&self.root))?;
-        let mut text = serde_json::to_string(line).expect("log lines serialize");
-        text.push('\n');
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .map_err(Error::io(&path))?;
-        // One write call: appends from several processes do not interleave.
-        f.write_all(text.as_bytes()).map_err(Error::io(&path))?;
-        f.sync_all().map_err(Error::io(&path))?;
-        Ok(())
+    /// The lines of `lines` that are not in the log yet (recovery appends only those).
+    pub fn missing_lines(&self, lines: &[String]) -> Result<Vec<String>> {
+        let path = self.decisions_file()?;
+        let text = match fsutil::read_regular(&path) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(Error::io(&path)(e)),
+        };
+        let have: std::collections::HashSet<&str> = text.lines().collect();
+        Ok(lines
+            .iter()
+            .filter(|l| !have.contains(l.trim_end_matches('\n')))
+            .cloned()
+            .collect())
+    }
+
+    /// Record a decision on the sidecar proposal `sidecar_id`, if it has an
+    /// entry (proposals filed without the contract have none): the entry leaves
+    /// the pending file, the decision is appended. Returns the record written.
+    /// (Outside a transaction; [`crate::txn`] composes the same pieces.)
+    pub fn decide(
+        &self,
+        doc: &DocPath,
+        sidecar_id: &str,
+        outcome: Outcome,
+        chosen: Option<&str>,
+        decided_by: &Provenance,
+        members: Option<Vec<Suggestion>>,
+    ) -> Result<Option<DecisionRecord>> {
+        let Some(entry) = self.entry(doc, sidecar_id)? else {
+            return Ok(None);
+        };
+        let prepared = self.prepare_decision(doc, &entry, outcome, chosen, decided_by, members);
+        self.update_pending(doc, |entries| {
+            entries.retain(|e| e.sidecar_proposal_id != sidecar_id)
+        })?;
+        self.append_lines(std::slice::from_ref(&prepared.line))?;
+        Ok(Some(prepared.record))
     }
 
     /// Every decision in log order, with `undone` set where an undo followed.
-    /// A line that cannot be read is an error naming its line number.
+    /// Lines that cannot be read are skipped (see [`Ledger::log`] for the warnings).
     pub fn decisions(&self) -> Result<Vec<DecisionRecord>> {
-        let path = self.decisions_file();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Ok(self.log()?.records)
+    }
+
+    /// The decision log: every readable record in order (undone ones marked),
+    /// and one warning per unreadable line naming its line number.
+    pub fn log(&self) -> Result<Log> {
+        let path = self.decisions_file()?;
+        let bytes = match fsutil::read_regular(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Log::default()),
             Err(e) => return Err(Error::io(&path)(e)),
         };
-        let mut out: Vec<DecisionRecord> = Vec::new();
+        let text = String::from_utf8_lossy(&bytes);
+        let mut log = Log::default();
+        let out = &mut log.records;
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            let parsed = LogLine::parse(line).map_err(|e| {
-                Error::BadInput(format!(
-                    "{}:{}: not a decision record: {e}",
-                    path.display(),
-                    i + 1
-                ))
-            })?;
+            let parsed = match LogLine::parse(line) {
+                Ok(p) => p,
+                Err(e) => {
+                    log.warnings.push(format!(
+                        "{}:{}: not a decision record, skipped: {e}",
+                        path.display(),
+                        i + 1
+                    ));
+                    continue;
+                }
+            };
             match parsed {
                 LogLine::Decided(d) => out.push(d.into_record(false)),
                 LogLine::Undo(u) => {
@@ -419,12 +471,12 @@ impl Ledger {
                 }
             }
         }
-        Ok(out)
+        Ok(log)
     }
 
     /// Every pending entry of the workspace, by document.
     pub fn all_pending(&self) -> Result<Vec<(DocPath, Vec<Entry>)>> {
-        let base = self.root.join("suggestions");
+        let base = self.ws.internal_dir(&format!("{LEDGER_DIR}/suggestions"))?;
         let mut out = Vec::new();
         let mut stack = vec![base.clone()];
         while let Some(dir) = stack.pop() {
@@ -433,7 +485,8 @@ impl Ledger {
             };
             for e in read.flatten() {
                 let p = e.path();
-                if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                let Ok(kind) = e.file_type() else { continue };
+                if kind.is_dir() {
                     stack.push(p);
                 } else if let Some(rel) = p
                     .strip_prefix(&base)
@@ -452,6 +505,73 @@ impl Ledger {
         out.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
         Ok(out)
     }
+}
+
+/// Whether the file's last byte is not a line end (a cut last line).
+fn ends_mid_line(path: &Path) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    if f.metadata()?.len() == 0 {
+        return Ok(false);
+    }
+    f.seek(SeekFrom::End(-1))?;
+    let mut last = [0u8; 1];
+    f.read_exact(&mut last)?;
+    Ok(last[0] != b'\n')
+}
+
+fn log_text(line: &LogLine) -> String {
+    let mut text = serde_json::to_string(line).expect("log lines serialize");
+    text.push('\n');
+    text
+}
+
+pub(crate) fn pending_text(doc: &DocPath, entries: Vec<Entry>) -> String {
+    let file = PendingFile {
+        schema_version: SCHEMA_VERSION,
+        doc_id: doc.as_str().to_owned(),
+        entries,
+    };
+    let mut text = serde_json::to_string_pretty(&file).expect("entries serialize");
+    text.push('\n');
+    text
+}
+
+fn parse_pending(path: &Path, bytes: &[u8]) -> Result<PendingFile> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| Error::CorruptSidecar {
+        file: path.to_path_buf(),
+        source: ModelError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        },
+    })?;
+    if let Some(v) = value.get("schemaVersion") {
+        let newer = match v.as_u64() {
+            Some(n) => n > SCHEMA_VERSION as u64,
+            // A whole number too large for u64 is newer still.
+            None => v.is_number() && v.as_f64().is_some_and(|f| f > SCHEMA_VERSION as f64),
+        };
+        if newer {
+            return Err(Error::NewerSchema {
+                file: path.to_path_buf(),
+                source: ModelError::NewerSchema {
+                    found: v.as_u64().unwrap_or(u64::MAX),
+                },
+            });
+        }
+    }
+    serde_json::from_value(value).map_err(|e| Error::CorruptSidecar {
+        file: path.to_path_buf(),
+        source: ModelError::Shape {
+            path: "entries".into(),
+            message: e.to_string(),
+        },
+    })
 }
 
 impl DecisionRecordLine {
@@ -723,6 +843,7 @@ mod tests {
         .unwrap();
         assert!(l
             .pending_file(&doc)
+            .unwrap()
             .ends_with(".cowriting/suggestions/notes/a.md.json"));
         let me = Provenance::human("me@example.com");
         let rec = l
@@ -731,18 +852,31 @@ mod tests {
             .unwrap();
         assert_eq!(rec.decision.chosen_replacement.as_deref(), Some("The"));
         assert!(l.pending(&doc).unwrap().is_empty());
-        assert!(!l.pending_file(&doc).exists(), "an empty pending file is removed");
+        assert!(
+            !l.pending_file(&doc).unwrap().exists(),
+            "an empty pending file is removed"
+        );
         // Unknown proposals (filed without the contract) record nothing.
         assert!(l
             .decide(&doc, "pr_x", Outcome::Accepted, None, &me, None)
             .unwrap()
             .is_none());
-        l.undo_decision(&doc, "pr_1").unwrap();
+        // Undo: the undo line, and the entry back to pending.
+        let (line, entry) = l.prepare_undo(&doc, "pr_1").unwrap().unwrap();
+        l.append_lines(&[line]).unwrap();
+        l.add_pending(&doc, vec![entry]).unwrap();
         assert_eq!(l.pending(&doc).unwrap().len(), 1);
         let d = l.decisions().unwrap();
         assert_eq!(d.len(), 1);
         assert!(d[0].undone);
-        l.redo_decision(&doc, "pr_1", &me).unwrap();
+        assert!(
+            l.prepare_undo(&doc, "pr_1").unwrap().is_none(),
+            "nothing left to undo"
+        );
+        // Redo: decided again.
+        l.decide(&doc, "pr_1", Outcome::Changed, Some("The"), &me, None)
+            .unwrap()
+            .unwrap();
         let d = l.decisions().unwrap();
         assert_eq!(d.len(), 2);
         assert!(!d[1].undone && d[1].decision.outcome == Outcome::Changed);
@@ -757,11 +891,68 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let l = Ledger::new(dir.path());
         let doc = DocPath::parse("a.md").unwrap();
-        let path = l.pending_file(&doc);
+        let path = l.pending_file(&doc).unwrap();
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "{ nope").unwrap();
         let e = l.add_pending(&doc, vec![]).unwrap_err();
         assert_eq!(e.code(), crate::ErrorCode::CorruptSidecar);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ nope");
+    }
+
+    #[test]
+    fn a_cut_last_line_is_ended_and_a_bad_line_is_skipped_with_its_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let doc = DocPath::parse("a.md").unwrap();
+        let me = Provenance::human("me@example.com");
+        let bytes = b"teh cat";
+        for id in ["pr_1", "pr_2"] {
+            l.add_pending(
+                &doc,
+                vec![Entry::new(id.into(), None, vec![sug(bytes, 0, 3, "the")])],
+            )
+            .unwrap();
+        }
+        l.decide(&doc, "pr_1", Outcome::Accepted, None, &me, None)
+            .unwrap();
+        // A crash cut the next line short, and someone put garbage in.
+        let log = l.decisions_file().unwrap();
+        let mut text = std::fs::read_to_string(&log).unwrap();
+        text.push_str("not json at all\n{\"schemaVersion\": 1, \"propos");
+        std::fs::write(&log, &text).unwrap();
+        l.decide(&doc, "pr_2", Outcome::Rejected, None, &me, None)
+            .unwrap();
+        let read = l.log().unwrap();
+        let ids: Vec<&str> = read
+            .records
+            .iter()
+            .map(|r| r.sidecar_proposal_id.as_str())
+            .collect();
+        assert_eq!(ids, ["pr_1", "pr_2"], "the record after the cut line is whole");
+        assert_eq!(read.warnings.len(), 2, "{:?}", read.warnings);
+        assert!(
+            read.warnings[0].contains("decisions.jsonl:2:"),
+            "{}",
+            read.warnings[0]
+        );
+        assert!(
+            read.warnings[1].contains("decisions.jsonl:3:"),
+            "{}",
+            read.warnings[1]
+        );
+    }
+
+    #[test]
+    fn ledger_paths_through_a_symlink_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let bashrc = outside.path().join("bashrc");
+        std::fs::write(&bashrc, "# mine\n").unwrap();
+        std::fs::create_dir_all(dir.path().join(LEDGER_DIR)).unwrap();
+        std::os::unix::fs::symlink(&bashrc, dir.path().join(LEDGER_DIR).join("decisions.jsonl")).unwrap();
+        let l = Ledger::new(dir.path());
+        let err = l.append_lines(&["$(touch /tmp/pwned)\n".into()]).unwrap_err();
+        assert_eq!(err.code(), crate::ErrorCode::BadInput, "{err}");
+        assert_eq!(std::fs::read_to_string(&bashrc).unwrap(), "# mine\n");
     }
 }

@@ -59,6 +59,7 @@ pub mod gitops;
 pub mod history;
 pub mod identity;
 pub mod ledger;
+pub mod lock;
 pub mod mcp;
 pub mod model;
 mod model_serde;
@@ -67,6 +68,7 @@ pub mod producers;
 pub mod session;
 pub mod store;
 pub mod suggest;
+pub mod txn;
 pub mod workspace;
 
 #[cfg(any(test, feature = "test-support"))]

@@ -18,6 +18,17 @@
 //! - **INV-13** `proposals[]` holds pending proposals only; accept and reject
 //!   remove the record.
 //!
+//! Persistence (the one write protocol, [`crate::txn`]): every write takes the
+//! document's lock and finishes a transaction a crashed writer left. A
+//! decision that changes the text (accept, and the undo or redo of one) is held
+//! as an *unsaved decision* until the text is saved, and then reaches the disk
+//! with it in one transaction — sidecar, ledger entry, decision log, document —
+//! so discarding the buffer brings the proposal back, and no crash can leave
+//! the text applied with the proposal still pending. A reject (which changes
+//! no text) is written at once, in a transaction of its own.
+//! [`Session::backup`] and [`Session::restore_backup`] carry an unsaved buffer
+//! and its unsaved decisions across a crash (the app's hot exit).
+//!
 //! Suggestion contract: [`Session::file_suggestions`] files contract
 //! suggestions as proposals and keeps their records in the [`Ledger`]; every
 //! accept and reject (and their undo and redo) records the decision there, and
@@ -34,12 +45,14 @@ use crate::document::Document;
 use crate::error::{Error, ErrorCode, ErrorInfo, Result};
 use crate::history::{EditKind, History, ReviewOp};
 use crate::ledger::{Entry, Filed, Ledger};
+use crate::lock::DocLock;
 use crate::model::{
     new_id, now_iso, Anchor, Artifact, Attribution, Comment, Extra, Proposal, Provenance, Thread,
     ThreadStatus,
 };
 use crate::offset::{ByteOffset, ByteRange, CharRange};
 use crate::store::Store;
+use crate::txn::{lock_and_recover, CommitError, Txn};
 use crate::workspace::DocPath;
 use ropey::Rope;
 use std::collections::HashMap;
@@ -128,13 +141,59 @@ pub struct Session {
     /// through every change like anchors.
     pins: HashMap<String, CharRange>,
     warnings: Vec<String>,
+    /// The sidecar as last read from (or written to) disk; `artifact` is this
+    /// with the unsaved decisions applied.
+    base: Artifact,
+    /// Decisions taken on the buffer and not yet on disk, in order.
+    unsaved: Vec<Unsaved>,
 }
+
+/// A review decision held until the text it belongs to is saved.
+#[derive(Clone, Debug, PartialEq)]
+enum Unsaved {
+    /// The proposal leaves the sidecar and the decision is logged.
+    Decided {
+        proposal: Proposal,
+        anchor: Anchor,
+        outcome: Outcome,
+        chosen: Option<String>,
+        members: Option<Vec<Suggestion>>,
+    },
+    /// An undone decision: the proposal is back, the undo logged.
+    Restored { proposal: Proposal, anchor: Anchor },
+}
+
+impl Unsaved {
+    fn id(&self) -> &str {
+        match self {
+            Unsaved::Decided { proposal, .. } | Unsaved::Restored { proposal, .. } => &proposal.id,
+        }
+    }
+}
+
+/// How many times a decision is redone when a file changed under it.
+const REDO_LIMIT: usize = 20;
 
 impl Session {
     /// Open `doc` for editing. A sidecar that cannot be read (corrupt, newer)
     /// does not stop the document from opening: review operations report it,
     /// editing and saving the text still work.
     pub fn open(store: Arc<Store>, doc_path: DocPath, identity: Provenance) -> Result<Session> {
+        // Finish whatever a crashed writer left half-done before reading.
+        // The document and its sidecar are read under one lock: a pair.
+        // (A workspace we may not write to is still readable, without a lock.)
+        let lock = match lock_and_recover(&store, &doc_path) {
+            Ok(l) => Some(l),
+            Err(Error::Io { source, .. })
+                if matches!(
+                    source.kind(),
+                    std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+                ) =>
+            {
+                None
+            }
+            Err(e) => return Err(e),
+        };
         let doc = store.workspace().read_document(&doc_path)?;
         let mut s = Session {
             saved: doc.rope().clone(),
@@ -150,6 +209,8 @@ impl Session {
             ledger: Ledger::new(store.workspace().root()),
             pins: HashMap::new(),
             warnings: Vec::new(),
+            base: Artifact::empty(doc_path.as_str()),
+            unsaved: Vec::new(),
             doc_path,
             store,
         };
@@ -164,6 +225,7 @@ impl Session {
             }
             Err(e) => return Err(e),
         }
+        drop(lock);
         Ok(s)
     }
 
@@ -191,9 +253,15 @@ impl Session {
         self.sidecar_problem.as_ref()
     }
 
-    /// Whether the text differs from the file as last loaded or saved.
+    /// Whether the text differs from the file as last loaded or saved, or a
+    /// decision taken on it is not saved yet.
     pub fn is_dirty(&self) -> bool {
-        self.doc.has_bom() != self.saved_bom || *self.doc.rope() != self.saved
+        self.doc.has_bom() != self.saved_bom || *self.doc.rope() != self.saved || !self.unsaved.is_empty()
+    }
+
+    /// How many review decisions wait for the next save.
+    pub fn unsaved_decisions(&self) -> usize {
+        self.unsaved.len()
     }
 
     pub fn can_undo(&self) -> bool {
@@ -358,9 +426,10 @@ impl Session {
     }
 
     /// Read-modify-write the sidecar and adopt what was written.
-    fn update<R>(&mut self, f: impl FnOnce(&mut Artifact) -> Result<R>) -> Result<R> {
+    fn update<R>(&mut self, f: impl FnMut(&mut Artifact) -> Result<R>) -> Result<R> {
+        let lock = lock_and_recover(&self.store, &self.doc_path)?;
         self.check_sidecar()?;
-        let (artifact, out) = self.store.update(&self.doc_path, f)?;
+        let (artifact, out, _) = self.store.update_locked(&lock, &self.doc_path, f)?;
         self.sidecar_problem = None;
         self.adopt(artifact);
         Ok(out)
@@ -390,7 +459,9 @@ impl Session {
     /// Take `artifact` as the current sidecar: keep live ranges of anchors whose
     /// fingerprint did not change, resolve new or changed ones, drop the rest.
     fn adopt(&mut self, artifact: Artifact) {
-        let old = std::mem::replace(&mut self.artifact, artifact);
+        let shown = self.overlaid(&artifact);
+        self.base = artifact;
+        let old = std::mem::replace(&mut self.artifact, shown);
         let mut tracked = HashMap::with_capacity(self.tracked.len());
         let ids: Vec<String> = self
             .artifact
@@ -417,6 +488,130 @@ impl Session {
             }
         }
         self.tracked = tracked;
+    }
+
+    /// `disk` with the unsaved decisions applied, as this session shows it.
+    fn overlaid(&self, disk: &Artifact) -> Artifact {
+        let mut a = disk.clone();
+        for op in &self.unsaved {
+            apply_unsaved(&mut a, op);
+        }
+        a
+    }
+
+    /// Show the unsaved decisions as they are now.
+    fn refresh(&mut self) {
+        let base = self.base.clone();
+        self.adopt(base);
+    }
+
+    /// The index of the last unsaved decision about `id`.
+    fn last_unsaved(&self, id: &str) -> Option<usize> {
+        self.unsaved.iter().rposition(|o| o.id() == id)
+    }
+
+    /// Write `ops` in one transaction, with the buffer and what a save persists
+    /// when `with_text`. Returns the sidecar as written.
+    fn commit_ops(
+        &mut self,
+        lock: &DocLock,
+        op: &'static str,
+        ops: &[Unsaved],
+        with_text: bool,
+    ) -> std::result::Result<Artifact, CommitError> {
+        let (disk, sidecar_bytes) = match self.store.load_bytes(&self.doc_path)? {
+            Some((a, b)) => (a, Some(b)),
+            None => (Artifact::empty(self.doc_path.as_str()), None),
+        };
+        let mut after = disk.clone();
+        let mut txn = Txn::new(op, &self.doc_path);
+        // A ledger that cannot be read never stops a human's decision.
+        let pending = match self.ledger.pending_with_bytes(&self.doc_path) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                if !ops.is_empty() {
+                    self.warnings.push(format!(
+                        "the decision log and contract records were not updated: {e}"
+                    ));
+                }
+                None
+            }
+        };
+        let mut entries = pending.as_ref().map(|(_, e)| e.clone()).unwrap_or_default();
+        for o in ops {
+            apply_unsaved(&mut after, o);
+            let id = o.id().to_owned();
+            match o {
+                Unsaved::Decided {
+                    outcome,
+                    chosen,
+                    members,
+                    ..
+                } => {
+                    if let Some(i) = entries.iter().position(|e| e.sidecar_proposal_id == id) {
+                        let e = entries.remove(i);
+                        let d = self.ledger.prepare_decision(
+                            &self.doc_path,
+                            &e,
+                            *outcome,
+                            chosen.as_deref(),
+                            &self.identity,
+                            members.clone(),
+                        );
+                        txn.log.push(d.line);
+                    }
+                    txn.removed.push(id);
+                }
+                Unsaved::Restored { .. } => {
+                    if pending.is_some() {
+                        match self.ledger.prepare_undo(&self.doc_path, &id) {
+                            Ok(Some((line, entry))) => {
+                                txn.log.push(line);
+                                if !entries.iter().any(|e| e.sidecar_proposal_id == id) {
+                                    entries.push(entry);
+                                }
+                            }
+                            Ok(None) => {}
+                            Err(e) => self
+                                .warnings
+                                .push(format!("the undo of {id} is not in the decision log: {e}")),
+                        }
+                    }
+                    txn.restored.push(id);
+                }
+            }
+        }
+        if with_text {
+            self.persistence().apply(&mut after);
+            let file = self.store.workspace().doc_file(&self.doc_path)?;
+            let now = match crate::fsutil::read_regular(&file) {
+                Ok(b) => Some(b),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => return Err(Error::io(&file)(e).into()),
+            };
+            let bytes = self.doc.to_bytes();
+            if now.as_deref() != Some(bytes.as_slice()) {
+                txn.document = Some((bytes, now.as_deref().map(crate::fsutil::sha256)));
+            }
+        }
+        after.prune_anchors();
+        let unchanged = after == disk || (sidecar_bytes.is_none() && after.is_empty());
+        if !unchanged {
+            txn.sidecar = Some((sidecar_bytes, after.clone()));
+        }
+        if let Some((bytes, before)) = pending {
+            if before != entries {
+                txn.pending = Some((bytes, entries));
+            }
+        }
+        txn.commit(&self.store, lock)?;
+        Ok(after)
+    }
+
+    /// After a transaction that wrote the text: the buffer is what is saved.
+    fn saved_now(&mut self) {
+        self.saved = self.doc.rope().clone();
+        self.saved_bom = self.doc.has_bom();
     }
 
     /// Place the sidecar's attribution records as live spans.
@@ -551,37 +746,16 @@ impl Session {
     /// Undo the last step: text, positions, and any review decision it made
     /// (an accepted or rejected proposal is pending again). Returns the change
     /// applied to the text (an identity change for a reject), or `None` when
-    /// there is nothing to undo.
+    /// there is nothing to undo. An undone decision that had reached the disk is
+    /// written back with the text at the next save (at once for a reject, which
+    /// changes no text).
     pub fn undo(&mut self) -> Result<Option<ChangeSet>> {
         let Some(mut entry) = self.history.pop_undo() else {
             return Ok(None);
         };
-        let restore: Vec<ReviewOp> = entry.review.clone();
-        if !restore.is_empty() {
-            let res = self.store.update(&self.doc_path, |a| {
-                for ReviewOp::ProposalDecided { proposal, anchor } in &restore {
-                    if a.proposal(&proposal.id).is_none() {
-                        a.anchors.insert(proposal.anchor_id.clone(), anchor.clone());
-                        a.proposals.push(proposal.clone());
-                    }
-                }
-                Ok(())
-            });
-            match res {
-                Ok((artifact, ())) => self.artifact = artifact,
-                Err(e) => {
-                    self.history.push_undo(entry);
-                    return Err(e);
-                }
-            }
-            for ReviewOp::ProposalDecided { proposal, .. } in &restore {
-                if let Err(e) = self.ledger.undo_decision(&self.doc_path, &proposal.id) {
-                    self.warnings.push(format!(
-                        "the undo of {} is not in the decision log: {e}",
-                        proposal.id
-                    ));
-                }
-            }
+        if let Err(e) = self.review_step(&entry.review, entry.change.is_identity(), true) {
+            self.history.push_undo(entry);
+            return Err(e);
         }
         let after = self.snapshot();
         self.doc.apply(&entry.inverse).map_err(|source| Error::Document {
@@ -593,8 +767,7 @@ impl Session {
         entry.after = Some(after);
         let change = entry.inverse.clone();
         self.history.push_redo(entry);
-        let artifact = self.artifact.clone();
-        self.adopt(artifact);
+        self.refresh();
         Ok(Some(change))
     }
 
@@ -604,29 +777,9 @@ impl Session {
         let Some(entry) = self.history.pop_redo() else {
             return Ok(None);
         };
-        if !entry.review.is_empty() {
-            let ids: Vec<String> = entry
-                .review
-                .iter()
-                .map(|ReviewOp::ProposalDecided { proposal, .. }| proposal.id.clone())
-                .collect();
-            let res = self.store.update(&self.doc_path, |a| {
-                a.proposals.retain(|p| !ids.contains(&p.id));
-                Ok(())
-            });
-            match res {
-                Ok((artifact, ())) => self.artifact = artifact,
-                Err(e) => {
-                    self.history.push_redo(entry);
-                    return Err(e);
-                }
-            }
-            for id in &ids {
-                if let Err(e) = self.ledger.redo_decision(&self.doc_path, id, &self.identity) {
-                    self.warnings
-                        .push(format!("the redo of {id} is not in the decision log: {e}"));
-                }
-            }
+        if let Err(e) = self.review_step(&entry.review, entry.change.is_identity(), false) {
+            self.history.push_redo(entry);
+            return Err(e);
         }
         self.doc.apply(&entry.change).map_err(|source| Error::Document {
             path: self.doc_path.to_string(),
@@ -638,9 +791,78 @@ impl Session {
         }
         let change = entry.change.clone();
         self.history.push_undo(entry);
-        let artifact = self.artifact.clone();
-        self.adopt(artifact);
+        self.refresh();
         Ok(Some(change))
+    }
+
+    /// The review half of an undo (`undo`) or redo of a step's decisions. A
+    /// decision still unsaved is simply taken back (or put back); one on disk
+    /// becomes an unsaved decision the other way — or, when the step changes no
+    /// text and nothing about the proposal is unsaved, is written at once.
+    fn review_step(&mut self, review: &[ReviewOp], no_text: bool, undo: bool) -> Result<()> {
+        if review.is_empty() {
+            return Ok(());
+        }
+        let ops: Vec<Unsaved> = review
+            .iter()
+            .map(
+                |ReviewOp::ProposalDecided {
+                     proposal,
+                     anchor,
+                     outcome,
+                     chosen,
+                 }| {
+                    if undo {
+                        Unsaved::Restored {
+                            proposal: proposal.clone(),
+                            anchor: anchor.clone(),
+                        }
+                    } else {
+                        Unsaved::Decided {
+                            proposal: proposal.clone(),
+                            anchor: anchor.clone(),
+                            outcome: *outcome,
+                            chosen: chosen.clone(),
+                            members: None,
+                        }
+                    }
+                },
+            )
+            .collect();
+        let mut now = Vec::new();
+        for op in ops {
+            let takes_back = |o: &Unsaved| {
+                matches!(
+                    (o, undo),
+                    (Unsaved::Decided { .. }, true) | (Unsaved::Restored { .. }, false)
+                )
+            };
+            match self.last_unsaved(op.id()) {
+                Some(i) if takes_back(&self.unsaved[i]) => {
+                    self.unsaved.remove(i);
+                }
+                Some(_) => self.unsaved.push(op),
+                None if no_text => now.push(op),
+                None => self.unsaved.push(op),
+            }
+        }
+        if now.is_empty() {
+            return Ok(());
+        }
+        for _ in 0..REDO_LIMIT {
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            match self.commit_ops(&lock, if undo { "undo" } else { "redo" }, &now, false) {
+                Ok(after) => {
+                    self.adopt(after);
+                    return Ok(());
+                }
+                Err(CommitError::Changed) => continue,
+                Err(CommitError::Failed(e)) => return Err(e),
+            }
+        }
+        Err(Error::io(self.store.workspace().root())(std::io::Error::other(
+            "the sidecar kept changing under the decision",
+        )))
     }
 
     /// Restore spans, and the live ranges the snapshot knew (anchors added since
@@ -669,23 +891,34 @@ impl Session {
     }
 
     /// Load the file from disk into the buffer (another program changed it). The
-    /// change is a diff, so anchors and spans on text that did not change keep
-    /// their place; text that came from disk has no recorded author. It is an
-    /// undo step like any other. Returns the change, or `None` when the text is
-    /// the same.
+    /// change is a diff, so anchors on text that did not change keep their place;
+    /// the attribution spans are then those of the file's sidecar (the buffer is
+    /// the file now), and decisions taken on the old buffer are dropped with it.
+    /// It is an undo step like any other. Returns the change, or `None` when the
+    /// text is the same.
     pub fn reload_from_disk(&mut self) -> Result<Option<ChangeSet>> {
         let disk = self.disk_document()?;
         self.saved = disk.rope().clone();
         self.saved_bom = disk.has_bom();
+        // The buffer becomes the file: decisions taken on the old buffer go with it.
+        if !self.unsaved.is_empty() {
+            self.unsaved.clear();
+            self.refresh();
+        }
         if disk.rope() == self.doc.rope() {
             self.doc.set_bom(disk.has_bom());
             return Ok(None);
         }
         let change = crate::diff::text_change(self.doc.text(), disk.text());
-        // Mapping leaves inserted text outside every span: it has no recorded author.
         self.apply_with(&change, EditKind::Other, Vec::new(), Vec::new())?;
         self.doc.set_bom(disk.has_bom());
         self.history.seal();
+        // The buffer is now the file: who wrote what is what its sidecar says
+        // (another writer's accept attributed its words there).
+        if let Ok(Some(a)) = self.store.load(&self.doc_path) {
+            self.load_spans(&a);
+            self.adopt(a);
+        }
         Ok(Some(change))
     }
 
@@ -723,7 +956,9 @@ impl Session {
             instruction: opts.instruction,
             extra: Extra::new(),
         };
-        self.add_anchored(range, anchor_id, fingerprint, move |a| a.proposals.push(proposal))?;
+        self.add_anchored(range, anchor_id, fingerprint, |a| {
+            a.proposals.push(proposal.clone())
+        })?;
         Ok(id)
     }
 
@@ -734,14 +969,13 @@ impl Session {
         range: CharRange,
         anchor_id: String,
         fingerprint: crate::model::Fingerprint,
-        push: impl FnOnce(&mut Artifact),
+        push: impl Fn(&mut Artifact),
     ) -> Result<()> {
-        let aid = anchor_id.clone();
-        self.update(move |a| {
+        self.update(|a| {
             a.anchors.insert(
-                aid,
+                anchor_id.clone(),
                 Anchor {
-                    fingerprint,
+                    fingerprint: fingerprint.clone(),
                     extra: Extra::new(),
                 },
             );
@@ -772,18 +1006,57 @@ impl Session {
         self.accept_impl(id, with, false)
     }
 
-    /// [`Session::accept`], then save: the document file is written first, then
-    /// the sidecar (a crash between the two leaves a proposal that resolves stale
-    /// against its own replacement — visible, rejectable, never applied twice).
+    /// [`Session::accept`], then save, as one transaction ([`crate::txn`]): the
+    /// sidecar, the ledger entry, the document (the commit point) and the
+    /// decision log. A crash anywhere leaves the proposal pending with the text
+    /// untouched, or decided with its text in place — never applied twice.
     pub fn accept_and_save(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
         self.accept_impl(id, with, true)
     }
 
     fn accept_impl(&mut self, id: &str, with: Option<&str>, save: bool) -> Result<ChangeSet> {
-        // Decide on what is on disk now, not on what this session last saw.
-        self.check_sidecar()?;
-        let fresh = self.store.load_or_empty(&self.doc_path)?;
-        self.adopt(fresh);
+        for _ in 0..REDO_LIMIT {
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            // Decide on what is on disk now, not on what this session last saw.
+            self.check_sidecar()?;
+            if save && !self.is_dirty() && self.changed_on_disk()? {
+                self.reload_from_disk()?;
+            }
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+            let change = self.accept_in_buffer(id, with)?;
+            if !save {
+                return Ok(change);
+            }
+            let ops = self.unsaved.clone();
+            match self.commit_ops(&lock, "accept", &ops, true) {
+                Ok(after) => {
+                    self.unsaved.clear();
+                    self.saved_now();
+                    self.adopt(after);
+                    self.migrate_pending(&lock);
+                    return Ok(change);
+                }
+                Err(e) => {
+                    // Not on disk: neither the decision nor its text.
+                    self.unsaved.pop();
+                    self.undo_buffer_only();
+                    self.refresh();
+                    match e {
+                        CommitError::Changed => continue,
+                        CommitError::Failed(e) => return Err(e),
+                    }
+                }
+            }
+        }
+        Err(Error::io(self.store.workspace().root())(std::io::Error::other(
+            "the files kept changing under the accept",
+        )))
+    }
+
+    /// The buffer half of an accept: checks, the change, the paint, the undo
+    /// step and the unsaved decision.
+    fn accept_in_buffer(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
         let view = self.proposal(id)?;
         let range = match view.state {
             ProposalState::Pending => view.range.expect("a pending proposal has a range"),
@@ -805,43 +1078,29 @@ impl Session {
         // explicitly); a member whose text is gone is a stale-span conflict.
         let members = self.revalidate_entry(&p.id, range)?;
         let anchor = self.artifact.anchors[&p.anchor_id].clone();
-        let final_text = with.unwrap_or(&p.replacement);
+        let final_text = with.unwrap_or(&p.replacement).to_owned();
         let outcome = match with {
             Some(w) if w != p.replacement => Outcome::Changed,
             _ => Outcome::Accepted,
         };
-        let change = word_change(self.doc.len_chars(), range, &view.target, final_text);
-        let paints = self.accept_paints(&change, range, &p, final_text, with.is_some());
+        let change = word_change(self.doc.len_chars(), range, &view.target, &final_text);
+        let paints = self.accept_paints(&change, range, &p, &final_text, with.is_some());
         let review = vec![ReviewOp::ProposalDecided {
             proposal: p.clone(),
-            anchor,
+            anchor: anchor.clone(),
+            outcome,
+            chosen: Some(final_text.clone()),
         }];
         self.apply_with(&change, EditKind::Other, paints, review)?;
         self.tracked.remove(&p.anchor_id);
-        if !save {
-            if let Err(e) = self.update(|a| remove_proposal(a, &p.id)) {
-                // The proposal stays pending; so does the text.
-                self.undo_buffer_only();
-                return Err(e);
-            }
-            self.record_decision(&p.id, outcome, Some(final_text), members);
-            return Ok(change);
-        }
-        if let Err(e) = self.write_document() {
-            self.undo_buffer_only();
-            return Err(e);
-        }
-        // The document is written; the sidecar follows. Should this fail, the
-        // proposal resolves stale against its own replacement: shown, never re-applied.
-        let pid = p.id.clone();
-        let persist = self.persistence();
-        self.update(move |a| {
-            remove_proposal(a, &pid)?;
-            persist.apply(a);
-            Ok(())
-        })?;
-        self.record_decision(&p.id, outcome, Some(final_text), members);
-        self.migrate_pending();
+        self.unsaved.push(Unsaved::Decided {
+            proposal: p,
+            anchor,
+            outcome,
+            chosen: Some(final_text),
+            members,
+        });
+        self.refresh();
         Ok(change)
     }
 
@@ -942,36 +1201,63 @@ impl Session {
         }
     }
 
-    /// Reject a proposal (a human gesture): it leaves the sidecar; the document
-    /// is untouched. Works whatever the proposal's state. Undo brings it back.
+    /// Reject a proposal (a human gesture): it leaves the sidecar and the
+    /// decision is logged, in one transaction; the document is untouched. Works
+    /// whatever the proposal's state. (When a decision about it is still unsaved,
+    /// the reject waits for the save too.) Undo brings it back.
     pub fn reject(&mut self, id: &str) -> Result<()> {
-        self.check_sidecar()?;
-        let fresh = self.store.load_or_empty(&self.doc_path)?;
-        self.adopt(fresh);
-        let p = self
-            .artifact
-            .proposal(id)
-            .cloned()
-            .ok_or_else(|| self.not_found("proposal", id))?;
-        let anchor = self
-            .artifact
-            .anchors
-            .get(&p.anchor_id)
-            .cloned()
-            .unwrap_or_else(|| Anchor {
-                fingerprint: Default::default(),
-                extra: Extra::new(),
-            });
-        let pid = p.id.clone();
-        self.update(|a| remove_proposal(a, &pid))?;
-        self.record_decision(&pid, Outcome::Rejected, None, None);
-        let identity = ChangeSet::identity(self.doc.len_chars());
-        self.apply_with(
-            &identity,
-            EditKind::Other,
-            Vec::new(),
-            vec![ReviewOp::ProposalDecided { proposal: p, anchor }],
-        )
+        for _ in 0..REDO_LIMIT {
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            self.check_sidecar()?;
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+            let p = self
+                .artifact
+                .proposal(id)
+                .cloned()
+                .ok_or_else(|| self.not_found("proposal", id))?;
+            let anchor = self
+                .artifact
+                .anchors
+                .get(&p.anchor_id)
+                .cloned()
+                .unwrap_or_else(|| Anchor {
+                    fingerprint: Default::default(),
+                    extra: Extra::new(),
+                });
+            let op = Unsaved::Decided {
+                proposal: p.clone(),
+                anchor: anchor.clone(),
+                outcome: Outcome::Rejected,
+                chosen: None,
+                members: None,
+            };
+            if self.last_unsaved(id).is_some() {
+                self.unsaved.push(op);
+                self.refresh();
+            } else {
+                match self.commit_ops(&lock, "reject", std::slice::from_ref(&op), false) {
+                    Ok(after) => self.adopt(after),
+                    Err(CommitError::Changed) => continue,
+                    Err(CommitError::Failed(e)) => return Err(e),
+                }
+            }
+            let identity = ChangeSet::identity(self.doc.len_chars());
+            return self.apply_with(
+                &identity,
+                EditKind::Other,
+                Vec::new(),
+                vec![ReviewOp::ProposalDecided {
+                    proposal: p,
+                    anchor,
+                    outcome: Outcome::Rejected,
+                    chosen: None,
+                }],
+            );
+        }
+        Err(Error::io(self.store.workspace().root())(std::io::Error::other(
+            "the sidecar kept changing under the reject",
+        )))
     }
 
     // ---- suggestion contract -------------------------------------------------------
@@ -1082,22 +1368,40 @@ impl Session {
             entries.push(entry);
             records.push((range, proposal, anchor));
         }
-        let batch: Vec<(Proposal, Anchor)> = records.iter().map(|(_, p, a)| (p.clone(), a.clone())).collect();
-        self.update(move |a| {
-            for (p, anchor) in batch {
-                a.anchors.insert(p.anchor_id.clone(), anchor);
-                a.proposals.push(p);
+        // The sidecar proposals and their ledger entries in one transaction.
+        crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        let written = loop {
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            let (disk, sidecar_bytes) = match self.store.load_bytes(&self.doc_path)? {
+                Some((a, b)) => (a, Some(b)),
+                None => (Artifact::empty(self.doc_path.as_str()), None),
+            };
+            let mut after = disk;
+            for (_, p, anchor) in &records {
+                after.anchors.insert(p.anchor_id.clone(), anchor.clone());
+                after.proposals.push(p.clone());
             }
-            Ok(())
-        })?;
+            let mut txn = Txn::new("propose", &self.doc_path);
+            txn.sidecar = Some((sidecar_bytes, after.clone()));
+            match self.ledger.pending_with_bytes(&self.doc_path) {
+                Ok((bytes, mut have)) => {
+                    have.extend(entries.iter().cloned());
+                    txn.pending = Some((bytes, have));
+                }
+                // The proposals are filed and reviewable; only their contract
+                // records are missing, so no decision on them can be recorded.
+                Err(e) => self.warnings.push(format!("contract records not kept: {e}")),
+            }
+            match txn.commit(&self.store, &lock) {
+                Ok(()) => break after,
+                Err(CommitError::Changed) => continue,
+                Err(CommitError::Failed(e)) => return Err(e),
+            }
+        };
+        self.sidecar_problem = None;
+        self.adopt(written);
         for (range, p, _) in records {
             self.tracked.insert(p.anchor_id, range);
-        }
-        crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
-        if let Err(e) = self.ledger.add_pending(&self.doc_path, entries) {
-            // The proposals are filed and reviewable; only their contract
-            // records are missing, so no decision on them can be recorded.
-            self.warnings.push(format!("contract records not kept: {e}"));
         }
         Ok(filed)
     }
@@ -1196,7 +1500,7 @@ impl Session {
     /// After a save: migrate every pending entry of this document whose
     /// proposal is pending and whose text is intact to the saved bytes; the
     /// rest stay as they were (their proposals show stale or orphaned).
-    fn migrate_pending(&mut self) {
+    fn migrate_pending(&mut self, lock: &DocLock) {
         let bytes = self.contract_bytes();
         let live: HashMap<String, CharRange> = self
             .artifact
@@ -1224,36 +1528,17 @@ impl Session {
         }
         // The migrated suggestions name these bytes' revision: keep it readable.
         crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
-        let res = self.ledger.update_pending(&self.doc_path, |entries| {
-            for (id, members) in moves {
-                if let Some(e) = entries.iter_mut().find(|e| e.sidecar_proposal_id == id) {
-                    *e = Entry::new(id, e.turn_id.clone(), members);
+        let res = self
+            .ledger
+            .update_pending_locked(lock, &self.doc_path, |entries| {
+                for (id, members) in &moves {
+                    if let Some(e) = entries.iter_mut().find(|e| &e.sidecar_proposal_id == id) {
+                        *e = Entry::new(id.clone(), e.turn_id.clone(), members.clone());
+                    }
                 }
-            }
-        });
+            });
         if let Err(e) = res {
             self.warnings.push(format!("contract records not migrated: {e}"));
-        }
-    }
-
-    fn record_decision(
-        &mut self,
-        sidecar_id: &str,
-        outcome: Outcome,
-        chosen: Option<&str>,
-        members: Option<Vec<Suggestion>>,
-    ) {
-        if let Err(e) = self.ledger.decide(
-            &self.doc_path,
-            sidecar_id,
-            outcome,
-            chosen,
-            &self.identity,
-            members,
-        ) {
-            self.warnings.push(format!(
-                "the decision on {sidecar_id} is not in the decision log: {e}"
-            ));
         }
     }
 
@@ -1296,7 +1581,7 @@ impl Session {
             comments: vec![self.comment(body)],
             extra: Extra::new(),
         };
-        self.add_anchored(range, anchor_id, fingerprint, move |a| a.threads.push(thread))?;
+        self.add_anchored(range, anchor_id, fingerprint, |a| a.threads.push(thread.clone()))?;
         Ok(id)
     }
 
@@ -1315,10 +1600,15 @@ impl Session {
         check_body(body)?;
         let comment = self.comment(body);
         let cid = comment.id.clone();
-        let missing = self.not_found("thread", thread_id);
+        let doc = self.doc_path.to_string();
+        let missing = || Error::NotFound {
+            what: "thread",
+            id: thread_id.to_owned(),
+            doc: doc.clone(),
+        };
         self.update(|a| {
-            let t = a.thread_mut(thread_id).ok_or(missing)?;
-            t.comments.push(comment);
+            let t = a.thread_mut(thread_id).ok_or_else(missing)?;
+            t.comments.push(comment.clone());
             Ok(())
         })?;
         Ok(cid)
@@ -1326,45 +1616,60 @@ impl Session {
 
     /// Resolve or reopen a thread.
     pub fn set_thread_status(&mut self, thread_id: &str, status: ThreadStatus) -> Result<()> {
-        let missing = self.not_found("thread", thread_id);
+        let doc = self.doc_path.to_string();
+        let missing = || Error::NotFound {
+            what: "thread",
+            id: thread_id.to_owned(),
+            doc: doc.clone(),
+        };
         self.update(|a| {
-            let t = a.thread_mut(thread_id).ok_or(missing)?;
-            t.status = status;
+            let t = a.thread_mut(thread_id).ok_or_else(missing)?;
+            t.status = status.clone();
             Ok(())
         })
     }
 
     // ---- saving ------------------------------------------------------------------
 
-    fn write_document(&mut self) -> Result<()> {
-        self.store.workspace().write_document(&self.doc_path, &self.doc)?;
-        self.saved = self.doc.rope().clone();
-        self.saved_bom = self.doc.has_bom();
-        Ok(())
-    }
-
-    /// Write the document (atomically), then the sidecar: thread anchors are
-    /// re-fingerprinted where they now are, attribution spans are written as
-    /// records. Proposal anchors are never re-fingerprinted. A corrupt or newer
-    /// sidecar is left alone and reported in the [`SaveReport`]; the document is
-    /// saved regardless.
+    /// Write the document, and with it its unsaved decisions and what a save
+    /// keeps in the sidecar (thread anchors re-fingerprinted where they now are,
+    /// attribution spans as records; proposal anchors never), in one
+    /// transaction. A corrupt or newer sidecar is left alone and reported in the
+    /// [`SaveReport`]; the document is saved regardless — unless decisions
+    /// taken on it are unsaved, which cannot be written without the sidecar.
     pub fn save(&mut self) -> Result<SaveReport> {
-        self.write_document()?;
-        self.history.seal();
-        if let Err(e) = self.check_sidecar() {
-            return Ok(SaveReport {
-                sidecar_skipped: Some(e.info()),
-            });
+        for _ in 0..REDO_LIMIT {
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            self.history.seal();
+            if let Err(e) = self.check_sidecar() {
+                if !self.unsaved.is_empty() {
+                    return Err(e);
+                }
+                self.store.workspace().write_document(&self.doc_path, &self.doc)?;
+                self.saved_now();
+                return Ok(SaveReport {
+                    sidecar_skipped: Some(e.info()),
+                });
+            }
+            let ops = self.unsaved.clone();
+            match self.commit_ops(&lock, "save", &ops, true) {
+                Ok(after) => {
+                    self.unsaved.clear();
+                    self.saved_now();
+                    self.sidecar_problem = None;
+                    self.adopt(after);
+                    self.migrate_pending(&lock);
+                    return Ok(SaveReport {
+                        sidecar_skipped: None,
+                    });
+                }
+                Err(CommitError::Changed) => continue,
+                Err(CommitError::Failed(e)) => return Err(e),
+            }
         }
-        let persist = self.persistence();
-        self.update(move |a| {
-            persist.apply(a);
-            Ok(())
-        })?;
-        self.migrate_pending();
-        Ok(SaveReport {
-            sidecar_skipped: None,
-        })
+        Err(Error::io(self.store.workspace().root())(std::io::Error::other(
+            "the files kept changing under the save",
+        )))
     }
 
     /// What a save writes into the sidecar, computed from the live state.
@@ -1441,17 +1746,25 @@ impl Persistence {
     }
 }
 
-fn remove_proposal(a: &mut Artifact, id: &str) -> Result<()> {
-    let before = a.proposals.len();
-    a.proposals.retain(|p| p.id != id);
-    if a.proposals.len() == before {
-        return Err(Error::NotFound {
-            what: "proposal",
-            id: id.to_owned(),
-            doc: a.doc_path.clone(),
-        });
+/// Apply one unsaved decision to a sidecar: a decided proposal leaves it (the
+/// first record of that id only: two records sharing an id are two proposals),
+/// a restored one is put back.
+fn apply_unsaved(a: &mut Artifact, op: &Unsaved) {
+    match op {
+        Unsaved::Decided { proposal, .. } => {
+            if let Some(i) = a.proposals.iter().position(|p| p == proposal) {
+                a.proposals.remove(i);
+            } else if let Some(i) = a.proposals.iter().position(|p| p.id == proposal.id) {
+                a.proposals.remove(i);
+            }
+        }
+        Unsaved::Restored { proposal, anchor } => {
+            if a.proposal(&proposal.id).is_none() {
+                a.anchors.insert(proposal.anchor_id.clone(), anchor.clone());
+                a.proposals.push(proposal.clone());
+            }
+        }
     }
-    Ok(())
 }
 
 fn check_body(body: &str) -> Result<()> {

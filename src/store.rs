@@ -1,41 +1,52 @@
 //! The sidecar store: `W/.threads/<docPath>.json`, read-modify-write at every
-//! mutation.
+//! mutation, under the one write protocol.
 //!
-//! [`Store::update`] reads the sidecar from disk, applies a mutation, prunes
-//! unreferenced anchors and writes atomically — so a concurrent writer (the VS
-//! Code extension, the CLI, a git checkout) is never clobbered by a stale copy
-//! held in memory. It refuses to write over a sidecar it cannot parse or whose
-//! `schemaVersion` is newer than it knows. Every write is recorded (by content
-//! hash) so a file watcher can tell the store's own writes from others'.
+//! [`Store::update`] takes the document's lock ([`crate::lock`]), reads the
+//! sidecar from disk, applies a mutation, prunes unreferenced anchors and
+//! replaces the file only if it still holds what was read
+//! ([`fsutil::Expect`]); when a writer that takes no lock (the VS Code
+//! extension) changed it meanwhile, the whole read-modify-write is done again
+//! on the new content (bounded). A sidecar that fails to parse is read again for
+//! a moment before it is called corrupt: a non-atomic writer may be half-way
+//! through it. The store refuses to write over a sidecar it cannot parse or
+//! whose `schemaVersion` is newer than it knows. Every write is recorded (by
+//! content hash) so a file watcher can tell the store's own writes from others'.
 
 use crate::error::{Error, Result};
-use crate::fsutil;
+use crate::fsutil::{self, Expect, WriteError};
+use crate::lock::DocLock;
 use crate::model::{parse_artifact, serialize_artifact, Artifact};
 use crate::workspace::{DocPath, Workspace};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
+
+/// How many times a read-modify-write is redone when another writer changed
+/// the file between the read and the rename.
+pub const REDO_LIMIT: usize = 50;
 
 /// See the module docs.
 #[derive(Debug)]
 pub struct Store {
     ws: Workspace,
-    /// Serializes this process's read-modify-write cycles.
-    lock: Mutex<()>,
     /// Content hash of the last bytes this store wrote, per file.
     own_writes: Mutex<HashMap<PathBuf, [u8; 32]>>,
 }
 
-fn sha256(bytes: &[u8]) -> [u8; 32] {
-    Sha256::digest(bytes).into()
+/// What one [`Store::update_locked`] did on disk.
+#[derive(Clone, Debug, Default)]
+pub struct Written {
+    /// The bytes read (and replaced), `None` when there was no sidecar.
+    pub before: Option<Vec<u8>>,
+    /// The hash of the bytes written, `None` when nothing was written.
+    pub after: Option<[u8; 32]>,
 }
 
 impl Store {
     pub fn new(ws: Workspace) -> Self {
         Store {
             ws,
-            lock: Mutex::new(()),
             own_writes: Mutex::new(HashMap::new()),
         }
     }
@@ -55,51 +66,108 @@ impl Store {
         Ok(self.load(doc)?.unwrap_or_else(|| Artifact::empty(doc.as_str())))
     }
 
-    /// Read-modify-write: load from disk, apply `f`, prune anchors, write
-    /// atomically if anything changed. Returns the artifact as written and `f`'s
-    /// result. When `f` fails nothing is written.
+    /// The sidecar and its exact bytes (`None` when there is none).
+    pub fn load_bytes(&self, doc: &DocPath) -> Result<Option<(Artifact, Vec<u8>)>> {
+        read(&self.ws.sidecar_file(doc)?)
+    }
+
+    /// Read-modify-write under the document's lock: see [`Store::update_locked`].
     pub fn update<R>(
         &self,
         doc: &DocPath,
-        f: impl FnOnce(&mut Artifact) -> Result<R>,
+        f: impl FnMut(&mut Artifact) -> Result<R>,
     ) -> Result<(Artifact, R)> {
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let file = self.ws.sidecar_file(doc)?;
-        let existing = read(&file)?;
-        let (mut artifact, before) = match existing {
-            Some((a, bytes)) => {
-                let copy = a.clone();
-                (a, Some((copy, bytes)))
-            }
-            None => (Artifact::empty(doc.as_str()), None),
-        };
-        let out = f(&mut artifact)?;
-        artifact.prune_anchors();
-        let write = match &before {
-            // Nothing changed: no need to even serialize.
-            Some((old, _)) if *old == artifact => None,
-            Some((_, bytes)) => {
-                // Byte equality with what is on disk: nothing to write. (A sidecar some
-                // other tool formatted differently is rewritten in the canonical form.)
-                let text = serialize_artifact(&artifact);
-                (bytes.as_slice() != text.as_bytes()).then_some(text)
-            }
-            // No sidecar and nothing to say: do not create an empty file.
-            None => (!artifact.is_empty()).then(|| serialize_artifact(&artifact)),
-        };
-        if let Some(text) = write {
-            self.write_raw(&file, text.as_bytes())?;
-        }
-        Ok((artifact, out))
+        let lock = self.ws.lock_doc(doc)?;
+        let (a, r, _) = self.update_locked(&lock, doc, f)?;
+        Ok((a, r))
     }
 
-    fn write_raw(&self, file: &Path, bytes: &[u8]) -> Result<()> {
-        // Record before writing: a watcher may see the file before we return.
+    /// Read-modify-write, the caller holding `doc`'s lock: load from disk, apply
+    /// `f`, prune anchors, write atomically if anything changed and the file still
+    /// holds what was read; otherwise all of it again. `f` may therefore run more
+    /// than once, each time on a fresh copy. Returns the artifact as written, `f`'s
+    /// result and what was written. When `f` fails nothing is written.
+    pub fn update_locked<R>(
+        &self,
+        _lock: &DocLock,
+        doc: &DocPath,
+        mut f: impl FnMut(&mut Artifact) -> Result<R>,
+    ) -> Result<(Artifact, R, Written)> {
+        let file = self.ws.sidecar_file(doc)?;
+        for _ in 0..REDO_LIMIT {
+            let existing = read(&file)?;
+            let (mut artifact, before) = match existing {
+                Some((a, bytes)) => {
+                    let copy = a.clone();
+                    (a, Some((copy, bytes)))
+                }
+                None => (Artifact::empty(doc.as_str()), None),
+            };
+            let out = f(&mut artifact)?;
+            artifact.prune_anchors();
+            let write = match &before {
+                // Nothing changed: no need to even serialize.
+                Some((old, _)) if *old == artifact => None,
+                Some((_, bytes)) => {
+                    // Byte equality with what is on disk: nothing to write. (A sidecar some
+                    // other tool formatted differently is rewritten in the canonical form.)
+                    let text = serialize_artifact(&artifact);
+                    (bytes.as_slice() != text.as_bytes()).then_some(text)
+                }
+                // No sidecar and nothing to say: do not create an empty file.
+                None => (!artifact.is_empty()).then(|| serialize_artifact(&artifact)),
+            };
+            let before = before.map(|(_, b)| b);
+            let Some(text) = write else {
+                return Ok((artifact, out, Written { before, after: None }));
+            };
+            let expect = Expect::of(before.as_deref());
+            match self.replace(&file, text.as_bytes(), expect) {
+                Ok(()) => {
+                    let after = Some(fsutil::sha256(text.as_bytes()));
+                    return Ok((artifact, out, Written { before, after }));
+                }
+                Err(WriteError::Changed) => continue,
+                Err(WriteError::Io(e)) => return Err(Error::io(&file)(e)),
+            }
+        }
+        Err(kept_changing(&file))
+    }
+
+    /// Replace the sidecar's bytes if it still holds what `expect` says (the
+    /// transaction recovery's way to put a sidecar back as it was).
+    pub fn replace_locked(
+        &self,
+        _lock: &DocLock,
+        doc: &DocPath,
+        bytes: Option<&[u8]>,
+        expect: Expect,
+    ) -> Result<bool> {
+        let file = self.ws.sidecar_file(doc)?;
+        let res = match bytes {
+            Some(b) => self.replace(&file, b, expect),
+            None => fsutil::remove(&file, expect).map(|_| ()),
+        };
+        match res {
+            Ok(()) => Ok(true),
+            Err(WriteError::Changed) => Ok(false),
+            Err(WriteError::Io(e)) => Err(Error::io(&file)(e)),
+        }
+    }
+
+    fn replace(&self, file: &Path, bytes: &[u8], expect: Expect) -> std::result::Result<(), WriteError> {
+        self.note_own_write(file, bytes);
+        fsutil::replace(file, bytes, expect)
+    }
+
+    /// Record that this process is about to write `bytes` to `file` (a
+    /// transaction writing a sidecar), so its watcher event is known as an echo.
+    /// Record before writing: a watcher may see the file before the write returns.
+    pub fn note_own_write(&self, file: &Path, bytes: &[u8]) {
         self.own_writes
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(file.to_path_buf(), sha256(bytes));
-        fsutil::atomic_write(file, bytes).map_err(Error::io(file))
+            .insert(file.to_path_buf(), fsutil::sha256(bytes));
     }
 
     /// Whether the file at `path` holds exactly what this store last wrote there
@@ -109,18 +177,53 @@ impl Store {
         let Some(hash) = writes.get(path) else {
             return false;
         };
-        std::fs::read(path).is_ok_and(|bytes| sha256(&bytes) == *hash)
+        fsutil::read_regular(path).is_ok_and(|bytes| fsutil::sha256(&bytes) == *hash)
+    }
+}
+
+/// The error when another writer kept changing a file under every redo.
+pub fn kept_changing(file: &Path) -> Error {
+    Error::Io {
+        path: file.to_path_buf(),
+        source: std::io::Error::other(format!(
+            "another program kept changing it; gave up after {REDO_LIMIT} tries"
+        )),
+    }
+}
+
+/// How long a file that fails to parse is watched for a writer still writing it.
+const TORN_WAIT: Duration = Duration::from_millis(1500);
+
+/// Read and parse a file, retrying a parse failure while the bytes keep
+/// changing (a writer that takes no lock is half-way through) and for a short
+/// while even when they do not; then the failure is real.
+pub fn read_settled<T>(file: &Path, parse: impl Fn(&[u8]) -> Result<T>) -> Result<Option<(T, Vec<u8>)>> {
+    let start = std::time::Instant::now();
+    let mut pause = Duration::from_millis(5);
+    loop {
+        let bytes = match fsutil::read_regular(file) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io(file)(e)),
+        };
+        match parse(&bytes) {
+            Ok(v) => return Ok(Some((v, bytes))),
+            Err(e) if !e.is_corrupt() || start.elapsed() > TORN_WAIT => return Err(e),
+            Err(_) => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(100));
+            }
+        }
     }
 }
 
 /// Parse the sidecar at `file`; `Ok(None)` when there is none. Errors name the file.
 fn read(file: &Path) -> Result<Option<(Artifact, Vec<u8>)>> {
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(file)(e)),
-    };
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
+    read_settled(file, |bytes| parse_sidecar(file, bytes))
+}
+
+fn parse_sidecar(file: &Path, bytes: &[u8]) -> Result<Artifact> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
         Error::sidecar(
             file.to_path_buf(),
             crate::model::ModelError::Syntax {
@@ -134,8 +237,7 @@ fn read(file: &Path) -> Result<Option<(Artifact, Vec<u8>)>> {
             },
         )
     })?;
-    let artifact = parse_artifact(text).map_err(|e| Error::sidecar(file.to_path_buf(), e))?;
-    Ok(Some((artifact, bytes)))
+    parse_artifact(text).map_err(|e| Error::sidecar(file.to_path_buf(), e))
 }
 
 #[cfg(test)]

@@ -13,6 +13,9 @@ use std::path::{Component, Path, PathBuf};
 /// The folder that holds the sidecars.
 pub const SIDECAR_DIR: &str = ".threads";
 
+/// Why [`Workspace::internal_file`] refused a path that exists but is no regular file.
+pub const NOT_A_FILE: &str = "not a regular file (a folder, FIFO, socket or device)";
+
 /// A normalized workspace-relative document path, e.g. `docs/proposal.md`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DocPath(String);
@@ -103,6 +106,15 @@ impl Workspace {
     /// cloned repository cannot point our own files anywhere, inside or out), and
     /// the file itself, when it exists, must be a regular file.
     pub fn internal_file(&self, rel: &str) -> Result<PathBuf> {
+        self.internal(rel, false)
+    }
+
+    /// [`Workspace::internal_file`] for a folder: it must be a real folder when it exists.
+    pub fn internal_dir(&self, rel: &str) -> Result<PathBuf> {
+        self.internal(rel, true)
+    }
+
+    fn internal(&self, rel: &str, dir: bool) -> Result<PathBuf> {
         let refuse = |why| Error::OutsideWorkspace {
             path: rel.to_owned(),
             why,
@@ -114,14 +126,15 @@ impl Workspace {
         }
         for (i, part) in parts.iter().enumerate() {
             path.push(part);
+            let last = i + 1 == parts.len();
             match std::fs::symlink_metadata(&path) {
                 Ok(m) if m.file_type().is_symlink() => {
-                    return Err(refuse("a symlink; cowriting's own files must be real files and folders"))
+                    return Err(refuse(
+                        "a symlink; cowriting's own files must be real files and folders",
+                    ))
                 }
-                Ok(m) if i + 1 < parts.len() && !m.is_dir() => return Err(refuse("a parent is not a folder")),
-                Ok(m) if i + 1 == parts.len() && !m.is_file() => {
-                    return Err(refuse("not a regular file"))
-                }
+                Ok(m) if (!last || dir) && !m.is_dir() => return Err(refuse("not a folder")),
+                Ok(m) if last && !dir && !m.is_file() => return Err(refuse(NOT_A_FILE)),
                 Ok(_) => {}
                 // The rest does not exist yet: nothing below can be a link.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
@@ -131,6 +144,11 @@ impl Workspace {
         let mut full = self.root.clone();
         full.extend(&parts);
         Ok(full)
+    }
+
+    /// A workspace at a root already canonical (as [`Workspace::root`] gives it).
+    pub(crate) fn from_root(root: PathBuf) -> Workspace {
+        Workspace { root }
     }
 
     /// Refuse `path` when it, or its deepest existing ancestor, resolves (through

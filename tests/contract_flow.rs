@@ -161,11 +161,22 @@ fn undo_takes_a_decision_back_and_redo_makes_it_again() {
         .file_suggestions(&[suggestion(&bytes, "recieve", "receive")], opts())
         .unwrap();
     let sid = filed[0].sidecar_id.clone();
-    s.accept(&sid, None).unwrap();
     let ledger = Ledger::new(ws.path());
+    s.accept(&sid, None).unwrap();
+    // Decisions reach the disk with their text: nothing yet.
+    assert!(ledger.decisions().unwrap().is_empty());
+    assert_eq!(ledger.pending(s.doc_path()).unwrap().len(), 1);
+    assert!(s.is_dirty());
+    s.save().unwrap();
     assert_eq!(ledger.decisions().unwrap().len(), 1);
     assert!(ledger.pending(s.doc_path()).unwrap().is_empty());
+    assert_eq!(ws.read("d.md"), "I receive mail.\n");
     s.undo().unwrap();
+    assert!(
+        !ledger.decisions().unwrap()[0].undone,
+        "the undo waits for its text"
+    );
+    s.save().unwrap();
     let d = ledger.decisions().unwrap();
     assert!(d[0].undone);
     assert_eq!(
@@ -173,14 +184,45 @@ fn undo_takes_a_decision_back_and_redo_makes_it_again() {
         1,
         "the entry is pending again"
     );
+    assert_eq!(ws.read("d.md"), "I recieve mail.\n");
     assert_eq!(eval_row(&ws, "harper", "spelling")["accepted"], 0);
     assert_eq!(eval_row(&ws, "harper", "spelling")["pending"], 1);
     s.redo().unwrap();
+    s.save().unwrap();
     let d = ledger.decisions().unwrap();
     assert_eq!(d.len(), 2);
     assert!(!d[1].undone);
     assert_eq!(eval_row(&ws, "harper", "spelling")["accepted"], 1);
+    // Accept then undo before saving: nothing ever reaches the log.
+    s.undo().unwrap();
+    s.redo().unwrap();
+    assert!(
+        !s.is_dirty(),
+        "undo then redo of a saved decision is back to the saved state"
+    );
     assert!(s.take_warnings().is_empty());
+}
+
+#[test]
+fn an_accept_discarded_with_its_buffer_leaves_the_proposal_pending() {
+    let ws = Ws::new();
+    ws.write("d.md", "I recieve mail.\n");
+    let before = ws.snapshot();
+    let mut s = session(&ws);
+    let bytes = s.contract_bytes();
+    let filed = s
+        .file_suggestions(&[suggestion(&bytes, "recieve", "receive")], opts())
+        .unwrap();
+    let filed_state = ws.snapshot();
+    assert_ne!(filed_state, before);
+    s.accept(&filed[0].sidecar_id, None).unwrap();
+    assert!(s.proposals().is_empty(), "the session shows it decided");
+    // The writer closes the tab and discards.
+    drop(s);
+    assert_eq!(ws.snapshot(), filed_state, "nothing of the decision is on disk");
+    let s = session(&ws);
+    assert_eq!(s.proposals().len(), 1);
+    assert!(Ledger::new(ws.path()).decisions().unwrap().is_empty());
 }
 
 #[test]

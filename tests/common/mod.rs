@@ -132,6 +132,11 @@ impl Ws {
         while let Some(d) = stack.pop() {
             for e in std::fs::read_dir(&d).unwrap().flatten() {
                 let p = e.path();
+                // Lock files and intent records are runtime coordination state
+                // (git-ignored), not workspace content.
+                if p.ends_with(".cowriting/locks") || p.ends_with(".cowriting/txn") {
+                    continue;
+                }
                 if p.is_dir() {
                     stack.push(p);
                 } else {
