@@ -89,9 +89,10 @@ fn undo_after_accept_restores_the_pending_proposal_and_redo_reapplies() {
     s.accept(&id, None).unwrap();
     assert_eq!(text(&s), "The slow red fox.\n");
     assert!(s.proposals().is_empty());
-    assert!(
-        f.sidecar()["proposals"].as_array().unwrap().is_empty(),
-        "accept removes it at once"
+    assert_eq!(
+        f.sidecar_text(),
+        pending_sidecar,
+        "an accept reaches the disk with its text, at the save"
     );
     assert_eq!(
         spans(&s),
@@ -117,8 +118,10 @@ fn undo_after_accept_restores_the_pending_proposal_and_redo_reapplies() {
     assert!(s.redo().unwrap().is_some());
     assert_eq!(text(&s), "The slow red fox.\n");
     assert!(s.proposals().is_empty());
-    assert!(f.sidecar()["proposals"].as_array().unwrap().is_empty());
     assert_eq!(spans(&s).len(), 2);
+    s.save().unwrap();
+    assert!(f.sidecar()["proposals"].as_array().unwrap().is_empty());
+    assert_eq!(f.sidecar()["attributions"].as_array().unwrap().len(), 2);
 }
 
 #[test]
