@@ -434,7 +434,9 @@ fn random_sigkill_never_leaves_a_half_done_decision() {
     let mut rng = Rng(SEED);
     let (mut finished, mut killed, mut before, mut after, mut leftovers_at_death) = (0, 0, 0, 0, 0);
     let mut violations = Vec::new();
+    let mut bad_rounds = 0;
     for round in 0..KILL_ROUNDS {
+        let seen = violations.len();
         let k = rng.below(kinds.len() as u64) as usize;
         let (kind, t) = (kinds[k], &templates[k]);
         let delay = rng.below(range + 1);
@@ -471,6 +473,9 @@ fn random_sigkill_never_leaves_a_half_done_decision() {
             p.into_iter()
                 .map(|x| format!("round {round} {kind:?} killed after {delay} ms, again: {x}")),
         );
+        if violations.len() > seen {
+            bad_rounds += 1;
+        }
     }
     let of = |what: &str| violations.iter().filter(|v| v.contains(what)).count();
     eprintln!(
@@ -483,7 +488,7 @@ fn random_sigkill_never_leaves_a_half_done_decision() {
     eprintln!(
         "[crash] random SIGKILL: rounds={KILL_ROUNDS} delay 0..={range} ms (an accept took {took:?} ms) seed={SEED:#x}: \
          finished before the kill={finished} killed={killed} → before={before} after={after} \
-         (rounds with a temp file right after the death={leftovers_at_death}) violations={}",
+         (rounds with a temp file right after the death={leftovers_at_death}) rounds with a violation={bad_rounds} violations={}",
         violations.len()
     );
     for v in &violations {
