@@ -178,9 +178,13 @@ fn run_workers(p: &Prepared, ops: Vec<Vec<Op>>) -> Vec<(Op, Out)> {
 
 /// Deal `ops` round-robin to `K` workers.
 fn deal(ops: Vec<Op>) -> Vec<Vec<Op>> {
-    let mut w = vec![Vec::new(); K];
+    deal_to(ops, K)
+}
+
+fn deal_to(ops: Vec<Op>, workers: usize) -> Vec<Vec<Op>> {
+    let mut w = vec![Vec::new(); workers];
     for (i, o) in ops.into_iter().enumerate() {
-        w[i % K].push(o);
+        w[i % workers].push(o);
     }
     w
 }
@@ -390,6 +394,30 @@ fn run_kind(name: &str, proposals: impl IntoIterator<Item = usize>, ops: Vec<Op>
     check(&p, &results).assert_clean(name);
 }
 
+fn mix_op(i: usize) -> Op {
+    match i % 5 {
+        0 => Op::Propose(i),
+        1 => Op::Reply(i),
+        2 => Op::NewThread(i),
+        3 => Op::Accept(i),
+        _ => Op::Reject(i),
+    }
+}
+
+/// The control: the mixed workload, then the accepts, by ONE worker, one process after the other.
+/// It passes on any code that is right for a single writer, so a failure of the
+/// concurrent tests is the concurrency, not the checks.
+#[test]
+fn control_the_same_mix_and_accepts_one_process_at_a_time_keep_everything() {
+    let _g = serial();
+    let p = prepare((0..K * N).filter(|i| i % 5 >= 3));
+    let results = run_workers(&p, deal_to((0..K * N).map(mix_op).collect(), 1));
+    check(&p, &results).assert_clean("control: mix, one process at a time");
+    let p = prepare(0..K * N);
+    let results = run_workers(&p, deal_to((0..K * N).map(Op::Accept).collect(), 1));
+    check(&p, &results).assert_clean("control: accept, one process at a time");
+}
+
 #[test]
 fn concurrent_proposes_are_all_kept() {
     run_kind("propose", [], (0..K * N).map(Op::Propose).collect());
@@ -417,15 +445,8 @@ fn concurrent_rejects_of_different_proposals_are_all_logged_once() {
 
 #[test]
 fn a_concurrent_mix_keeps_everything() {
-    let op = |i: usize| match i % 5 {
-        0 => Op::Propose(i),
-        1 => Op::Reply(i),
-        2 => Op::NewThread(i),
-        3 => Op::Accept(i),
-        _ => Op::Reject(i),
-    };
     let decided = (0..K * N).filter(|i| i % 5 >= 3);
-    run_kind("mix", decided, (0..K * N).map(op).collect());
+    run_kind("mix", decided, (0..K * N).map(mix_op).collect());
 }
 
 // ---- beside the VS Code extension's way of writing ------------------------------

@@ -380,6 +380,32 @@ fn fault_loop(kind: Kind) {
     assert!(violations.is_empty(), "{kind:?}: {violations:#?}");
 }
 
+/// The control: an untouched copy is *before*; a completed run is *after*, and
+/// doing it again is refused without harm. It passes on any code that is right
+/// when nothing dies, so a failure below is the crash, not the checks.
+#[test]
+fn control_untouched_is_before_and_completed_is_after() {
+    for kind in [
+        Kind::AcceptInsertion,
+        Kind::AcceptWith,
+        Kind::Reject,
+        Kind::Propose,
+    ] {
+        let t = template(kind);
+        let ws = t.ws.copy();
+        assert_eq!(examine(&t, &ws, kind), Ok(State::Before), "{kind:?} untouched");
+        let out = ws.run(&strs(&kind.args(&t.id)));
+        assert!(out.ok(), "{}", out.describe());
+        let s = examine(&t, &ws, kind);
+        assert_eq!(s, Ok(State::After), "{kind:?} completed");
+        assert_eq!(
+            again(&t, &ws, kind, Some(State::After)),
+            Vec::<String>::new(),
+            "{kind:?} again"
+        );
+    }
+}
+
 #[test]
 fn accept_of_an_insertion_dies_at_every_step_and_is_never_applied_twice() {
     fault_loop(Kind::AcceptInsertion);
