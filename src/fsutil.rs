@@ -242,7 +242,7 @@ pub fn is_temp_name(name: &str) -> bool {
 }
 
 /// Remove the temp files in `dir` whose writer is gone (nobody holds their lock).
-fn remove_dead_temp_files(dir: &Path) {
+pub fn remove_dead_temp_files(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
@@ -274,6 +274,15 @@ fn fault_point() {
             std::process::abort();
         }
     }
+}
+
+/// The pause before the `attempt`th redo of a read-modify-write that lost a
+/// race with a writer that takes no lock: growing, with jitter, so two writers
+/// in step drift apart (1 ms … 64 ms).
+pub fn backoff(attempt: usize) {
+    let base = 1u64 << attempt.min(6);
+    let jitter = u64::from(std::process::id() ^ (attempt as u32).wrapping_mul(2654435761)) % base.max(1);
+    std::thread::sleep(std::time::Duration::from_millis(base / 2 + jitter / 2 + 1));
 }
 
 /// Counts a durable step made outside this module (a lock file created, an

@@ -258,7 +258,10 @@ impl Ledger {
         mut f: impl FnMut(&mut Vec<Entry>) -> R,
     ) -> Result<R> {
         let path = self.pending_file(doc)?;
-        for _ in 0..crate::store::REDO_LIMIT {
+        for attempt in 0..crate::store::REDO_LIMIT {
+            if attempt > 0 {
+                fsutil::backoff(attempt);
+            }
             let before = self.load_pending(doc)?;
             let mut entries = before
                 .as_ref()

@@ -849,7 +849,10 @@ impl Session {
         if now.is_empty() {
             return Ok(());
         }
-        for _ in 0..REDO_LIMIT {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
             let lock = lock_and_recover(&self.store, &self.doc_path)?;
             match self.commit_ops(&lock, if undo { "undo" } else { "redo" }, &now, false) {
                 Ok(after) => {
@@ -1015,7 +1018,10 @@ impl Session {
     }
 
     fn accept_impl(&mut self, id: &str, with: Option<&str>, save: bool) -> Result<ChangeSet> {
-        for _ in 0..REDO_LIMIT {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
             let lock = lock_and_recover(&self.store, &self.doc_path)?;
             // Decide on what is on disk now, not on what this session last saw.
             self.check_sidecar()?;
@@ -1206,7 +1212,10 @@ impl Session {
     /// whatever the proposal's state. (When a decision about it is still unsaved,
     /// the reject waits for the save too.) Undo brings it back.
     pub fn reject(&mut self, id: &str) -> Result<()> {
-        for _ in 0..REDO_LIMIT {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
             let lock = lock_and_recover(&self.store, &self.doc_path)?;
             self.check_sidecar()?;
             let fresh = self.store.load_or_empty(&self.doc_path)?;
@@ -1370,7 +1379,17 @@ impl Session {
         }
         // The sidecar proposals and their ledger entries in one transaction.
         crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        let mut attempt = 0;
         let written = loop {
+            attempt += 1;
+            if attempt > REDO_LIMIT {
+                return Err(Error::io(self.store.workspace().root())(std::io::Error::other(
+                    "the sidecar kept changing under the filing",
+                )));
+            }
+            if attempt > 1 {
+                crate::fsutil::backoff(attempt);
+            }
             let lock = lock_and_recover(&self.store, &self.doc_path)?;
             let (disk, sidecar_bytes) = match self.store.load_bytes(&self.doc_path)? {
                 Some((a, b)) => (a, Some(b)),
@@ -1638,7 +1657,10 @@ impl Session {
     /// [`SaveReport`]; the document is saved regardless — unless decisions
     /// taken on it are unsaved, which cannot be written without the sidecar.
     pub fn save(&mut self) -> Result<SaveReport> {
-        for _ in 0..REDO_LIMIT {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
             let lock = lock_and_recover(&self.store, &self.doc_path)?;
             self.history.seal();
             if let Err(e) = self.check_sidecar() {

@@ -94,7 +94,10 @@ impl Store {
         mut f: impl FnMut(&mut Artifact) -> Result<R>,
     ) -> Result<(Artifact, R, Written)> {
         let file = self.ws.sidecar_file(doc)?;
-        for _ in 0..REDO_LIMIT {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                fsutil::backoff(attempt);
+            }
             let existing = read(&file)?;
             let (mut artifact, before) = match existing {
                 Some((a, bytes)) => {

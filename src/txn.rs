@@ -245,6 +245,21 @@ fn ensure_ignored(ws: &Workspace) -> Result<()> {
 pub fn recover(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
     let ws = store.workspace();
     let ifile = intent_file(ws, doc)?;
+    // What a dead writer left half-written in this document's folders goes too.
+    let ledger = Ledger::new(ws.root());
+    for file in [
+        ws.sidecar_file(doc),
+        ledger.pending_file(doc),
+        ws.doc_file(doc),
+        Ok(ifile.clone()),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if let Some(dir) = file.parent() {
+            fsutil::remove_dead_temp_files(dir);
+        }
+    }
     let bytes = match fsutil::read_regular(&ifile) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

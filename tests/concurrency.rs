@@ -46,18 +46,18 @@ fn changed(i: usize) -> String {
     format!("Sentence {i} changed.")
 }
 
-/// A document with `n` distinct sentences (five to a paragraph) after a heading
-/// line the shared thread is anchored to.
+/// A document with `n` distinct sentences after a heading line the shared
+/// thread is anchored to. Each sentence has a paragraph of its own with a filler
+/// after it longer than an anchor's 32-character context, so deciding one
+/// sentence never changes the context of another: an anchor whose context
+/// changed on both sides is orphaned by design (that is anchoring, not
+/// concurrency, and the sequential control would not see it).
 fn document(n: usize) -> String {
     let mut s = String::from("# The shared thread lives here.\n\n");
     for i in 0..n {
         s.push_str(&sentence(i));
-        s.push(if i % 5 == 4 { '\n' } else { ' ' });
-        if i % 5 == 4 {
-            s.push('\n');
-        }
+        s.push_str(&format!(" Its filler keeps the context of number {i} apart.\n\n"));
     }
-    s.push('\n');
     s
 }
 

@@ -161,7 +161,8 @@ impl Wsp {
                     .unwrap()
                     .to_string_lossy()
                     .into_owned();
-                let known_dot = d == self.path() && KNOWN_ROOT_DOTS.contains(&name.as_str());
+                let known_dot = (d == self.path() && KNOWN_ROOT_DOTS.contains(&name.as_str()))
+                    || (KNOWN_IGNORED_DIRS.iter().any(|k| d.ends_with(k)) && name == ".gitignore");
                 if name.ends_with(".tmp") || (name.starts_with('.') && !known_dot) {
                     out.push(rel);
                 } else if p.is_dir() && name != ".git" {
@@ -173,6 +174,10 @@ impl Wsp {
         out
     }
 }
+
+/// Folders of runtime state (lock files, intent records) that keep a
+/// `.gitignore` of their own.
+pub const KNOWN_IGNORED_DIRS: &[&str] = &[".cowriting/locks", ".cowriting/txn"];
 
 /// Dot-folders a workspace is expected to have at its root.
 pub const KNOWN_ROOT_DOTS: &[&str] = &[".threads", ".cowriting", ".git"];
