@@ -485,3 +485,18 @@ impl Hostile {
             .collect()
     }
 }
+
+#[test]
+fn a_schema_version_past_u64_is_newer_not_corrupt() {
+    let h = Hostile::new();
+    let huge = r#"{"schemaVersion": 18446744073709551616, "docPath": "a.md", "future": true}"#;
+    h.write(".threads/a.md.json", huge);
+    let (out, _) = h.run(&["propose", "a.md", "--find", FIND, "--replace", "slow"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("is newer than this version of cowriting"), "{err}");
+    assert!(err.contains("not overwritten"), "{err}");
+    let (out, _) = h.run(&["check"]);
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(h.read(".threads/a.md.json"), huge);
+}
