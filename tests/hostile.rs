@@ -497,6 +497,11 @@ fn a_schema_version_past_u64_is_newer_not_corrupt() {
     assert!(err.contains("is newer than this version of cowriting"), "{err}");
     assert!(err.contains("not overwritten"), "{err}");
     let (out, _) = h.run(&["check"]);
-    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert_eq!(h.read(".threads/a.md.json"), huge);
 }
