@@ -374,7 +374,7 @@ fn kind_of(t: &std::fs::FileType) -> &'static str {
 fn read_regular(file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
-    let mut f = match std::fs::OpenOptions::new()
+    let f = match std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
         .open(file)
@@ -400,8 +400,21 @@ fn read_regular(file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
             kind_of(&meta.file_type())
         )));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).min(1 << 26));
-    f.read_to_end(&mut bytes).map_err(Error::io(file))?;
+    // Too large is said before reading (and a file growing meanwhile is read
+    // only to just past the limit, for the same message).
+    let limit = crate::document::MAX_DOCUMENT_BYTES;
+    let too_large = |size: usize| Error::Document {
+        path: doc.to_string(),
+        source: crate::document::DocumentError::TooLarge { size, limit },
+    };
+    let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+    if size > limit {
+        return Err(too_large(size));
+    }
+    let mut bytes = Vec::with_capacity(size);
+    f.take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Error::io(file))?;
     Ok(bytes)
 }
 
@@ -584,6 +597,19 @@ mod tests {
         std::os::unix::fs::symlink("/dev/null", dir.path().join("null.md")).unwrap();
         let err = ws.read_document(&DocPath::parse("null.md").unwrap()).unwrap_err();
         assert!(matches!(err, Error::OutsideWorkspace { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_document_over_the_limit_is_refused_before_it_is_read() {
+        let (dir, _outside, ws) = fresh();
+        let f = std::fs::File::create(dir.path().join("big.md")).unwrap();
+        // Sparse: no disk used, but the size is past the limit.
+        f.set_len(crate::document::MAX_DOCUMENT_BYTES as u64 + 1).unwrap();
+        let err = ws.read_document(&DocPath::parse("big.md").unwrap()).unwrap_err();
+        assert!(
+            err.to_string().starts_with("big.md: too large: 67108865 bytes"),
+            "{err}"
+        );
     }
 
     #[test]
