@@ -62,9 +62,13 @@ pub fn exit_code(reports: &[SidecarReport]) -> i32 {
 /// Check the sidecars of `docs`, or every sidecar in the workspace when empty.
 pub fn check(ws: &Workspace, docs: &[DocPath]) -> Vec<SidecarReport> {
     let targets: Vec<(DocPath, Option<PathBuf>)> = if docs.is_empty() {
+        // Through the guard: a symlinked or non-regular sidecar is reported, never read.
         ws.list_sidecars()
             .into_iter()
-            .map(|(d, p)| (d, Some(p)))
+            .map(|(d, _)| {
+                let p = ws.sidecar_file(&d).ok();
+                (d, p)
+            })
             .collect()
     } else {
         docs.iter()
@@ -87,7 +91,11 @@ fn check_one(ws: &Workspace, doc: &DocPath, path: Option<PathBuf>) -> SidecarRep
     };
     let mut problem = |severity, message: String| report.problems.push(Problem { severity, message });
     let Some(path) = path else {
-        problem(Severity::Error, "path leads outside the workspace".into());
+        let why = ws
+            .sidecar_file(doc)
+            .err()
+            .map_or_else(|| "path leads outside the workspace".into(), |e| e.to_string());
+        problem(Severity::Error, why);
         return report;
     };
     match ws.doc_file(doc) {

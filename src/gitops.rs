@@ -87,7 +87,7 @@ use crate::error::{Error, Result};
 use crate::fsutil;
 use crate::model::{parse_artifact, serialize_artifact, Artifact, ModelError, Provenance};
 use crate::offset::CharRange;
-use crate::workspace::{is_document_name, SIDECAR_DIR};
+use crate::workspace::{is_document_name, Workspace, SIDECAR_DIR};
 use indexmap::{IndexMap, IndexSet};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -744,8 +744,21 @@ pub fn install(workspace: &Path, exe: &Path) -> Result<InstallReport> {
         foreign_hook: None,
     };
 
+    // Every file this writes is checked first, so a refusal writes nothing:
+    // .gitattributes through the workspace's guard (a symlinked or non-regular
+    // one is refused, never followed, read or replaced), the hook through
+    // `guard_hook`.
+    let attrs = Workspace::open(workspace)?.internal_file(".gitattributes")?;
+    let config = repo.config().map_err(git_err("git config"))?;
+    let hooks = match config.get_path("core.hooksPath") {
+        Ok(p) if p.is_absolute() => p,
+        Ok(p) => workdir.join(p),
+        Err(_) => repo.commondir().join("hooks"),
+    };
+    let hook = hooks.join(HOOK_NAME);
+    guard_hook(&hooks, &hook, &workdir, repo.commondir())?;
+
     // 1. .gitattributes in the workspace folder (patterns are relative to it).
-    let attrs = workspace.join(".gitattributes");
     let existing = match std::fs::read_to_string(&attrs) {
         Ok(s) => s,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -772,7 +785,6 @@ pub fn install(workspace: &Path, exe: &Path) -> Result<InstallReport> {
     }
 
     // 2. The driver, in the repository's own config.
-    let config = repo.config().map_err(git_err("git config"))?;
     let mut local = config
         .open_level(git2::ConfigLevel::Local)
         .map_err(git_err("git config (repository)"))?;
@@ -793,12 +805,6 @@ pub fn install(workspace: &Path, exe: &Path) -> Result<InstallReport> {
     }
 
     // 3. The hook.
-    let hooks = match config.get_path("core.hooksPath") {
-        Ok(p) if p.is_absolute() => p,
-        Ok(p) => workdir.join(p),
-        Err(_) => repo.commondir().join("hooks"),
-    };
-    let hook = hooks.join(HOOK_NAME);
     let script = hook_script(exe);
     match std::fs::read(&hook) {
         Ok(bytes) if bytes == script.as_bytes() => {
@@ -835,6 +841,58 @@ pub fn install(workspace: &Path, exe: &Path) -> Result<InstallReport> {
             .push("nothing changed: cowriting's git integration was already installed".into());
     }
     Ok(report)
+}
+
+/// Refuse to write the hook through a link: the hook file must be a regular
+/// file (or missing), and the hooks folder a real folder (or missing). When the
+/// folder lies in the work tree or in git's own folder, no component of it
+/// below that may be a symlink either (a cloned repository must not point the
+/// hook anywhere). A hooks folder elsewhere (an absolute `core.hooksPath`) is
+/// the user's own choice; only its last component and the hook are checked.
+fn guard_hook(hooks: &Path, hook: &Path, workdir: &Path, git_dir: &Path) -> Result<()> {
+    let refuse = |path: &Path, what: String| {
+        Err(Error::BadInput(format!(
+            "{}: {what}; cowriting does not write its hook through it",
+            path.display()
+        )))
+    };
+    let bases: Vec<PathBuf> = [git_dir, workdir]
+        .iter()
+        .flat_map(|b| {
+            [
+                b.to_path_buf(),
+                b.canonicalize().unwrap_or_else(|_| b.to_path_buf()),
+            ]
+        })
+        .collect();
+    let below = bases
+        .iter()
+        .find_map(|b| hooks.strip_prefix(b).ok().map(|rel| (b, rel)));
+    let mut checked: Vec<PathBuf> = match below {
+        Some((base, rel)) => {
+            let mut p = base.to_path_buf();
+            rel.components()
+                .map(|c| {
+                    p.push(c);
+                    p.clone()
+                })
+                .collect()
+        }
+        None => vec![hooks.to_path_buf()],
+    };
+    checked.push(hook.to_path_buf());
+    for (i, path) in checked.iter().enumerate() {
+        let last = i + 1 == checked.len();
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => return refuse(path, "a symlink".into()),
+            Ok(m) if last && !m.is_file() => return refuse(path, "not a regular file".into()),
+            Ok(m) if !last && !m.is_dir() => return refuse(path, "not a folder".into()),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+            Err(e) => return Err(Error::io(path)(e)),
+        }
+    }
+    Ok(())
 }
 
 #[cfg(unix)]

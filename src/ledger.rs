@@ -553,18 +553,12 @@ fn parse_pending(path: &Path, bytes: &[u8]) -> Result<PendingFile> {
             message: e.to_string(),
         },
     })?;
-    if let Some(v) = value.get("schemaVersion") {
-        let newer = match v.as_u64() {
-            Some(n) => n > SCHEMA_VERSION as u64,
-            // A whole number too large for u64 is newer still.
-            None => v.is_number() && v.as_f64().is_some_and(|f| f > SCHEMA_VERSION as f64),
-        };
-        if newer {
+    // The same rule as sidecars: newer (even past u64) is refused as newer.
+    if let Some(serde_json::Value::Number(n)) = value.get("schemaVersion") {
+        if let Some(found) = crate::model::newer_version(n) {
             return Err(Error::NewerSchema {
                 file: path.to_path_buf(),
-                source: ModelError::NewerSchema {
-                    found: v.as_u64().unwrap_or(u64::MAX),
-                },
+                source: ModelError::NewerSchema { found },
             });
         }
     }

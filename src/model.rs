@@ -31,7 +31,11 @@ pub enum ModelError {
     },
     #[error("{path}: {message}")]
     Shape { path: String, message: String },
-    #[error("schemaVersion {found} is newer than this version of cowriting understands ({SCHEMA_VERSION})")]
+    /// `found` saturates: a version of 2^64 or more is `u64::MAX` (and said so).
+    #[error(
+        "schemaVersion {} is newer than this version of cowriting understands ({SCHEMA_VERSION})",
+        newer_shown(*found)
+    )]
     NewerSchema { found: u64 },
 }
 
@@ -471,14 +475,35 @@ impl Fields {
     }
 }
 
+/// The version a `schemaVersion` number names when it is newer than ours: a
+/// whole number above [`SCHEMA_VERSION`], saturated at `u64::MAX` when it does not
+/// fit (with `arbitrary_precision` the number keeps its digits, e.g.
+/// `18446744073709551616`, and `as_u64` says `None`). Not a whole number, or
+/// not newer: `None` (the shape check names it).
+pub fn newer_version(n: &serde_json::Number) -> Option<u64> {
+    if let Some(v) = n.as_u64() {
+        return (v > SCHEMA_VERSION).then_some(v);
+    }
+    let digits = n.to_string();
+    let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    // Only digits and not a u64: 2^64 or more.
+    whole.then_some(u64::MAX)
+}
+
+fn newer_shown(found: u64) -> String {
+    if found == u64::MAX {
+        format!("{found} or more")
+    } else {
+        found.to_string()
+    }
+}
+
 fn artifact_from_value(value: Value) -> Result<Artifact, ModelError> {
     let map = Ctx { path: "" }.object(value)?;
     // schemaVersion first: a newer file must be named as newer, not as malformed.
     if let Some(Value::Number(n)) = map.get("schemaVersion") {
-        if let Some(v) = n.as_u64() {
-            if v > SCHEMA_VERSION {
-                return Err(ModelError::NewerSchema { found: v });
-            }
+        if let Some(v) = newer_version(n) {
+            return Err(ModelError::NewerSchema { found: v });
         }
     }
     let mut f = Fields::split(
@@ -913,6 +938,26 @@ mod tests {
     fn newer_schema_is_named() {
         let err = parse_artifact(r#"{"schemaVersion": 2, "whatever": true}"#).unwrap_err();
         assert_eq!(err, ModelError::NewerSchema { found: 2 });
+        // Past u64: still newer, never "corrupt".
+        for huge in ["18446744073709551616", "99999999999999999999999999999999"] {
+            let err = parse_artifact(&format!(r#"{{"schemaVersion": {huge}, "docPath": 3}}"#)).unwrap_err();
+            assert_eq!(err, ModelError::NewerSchema { found: u64::MAX }, "{huge}");
+            assert!(
+                err.to_string()
+                    .starts_with("schemaVersion 18446744073709551615 or more is newer"),
+                "{err}"
+            );
+        }
+        let err = parse_artifact(r#"{"schemaVersion": 18446744073709551615}"#).unwrap_err();
+        assert_eq!(err, ModelError::NewerSchema { found: u64::MAX });
+        // Not whole numbers, negative, zero: malformed, not newer.
+        for bad in ["1.5", "-3", "0", "2e400"] {
+            let err = parse_artifact(&format!(r#"{{"schemaVersion": {bad}}}"#)).unwrap_err();
+            assert!(
+                matches!(err, ModelError::Shape { .. } | ModelError::Syntax { .. }),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]

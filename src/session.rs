@@ -528,6 +528,8 @@ impl Session {
         // A ledger that cannot be read never stops a human's decision.
         let pending = match self.ledger.pending_with_bytes(&self.doc_path) {
             Ok(p) => Some(p),
+            // A path the guard refuses refuses the decision; an unreadable file only warns.
+            Err(e) if e.code() == ErrorCode::BadInput => return Err(e.into()),
             Err(e) => {
                 if !ops.is_empty() {
                     self.warnings.push(format!(
@@ -572,6 +574,7 @@ impl Session {
                                 }
                             }
                             Ok(None) => {}
+                            Err(e) if e.code() == ErrorCode::BadInput => return Err(e.into()),
                             Err(e) => self
                                 .warnings
                                 .push(format!("the undo of {id} is not in the decision log: {e}")),
@@ -604,7 +607,8 @@ impl Session {
                 txn.pending = Some((bytes, entries));
             }
         }
-        txn.commit(&self.store, lock)?;
+        let warnings = txn.commit(&self.store, lock)?;
+        self.warnings.extend(warnings);
         Ok(after)
     }
 
@@ -1407,12 +1411,16 @@ impl Session {
                     have.extend(entries.iter().cloned());
                     txn.pending = Some((bytes, have));
                 }
+                Err(e) if e.code() == ErrorCode::BadInput => return Err(e),
                 // The proposals are filed and reviewable; only their contract
                 // records are missing, so no decision on them can be recorded.
                 Err(e) => self.warnings.push(format!("contract records not kept: {e}")),
             }
             match txn.commit(&self.store, &lock) {
-                Ok(()) => break after,
+                Ok(w) => {
+                    self.warnings.extend(w);
+                    break after;
+                }
                 Err(CommitError::Changed) => continue,
                 Err(CommitError::Failed(e)) => return Err(e),
             }
@@ -1564,6 +1572,7 @@ impl Session {
     /// Problems with the ledger since the last call (a decision that could not
     /// be logged, say); the review itself went through.
     pub fn take_warnings(&mut self) -> Vec<String> {
+        self.warnings.extend(crate::txn::take_recovery_warnings());
         std::mem::take(&mut self.warnings)
     }
 

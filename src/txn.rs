@@ -139,10 +139,23 @@ impl Txn {
         }
     }
 
-    /// Run it (see the module docs). On `Err` nothing of it is on disk.
-    pub fn commit(self, store: &Store, lock: &DocLock) -> std::result::Result<(), CommitError> {
+    /// Run it (see the module docs). On `Err` nothing of it is on disk. Past
+    /// the commit point nothing can fail it any more: a log line that cannot be
+    /// appended is returned as a warning (the decision itself is on disk).
+    pub fn commit(self, store: &Store, lock: &DocLock) -> std::result::Result<Vec<String>, CommitError> {
         let ws = store.workspace();
         let ledger = Ledger::new(ws.root());
+        // Every path through the guard before the first write: a hostile path
+        // refuses the whole decision, never half of it.
+        if !self.log.is_empty() || !self.removed.is_empty() || !self.restored.is_empty() {
+            ledger.decisions_file()?;
+        }
+        if self.pending.is_some() {
+            ledger.pending_file(&self.doc)?;
+        }
+        if self.document.is_some() {
+            ws.doc_file(&self.doc)?;
+        }
         let sidecar = self.sidecar.as_ref().map(|(before, after)| FileChange {
             before: before.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()),
             after: Some(serialize_artifact(after)),
@@ -206,9 +219,14 @@ impl Txn {
             }
         }
         // Committed: from here on, recovery rolls forward.
-        ledger.append_lines(&intent.log)?;
-        fsutil::remove(&ifile, Expect::Any).map_err(|e| Error::io(&ifile)(e.into()))?;
-        Ok(())
+        let mut warnings = Vec::new();
+        if let Err(e) = ledger.append_lines(&intent.log) {
+            warnings.push(format!("the decision is made but not in the decision log: {e}"));
+        }
+        if let Err(e) = fsutil::remove(&ifile, Expect::Any) {
+            warnings.push(format!("{}: {e}", ifile.display()));
+        }
+        Ok(warnings)
     }
 }
 
@@ -277,10 +295,35 @@ pub fn recover(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
     let forward = committed(store, doc, &intent)?;
     roll(store, lock, doc, &intent, forward)?;
     if forward {
-        Ledger::new(ws.root()).append_lines(&Ledger::new(ws.root()).missing_lines(&intent.log)?)?;
+        let append = ledger
+            .missing_lines(&intent.log)
+            .and_then(|l| ledger.append_lines(&l));
+        if let Err(e) = append {
+            // The decision is on disk; only its log line is not. That must not
+            // block every later operation on the document.
+            recovery_warning(format!(
+                "a {} on {doc} interrupted by a crash was completed, but its decision log line could not be written: {e}",
+                intent.op
+            ));
+        }
     }
     fsutil::remove(&ifile, Expect::Any).map_err(|e| Error::io(&ifile)(e.into()))?;
     Ok(())
+}
+
+static RECOVERY_WARNINGS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+fn recovery_warning(w: String) {
+    RECOVERY_WARNINGS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(w);
+}
+
+/// What recoveries in this process could not finish (shown by the session's
+/// warnings).
+pub fn take_recovery_warnings() -> Vec<String> {
+    std::mem::take(&mut *RECOVERY_WARNINGS.lock().unwrap_or_else(|e| e.into_inner()))
 }
 
 /// Whether the transaction passed its commit point.

@@ -589,9 +589,14 @@ fn beside_a_non_locking_vscode_writer_none_of_ours_fails_and_little_of_its_is_lo
         js_figures("beside a non-locking JS writer", &p, &results, &js);
     assert!(written > 0, "the JS writer wrote nothing");
     assert_eq!(failed, 0, "none of our commands may fail beside a non-locking writer (a torn read is retried, not reported corrupt)");
+    // Compare-before-rename leaves only the instant between the check and the
+    // rename: this writer (a tight loop, far faster than a person) loses a few
+    // records in hundreds there (0–4 of 400 measured); without the check it lost
+    // about 40 %. The bound is loose so a loaded machine passes, tight enough to
+    // catch the check going missing.
     assert!(
-        its_lost <= 2,
-        "{its_lost} of the JS writer's {written} records were lost to our writes (compare-before-rename leaves at most a tiny window)"
+        its_lost * 20 <= written,
+        "{its_lost} of the JS writer's {written} records were lost to our writes (more than 5 %: is compare-before-rename still there?)"
     );
     assert!(p.ws.leftovers().is_empty(), "{:?}", p.ws.leftovers());
 }

@@ -594,3 +594,78 @@ fn commits_credit_agents_whose_text_they_add() {
         "two\n\nco-authored-by: Claude <NOREPLY@anthropic.com>\nCo-authored-by: vale <vale@users.noreply.cowriting>\n"
     );
 }
+
+#[test]
+fn install_never_writes_through_a_symlinked_gitattributes_or_hook() {
+    use std::os::unix::fs::symlink;
+    let outside = tempfile::tempdir().unwrap();
+    let bashrc = outside.path().join("bashrc");
+    std::fs::write(&bashrc, "alias ls='ls --color'\n").unwrap();
+    let refused = |r: &Repo, want: &str| {
+        let out = r.run_cw(&["git", "install"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        assert!(err.contains(want), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&bashrc).unwrap(),
+            "alias ls='ls --color'\n"
+        );
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
+        // Nothing was set up halfway.
+        assert!(r
+            .run_git(&["config", "--local", "--get", "merge.cowriting-sidecar.driver"])
+            .stdout
+            .is_empty());
+    };
+
+    // .gitattributes → a file outside: refused, not followed, not replaced.
+    let r = Repo::new();
+    symlink(&bashrc, r.file(".gitattributes")).unwrap();
+    refused(&r, ".gitattributes: a symlink");
+    assert!(std::fs::symlink_metadata(r.file(".gitattributes"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(!r.file(".git/hooks/prepare-commit-msg").exists());
+
+    // .gitattributes → a file inside: refused too (our own files are never links).
+    let r = Repo::new();
+    r.write("attrs.txt", "*.png binary\n");
+    symlink("attrs.txt", r.file(".gitattributes")).unwrap();
+    refused(&r, ".gitattributes: a symlink");
+    assert_eq!(r.read("attrs.txt"), "*.png binary\n");
+
+    // The hook file → outside.
+    let r = Repo::new();
+    symlink(&bashrc, r.file(".git/hooks/prepare-commit-msg")).unwrap();
+    refused(&r, "prepare-commit-msg: a symlink");
+    assert!(!r.file(".gitattributes").exists());
+
+    // The hooks folder → outside.
+    let r = Repo::new();
+    std::fs::remove_dir_all(r.file(".git/hooks")).unwrap();
+    symlink(outside.path(), r.file(".git/hooks")).unwrap();
+    refused(&r, "hooks: a symlink");
+
+    // core.hooksPath inside the work tree, through a symlinked folder.
+    let r = Repo::new();
+    r.git(&["config", "core.hooksPath", ".githooks/sub"]);
+    symlink(outside.path(), r.file(".githooks")).unwrap();
+    refused(&r, ".githooks: a symlink");
+
+    // A FIFO where the hook goes: refused at once, not read.
+    let r = Repo::new();
+    assert!(Command::new("mkfifo")
+        .arg(r.file(".git/hooks/prepare-commit-msg"))
+        .status()
+        .unwrap()
+        .success());
+    let out = r.run_cw(&["git", "install"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+}

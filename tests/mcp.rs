@@ -683,3 +683,131 @@ fn recent_decisions_reports_what_the_writer_decided() {
     // Decided proposals are no longer pending.
     assert_eq!(mcp.json("list_proposals", json!({})), json!({ "proposals": [] }));
 }
+
+#[test]
+fn only_documents_are_served_never_git_sidecars_ledger_or_secrets() {
+    let ws = ws_with_doc();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.md"), "outside secret\n").unwrap();
+    ws.write(".env", "API_KEY=secret\n");
+    ws.write("sub/.git/config", "[core]\n");
+    ws.write("sub/.git/notes.md", "git's\n");
+    ws.write(".git/description.md", "git's\n");
+    ws.write(".cowriting/notes.md", "ledger\n");
+    ws.write("deep/.threads/notes.md", "sidecar folder\n");
+    ws.write("plain.txt", "a text document\n");
+    std::os::unix::fs::symlink(outside.path().join("secret.md"), ws.file("secret.md")).unwrap();
+    std::os::unix::fs::symlink("notes.md", ws.file("alias.md")).unwrap();
+    let mut mcp = Mcp::start(&ws);
+    for (doc, want) in [
+        (".env", ".env: not a document"),
+        (
+            "sub/.git/config",
+            "sub/.git/config: .git is not a document folder",
+        ),
+        ("sub/.git/notes.md", ".git is not a document folder"),
+        (".git/description.md", ".git is not a document folder"),
+        (".cowriting/notes.md", ".cowriting is not a document folder"),
+        ("deep/.threads/notes.md", ".threads is not a document folder"),
+        (".threads/notes.md.json", ".threads is not a document folder"),
+        (
+            "secret.md",
+            "secret.md: path is outside the workspace (a symlink leads out of the workspace)",
+        ),
+    ] {
+        let msg = mcp.err("read_document", json!({ "document": doc }));
+        assert!(msg.contains(want), "{doc}: {msg:?} does not say {want:?}");
+        assert!(!msg.contains("secret\n") && !msg.contains("API_KEY"), "{msg}");
+        // Given absolutely, the same.
+        let abs = ws.file(doc).display().to_string();
+        let msg = mcp.err("read_document", json!({ "document": abs }));
+        assert!(
+            !msg.contains("API_KEY") && !msg.contains("outside secret"),
+            "{msg}"
+        );
+    }
+    assert!(mcp
+        .ok("read_document", json!({ "document": "plain.txt" }))
+        .contains("a text document"));
+    assert!(mcp
+        .ok("read_document", json!({ "document": "alias.md" }))
+        .contains("The café is open."));
+    let listed = mcp.json("list_documents", json!({}));
+    let names: Vec<&str> = listed["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["document"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["alias.md", "notes.md", "plain.txt"], "{listed}");
+}
+
+/// Run `f` on another thread; fail when it takes longer than `secs`.
+fn within<T: Send + 'static>(secs: u64, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(secs))
+        .unwrap_or_else(|_| panic!("{what}: no answer within {secs} s"))
+}
+
+#[test]
+fn an_oversized_request_is_answered_with_an_error_and_the_session_goes_on() {
+    let ws = ws_with_doc();
+    let mcp = Mcp::start(&ws);
+    let pid = mcp.child.id();
+    let big = "a".repeat(20 * 1024 * 1024);
+    let started = std::time::Instant::now();
+    let mcp = within(60, "the oversized requests", move || {
+        let mut mcp = mcp;
+        let mut answers = Vec::new();
+        // The id first (as clients write it), then the id after the huge params, then none.
+        let lines = [
+            format!(
+                r#"{{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{{"name":"read_document","arguments":{{"document":"{big}"}}}}}}"#
+            ),
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"read_document","arguments":{{"document":"{big}"}}}},"id":"late-id"}}"#
+            ),
+            format!(r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"x":"{big}"}}}}"#),
+        ];
+        for line in &lines {
+            let stdin = mcp.stdin.as_mut().unwrap();
+            stdin.write_all(line.as_bytes()).unwrap();
+            stdin.write_all(b"\n").unwrap();
+            stdin.flush().unwrap();
+            let mut answer = String::new();
+            assert!(
+                mcp.out.read_line(&mut answer).unwrap() > 0,
+                "the server closed stdout"
+            );
+            answers.push(serde_json::from_str::<Value>(&answer).unwrap());
+        }
+        (mcp, answers)
+    });
+    let (mut mcp, answers) = mcp;
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "pid {pid}"
+    );
+    for (answer, id) in answers.iter().zip([json!(77), json!("late-id"), Value::Null]) {
+        assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
+        assert_eq!(answer["id"], id, "{answer}");
+        assert_eq!(answer["error"]["code"], -32600, "{answer}");
+        let msg = answer["error"]["message"].as_str().unwrap();
+        assert!(msg.starts_with("request too large: "), "{msg}");
+        assert!(msg.contains("8 MiB"), "{msg}");
+    }
+    // The session goes on: a normal request right after is answered.
+    let text = mcp.ok("read_document", json!({ "document": "notes.md" }));
+    assert!(text.contains("The café is open."), "{text}");
+    // Just under the limit is still read (and refused only as a path).
+    let long = "b".repeat(7 * 1024 * 1024);
+    let msg = mcp.err("read_document", json!({ "document": format!("{long}.md") }));
+    assert!(
+        !msg.contains("request too large"),
+        "{}",
+        msg.chars().take(200).collect::<String>()
+    );
+}

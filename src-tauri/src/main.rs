@@ -16,7 +16,7 @@ use cowriting::api::{
     WorkspaceInfo,
 };
 use cowriting::producers::Cancel;
-use cowriting::{Error, ErrorInfo};
+use cowriting::{Error, ErrorCode, ErrorInfo};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -32,6 +32,9 @@ struct AppState {
     started: std::time::Instant,
     /// Running producer jobs by the UI's job id, for cancel.
     jobs: Mutex<HashMap<String, Cancel>>,
+    /// The folder named on the command line (or in `COWRITING_WORKSPACE`), which
+    /// `open_folder` may reopen.
+    given_folder: Mutex<Option<PathBuf>>,
 }
 
 impl Default for AppState {
@@ -42,6 +45,7 @@ impl Default for AppState {
             config_dir: Mutex::default(),
             started: std::time::Instant::now(),
             jobs: Mutex::default(),
+            given_folder: Mutex::default(),
         }
     }
 }
@@ -169,9 +173,46 @@ fn settings(state: State<'_, AppState>) -> Res<SettingsDto> {
     state.with(|api| api.settings())
 }
 
+/// Save the settings. The webview alone cannot choose a program to run: when
+/// the Claude command changes, the writer confirms the exact new command in a
+/// native dialog first; Cancel writes nothing and answers a `cancelled` error.
+/// (Async, so the blocking dialog runs off the main thread.)
 #[tauri::command]
-fn save_settings(state: State<'_, AppState>, settings: SettingsDto) -> Res<SettingsDto> {
+async fn save_settings(
+    app: tauri::AppHandle,
+    state: State<'_, AppState>,
+    settings: SettingsDto,
+) -> Res<SettingsDto> {
+    let saved = state.with(|api| api.settings())?;
+    if let Some(command) = changed_command(&saved, &settings) {
+        use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind};
+        let confirmed = app
+            .dialog()
+            .message(format!(
+                "Ask Claude… will run this program:\n\n{command}\n\nUse it only if you trust it."
+            ))
+            .title("Change the Claude command?")
+            .kind(MessageDialogKind::Warning)
+            .buttons(MessageDialogButtons::OkCancelCustom(
+                "Use this command".into(),
+                "Cancel".into(),
+            ))
+            .blocking_show();
+        if !confirmed {
+            return Err(ErrorInfo {
+                code: ErrorCode::Cancelled,
+                message: format!("settings not saved: the new Claude command {command:?} was not confirmed"),
+            });
+        }
+    }
     state.with(|api| api.save_settings(&settings))
+}
+
+/// The Claude command `next` would save, when it differs from the saved one
+/// (an empty command keeps the saved one, as `Api::save_settings` does).
+fn changed_command(saved: &SettingsDto, next: &SettingsDto) -> Option<String> {
+    let command = next.claude_command.trim();
+    (!command.is_empty() && command != saved.claude_command.trim()).then(|| command.to_owned())
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -261,9 +302,33 @@ fn info_of_watch(e: notify::Error) -> ErrorInfo {
     info(format!("cannot watch the workspace: {e}"))
 }
 
+/// Reopen a folder the app already knows: a recent folder, the one given on the
+/// command line, or the sample. Any other path from the webview is refused (a
+/// new folder is opened with the native dialog, `pick_folder`).
 #[tauri::command]
 fn open_folder(app: tauri::AppHandle, path: String) -> Res<WorkspaceInfo> {
-    open_workspace(&app, Path::new(&path))
+    let state = app.state::<AppState>();
+    let mut known: Vec<PathBuf> = lock(&state.config_dir)
+        .as_ref()
+        .map(|cfg| recent::list(cfg).into_iter().map(PathBuf::from).collect())
+        .unwrap_or_default();
+    known.extend(lock(&state.given_folder).clone());
+    known.push(sample::dir(&data_dir(&app)));
+    let asked = Path::new(&path);
+    if !is_known_folder(asked, &known) {
+        return Err(info(format!(
+            "{path}: not a recent folder; open a new folder with Open folder… (Ctrl+O)"
+        )));
+    }
+    open_workspace(&app, asked)
+}
+
+/// Whether `asked` is one of `known`, compared as resolved paths.
+fn is_known_folder(asked: &Path, known: &[PathBuf]) -> bool {
+    let Ok(asked) = asked.canonicalize() else {
+        return false;
+    };
+    known.iter().any(|k| k.canonicalize().is_ok_and(|k| k == asked))
 }
 
 /// Show the system folder dialog; `None` when the writer cancels.
@@ -354,19 +419,22 @@ mod recent {
     }
 }
 
-/// The folder to open at start: the first command-line argument, else the
-/// bundled sample workspace (copied to the app's data folder on first run).
-fn initial_folder(app: &tauri::AppHandle) -> Result<PathBuf, String> {
+/// The folder to open at start, and whether it was given (the first
+/// command-line argument, or `COWRITING_WORKSPACE`); else the bundled sample
+/// workspace (copied to the app's data folder on first run).
+fn initial_folder(app: &tauri::AppHandle) -> Result<(PathBuf, bool), String> {
     if let Some(arg) = std::env::args_os()
         .skip(1)
         .find(|a| !a.to_string_lossy().starts_with('-'))
     {
-        return Ok(PathBuf::from(arg));
+        return Ok((PathBuf::from(arg), true));
     }
     if let Ok(dir) = std::env::var("COWRITING_WORKSPACE") {
-        return Ok(PathBuf::from(dir));
+        return Ok((PathBuf::from(dir), true));
     }
-    sample::ensure(&data_dir(app)).map_err(|e| e.to_string())
+    sample::ensure(&data_dir(app))
+        .map(|d| (d, false))
+        .map_err(|e| e.to_string())
 }
 
 fn main() {
@@ -378,7 +446,10 @@ fn main() {
             let state = handle.state::<AppState>();
             *state.config_dir.lock().unwrap_or_else(|e| e.into_inner()) = handle.path().app_config_dir().ok();
             match initial_folder(&handle) {
-                Ok(dir) => {
+                Ok((dir, given)) => {
+                    if given {
+                        *lock(&state.given_folder) = Some(dir.clone());
+                    }
                     if let Err(e) = open_workspace(&handle, &dir) {
                         eprintln!("cowriting-desktop: {}", e.message);
                     }
@@ -433,4 +504,57 @@ fn main() {
         ])
         .run(tauri::generate_context!())
         .expect("error while running Cowriting Desktop");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(command: &str) -> SettingsDto {
+        SettingsDto {
+            path: "/home/w/.config/cowriting/config.toml".into(),
+            transport: None,
+            model: None,
+            claude_command: command.into(),
+            timeout_secs: 60,
+            enabled: Vec::new(),
+            available: Vec::new(),
+            have_api_key: false,
+        }
+    }
+
+    #[test]
+    fn only_a_new_command_needs_confirming() {
+        let saved = settings("claude");
+        assert_eq!(changed_command(&saved, &settings("claude")), None);
+        assert_eq!(changed_command(&saved, &settings("  claude ")), None);
+        // Empty keeps the saved command (Api::save_settings ignores it).
+        assert_eq!(changed_command(&saved, &settings("   ")), None);
+        assert_eq!(
+            changed_command(&saved, &settings("/tmp/evil --flag")),
+            Some("/tmp/evil --flag".into())
+        );
+    }
+
+    #[test]
+    fn only_known_folders_reopen() {
+        let known = tempfile_dir("known");
+        let other = tempfile_dir("other");
+        let list = vec![known.clone()];
+        assert!(is_known_folder(&known, &list));
+        assert!(is_known_folder(&known.join("."), &list));
+        assert!(!is_known_folder(&other, &list));
+        assert!(!is_known_folder(&known.join("missing"), &list));
+        std::os::unix::fs::symlink(&known, other.join("link")).unwrap();
+        assert!(is_known_folder(&other.join("link"), &list), "compared resolved");
+        let _ = std::fs::remove_dir_all(known);
+        let _ = std::fs::remove_dir_all(other);
+    }
+
+    fn tempfile_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("cowriting-desktop-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
 }
