@@ -55,6 +55,9 @@ use crate::store::Store;
 use crate::txn::{lock_and_recover, CommitError, Txn};
 use crate::workspace::DocPath;
 use ropey::Rope;
+
+mod backup;
+pub use backup::{Backup, BackupDecision, Restored, BACKUP_VERSION};
 use std::collections::HashMap;
 use std::sync::Arc;
 

@@ -380,3 +380,57 @@ fn eval_replays_a_producer_on_the_recorded_revisions_read_back_from_git() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be replayed"));
 }
+
+#[test]
+fn a_backup_carries_unsaved_text_spans_and_decisions_into_a_new_session() {
+    let ws = Ws::new();
+    ws.write("d.md", "I recieve mail. Teh end.\n");
+    let mut s = session(&ws);
+    let bytes = s.contract_bytes();
+    let filed = s
+        .file_suggestions(
+            &[
+                suggestion(&bytes, "recieve", "receive"),
+                suggestion(&bytes, "Teh", "The"),
+            ],
+            opts(),
+        )
+        .unwrap();
+    assert!(s.backup().is_none(), "nothing unsaved, nothing to back up");
+    s.accept(&filed[0].sidecar_id, None).unwrap();
+    s.reject(&filed[1].sidecar_id).unwrap();
+    let end = s.document().len_chars();
+    s.replace(
+        cowriting::CharRange::new(end, end),
+        "More.\n",
+        cowriting::history::EditKind::Other,
+    )
+    .unwrap();
+    let on_disk = ws.snapshot();
+    let backup = s.backup().expect("dirty");
+    // Through JSON, as the app journals it.
+    let backup: cowriting::session::Backup =
+        serde_json::from_str(&serde_json::to_string(&backup).unwrap()).unwrap();
+    drop(s); // the crash
+    assert_eq!(ws.snapshot(), on_disk);
+    let mut s = session(&ws);
+    let r = s.restore_backup(&backup).unwrap();
+    assert!(!r.file_changed);
+    assert_eq!(
+        r.decisions, 1,
+        "the accept waits for the save; the reject was written"
+    );
+    assert_eq!(s.document().text(), "I receive mail. Teh end.\nMore.\n");
+    assert!(s.proposals().is_empty());
+    assert!(s.is_dirty());
+    let claude: Vec<String> = s
+        .spans()
+        .filter(|sp| sp.who.author.id == "harper")
+        .map(|sp| s.document().slice(sp.range))
+        .collect();
+    assert_eq!(claude, ["receive"], "the accepted word keeps its author");
+    s.save().unwrap();
+    assert_eq!(ws.read("d.md"), "I receive mail. Teh end.\nMore.\n");
+    let d = Ledger::new(ws.path()).decisions().unwrap();
+    assert_eq!(d.len(), 2, "both decisions logged once");
+}
