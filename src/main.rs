@@ -443,6 +443,13 @@ fn range_of(
 
 /// Ledger problems after a review command: the decision went through, the
 /// log did not; said on stderr.
+/// The decision log's unreadable lines, named (they were skipped).
+fn log_warnings(log: &cowriting::ledger::Log) {
+    for w in &log.warnings {
+        eprintln!("cowriting: warning: {w}");
+    }
+}
+
 fn warn(s: &mut Session) {
     for w in s.take_warnings() {
         eprintln!("cowriting: warning: {w}");
@@ -500,8 +507,10 @@ fn cmd_suggest(
 fn cmd_decisions(ctx: &Ctx, doc: Option<&str>) -> Result<i32> {
     let ledger = cowriting::ledger::Ledger::new(ctx.ws().root());
     let doc = doc.map(|d| ctx.doc(d)).transpose()?;
-    let records: Vec<_> = ledger
-        .decisions()?
+    let log = ledger.log()?;
+    log_warnings(&log);
+    let records: Vec<_> = log
+        .records
         .into_iter()
         .filter(|d| doc.as_ref().is_none_or(|p| p.as_str() == d.doc_id))
         .collect();
@@ -562,6 +571,7 @@ fn cmd_decisions(ctx: &Ctx, doc: Option<&str>) -> Result<i32> {
 
 fn cmd_eval(ctx: &Ctx, replay: Option<&str>) -> Result<i32> {
     let ledger = cowriting::ledger::Ledger::new(ctx.ws().root());
+    log_warnings(&ledger.log()?);
     let store = ctx.store.clone();
     let rows = cowriting::ledger::eval(&ledger, |doc| {
         store

@@ -995,7 +995,8 @@ impl CowritingMcp {
 
     fn recent_decisions_impl(&self, a: RecentDecisionsArgs) -> Result<String> {
         let doc = a.document.as_deref().map(|d| self.doc(d)).transpose()?;
-        let records = decisions(self.ws().root())?;
+        let log = Ledger::new(self.ws().root()).log()?;
+        let records = log.records;
         let limit = a.limit.unwrap_or(20);
         let list: Vec<Value> = records
             .iter()
@@ -1005,13 +1006,13 @@ impl CowritingMcp {
             .take(limit)
             .map(decision_json)
             .collect();
-        Ok(pretty(&json!({ "decisions": list })))
+        let mut out = json!({ "decisions": list });
+        if !log.warnings.is_empty() {
+            // Unreadable log lines were skipped; say which.
+            out["warnings"] = json!(log.warnings);
+        }
+        Ok(pretty(&out))
     }
-}
-
-/// Every decision recorded in the workspace's contract ledger, in log order.
-fn decisions(root: &Path) -> Result<Vec<DecisionRecord>> {
-    Ledger::new(root).decisions()
 }
 
 /// Find `text` (the `occurrence`-th, 1-based), with messages that name this
