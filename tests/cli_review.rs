@@ -413,3 +413,28 @@ fn resolve_batch_reads_json_lines() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("stdin line 1"));
 }
+
+#[test]
+fn two_proposals_sharing_an_id_are_two_proposals_accept_takes_one() {
+    let ws = Ws::new();
+    ws.write("d.md", "The first sentence is here. The second sentence is there.\n");
+    ws.json(&["propose", "d.md", "--find", "first", "--replace", "opening"]);
+    ws.json(&["propose", "d.md", "--find", "second", "--replace", "closing"]);
+    // Another tool wrote both with one id.
+    let mut sc = ws.sidecar_json("d.md");
+    for p in sc["proposals"].as_array_mut().unwrap() {
+        p["id"] = "pr_dup".into();
+    }
+    ws.write(
+        ".threads/d.md.json",
+        serde_json::to_string_pretty(&sc).unwrap() + "\n",
+    );
+    ws.json(&["accept", "d.md", "pr_dup"]);
+    assert_eq!(
+        ws.read("d.md"),
+        "The opening sentence is here. The second sentence is there.\n"
+    );
+    let left = ws.sidecar_json("d.md")["proposals"].as_array().unwrap().clone();
+    assert_eq!(left.len(), 1, "the other record with the same id is kept");
+    assert_eq!(left[0]["replacement"], "closing");
+}
