@@ -55,11 +55,11 @@ use crate::store::Store;
 use crate::txn::{lock_and_recover, CommitError, Txn};
 use crate::workspace::DocPath;
 use ropey::Rope;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 mod backup;
 pub use backup::{Backup, BackupDecision, Restored, BACKUP_VERSION};
-use std::collections::HashMap;
-use std::sync::Arc;
 
 /// The state of the position-bearing things, as undo restores it.
 #[derive(Clone, Debug, Default)]
@@ -1009,9 +1009,10 @@ impl Session {
 
     /// Accept a proposal (a human gesture, INV-12): its replacement — or the
     /// human's edited version `with` — replaces the target text in the buffer,
-    /// attributed word by word, and the proposal leaves the sidecar. Refused
-    /// when the proposal is stale or orphaned (INV-11). Undo brings it back.
-    /// Returns the change applied to the text.
+    /// attributed word by word; the proposal leaves the sidecar, and the decision
+    /// is logged, when the buffer is saved (until then the decision is unsaved
+    /// and the buffer dirty). Refused when the proposal is stale or orphaned
+    /// (INV-11). Undo brings it back. Returns the change applied to the text.
     pub fn accept(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
         self.accept_impl(id, with, false)
     }

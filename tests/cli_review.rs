@@ -417,7 +417,10 @@ fn resolve_batch_reads_json_lines() {
 #[test]
 fn two_proposals_sharing_an_id_are_two_proposals_accept_takes_one() {
     let ws = Ws::new();
-    ws.write("d.md", "The first sentence is here. The second sentence is there.\n");
+    ws.write(
+        "d.md",
+        "The first sentence is here. The second sentence is there.\n",
+    );
     ws.json(&["propose", "d.md", "--find", "first", "--replace", "opening"]);
     ws.json(&["propose", "d.md", "--find", "second", "--replace", "closing"]);
     // Another tool wrote both with one id.
