@@ -27,6 +27,11 @@ impl Ws {
         self.dir.path()
     }
 
+    /// The HOME the commands run with (its `.gitconfig` names the writer).
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
     pub fn file(&self, rel: &str) -> PathBuf {
         self.dir.path().join(rel)
     }

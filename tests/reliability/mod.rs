@@ -4,6 +4,10 @@
 //! the on-disk checks (sidecar, ledger, decision log, leftover temp files).
 #![allow(dead_code)]
 
+#[path = "../common/mod.rs"]
+mod common;
+
+pub use common::Ws;
 use serde_json::Value;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -19,22 +23,20 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_cowriting"))
 }
 
-/// A temp workspace with its own HOME (git identity), copyable.
-pub struct Wsp {
-    dir: tempfile::TempDir,
-    home: tempfile::TempDir,
+/// The shared test workspace (`tests/common`), copyable, with commands that run
+/// as plain child processes.
+pub struct Wsp(Ws);
+
+impl std::ops::Deref for Wsp {
+    type Target = Ws;
+    fn deref(&self) -> &Ws {
+        &self.0
+    }
 }
 
 impl Wsp {
     pub fn new() -> Wsp {
-        let dir = tempfile::tempdir().unwrap();
-        let home = tempfile::tempdir().unwrap();
-        std::fs::write(
-            home.path().join(".gitconfig"),
-            "[user]\n\temail = writer@example.com\n\tname = Writer\n",
-        )
-        .unwrap();
-        Wsp { dir, home }
+        Wsp(Ws::new())
     }
 
     /// A fresh workspace holding a byte copy of every file of `self`.
@@ -44,24 +46,6 @@ impl Wsp {
         w
     }
 
-    pub fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    pub fn file(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-
-    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) {
-        let p = self.file(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, content).unwrap();
-    }
-
-    pub fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.file(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-
     pub fn read_bytes(&self, rel: &str) -> Vec<u8> {
         std::fs::read(self.file(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
     }
@@ -69,7 +53,7 @@ impl Wsp {
     /// `cowriting -w <ws> --json <args…>`, not started.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(bin());
-        c.env("HOME", self.home.path())
+        c.env("HOME", self.home())
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("USER", "tester")
             .env_remove("COWRITING_FAULT_AT")
