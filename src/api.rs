@@ -377,17 +377,23 @@ impl Api {
             .list_documents()
             .into_iter()
             .map(|d| {
-                let (proposals, open_threads, sidecar_error) = match self.store.load(&d) {
-                    Ok(Some(a)) => (
-                        a.proposals.len() as u32,
-                        a.threads
-                            .iter()
-                            .filter(|t| t.status == ThreadStatus::Open)
-                            .count() as u32,
-                        false,
-                    ),
-                    Ok(None) => (0, 0, false),
-                    Err(_) => (0, 0, true),
+                let counts = |a: &crate::model::Artifact| {
+                    let open = a
+                        .threads
+                        .iter()
+                        .filter(|t| t.status == ThreadStatus::Open)
+                        .count();
+                    (a.proposals.len() as u32, open as u32)
+                };
+                // An open document counts what its session shows: a proposal
+                // decided on the unsaved buffer is no longer pending there.
+                let ((proposals, open_threads), sidecar_error) = match self.sessions.get(&d) {
+                    Some(s) => (counts(s.artifact()), s.sidecar_problem().is_some()),
+                    None => match self.store.load(&d) {
+                        Ok(Some(a)) => (counts(&a), false),
+                        Ok(None) => ((0, 0), false),
+                        Err(_) => ((0, 0), true),
+                    },
                 };
                 DocEntry {
                     path: d.to_string(),
