@@ -344,18 +344,24 @@ impl Provenance {
     }
 
     /// Two provenances name the same author when kind, id and agent model agree
-    /// (session ids and unknown fields do not make a different author).
+    /// (session ids and unknown fields do not make a different author; an empty
+    /// model, what writers put when they do not know it, is no model).
     pub fn same_author(&self, other: &Provenance) -> bool {
-        self.kind == other.kind
-            && self.id == other.id
-            && self.agent.as_ref().and_then(|a| a.model.as_deref())
-                == other.agent.as_ref().and_then(|a| a.model.as_deref())
+        self.kind == other.kind && self.id == other.id && self.model() == other.model()
+    }
+
+    /// The agent's model, when one is named (an empty one is not).
+    pub fn model(&self) -> Option<&str> {
+        self.agent
+            .as_ref()
+            .and_then(|a| a.model.as_deref())
+            .filter(|m| !m.is_empty())
     }
 }
 
 impl fmt::Display for Provenance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.agent.as_ref().and_then(|a| a.model.as_deref()) {
+        match self.model() {
             Some(model) => write!(f, "{} ({model})", self.id),
             None => f.write_str(&self.id),
         }
