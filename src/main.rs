@@ -316,7 +316,7 @@ fn run(cli: Cli) -> Result<i32> {
             let producer = cowriting::contract::Producer {
                 id: author.id.clone(),
                 version: format!("cowriting-cli {}", env!("CARGO_PKG_VERSION")),
-                provenance: match &author.agent.as_ref().and_then(|a| a.model.clone()).filter(|m| !m.is_empty()) {
+                provenance: match author.model() {
                     Some(m) => format!("model:{m}"),
                     None => format!("agent:{}", author.id),
                 },

@@ -42,7 +42,11 @@ fn node(script: &str, input: &[u8]) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("node is required for this test (`make test` installs it): {e}"));
     child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "node failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
@@ -152,11 +156,16 @@ fn assert_propose_reject_leaves_files(name: &str) {
     let proposed = ws.read_bytes(&sidecar_rel(&doc));
     assert_ne!(proposed, sidecar_before, "{name}: propose did not persist");
     // A write of an unrelated record is still what JavaScript writes.
-    assert_javascript_stable(&format!("{name} after propose"), std::str::from_utf8(&proposed).unwrap());
+    assert_javascript_stable(
+        &format!("{name} after propose"),
+        std::str::from_utf8(&proposed).unwrap(),
+    );
 
     // The CLI's agent provenance has the seeds' keys, in their order ("" when unknown).
     let proposed = String::from_utf8(proposed).unwrap();
-    let ours = &proposed[proposed.find(&format!("\"replacement\": \"{NEW_TEXT}\"")).unwrap()..];
+    let ours = &proposed[proposed
+        .find(&format!("\"replacement\": \"{NEW_TEXT}\""))
+        .unwrap()..];
     let agent = "\"agent\": {\n          \"sdk\": \"cowriting-cli\",\n          \"model\": \"\",\n          \"sessionId\": \"\"\n        }";
     assert!(ours.contains(agent), "{name}: {ours}");
     let listed = ws.json(&["proposals", &doc]);
@@ -443,7 +452,10 @@ fn accept_first(name: &str) -> (Ws, String, String) {
     assert!(
         after == expected,
         "{name}: {}",
-        first_difference(&String::from_utf8_lossy(&expected), &String::from_utf8_lossy(&after))
+        first_difference(
+            &String::from_utf8_lossy(&expected),
+            &String::from_utf8_lossy(&after)
+        )
     );
     let sidecar = ws.read(&sidecar_rel(&doc));
     assert_javascript_stable(&format!("{name} after accept"), &sidecar);
@@ -468,14 +480,21 @@ fn plane_16_text_is_text_and_lone_surrogates_stay_escapes() {
         let found = found.unwrap_or_else(|| panic!("anchor {id} ({:?}) does not resolve", fp.text));
         assert_eq!(doc.slice(found), fp.text, "{id}");
     }
-    assert!(a.threads[0].comments[0].body.contains("real \u{10FFFF} then lone \u{FFFD}"));
+    assert!(a.threads[0].comments[0]
+        .body
+        .contains("real \u{10FFFF} then lone \u{FFFD}"));
     // In the file: real chars literal, lone surrogates as escapes, never mixed up.
     assert!(text.contains(r#""\ud83dkey": "\ude00value""#), "{text}");
     assert!(text.contains("\\ud83d\u{10FFFF}\\ude00"), "{text}");
     assert_javascript_stable("plane-16", &text);
     // An accept rewrites every record; the plane-16 ones are still as written.
     let (_ws, _doc, after) = accept_first_any("plane-16");
-    for needle in ["\\ud83d\u{10FFFF}\\ude00", "\"\\ud83dkey\": \"\\ude00value\"", "\"sess-\u{10FFFF}\"", "writer\u{10FFFF}@"] {
+    for needle in [
+        "\\ud83d\u{10FFFF}\\ude00",
+        "\"\\ud83dkey\": \"\\ude00value\"",
+        "\"sess-\u{10FFFF}\"",
+        "writer\u{10FFFF}@",
+    ] {
         assert!(after.contains(needle), "{needle}: {after}");
     }
 }
@@ -499,7 +518,10 @@ fn accepting_a_lone_surrogate_writes_what_node_writes() {
     let (ws, doc, _) = accept_first("lone-replacement");
     let bytes = ws.read_bytes(&doc);
     assert!(bytes.windows(3).any(|w| w == b"\xEF\xBF\xBD"));
-    assert!(!bytes.windows(2).any(|w| w == [0xF4, 0x8F]), "a plane-16 stand-in reached the document");
+    assert!(
+        !bytes.windows(2).any(|w| w == [0xF4, 0x8F]),
+        "a plane-16 stand-in reached the document"
+    );
 }
 
 /// Item 3: `null` optionals are absent, and stay `null` in the file, also in a
@@ -520,10 +542,14 @@ fn null_optionals_are_read_and_kept() {
     };
     let human = by_id("at_fcfa1a1b88a7fc826639");
     let agent = by_id("at_6de0bf2522651b449876");
-    let line = |r: &Value| sidecar["anchors"][r["anchorId"].as_str().unwrap()]["fingerprint"]["lineHint"].clone();
+    let line =
+        |r: &Value| sidecar["anchors"][r["anchorId"].as_str().unwrap()]["fingerprint"]["lineHint"].clone();
     // The accepted text added a line above them: rewritten, and still null.
     assert_eq!((line(&human), line(&agent)), (4.into(), 5.into()), "{after}");
-    assert!(human.as_object().unwrap().get("turnId") == Some(&Value::Null), "{human}");
+    assert!(
+        human.as_object().unwrap().get("turnId") == Some(&Value::Null),
+        "{human}"
+    );
     assert_eq!(agent["turnId"], Value::Null);
     assert_eq!(agent["instruction"], Value::Null);
     assert!(agent.as_object().unwrap().contains_key("instruction"));
@@ -531,7 +557,13 @@ fn null_optionals_are_read_and_kept() {
     let p2 = &records(&sidecar, "proposals")[0];
     assert_eq!(p2["instruction"], Value::Null);
     assert_eq!(p2["author"]["agent"]["model"], Value::Null);
-    assert_eq!(ws.json(&["proposals", &doc])["proposals"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        ws.json(&["proposals", &doc])["proposals"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 /// Item 5: integer-like keys in JavaScript's order, in records, anchors and
@@ -559,7 +591,11 @@ fn line_hints_count_lines_as_vs_code() {
     let a = parse_artifact(&fixture_text("cr-lines")).unwrap();
     let text = String::from_utf8(fixture_document("cr-lines")).unwrap();
     let doc = cowriting::Document::new(&text);
-    for (id, anchor) in a.anchors.iter().filter(|(_, an)| !an.fingerprint.before.is_empty()) {
+    for (id, anchor) in a
+        .anchors
+        .iter()
+        .filter(|(_, an)| !an.fingerprint.before.is_empty())
+    {
         let fp = &anchor.fingerprint;
         let range = cowriting::anchor::resolve(&doc, fp, None).range().unwrap();
         let built = cowriting::anchor::build_fingerprint(&doc, range);
@@ -578,7 +614,13 @@ fn touching_attribution_records_stay_apart_and_in_order() {
     let first: Vec<(&str, &str, &str)> = at
         .iter()
         .take(2)
-        .map(|r| (r["id"].as_str().unwrap(), r["createdAt"].as_str().unwrap(), r["note"].as_str().unwrap()))
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap(),
+                r["createdAt"].as_str().unwrap(),
+                r["note"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         first,
@@ -591,9 +633,40 @@ fn touching_attribution_records_stay_apart_and_in_order() {
     let tags: Vec<&str> = at
         .iter()
         .take(2)
-        .map(|r| sidecar["anchors"][r["anchorId"].as_str().unwrap()]["tag"].as_str().unwrap())
+        .map(|r| {
+            sidecar["anchors"][r["anchorId"].as_str().unwrap()]["tag"]
+                .as_str()
+                .unwrap()
+        })
         .collect();
     assert_eq!(tags, ["second", "first"]);
     assert_eq!(at.len(), 3, "{after}");
-    assert_eq!(sidecar["anchors"][at[2]["anchorId"].as_str().unwrap()]["fingerprint"]["text"], "Accepted");
+    assert_eq!(
+        sidecar["anchors"][at[2]["anchorId"].as_str().unwrap()]["fingerprint"]["text"],
+        "Accepted"
+    );
+}
+
+/// Item 7: producers' agent provenance has the seeds' keys in their order, ""
+/// when unknown (the CLI's is checked in `propose_reject::*`, MCP's in tests/mcp.rs).
+#[test]
+fn producer_provenance_has_the_seeds_keys() {
+    let producer = |provenance: &str| cowriting::contract::Producer {
+        id: "vale".into(),
+        version: "3.0".into(),
+        provenance: provenance.into(),
+    };
+    for (provenance, model) in [("rule:vale", ""), ("model:claude-haiku", "claude-haiku")] {
+        let author = cowriting::ledger::author_for(&producer(provenance));
+        let v = cowriting::model::provenance_value(&author);
+        let agent = v["agent"].as_object().unwrap();
+        assert_eq!(
+            agent
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str().unwrap()))
+                .collect::<Vec<_>>(),
+            [("sdk", "vale 3.0"), ("model", model), ("sessionId", "")],
+            "{provenance}"
+        );
+    }
 }
