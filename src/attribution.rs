@@ -90,7 +90,11 @@ impl Spans {
             .enumerate()
             .map(|(i, r)| (Arc::as_ptr(r), i))
             .collect();
-        let of = |s: &Span| s.record.as_ref().and_then(|r| ordinal.get(&Arc::as_ptr(r)).copied());
+        let of = |s: &Span| {
+            s.record
+                .as_ref()
+                .and_then(|r| ordinal.get(&Arc::as_ptr(r)).copied())
+        };
         let slots: Vec<usize> = (0..out.len()).filter(|&i| of(out[i]).is_some()).collect();
         let mut read: Vec<&Span> = slots.iter().map(|&i| out[i]).collect();
         read.sort_by_key(|s| of(s));
@@ -195,7 +199,12 @@ impl Spans {
     }
 
     /// [`Spans::paint_shared`], the new span carrying `record`.
-    fn paint_record(&mut self, range: CharRange, who: Option<Arc<SpanAuthor>>, record: Option<Arc<RecordMeta>>) {
+    fn paint_record(
+        &mut self,
+        range: CharRange,
+        who: Option<Arc<SpanAuthor>>,
+        record: Option<Arc<RecordMeta>>,
+    ) {
         if range.is_empty() {
             return;
         }
@@ -395,7 +404,13 @@ mod loaded_tests {
     fn ids(spans: &[&Span]) -> Vec<(usize, usize, Option<String>)> {
         spans
             .iter()
-            .map(|s| (s.range.start.0, s.range.end.0, s.record.as_ref().map(|r| r.id.clone())))
+            .map(|s| {
+                (
+                    s.range.start.0,
+                    s.range.end.0,
+                    s.record.as_ref().map(|r| r.id.clone()),
+                )
+            })
             .collect()
     }
 
@@ -444,7 +459,11 @@ mod loaded_tests {
         s.paint_shared(CharRange::new(4, 6), Some(who("b")));
         assert_eq!(
             ids(&s.in_record_order()),
-            vec![(6, 12, Some("at_2".into())), (4, 6, None), (0, 4, Some("at_1".into()))]
+            vec![
+                (6, 12, Some("at_2".into())),
+                (4, 6, None),
+                (0, 4, Some("at_1".into()))
+            ]
         );
     }
 }

@@ -5,7 +5,10 @@
 //! written) so that every field this crate does not know — at any level — is kept
 //! in [`Extra`] and written back after the known keys, in its original order.
 //! [`serialize_artifact`] writes exactly what `JSON.stringify(x, null, 2) + "\n"`
-//! writes in JavaScript for the same value.
+//! writes in JavaScript for the same value (its own writer, [`js::Writer`]: key
+//! order, escapes, and the strings a Rust `String` cannot hold — see [`js`]).
+//! What the file said that the typed fields cannot hold — `null` optionals,
+//! strings with unpaired surrogates — is kept beside each record ([`Extra`]).
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
@@ -1573,7 +1576,7 @@ mod tests {
         a.proposals[0].turn_id = Some("turn-2".into());
         assert!(serialize_artifact(&a).contains("\"turnId\": \"turn-2\""));
         // The Value form (the merge driver's) keeps it too.
-        let v = serde_json::to_value(&parse_artifact(&text).unwrap()).unwrap();
+        let v = serde_json::to_value(parse_artifact(&text).unwrap()).unwrap();
         assert_eq!(v["proposals"][0]["turnId"], Value::Null);
         assert_eq!(to_js_json(&v), text);
     }

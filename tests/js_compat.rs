@@ -18,20 +18,21 @@ use serde_json::{Map, Value};
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
+fn scalar(c: u32) -> Vec<u16> {
+    let mut buf = [0u16; 2];
+    char::from_u32(c).unwrap().encode_utf16(&mut buf).to_vec()
+}
+
 /// Code points that stress the model: the last of plane 16 (once stand-ins),
 /// unpaired surrogates, separators, controls, escapes, a BOM, U+FFFD, emoji.
 fn unit_run() -> impl Strategy<Value = Vec<u16>> {
-    let scalar = |c: u32| {
-        let mut buf = [0u16; 2];
-        char::from_u32(c).unwrap().encode_utf16(&mut buf).to_vec()
-    };
     prop_oneof![
-        (0x10F800u32..=0x10FFFF).prop_map(move |c| scalar(c)),
-        (0x10F000u32..0x10F800).prop_map(move |c| scalar(c)),
+        (0x10F800u32..=0x10FFFF).prop_map(scalar),
+        (0x10F000u32..0x10F800).prop_map(scalar),
         Just(scalar(0x10FFFF)),
         (0xD800u16..0xE000).prop_map(|u| vec![u]),
         prop::sample::select(vec![0x2028u32, 0x2029, 0xFEFF, 0xFFFD, 0x1F600, 0xE9, 0x7F, 0x85])
-            .prop_map(move |c| scalar(c)),
+            .prop_map(scalar),
         (0u16..0x20).prop_map(|u| vec![u]),
         prop::sample::select(vec!['"', '\\', '/', 'a', ' ', 'u', 'd', '8']).prop_map(|c| vec![c as u16]),
     ]
@@ -141,7 +142,21 @@ fn sidecar(units: &[u16]) -> String {
 /// Keys, some array indexes, some only nearly.
 fn key() -> impl Strategy<Value = String> {
     prop::sample::select(vec![
-        "0", "1", "2", "10", "42", "042", "-1", "1.5", "4294967294", "4294967295", "99999999999", "a", "b", "", "z0",
+        "0",
+        "1",
+        "2",
+        "10",
+        "42",
+        "042",
+        "-1",
+        "1.5",
+        "4294967294",
+        "4294967295",
+        "99999999999",
+        "a",
+        "b",
+        "",
+        "z0",
     ])
     .prop_map(str::to_owned)
 }
@@ -151,8 +166,12 @@ fn key() -> impl Strategy<Value = String> {
 /// the rest in insertion order.
 fn js_order(keys: &[String]) -> Vec<String> {
     let index = |k: &str| {
-        let canonical = !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && (k == "0" || !k.starts_with('0'));
-        canonical.then(|| k.parse::<u64>().ok()).flatten().filter(|&n| n < (1 << 32) - 1)
+        let canonical =
+            !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && (k == "0" || !k.starts_with('0'));
+        canonical
+            .then(|| k.parse::<u64>().ok())
+            .flatten()
+            .filter(|&n| n < (1 << 32) - 1)
     };
     let mut seen: Vec<String> = Vec::new();
     for k in keys {
@@ -160,7 +179,10 @@ fn js_order(keys: &[String]) -> Vec<String> {
             seen.push(k.clone());
         }
     }
-    let mut idx: Vec<(u64, String)> = seen.iter().filter_map(|k| index(k).map(|n| (n, k.clone()))).collect();
+    let mut idx: Vec<(u64, String)> = seen
+        .iter()
+        .filter_map(|k| index(k).map(|n| (n, k.clone())))
+        .collect();
     idx.sort();
     idx.into_iter()
         .map(|(_, k)| k)
@@ -185,7 +207,13 @@ fn naive_object(keys: &[String]) -> String {
     let first = |k: &String| keys.iter().rposition(|x| x == k).unwrap();
     let body: Vec<String> = order
         .iter()
-        .map(|k| format!("  {}: {}", stringify(&k.encode_utf16().collect::<Vec<_>>()), first(k)))
+        .map(|k| {
+            format!(
+                "  {}: {}",
+                stringify(&k.encode_utf16().collect::<Vec<_>>()),
+                first(k)
+            )
+        })
         .collect();
     format!("{{\n{}\n}}\n", body.join(",\n"))
 }
@@ -239,16 +267,23 @@ fn node(script: &str, input: &str) -> String {
         .unwrap_or_else(|e| panic!("node is required for this test (`make test` installs it): {e}"));
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "node failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
 fn sample<S: Strategy>(s: S, n: usize) -> Vec<S::Value> {
     let mut runner = TestRunner::deterministic();
-    (0..n).map(|_| s.new_tree(&mut runner).unwrap().current()).collect()
+    (0..n)
+        .map(|_| s.new_tree(&mut runner).unwrap().current())
+        .collect()
 }
 
-const READ_STDIN: &str = r#"let s = ""; process.stdin.setEncoding("utf8"); process.stdin.on("data", (d) => (s += d));"#;
+const READ_STDIN: &str =
+    r#"let s = ""; process.stdin.setEncoding("utf8"); process.stdin.on("data", (d) => (s += d));"#;
 
 /// The naive `JSON.stringify` agrees with node's, string by string, and a whole
 /// sidecar of them is what node writes after reading it.
@@ -270,7 +305,8 @@ fn naive_stringify_is_nodes() {
     let script = format!(
         "{READ_STDIN} process.stdin.on(\"end\", () => process.stdout.write(JSON.stringify(JSON.parse(s).map((t) => JSON.stringify(JSON.parse(t), null, 2) + \"\\n\"))));"
     );
-    let rewritten: Vec<String> = serde_json::from_str(&node(&script, &serde_json::to_string(&texts).unwrap())).unwrap();
+    let rewritten: Vec<String> =
+        serde_json::from_str(&node(&script, &serde_json::to_string(&texts).unwrap())).unwrap();
     for (text, js) in texts.iter().zip(&rewritten) {
         assert_eq!(js, text);
         assert_eq!(&serialize_artifact(&parse_artifact(text).unwrap()), js);

@@ -1110,7 +1110,11 @@ fn nearest_occurrence(doc: &str, t: &str, line_hint: usize) -> Resolution {
         .map(|i| {
             let start = chars(&doc[..i]);
             // VS Code's lines: "\n", "\r\n" and a lone "\r" each end one.
-            let line = doc[..i].replace("\r\n", "\n").replace('\r', "\n").matches('\n').count()
+            let line = doc[..i]
+                .replace("\r\n", "\n")
+                .replace('\r', "\n")
+                .matches('\n')
+                .count()
                 - usize::from(doc[..i].ends_with('\r') && doc[i..].starts_with('\n'));
             (line.abs_diff(line_hint), CharRange::new(start, start + chars(t)))
         })
