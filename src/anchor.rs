@@ -61,8 +61,70 @@ pub fn build_fingerprint(doc: &Document, range: CharRange) -> Fingerprint {
         text: rope.slice(start..end).into(),
         before: rope.slice(before_start..start).into(),
         after: rope.slice(end..after_end).into(),
-        line_hint: rope.char_to_line(start),
+        line_hint: line_of_byte(doc, doc.char_to_byte(CharOffset(start)).0),
         extra: Extra::new(),
+    }
+}
+
+/// The 0-based line, as VS Code counts lines (see [`Lines`]), that `byte` is on.
+/// Only the text before it is read.
+fn line_of_byte(doc: &Document, byte: usize) -> usize {
+    let b = doc.text().as_bytes();
+    let prefix = &b[..byte];
+    if memchr::memchr(b'\r', prefix).is_none() {
+        return doc.rope().byte_to_line(byte);
+    }
+    memchr::memchr2_iter(b'\n', b'\r', prefix)
+        .filter(|&i| b[i] == b'\n' || b.get(i + 1) != Some(&b'\n'))
+        .count()
+}
+
+/// Lines as VS Code counts them (`lineHint`): `\n`, `\r\n` and a lone `\r`
+/// each end one. The rope's own lines end only at `\n` (a CRLF counts once
+/// there too), so for a document with no lone `\r` they are the same and the
+/// rope answers; otherwise a table of line starts does.
+enum Lines<'a> {
+    Rope(&'a Document),
+    /// Byte offset of the start of every line (the first is 0).
+    Starts(Vec<usize>),
+}
+
+impl<'a> Lines<'a> {
+    fn of(doc: &'a Document) -> Self {
+        let b = doc.text().as_bytes();
+        let lone_cr = |i: &usize| b.get(i + 1) != Some(&b'\n');
+        if !memchr::memchr_iter(b'\r', b).any(|i| lone_cr(&i)) {
+            return Lines::Rope(doc);
+        }
+        let mut starts = vec![0];
+        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+            if b[i] == b'\n' || lone_cr(&i) {
+                starts.push(i + 1);
+            }
+        }
+        Lines::Starts(starts)
+    }
+
+    fn count(&self) -> usize {
+        match self {
+            Lines::Rope(doc) => doc.len_lines(),
+            Lines::Starts(starts) => starts.len(),
+        }
+    }
+
+    /// The byte where line `l` (< count) starts.
+    fn start_byte(&self, l: usize) -> usize {
+        match self {
+            Lines::Rope(doc) => doc.char_to_byte(doc.line_to_char(l)).0,
+            Lines::Starts(starts) => starts[l],
+        }
+    }
+
+    fn line_of_byte(&self, byte: usize) -> usize {
+        match self {
+            Lines::Rope(doc) => doc.rope().byte_to_line(byte),
+            Lines::Starts(starts) => starts.partition_point(|&s| s <= byte) - 1,
+        }
     }
 }
 
@@ -185,13 +247,14 @@ fn resolve_from_scratch(doc: &Document, fp: &Fingerprint) -> Resolution {
     let scorer = Scorer::new(text, fp);
     let distinctive = fp.text.chars().count() >= DISTINCTIVE_CHARS;
     let n = fp.text.len();
-    let lines = doc.len_lines();
+    let table = Lines::of(doc);
+    let lines = table.count();
     let hint = fp.line_hint.min(lines - 1);
     let line_byte = |l: usize| {
         if l >= lines {
             text.len()
         } else {
-            doc.char_to_byte(doc.line_to_char(l)).0
+            table.start_byte(l)
         }
     };
     // Search outward from the hinted line. An occurrence whose whole context
@@ -210,14 +273,14 @@ fn resolve_from_scratch(doc: &Document, fp: &Fingerprint) -> Resolution {
             .collect();
         let full: Vec<Candidate> = candidates.iter().copied().filter(|c| c.full).collect();
         if !full.is_empty() {
-            return pick(doc, fp, &full);
+            return pick(doc, &table, fp, &full);
         }
         if whole {
             let plausible: Vec<Candidate> = candidates
                 .into_iter()
                 .filter(|c| scorer.plausible(c, distinctive))
                 .collect();
-            return pick(doc, fp, &plausible);
+            return pick(doc, &table, fp, &plausible);
         }
         radius = if radius == 0 { 8 } else { radius * 4 };
     }
@@ -225,7 +288,7 @@ fn resolve_from_scratch(doc: &Document, fp: &Fingerprint) -> Resolution {
 
 /// The best candidate by score, then by distance from `lineHint`; `Orphaned`
 /// when there is none or a tie remains.
-fn pick(doc: &Document, fp: &Fingerprint, candidates: &[Candidate]) -> Resolution {
+fn pick(doc: &Document, lines: &Lines<'_>, fp: &Fingerprint, candidates: &[Candidate]) -> Resolution {
     let Some(best_score) = candidates.iter().map(|c| c.score).max() else {
         return Resolution::Orphaned;
     };
@@ -234,7 +297,7 @@ fn pick(doc: &Document, fp: &Fingerprint, candidates: &[Candidate]) -> Resolutio
         return found(doc, best[0].start, best[0].end);
     }
     let distance = |c: &Candidate| {
-        let line = doc.rope().byte_to_line(c.start);
+        let line = lines.line_of_byte(c.start);
         line.abs_diff(fp.line_hint)
     };
     let nearest = best.iter().map(|c| distance(c)).min().unwrap_or(0);
@@ -278,7 +341,7 @@ fn resolve_insertion_point(doc: &Document, fp: &Fingerprint) -> Resolution {
             }
         })
         .collect();
-    pick(doc, fp, &candidates)
+    pick(doc, &Lines::of(doc), fp, &candidates)
 }
 
 /// For a fingerprint that no longer resolves: where its neighbourhood still is.
@@ -330,7 +393,7 @@ pub fn locate_neighbourhood(doc: &Document, fp: &Fingerprint, live: Option<CharR
             edge: false,
         })
         .collect();
-    pick(doc, fp, &candidates).range()
+    pick(doc, &Lines::of(doc), fp, &candidates).range()
 }
 
 #[cfg(test)]
@@ -406,6 +469,34 @@ mod tests {
             resolved_text(after, &fp).as_deref(),
             Some("A sentence long enough to identify itself.")
         );
+    }
+
+    #[test]
+    fn line_hint_counts_lines_as_vs_code() {
+        // "\n", "\r\n" and a lone "\r" each end a line; CRLF counts once.
+        for (text, line) in [
+            ("a\nb\nT", 2),
+            ("a\r\nb\r\nT", 2),
+            ("a\rb\rT", 2),
+            ("a\r\rb\n\r\nT", 4),
+            ("a\r\n\rT", 2),
+            ("T", 0),
+            ("\rT", 1),
+        ] {
+            let (_, fp) = fp_of(text, "T", 0);
+            assert_eq!(fp.line_hint, line, "{text:?}");
+        }
+        // And the hint tells context-free copies apart on lone-CR lines.
+        let doc = Document::new("dup\rdup\rdup");
+        for line in 0..3 {
+            let fp = Fingerprint {
+                text: "dup".into(),
+                line_hint: line,
+                ..Fingerprint::default()
+            };
+            let r = resolve(&doc, &fp, None).range().unwrap();
+            assert_eq!(r.start.0, line * 4, "line {line}");
+        }
     }
 
     #[test]

@@ -74,7 +74,7 @@ impl From<&Provenance> for AuthorDto {
         AuthorDto {
             kind: p.kind.as_str().to_owned(),
             id: p.id.clone(),
-            model: p.agent.as_ref().and_then(|a| a.model.clone()),
+            model: p.model().map(str::to_owned),
             label: p.to_string(),
         }
     }

@@ -9,7 +9,13 @@
 //! Invariants ([`Spans::check_invariants`]):
 //! 1. every span is non-empty;
 //! 2. spans are sorted by start and do not overlap;
-//! 3. two touching spans never have the same author and turn (they are merged).
+//! 3. two touching spans never have the same author and turn (they are merged),
+//!    unless both came from records on disk: those are never merged (each keeps
+//!    its id, `createdAt` and unknown fields). New text of the same author next
+//!    to one is merged into it (the record grows).
+//!
+//! Records read from disk are saved back in the order they were read
+//! ([`Spans::in_record_order`]).
 
 use crate::changeset::{ChangeSet, RangeAssoc};
 use crate::model::{Extra, Provenance};
@@ -57,6 +63,8 @@ pub struct Span {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Spans {
     spans: Vec<Span>,
+    /// The records of [`Spans::insert_loaded`], in the order they were read.
+    loaded: Vec<Arc<RecordMeta>>,
 }
 
 impl Spans {
@@ -66,6 +74,34 @@ impl Spans {
 
     pub fn iter(&self) -> impl Iterator<Item = &Span> {
         self.spans.iter()
+    }
+
+    /// The spans in the order a save writes their records: by position, except
+    /// that the spans of records read from disk keep among themselves the order
+    /// they were read in (a load and save must not reorder the file).
+    pub fn in_record_order(&self) -> Vec<&Span> {
+        let mut out: Vec<&Span> = self.spans.iter().collect();
+        if self.loaded.is_empty() {
+            return out;
+        }
+        let ordinal: std::collections::HashMap<*const RecordMeta, usize> = self
+            .loaded
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (Arc::as_ptr(r), i))
+            .collect();
+        let of = |s: &Span| {
+            s.record
+                .as_ref()
+                .and_then(|r| ordinal.get(&Arc::as_ptr(r)).copied())
+        };
+        let slots: Vec<usize> = (0..out.len()).filter(|&i| of(out[i]).is_some()).collect();
+        let mut read: Vec<&Span> = slots.iter().map(|&i| out[i]).collect();
+        read.sort_by_key(|s| of(s));
+        for (slot, span) in slots.into_iter().zip(read) {
+            out[slot] = span;
+        }
+        out
     }
 
     pub fn len(&self) -> usize {
@@ -159,6 +195,16 @@ impl Spans {
 
     /// [`Spans::paint`] with an author shared between several spans.
     pub fn paint_shared(&mut self, range: CharRange, who: Option<Arc<SpanAuthor>>) {
+        self.paint_record(range, who, None);
+    }
+
+    /// [`Spans::paint_shared`], the new span carrying `record`.
+    fn paint_record(
+        &mut self,
+        range: CharRange,
+        who: Option<Arc<SpanAuthor>>,
+        record: Option<Arc<RecordMeta>>,
+    ) {
         if range.is_empty() {
             return;
         }
@@ -182,11 +228,7 @@ impl Spans {
             }
         }
         if let Some(who) = who {
-            replacement.push(Span {
-                range,
-                who,
-                record: None,
-            });
+            replacement.push(Span { range, who, record });
         }
         if let Some(tail) = removed.last() {
             if tail.range.end > range.end {
@@ -211,14 +253,15 @@ impl Spans {
         self.debug_check();
     }
 
-    /// Merge touching spans of one author and turn in `from..to`.
+    /// Merge touching spans of one author and turn in `from..to` (never two
+    /// that both have a record).
     fn merge_around(&mut self, from: usize, to: usize) {
         let to = to.min(self.spans.len());
         let mut i = from;
         let mut end = to;
         while i + 1 < end {
             let (a, b) = (&self.spans[i], &self.spans[i + 1]);
-            if a.range.end == b.range.start && a.who.same(&b.who) {
+            if mergeable(a, b) {
                 let b = self.spans.remove(i + 1);
                 let a = &mut self.spans[i];
                 a.range.end = b.range.end;
@@ -232,19 +275,13 @@ impl Spans {
         }
     }
 
-    /// Add a span loaded from a sidecar (painted over anything it overlaps).
+    /// Add a span loaded from a sidecar (painted over anything it overlaps),
+    /// with its record: it is never merged with another record's span.
     pub fn insert_loaded(&mut self, span: Span) {
-        let range = span.range;
-        self.paint_shared(range, Some(span.who.clone()));
-        if let Some(i) = self
-            .spans
-            .iter()
-            .position(|s| s.range.start <= range.start && s.range.end >= range.end)
-        {
-            if self.spans[i].record.is_none() {
-                self.spans[i].record = span.record;
-            }
+        if let Some(record) = &span.record {
+            self.loaded.push(record.clone());
         }
+        self.paint_record(span.range, Some(span.who), span.record);
     }
 
     fn debug_check(&self) {
@@ -265,13 +302,18 @@ impl Spans {
                     i - 1
                 );
                 assert!(
-                    !(p.range.end == s.range.start && p.who.same(&s.who)),
+                    !mergeable(p, s),
                     "Spans invariant 3: spans {} and {i} touch with one author",
                     i - 1
                 );
             }
         }
     }
+}
+
+/// Touching spans of one author and turn, at most one of them with a record.
+fn mergeable(a: &Span, b: &Span) -> bool {
+    a.range.end == b.range.start && a.who.same(&b.who) && !(a.record.is_some() && b.record.is_some())
 }
 
 #[cfg(test)]
@@ -336,5 +378,92 @@ mod tests {
         assert!(s.at(CharOffset(1)).is_none());
         assert_eq!(s.at(CharOffset(3)).unwrap().who.author.id, "a");
         assert!(s.at(CharOffset(4)).is_none());
+    }
+}
+
+#[cfg(test)]
+mod loaded_tests {
+    use super::*;
+
+    fn who(id: &str) -> Arc<SpanAuthor> {
+        Arc::new(SpanAuthor {
+            author: Provenance::human(id),
+            turn_id: Some("turn-1".into()),
+            instruction: None,
+            created_at: "2026-01-01T00:00:00.000Z".into(),
+        })
+    }
+
+    fn record(id: &str) -> Option<Arc<RecordMeta>> {
+        Some(Arc::new(RecordMeta {
+            id: id.into(),
+            ..RecordMeta::default()
+        }))
+    }
+
+    fn ids(spans: &[&Span]) -> Vec<(usize, usize, Option<String>)> {
+        spans
+            .iter()
+            .map(|s| {
+                (
+                    s.range.start.0,
+                    s.range.end.0,
+                    s.record.as_ref().map(|r| r.id.clone()),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn touching_records_from_disk_are_never_merged_and_keep_their_order() {
+        let mut s = Spans::new();
+        let a = who("a");
+        // Read out of position order: the second half first.
+        s.insert_loaded(Span {
+            range: CharRange::new(5, 10),
+            who: a.clone(),
+            record: record("at_2"),
+        });
+        s.insert_loaded(Span {
+            range: CharRange::new(0, 5),
+            who: a.clone(),
+            record: record("at_1"),
+        });
+        s.check_invariants();
+        assert_eq!(
+            ids(&s.iter().collect::<Vec<_>>()),
+            vec![(0, 5, Some("at_1".into())), (5, 10, Some("at_2".into()))]
+        );
+        assert_eq!(
+            ids(&s.in_record_order()),
+            vec![(5, 10, Some("at_2".into())), (0, 5, Some("at_1".into()))]
+        );
+        // New text of the same author next to one extends it (no new record)…
+        s.paint_shared(CharRange::new(10, 12), Some(a.clone()));
+        s.check_invariants();
+        assert_eq!(
+            ids(&s.iter().collect::<Vec<_>>()),
+            vec![(0, 5, Some("at_1".into())), (5, 12, Some("at_2".into()))]
+        );
+        // …and a deletion that brings two records together does not merge them.
+        let cs = ChangeSet::replace(12, CharRange::new(4, 6), "").unwrap();
+        s.map(&cs);
+        s.check_invariants();
+        assert_eq!(
+            ids(&s.in_record_order()),
+            vec![(4, 10, Some("at_2".into())), (0, 4, Some("at_1".into()))]
+        );
+        // A new span between records is written where it sits.
+        let cs = ChangeSet::replace(10, CharRange::point(4), "xy").unwrap();
+        s.map(&cs);
+        s.paint_shared(CharRange::new(4, 6), Some(who("b")));
+        assert_eq!(
+            ids(&s.in_record_order()),
+            vec![
+                (6, 12, Some("at_2".into())),
+                (4, 6, None),
+                (0, 4, Some("at_1".into()))
+            ]
+        );
     }
 }

@@ -712,8 +712,9 @@ pub fn author_for(producer: &crate::contract::Producer) -> Provenance {
         producer.id.clone(),
         AgentInfo {
             sdk: Some(format!("{} {}", producer.id, producer.version)),
-            model,
-            session_id: None,
+            // Every writer in the seeds sets model and sessionId ("" when unknown).
+            model: Some(model.unwrap_or_default()),
+            session_id: Some(String::new()),
             extra: Default::default(),
         },
     )

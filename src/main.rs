@@ -307,15 +307,16 @@ fn run(cli: Cli) -> Result<i32> {
                 agent,
                 AgentInfo {
                     sdk: Some("cowriting-cli".into()),
-                    model,
-                    session_id: session,
+                    // Every writer in the seeds sets model and sessionId ("" when unknown).
+                    model: Some(model.unwrap_or_default()),
+                    session_id: Some(session.unwrap_or_default()),
                     ..AgentInfo::default()
                 },
             );
             let producer = cowriting::contract::Producer {
                 id: author.id.clone(),
                 version: format!("cowriting-cli {}", env!("CARGO_PKG_VERSION")),
-                provenance: match &author.agent.as_ref().and_then(|a| a.model.clone()) {
+                provenance: match author.model() {
                     Some(m) => format!("model:{m}"),
                     None => format!("agent:{}", author.id),
                 },

@@ -584,8 +584,9 @@ impl Client {
             self.name.clone(),
             AgentInfo {
                 sdk: Some(format!("mcp:{}/{}", self.name, self.version)),
-                model,
-                session_id: None,
+                // Every writer in the seeds sets model and sessionId ("" when unknown).
+                model: Some(model.unwrap_or_default()),
+                session_id: Some(String::new()),
                 extra: Default::default(),
             },
         )

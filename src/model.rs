@@ -5,7 +5,10 @@
 //! written) so that every field this crate does not know — at any level — is kept
 //! in [`Extra`] and written back after the known keys, in its original order.
 //! [`serialize_artifact`] writes exactly what `JSON.stringify(x, null, 2) + "\n"`
-//! writes in JavaScript for the same value.
+//! writes in JavaScript for the same value (its own writer, [`js::Writer`]: key
+//! order, escapes, and the strings a Rust `String` cannot hold — see [`js`]).
+//! What the file said that the typed fields cannot hold — `null` optionals,
+//! strings with unpaired surrogates — is kept beside each record ([`Extra`]).
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
@@ -17,7 +20,158 @@ use thiserror::Error;
 pub const SCHEMA_VERSION: u64 = 1;
 
 /// Fields a newer or different writer put on a record; kept and written back.
-pub type Extra = Map<String, Value>;
+///
+/// It also remembers, out of sight, what the file said that the typed fields
+/// cannot hold (see [`Kept`]): a known optional field written as `null`, and a
+/// string — of this record's fields or inside its unknown ones — that held an
+/// unpaired UTF-16 surrogate. It dereferences to the map of unknown fields.
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    map: Map<String, Value>,
+    kept: Option<Box<Kept>>,
+}
+
+impl Extra {
+    pub fn new() -> Self {
+        Extra::default()
+    }
+
+    /// Whether the file wrote known optional field `key` as `null` (read as
+    /// absent; written back as `null` while the field stays absent).
+    pub fn kept_null(&self, key: &str) -> bool {
+        self.kept
+            .as_ref()
+            .is_some_and(|k| k.nulls.iter().any(|n| n == key))
+    }
+
+    pub(crate) fn keep_null(&mut self, key: &str) {
+        let kept = self.kept.get_or_insert_with(Default::default);
+        if !kept.nulls.iter().any(|n| n == key) {
+            kept.nulls.push(key.to_owned());
+        }
+    }
+
+    pub(crate) fn kept(&self) -> Option<&Kept> {
+        self.kept.as_deref()
+    }
+
+    fn kept_mut(&mut self) -> &mut Kept {
+        self.kept.get_or_insert_with(Default::default)
+    }
+
+    /// The unknown fields, without what was kept beside them.
+    pub fn into_map(self) -> Map<String, Value> {
+        self.map
+    }
+}
+
+impl PartialEq for Extra {
+    fn eq(&self, other: &Self) -> bool {
+        let empty = Kept::default();
+        self.map == other.map
+            && self.kept.as_deref().unwrap_or(&empty) == other.kept.as_deref().unwrap_or(&empty)
+    }
+}
+
+impl Eq for Extra {}
+
+impl std::ops::Deref for Extra {
+    type Target = Map<String, Value>;
+    fn deref(&self) -> &Self::Target {
+        &self.map
+    }
+}
+
+impl std::ops::DerefMut for Extra {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.map
+    }
+}
+
+impl From<Map<String, Value>> for Extra {
+    fn from(map: Map<String, Value>) -> Self {
+        Extra { map, kept: None }
+    }
+}
+
+impl FromIterator<(String, Value)> for Extra {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
+        Extra::from(iter.into_iter().collect::<Map<String, Value>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a Extra {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = serde_json::map::Iter<'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.map.iter()
+    }
+}
+
+impl serde::Serialize for Extra {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.map.serialize(s)
+    }
+}
+
+/// What a record's file said that its typed fields cannot hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    /// Known optional fields written as `null`.
+    nulls: Vec<String>,
+    /// Strings holding an unpaired surrogate, as JavaScript held them.
+    strings: Vec<KeptString>,
+}
+
+/// A string that is not valid Unicode: a Rust `String` cannot hold an unpaired
+/// surrogate, so the record's field (or the unknown value) holds its
+/// document-facing form — each unpaired surrogate as U+FFFD, what Node's UTF-8
+/// encoder writes for one — and this keeps the UTF-16 code units as written.
+/// They are written back while the field still holds exactly `lossy`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct KeptString {
+    /// Where: the field's key, then keys and indexes inside an unknown value.
+    path: Vec<Seg>,
+    /// The string is the key at the end of `path`, not a value.
+    key: bool,
+    lossy: String,
+    units: Vec<u16>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// A step of a path while writing (borrowed).
+#[derive(Clone, Copy, Debug)]
+enum SegRef<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn path_is(stored: &[Seg], at: &[SegRef<'_>]) -> bool {
+    stored.len() == at.len()
+        && stored.iter().zip(at).all(|(s, a)| match (s, a) {
+            (Seg::Key(s), SegRef::Key(a)) => s == a,
+            (Seg::Index(s), SegRef::Index(a)) => s == a,
+            _ => false,
+        })
+}
+
+impl Kept {
+    fn units_for(&self, at: &[SegRef<'_>], key: bool, current: &str) -> Option<&[u16]> {
+        self.strings
+            .iter()
+            .find(|k| k.key == key && k.lossy == current && path_is(&k.path, at))
+            .map(|k| k.units.as_slice())
+    }
+
+    fn has_strings(&self) -> bool {
+        !self.strings.is_empty()
+    }
+}
 
 /// A sidecar that does not have the v1 shape. `path` is a JSON path such as
 /// `threads[2].comments[0].author.kind`.
@@ -193,18 +347,24 @@ impl Provenance {
     }
 
     /// Two provenances name the same author when kind, id and agent model agree
-    /// (session ids and unknown fields do not make a different author).
+    /// (session ids and unknown fields do not make a different author; an empty
+    /// model, what writers put when they do not know it, is no model).
     pub fn same_author(&self, other: &Provenance) -> bool {
-        self.kind == other.kind
-            && self.id == other.id
-            && self.agent.as_ref().and_then(|a| a.model.as_deref())
-                == other.agent.as_ref().and_then(|a| a.model.as_deref())
+        self.kind == other.kind && self.id == other.id && self.model() == other.model()
+    }
+
+    /// The agent's model, when one is named (an empty one is not).
+    pub fn model(&self) -> Option<&str> {
+        self.agent
+            .as_ref()
+            .and_then(|a| a.model.as_deref())
+            .filter(|m| !m.is_empty())
     }
 }
 
 impl fmt::Display for Provenance {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.agent.as_ref().and_then(|a| a.model.as_deref()) {
+        match self.model() {
             Some(model) => write!(f, "{} ({model})", self.id),
             None => f.write_str(&self.id),
         }
@@ -306,10 +466,14 @@ pub fn now_iso() -> String {
 /// Parse sidecar text. Checks `schemaVersion` first, so a newer file is reported
 /// as such even when its shape has changed.
 pub fn parse_artifact(text: &str) -> Result<Artifact, ModelError> {
-    // Fast path: straight into the typed records.
-    if let Ok(a) = serde_json::from_str::<Artifact>(&lone_surrogates::decode(text)) {
-        if a.schema_version == SCHEMA_VERSION {
-            return Ok(a);
+    // Fast path: straight into the typed records. It holds only what a typed
+    // field can: a text with surrogate escapes (or U+10FFFF, the marker the
+    // slow path uses) and a file with `null` optionals go the slow way.
+    if !js::needs_marking(text) {
+        if let Ok(a) = serde_json::from_str::<Artifact>(text) {
+            if a.schema_version == SCHEMA_VERSION {
+                return Ok(a);
+            }
         }
     }
     // Slow path, for anything the fast path refused: through `Value`, which names
@@ -319,7 +483,7 @@ pub fn parse_artifact(text: &str) -> Result<Artifact, ModelError> {
 
 /// Parse through `Value` only (the reference the fast path is tested against).
 pub fn parse_artifact_via_value(text: &str) -> Result<Artifact, ModelError> {
-    let text = lone_surrogates::decode(text);
+    let text = js::mark(text);
     let value: Value = serde_json::from_str(&text).map_err(|e| ModelError::Syntax {
         line: e.line(),
         column: e.column(),
@@ -399,10 +563,18 @@ impl Fields {
     fn split(path: &str, map: Map<String, Value>, names: &[&'static str]) -> Self {
         let mut known: Vec<(&'static str, Option<Value>)> = names.iter().map(|n| (*n, None)).collect();
         let mut extra = Extra::new();
-        for (k, v) in map {
+        for (k, mut v) in map {
+            let k = unmark_key(k, Vec::new(), &mut extra);
             match known.iter_mut().find(|(n, _)| *n == k) {
-                Some(slot) => slot.1 = Some(v),
+                Some(slot) => {
+                    // Known strings here; known objects are split in their turn.
+                    if let Value::String(s) = &mut v {
+                        unmark_string(s, vec![Seg::Key(k)], &mut extra);
+                    }
+                    slot.1 = Some(v)
+                }
                 None => {
+                    unmark_value(&mut v, &mut vec![Seg::Key(k.clone())], &mut extra);
                     extra.insert(k, v);
                 }
             }
@@ -439,9 +611,14 @@ impl Fields {
         }
     }
 
+    /// An optional string; `null` reads as absent and is kept (written back).
     fn opt_string(&mut self, key: &str) -> Result<Option<String>, ModelError> {
         match self.take(key) {
             None => Ok(None),
+            Some(Value::Null) => {
+                self.extra.keep_null(key);
+                Ok(None)
+            }
             Some(Value::String(s)) => Ok(Some(s)),
             Some(other) => Err(shape(
                 self.path(key),
@@ -472,6 +649,68 @@ impl Fields {
                 format!("expected an array, found {}", type_name(&other)),
             )),
         }
+    }
+}
+
+/// A key as the file meant it (see [`js::mark`]); one holding an unpaired
+/// surrogate is kept in `extra` under `parent` + its document-facing form.
+fn unmark_key(k: String, mut parent: Vec<Seg>, extra: &mut Extra) -> String {
+    match js::unmark(&k) {
+        None => k,
+        Some((lossy, None)) => lossy,
+        Some((lossy, Some(units))) => {
+            parent.push(Seg::Key(lossy.clone()));
+            extra.kept_mut().strings.push(KeptString {
+                path: parent,
+                key: true,
+                lossy: lossy.clone(),
+                units,
+            });
+            lossy
+        }
+    }
+}
+
+/// A string value as the file meant it, in place; kept when it held an
+/// unpaired surrogate.
+fn unmark_string(s: &mut String, path: Vec<Seg>, extra: &mut Extra) {
+    match js::unmark(s) {
+        None => {}
+        Some((lossy, None)) => *s = lossy,
+        Some((lossy, Some(units))) => {
+            *s = lossy.clone();
+            extra.kept_mut().strings.push(KeptString {
+                path,
+                key: false,
+                lossy,
+                units,
+            });
+        }
+    }
+}
+
+/// [`unmark_string`] / [`unmark_key`] through an unknown value.
+fn unmark_value(v: &mut Value, path: &mut Vec<Seg>, extra: &mut Extra) {
+    match v {
+        Value::String(s) => unmark_string(s, path.clone(), extra),
+        Value::Array(items) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                path.push(Seg::Index(i));
+                unmark_value(item, path, extra);
+                path.pop();
+            }
+        }
+        Value::Object(m) => {
+            let taken = std::mem::take(m);
+            for (k, mut item) in taken {
+                let k = unmark_key(k, path.clone(), extra);
+                path.push(Seg::Key(k.clone()));
+                unmark_value(&mut item, path, extra);
+                path.pop();
+                m.insert(k, item);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -530,6 +769,7 @@ fn artifact_from_value(value: Value) -> Result<Artifact, ModelError> {
     let anchors_map = Ctx { path: "anchors" }.object(anchors_value)?;
     let mut anchors = IndexMap::with_capacity(anchors_map.len());
     for (id, v) in anchors_map {
+        let id = unmark_key(id, vec![Seg::Key("anchors".to_owned())], &mut f.extra);
         let path = format!("anchors.{id}");
         anchors.insert(id, anchor_from(&path, v)?);
     }
@@ -694,6 +934,10 @@ fn provenance_from(path: &str, v: Value) -> Result<Provenance, ModelError> {
     let id = f.string("id")?;
     let agent = match f.take("agent") {
         None => None,
+        Some(Value::Null) => {
+            f.extra.keep_null("agent");
+            None
+        }
         Some(v) => {
             let agent_path = f.path("agent");
             let mut a = Fields::split(
@@ -724,48 +968,88 @@ pub fn provenance_value(p: &Provenance) -> Value {
     serde_json::to_value(p).expect("a provenance serializes")
 }
 
-/// Exactly `JSON.stringify(value, null, 2) + "\n"`.
+/// Exactly `JSON.stringify(value, null, 2) + "\n"` (key order included: see
+/// [`js::array_index`]).
 pub fn to_js_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    let mut out = Vec::with_capacity(4096);
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"  ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
-    serde::Serialize::serialize(value, &mut ser).expect("serializing a Value to memory cannot fail");
-    out.push(b'\n');
-    String::from_utf8(out).expect("serde_json writes UTF-8")
+    let v = serde_json::to_value(value).expect("serializing to a Value cannot fail");
+    let mut w = js::Writer::default();
+    w.value_at(&v, None, &mut Vec::new());
+    w.finish()
 }
 
 /// The sidecar text for `a`, byte-stable (see the module docs).
 pub fn serialize_artifact(a: &Artifact) -> String {
-    lone_surrogates::encode(to_js_json(a))
+    let mut w = js::Writer::default();
+    w.artifact(a);
+    w.finish()
 }
 
-/// JavaScript strings are UTF-16 and may hold an unpaired surrogate, which
-/// `JSON.stringify` writes as `\udXXX` — for instance when another writer cuts an
-/// emoji in half while taking 32 units of context. A Rust string cannot hold one,
-/// so on reading each unpaired surrogate escape becomes a char of the last 2,048
-/// code points of plane 16 (private use, never typed in practice) and on writing
-/// it becomes the same escape again: the file round-trips byte for byte, and such a
-/// char simply matches no document text.
-mod lone_surrogates {
+/// What JavaScript does with strings and objects, where Rust differs.
+///
+/// **Unpaired surrogates.** JavaScript strings are UTF-16 and may hold an
+/// unpaired surrogate, which `JSON.stringify` writes as `\udXXX` — for instance
+/// when another writer cuts an emoji in half while taking 32 units of context. A
+/// Rust string cannot hold one. While parsing (the slow path only), [`mark`]
+/// rewrites the JSON text so that each unpaired surrogate escape becomes
+/// [`MARK`] followed by a char standing for it, and each real U+10FFFF becomes
+/// two [`MARK`]s; so after parsing, a `MARK` in a string always starts one of
+/// these pairs and nothing collides with real text. [`unmark`] then turns each
+/// string back into its document-facing form (an unpaired surrogate as U+FFFD,
+/// what Node's UTF-8 encoder writes for one) plus, when it held an unpaired
+/// surrogate, its UTF-16 units, which the record keeps ([`Kept`]) and the
+/// [`Writer`] writes back while the field is unchanged.
+///
+/// **Key order.** JavaScript objects list array-index keys (canonical integers
+/// below 2^32 − 1) first, ascending, then the other keys in insertion order;
+/// `JSON.stringify` writes them so. The [`Writer`] does the same for every
+/// object it writes: records, the anchors map, and unknown values.
+mod js {
+    use super::{
+        Anchor, Artifact, Attribution, Comment, Extra, Fingerprint, Kept, Proposal, Provenance, SegRef,
+        Thread,
+    };
+    use indexmap::IndexMap;
+    use serde_json::{Map, Value};
     use std::borrow::Cow;
+    use std::fmt::Write as _;
 
-    const BASE: u32 = 0x10F800;
+    /// Starts each pair [`mark`] writes. U+10FFFF is a noncharacter.
+    pub const MARK: char = '\u{10FFFF}';
+    /// `MARK` + `LONE_BASE + (u − 0xD800)` stands for unpaired surrogate `u`.
+    const LONE_BASE: u32 = 0x10F000;
 
     fn hex4(b: &[u8]) -> Option<u32> {
-        let s = std::str::from_utf8(b.get(..4)?).ok()?;
-        u32::from_str_radix(s, 16).ok()
+        let h = b.get(..4)?;
+        if !h.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        u32::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
     }
 
-    /// Replace unpaired `\udXXX` escapes in JSON text with their stand-in chars.
-    pub fn decode(text: &str) -> Cow<'_, str> {
-        if !(text.contains("\\ud") || text.contains("\\uD")) {
+    /// Whether the JSON text needs [`mark`]: it has a surrogate escape or a
+    /// literal U+10FFFF.
+    pub fn needs_marking(text: &str) -> bool {
+        text.contains("\\ud") || text.contains("\\uD") || text.contains(MARK)
+    }
+
+    /// See the module docs. Text that needs nothing is borrowed.
+    pub fn mark(text: &str) -> Cow<'_, str> {
+        if !needs_marking(text) {
             return Cow::Borrowed(text);
         }
         let b = text.as_bytes();
-        let mut out = String::with_capacity(text.len());
+        let mut out = String::with_capacity(text.len() + 16);
         let mut i = 0;
         let mut copied = 0;
         while i < b.len() {
+            if b[i] == 0xF4 && text[i..].starts_with(MARK) {
+                out.push_str(&text[copied..i]);
+                out.push(MARK);
+                out.push(MARK);
+                i += MARK.len_utf8();
+                copied = i;
+                continue;
+            }
             if b[i] != b'\\' {
                 i += 1;
                 continue;
@@ -778,16 +1062,26 @@ mod lone_surrogates {
                 i += 2;
                 continue;
             };
-            let paired_low = || {
-                b.get(i + 6) == Some(&b'\\')
-                    && b.get(i + 7) == Some(&b'u')
-                    && hex4(&b[i + 8..]).is_some_and(|l| (0xDC00..0xE000).contains(&l))
-            };
-            if (0xD800..0xDC00).contains(&u) && paired_low() {
-                i += 12;
-            } else if (0xD800..0xE000).contains(&u) {
+            if (0xD800..0xDC00).contains(&u) {
+                let low = (b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u'))
+                    .then(|| hex4(&b[i + 8..]))
+                    .flatten()
+                    .filter(|l| (0xDC00..0xE000).contains(l));
+                if let Some(l) = low {
+                    if 0x10000 + ((u - 0xD800) << 10) + (l - 0xDC00) == MARK as u32 {
+                        out.push_str(&text[copied..i]);
+                        out.push(MARK);
+                        out.push(MARK);
+                        copied = i + 12;
+                    }
+                    i += 12;
+                    continue;
+                }
+            }
+            if (0xD800..0xE000).contains(&u) {
                 out.push_str(&text[copied..i]);
-                out.push(char::from_u32(BASE + (u - 0xD800)).expect("plane 16 is valid"));
+                out.push(MARK);
+                out.push(char::from_u32(LONE_BASE + (u - 0xD800)).expect("plane 16 is valid"));
                 i += 6;
                 copied = i;
             } else {
@@ -798,22 +1092,405 @@ mod lone_surrogates {
         Cow::Owned(out)
     }
 
-    /// Turn stand-in chars back into `\udXXX` escapes in serialized JSON.
-    pub fn encode(json: String) -> String {
-        // Every stand-in is encoded in UTF-8 as F4 8F [A0-BF] xx.
-        if !json.as_bytes().windows(2).any(|w| w == [0xF4, 0x8F]) {
-            return json;
+    /// A parsed string of marked text as the file meant it: `None` when it has
+    /// no mark (it is as written); else its document-facing form, and its UTF-16
+    /// units when it held an unpaired surrogate.
+    pub fn unmark(s: &str) -> Option<(String, Option<Vec<u16>>)> {
+        if !s.contains(MARK) {
+            return None;
         }
-        let mut out = String::with_capacity(json.len());
-        for c in json.chars() {
-            let u = c as u32;
-            if u >= BASE {
-                out.push_str(&format!("\\u{:04x}", 0xD800 + (u - BASE)));
-            } else {
-                out.push(c);
+        let mut lossy = String::with_capacity(s.len());
+        let mut units: Vec<u16> = Vec::with_capacity(s.len());
+        let mut lone = false;
+        let mut buf = [0u16; 2];
+        let mut chars = s.chars().peekable();
+        while let Some(c) = chars.next() {
+            let stands_for = match (c, chars.peek()) {
+                (MARK, Some(&n)) if (LONE_BASE..LONE_BASE + 0x800).contains(&(n as u32)) => {
+                    Some(0xD800 + (n as u32 - LONE_BASE))
+                }
+                _ => None,
+            };
+            if let Some(u) = stands_for {
+                chars.next();
+                lossy.push('\u{FFFD}');
+                units.push(u as u16);
+                lone = true;
+                continue;
+            }
+            if c == MARK && chars.peek() == Some(&MARK) {
+                chars.next();
+            }
+            lossy.push(c);
+            units.extend_from_slice(c.encode_utf16(&mut buf));
+        }
+        Some((lossy, lone.then_some(units)))
+    }
+
+    /// The index JavaScript gives key `k` when it is an array index: a
+    /// canonical decimal integer below 2^32 − 1 (`"0"`, `"42"`; not `"042"`,
+    /// `"-1"`, `"4294967295"`).
+    pub fn array_index(k: &str) -> Option<u32> {
+        let b = k.as_bytes();
+        if b.is_empty() || b.len() > 10 || !b.iter().all(u8::is_ascii_digit) || (b[0] == b'0' && b.len() > 1)
+        {
+            return None;
+        }
+        let n: u64 = k.parse().ok()?;
+        (n < u64::from(u32::MAX)).then_some(n as u32)
+    }
+
+    /// Keys of an object in JavaScript's order: array indexes ascending, then
+    /// the rest as given.
+    fn js_order<'a, T>(entries: impl Iterator<Item = (&'a String, T)>) -> Vec<(&'a String, T)> {
+        let mut index: Vec<(u32, &'a String, T)> = Vec::new();
+        let mut rest: Vec<(&'a String, T)> = Vec::new();
+        for (k, v) in entries {
+            match array_index(k) {
+                Some(n) => index.push((n, k, v)),
+                None => rest.push((k, v)),
             }
         }
-        out
+        if index.is_empty() {
+            return rest;
+        }
+        index.sort_by_key(|(n, _, _)| *n);
+        index.into_iter().map(|(_, k, v)| (k, v)).chain(rest).collect()
+    }
+
+    /// A known field's value.
+    pub enum Item<'a> {
+        Str(&'a str),
+        UInt(u64),
+        Null,
+        With(&'a dyn Fn(&mut Writer)),
+    }
+
+    /// Writes `JSON.stringify(x, null, 2)`.
+    #[derive(Default)]
+    pub struct Writer {
+        out: String,
+        depth: usize,
+    }
+
+    impl Writer {
+        pub fn finish(mut self) -> String {
+            self.out.push('\n');
+            self.out
+        }
+
+        fn newline(&mut self) {
+            self.out.push('\n');
+            for _ in 0..self.depth {
+                self.out.push_str("  ");
+            }
+        }
+
+        /// A string, escaped as `JSON.stringify` escapes it.
+        pub fn str(&mut self, s: &str) {
+            self.out.push('"');
+            let b = s.as_bytes();
+            let mut copied = 0;
+            for (i, &c) in b.iter().enumerate() {
+                if c >= 0x20 && c != b'"' && c != b'\\' {
+                    continue;
+                }
+                self.out.push_str(&s[copied..i]);
+                copied = i + 1;
+                self.escape(c);
+            }
+            self.out.push_str(&s[copied..]);
+            self.out.push('"');
+        }
+
+        fn escape(&mut self, c: u8) {
+            match c {
+                b'"' => self.out.push_str("\\\""),
+                b'\\' => self.out.push_str("\\\\"),
+                b'\n' => self.out.push_str("\\n"),
+                b'\r' => self.out.push_str("\\r"),
+                b'\t' => self.out.push_str("\\t"),
+                0x08 => self.out.push_str("\\b"),
+                0x0c => self.out.push_str("\\f"),
+                c => {
+                    let _ = write!(self.out, "\\u{:04x}", c);
+                }
+            }
+        }
+
+        /// A JavaScript string given as UTF-16 units: an unpaired surrogate is
+        /// written `\udXXX` (lowercase), as `JSON.stringify` writes it.
+        fn units(&mut self, units: &[u16]) {
+            self.out.push('"');
+            for c in char::decode_utf16(units.iter().copied()) {
+                match c {
+                    Ok(c) if c.is_ascii() && (c < ' ' || c == '"' || c == '\\') => self.escape(c as u8),
+                    Ok(c) => self.out.push(c),
+                    Err(e) => {
+                        let _ = write!(self.out, "\\u{:04x}", e.unpaired_surrogate());
+                    }
+                }
+            }
+            self.out.push('"');
+        }
+
+        /// A string at `path` of a record whose kept strings are `kept`.
+        fn str_at(&mut self, s: &str, kept: Option<&Kept>, path: &[SegRef<'_>], key: bool) {
+            match kept.and_then(|k| k.units_for(path, key, s)) {
+                Some(units) => self.units(units),
+                None => self.str(s),
+            }
+        }
+
+        /// Opens entry `i` of an object or array.
+        fn next(&mut self, i: usize) {
+            if i > 0 {
+                self.out.push(',');
+            }
+            self.newline();
+        }
+
+        fn close(&mut self, n: usize, empty: &str, close: char) {
+            self.depth -= 1;
+            if n == 0 {
+                self.out.truncate(self.out.len() - 1);
+                self.out.push_str(empty);
+            } else {
+                self.newline();
+                self.out.push(close);
+            }
+        }
+
+        /// Any JSON value; `kept`/`path` name where it sits in a record.
+        pub fn value_at<'a>(&mut self, v: &'a Value, kept: Option<&Kept>, path: &mut Vec<SegRef<'a>>) {
+            match v {
+                Value::Null => self.out.push_str("null"),
+                Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+                // Kept as written (`arbitrary_precision`).
+                Value::Number(n) => {
+                    let _ = write!(self.out, "{n}");
+                }
+                Value::String(s) => self.str_at(s, kept, path, false),
+                Value::Array(items) => {
+                    self.out.push('[');
+                    self.depth += 1;
+                    for (i, item) in items.iter().enumerate() {
+                        self.next(i);
+                        path.push(SegRef::Index(i));
+                        self.value_at(item, kept, path);
+                        path.pop();
+                    }
+                    self.close(items.len(), "[]", ']');
+                }
+                Value::Object(m) => self.object_at(m, kept, path),
+            }
+        }
+
+        fn object_at<'a>(
+            &mut self,
+            m: &'a Map<String, Value>,
+            kept: Option<&Kept>,
+            path: &mut Vec<SegRef<'a>>,
+        ) {
+            self.out.push('{');
+            self.depth += 1;
+            let entries = js_order(m.iter());
+            for (i, (k, v)) in entries.iter().enumerate() {
+                self.next(i);
+                path.push(SegRef::Key(k));
+                self.str_at(k, kept, path, true);
+                self.out.push_str(": ");
+                self.value_at(v, kept, path);
+                path.pop();
+            }
+            self.close(entries.len(), "{}", '}');
+        }
+
+        /// A record: its array-index unknown keys, its known fields in order,
+        /// then its other unknown fields in order.
+        pub fn record(&mut self, known: &[(&'static str, Item<'_>)], extra: &Extra) {
+            let kept = extra.kept().filter(|k| k.has_strings());
+            let (index, rest): (Vec<_>, Vec<_>) = js_order(extra.iter())
+                .into_iter()
+                .partition(|(k, _)| array_index(k).is_some());
+            self.out.push('{');
+            self.depth += 1;
+            let mut n = 0;
+            self.unknown(&mut n, &index, kept);
+            for (k, item) in known {
+                self.next(n);
+                n += 1;
+                self.str(k);
+                self.out.push_str(": ");
+                match item {
+                    Item::Str(s) => self.str_at(s, kept, &[SegRef::Key(k)], false),
+                    Item::UInt(u) => {
+                        let _ = write!(self.out, "{u}");
+                    }
+                    Item::Null => self.out.push_str("null"),
+                    Item::With(f) => f(self),
+                }
+            }
+            self.unknown(&mut n, &rest, kept);
+            self.close(n, "{}", '}');
+        }
+
+        fn unknown<'a>(&mut self, n: &mut usize, entries: &[(&'a String, &'a Value)], kept: Option<&Kept>) {
+            let mut path: Vec<SegRef<'a>> = Vec::new();
+            for (k, v) in entries {
+                self.next(*n);
+                *n += 1;
+                path.push(SegRef::Key(k));
+                self.str_at(k, kept, &path, true);
+                self.out.push_str(": ");
+                self.value_at(v, kept, &mut path);
+                path.pop();
+            }
+        }
+
+        fn list<T>(&mut self, items: &[T], each: fn(&mut Writer, &T)) {
+            self.out.push('[');
+            self.depth += 1;
+            for (i, item) in items.iter().enumerate() {
+                self.next(i);
+                each(self, item);
+            }
+            self.close(items.len(), "[]", ']');
+        }
+
+        pub fn artifact(&mut self, a: &Artifact) {
+            let anchors = |w: &mut Writer| w.anchors(&a.anchors, a.extra.kept());
+            let threads = |w: &mut Writer| w.list(&a.threads, Writer::thread);
+            let attributions = |w: &mut Writer| w.list(&a.attributions, Writer::attribution);
+            let proposals = |w: &mut Writer| w.list(&a.proposals, Writer::proposal);
+            self.record(
+                &[
+                    ("schemaVersion", Item::UInt(a.schema_version)),
+                    ("docPath", Item::Str(&a.doc_path)),
+                    ("anchors", Item::With(&anchors)),
+                    ("threads", Item::With(&threads)),
+                    ("attributions", Item::With(&attributions)),
+                    ("proposals", Item::With(&proposals)),
+                ],
+                &a.extra,
+            );
+        }
+
+        fn anchors(&mut self, anchors: &IndexMap<String, Anchor>, kept: Option<&Kept>) {
+            self.out.push('{');
+            self.depth += 1;
+            let entries = js_order(anchors.iter());
+            for (i, (id, anchor)) in entries.iter().enumerate() {
+                self.next(i);
+                self.str_at(id, kept, &[SegRef::Key("anchors"), SegRef::Key(id)], true);
+                self.out.push_str(": ");
+                self.anchor(anchor);
+            }
+            self.close(entries.len(), "{}", '}');
+        }
+
+        fn anchor(&mut self, a: &Anchor) {
+            let fp = |w: &mut Writer| w.fingerprint(&a.fingerprint);
+            self.record(&[("fingerprint", Item::With(&fp))], &a.extra);
+        }
+
+        fn fingerprint(&mut self, f: &Fingerprint) {
+            self.record(
+                &[
+                    ("text", Item::Str(&f.text)),
+                    ("before", Item::Str(&f.before)),
+                    ("after", Item::Str(&f.after)),
+                    ("lineHint", Item::UInt(f.line_hint as u64)),
+                ],
+                &f.extra,
+            );
+        }
+
+        fn thread(&mut self, t: &Thread) {
+            let comments = |w: &mut Writer| w.list(&t.comments, Writer::comment);
+            self.record(
+                &[
+                    ("id", Item::Str(&t.id)),
+                    ("anchorId", Item::Str(&t.anchor_id)),
+                    ("status", Item::Str(t.status.as_str())),
+                    ("comments", Item::With(&comments)),
+                ],
+                &t.extra,
+            );
+        }
+
+        fn comment(&mut self, c: &Comment) {
+            let author = |w: &mut Writer| w.provenance(&c.author);
+            self.record(
+                &[
+                    ("id", Item::Str(&c.id)),
+                    ("author", Item::With(&author)),
+                    ("body", Item::Str(&c.body)),
+                    ("createdAt", Item::Str(&c.created_at)),
+                ],
+                &c.extra,
+            );
+        }
+
+        fn attribution(&mut self, r: &Attribution) {
+            let author = |w: &mut Writer| w.provenance(&r.author);
+            let mut known = vec![
+                ("id", Item::Str(&r.id)),
+                ("anchorId", Item::Str(&r.anchor_id)),
+                ("author", Item::With(&author)),
+                ("createdAt", Item::Str(&r.created_at)),
+            ];
+            opt(&mut known, "turnId", &r.turn_id, &r.extra);
+            opt(&mut known, "instruction", &r.instruction, &r.extra);
+            self.record(&known, &r.extra);
+        }
+
+        fn proposal(&mut self, p: &Proposal) {
+            let author = |w: &mut Writer| w.provenance(&p.author);
+            let mut known = vec![
+                ("id", Item::Str(&p.id)),
+                ("anchorId", Item::Str(&p.anchor_id)),
+                ("replacement", Item::Str(&p.replacement)),
+                ("author", Item::With(&author)),
+                ("createdAt", Item::Str(&p.created_at)),
+            ];
+            opt(&mut known, "turnId", &p.turn_id, &p.extra);
+            opt(&mut known, "instruction", &p.instruction, &p.extra);
+            self.record(&known, &p.extra);
+        }
+
+        fn provenance(&mut self, p: &Provenance) {
+            let agent = |w: &mut Writer| {
+                let a = p.agent.as_ref().expect("written only when present");
+                let mut known = Vec::with_capacity(3);
+                opt(&mut known, "sdk", &a.sdk, &a.extra);
+                opt(&mut known, "model", &a.model, &a.extra);
+                opt(&mut known, "sessionId", &a.session_id, &a.extra);
+                w.record(&known, &a.extra);
+            };
+            let mut known = vec![("kind", Item::Str(p.kind.as_str())), ("id", Item::Str(&p.id))];
+            if p.agent.is_some() {
+                known.push(("agent", Item::With(&agent)));
+            } else if p.extra.kept_null("agent") {
+                known.push(("agent", Item::Null));
+            }
+            self.record(&known, &p.extra);
+        }
+    }
+
+    /// An optional field: its value, else `null` when the file wrote `null`,
+    /// else nothing.
+    fn opt<'a>(
+        known: &mut Vec<(&'static str, Item<'a>)>,
+        key: &'static str,
+        v: &'a Option<String>,
+        extra: &Extra,
+    ) {
+        match v {
+            Some(s) => known.push((key, Item::Str(s))),
+            None if extra.kept_null(key) => known.push((key, Item::Null)),
+            None => {}
+        }
     }
 }
 
@@ -876,10 +1553,78 @@ mod tests {
             parse_artifact_via_value(&text).unwrap()
         );
         // A record the fast path refuses still gets the precise message.
-        let bad = SAMPLE.replace("\"turnId\": \"turn-1\"", "\"turnId\": null");
+        let bad = SAMPLE.replace("\"turnId\": \"turn-1\"", "\"turnId\": 7");
         assert_eq!(
             parse_artifact(&bad).unwrap_err().to_string(),
-            "proposals[0].turnId: expected a string, found null"
+            "proposals[0].turnId: expected a string, found a number"
+        );
+    }
+
+    #[test]
+    fn null_optionals_read_as_absent_and_are_written_back() {
+        let text = SAMPLE
+            .replace("\"turnId\": \"turn-1\"", "\"turnId\": null")
+            .replace("\"sessionId\": \"s1\"", "\"sessionId\": null");
+        let mut a = parse_artifact(&text).unwrap();
+        assert_eq!(a.proposals[0].turn_id, None);
+        assert_eq!(a.proposals[0].author.agent.as_ref().unwrap().session_id, None);
+        assert_eq!(serialize_artifact(&a), text);
+        // A modified record keeps its null; a value set replaces it.
+        a.proposals[0].replacement = "changed".into();
+        let out = serialize_artifact(&a);
+        assert!(out.contains("\"turnId\": null,\n      \"instruction\""), "{out}");
+        a.proposals[0].turn_id = Some("turn-2".into());
+        assert!(serialize_artifact(&a).contains("\"turnId\": \"turn-2\""));
+        // The Value form (the merge driver's) keeps it too.
+        let v = serde_json::to_value(parse_artifact(&text).unwrap()).unwrap();
+        assert_eq!(v["proposals"][0]["turnId"], Value::Null);
+        assert_eq!(to_js_json(&v), text);
+    }
+
+    #[test]
+    fn marking_never_collides_with_real_text() {
+        // Real U+10FFFF (literal and escaped), real stand-in range chars, and
+        // lone surrogates side by side.
+        let cases = [
+            ("\u{10FFFF}", "\u{10FFFF}", None),
+            ("\\udbff\\udfff", "\u{10FFFF}", None),
+            ("\u{10F000}\u{10F800}", "\u{10F000}\u{10F800}", None),
+            ("\\ud800", "\u{FFFD}", Some(vec![0xD800])),
+            (
+                "a\\uDC00\u{10FFFF}\u{10F000}",
+                "a\u{FFFD}\u{10FFFF}\u{10F000}",
+                Some(vec![0x61, 0xDC00, 0xDBFF, 0xDFFF, 0xDBFC, 0xDC00]),
+            ),
+            ("\\\\ud800", "\\ud800", None),
+        ];
+        for (json_inner, lossy, units) in cases {
+            let json = format!("\"{json_inner}\"");
+            let marked = js::mark(&json);
+            let parsed: String = serde_json::from_str(&marked).unwrap();
+            let got = js::unmark(&parsed).unwrap_or((parsed.clone(), None));
+            assert_eq!(got, (lossy.to_owned(), units), "{json_inner}");
+        }
+    }
+
+    #[test]
+    fn integer_keys_go_first_as_in_javascript() {
+        for (k, index) in [
+            ("0", true),
+            ("42", true),
+            ("4294967294", true),
+            ("042", false),
+            ("-1", false),
+            ("4294967295", false),
+            ("1.5", false),
+            ("", false),
+            (" 1", false),
+        ] {
+            assert_eq!(js::array_index(k).is_some(), index, "{k}");
+        }
+        let v = serde_json::json!({"b": 1, "10": 2, "a": 3, "2": 4, "042": 5, "4294967295": 6});
+        assert_eq!(
+            to_js_json(&v),
+            "{\n  \"2\": 4,\n  \"10\": 2,\n  \"b\": 1,\n  \"a\": 3,\n  \"042\": 5,\n  \"4294967295\": 6\n}\n"
         );
     }
 

@@ -5,7 +5,11 @@
 //! load and per save, so the records also (de)serialize themselves here: known
 //! keys straight into typed fields, only unknown keys as `Value`. Both paths
 //! produce the same artifact and the same bytes (tested); when the fast parse
-//! fails, `parse_artifact` re-parses through `Value` to name the field at fault.
+//! fails, `parse_artifact` re-parses through `Value` to name the field at fault
+//! (or to read what only the slow path reads: `null` optionals, unpaired
+//! surrogates). The sidecar text itself is written by `model::js::Writer`; these
+//! `Serialize` impls give the records as `Value`s (the git merge driver, the CLI's
+//! output), lone surrogates in their document-facing form.
 
 use crate::model::{
     AgentInfo, Anchor, Artifact, Attribution, AuthorKind, Comment, Extra, Fingerprint, Proposal, Provenance,
@@ -202,11 +206,13 @@ fn extras<M: SerializeMap>(m: &mut M, extra: &Extra) -> Result<(), M::Error> {
     Ok(())
 }
 
-fn opt<M: SerializeMap>(m: &mut M, key: &str, v: &Option<String>) -> Result<(), M::Error> {
-    if let Some(v) = v {
-        m.serialize_entry(key, v)?;
+/// An optional field: its value, else `null` where the file wrote `null`.
+fn opt<M: SerializeMap>(m: &mut M, key: &str, v: &Option<String>, extra: &Extra) -> Result<(), M::Error> {
+    match v {
+        Some(v) => m.serialize_entry(key, v),
+        None if extra.kept_null(key) => m.serialize_entry(key, &()),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 impl Serialize for Fingerprint {
@@ -233,9 +239,9 @@ impl Serialize for Anchor {
 impl Serialize for AgentInfo {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(None)?;
-        opt(&mut m, "sdk", &self.sdk)?;
-        opt(&mut m, "model", &self.model)?;
-        opt(&mut m, "sessionId", &self.session_id)?;
+        opt(&mut m, "sdk", &self.sdk, &self.extra)?;
+        opt(&mut m, "model", &self.model, &self.extra)?;
+        opt(&mut m, "sessionId", &self.session_id, &self.extra)?;
         extras(&mut m, &self.extra)?;
         m.end()
     }
@@ -248,6 +254,8 @@ impl Serialize for Provenance {
         m.serialize_entry("id", &self.id)?;
         if let Some(a) = &self.agent {
             m.serialize_entry("agent", a)?;
+        } else if self.extra.kept_null("agent") {
+            m.serialize_entry("agent", &())?;
         }
         extras(&mut m, &self.extra)?;
         m.end()
@@ -285,8 +293,8 @@ impl Serialize for Attribution {
         m.serialize_entry("anchorId", &self.anchor_id)?;
         m.serialize_entry("author", &self.author)?;
         m.serialize_entry("createdAt", &self.created_at)?;
-        opt(&mut m, "turnId", &self.turn_id)?;
-        opt(&mut m, "instruction", &self.instruction)?;
+        opt(&mut m, "turnId", &self.turn_id, &self.extra)?;
+        opt(&mut m, "instruction", &self.instruction, &self.extra)?;
         extras(&mut m, &self.extra)?;
         m.end()
     }
@@ -300,8 +308,8 @@ impl Serialize for Proposal {
         m.serialize_entry("replacement", &self.replacement)?;
         m.serialize_entry("author", &self.author)?;
         m.serialize_entry("createdAt", &self.created_at)?;
-        opt(&mut m, "turnId", &self.turn_id)?;
-        opt(&mut m, "instruction", &self.instruction)?;
+        opt(&mut m, "turnId", &self.turn_id, &self.extra)?;
+        opt(&mut m, "instruction", &self.instruction, &self.extra)?;
         extras(&mut m, &self.extra)?;
         m.end()
     }

@@ -1727,7 +1727,7 @@ impl Session {
             })
             .collect();
         let mut attributions = Vec::with_capacity(self.spans.len() + self.orphan_attributions.len());
-        for span in self.spans.iter() {
+        for span in self.spans.in_record_order() {
             let meta = span.record.as_deref().cloned().unwrap_or_else(|| RecordMeta {
                 id: new_id("at"),
                 anchor_id: new_id("a"),

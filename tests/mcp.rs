@@ -290,7 +290,9 @@ fn propose_edit_files_an_agent_proposal_and_leaves_the_text_alone() {
     let p2 = &sidecar["proposals"][1];
     assert_eq!(p2["id"], by_span["id"]);
     assert_eq!(p2["author"]["agent"]["sdk"], "mcp:test-agent/1.0");
-    assert!(p2["author"]["agent"].get("model").is_none(), "{p2}");
+    // The seeds' keys, "" when unknown.
+    assert_eq!(p2["author"]["agent"]["model"], "", "{p2}");
+    assert_eq!(p2["author"]["agent"]["sessionId"], "", "{p2}");
     let ledger: Value = serde_json::from_str(&ws.read(".cowriting/suggestions/notes.md.json")).unwrap();
     let producers: Vec<&Value> = ledger["entries"]
         .as_array()
@@ -355,11 +357,11 @@ fn threads_and_replies_are_authored_by_the_agent() {
     assert_eq!(comments.len(), 3);
     assert_eq!(
         comments[0]["author"],
-        json!({ "kind": "agent", "id": "test-agent", "agent": { "sdk": "mcp:test-agent/1.0", "model": "opus" } })
+        json!({ "kind": "agent", "id": "test-agent", "agent": { "sdk": "mcp:test-agent/1.0", "model": "opus", "sessionId": "" } })
     );
     assert_eq!(
         comments[1]["author"],
-        json!({ "kind": "agent", "id": "test-agent", "agent": { "sdk": "mcp:test-agent/1.0" } })
+        json!({ "kind": "agent", "id": "test-agent", "agent": { "sdk": "mcp:test-agent/1.0", "model": "", "sessionId": "" } })
     );
     assert_eq!(comments[2]["author"]["kind"], "human");
     // MCP writes no attribution: nothing is typed as the agent.

@@ -1109,7 +1109,13 @@ fn nearest_occurrence(doc: &str, t: &str, line_hint: usize) -> Resolution {
         .filter(|&i| doc.as_bytes()[i..].starts_with(t.as_bytes()))
         .map(|i| {
             let start = chars(&doc[..i]);
-            let line = doc[..i].matches('\n').count();
+            // VS Code's lines: "\n", "\r\n" and a lone "\r" each end one.
+            let line = doc[..i]
+                .replace("\r\n", "\n")
+                .replace('\r', "\n")
+                .matches('\n')
+                .count()
+                - usize::from(doc[..i].ends_with('\r') && doc[i..].starts_with('\n'));
             (line.abs_diff(line_hint), CharRange::new(start, start + chars(t)))
         })
         .collect();
