@@ -385,17 +385,26 @@ impl Api {
             .list_documents()
             .into_iter()
             .map(|d| {
-                let (proposals, open_threads, sidecar_error) = match self.store.load(&d) {
-                    Ok(Some(a)) => (
+                let counts = |a: &crate::model::Artifact| {
+                    (
                         a.proposals.len() as u32,
                         a.threads
                             .iter()
                             .filter(|t| t.status == ThreadStatus::Open)
                             .count() as u32,
                         false,
-                    ),
-                    Ok(None) => (0, 0, false),
-                    Err(_) => (0, 0, true),
+                    )
+                };
+                // An open document's badges are what its tab shows: with its
+                // unsaved decisions (an accept waits for the save).
+                let open = self.sessions.get(&d).filter(|s| s.sidecar_problem().is_none());
+                let (proposals, open_threads, sidecar_error) = match open {
+                    Some(s) => counts(s.artifact()),
+                    None => match self.store.load(&d) {
+                        Ok(Some(a)) => counts(&a),
+                        Ok(None) => (0, 0, false),
+                        Err(_) => (0, 0, true),
+                    },
                 };
                 DocEntry {
                     path: d.to_string(),

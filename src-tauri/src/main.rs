@@ -309,7 +309,10 @@ fn start_backups(app: tauri::AppHandle) {
             std::thread::sleep(BACKUP_EVERY);
             let state = app.state::<AppState>();
             let _io = lock(&state.backup_io);
-            let due = lock(&state.api).as_mut().map(Api::backups_due).unwrap_or_default();
+            let due = lock(&state.api)
+                .as_mut()
+                .map(Api::backups_due)
+                .unwrap_or_default();
             for e in cowriting::api::write_backups(&due) {
                 eprintln!("cowriting-desktop: {e}");
             }
@@ -323,7 +326,10 @@ fn start_backups(app: tauri::AppHandle) {
 fn discard_backups(app: &tauri::AppHandle) {
     let state = app.state::<AppState>();
     let _io = lock(&state.backup_io);
-    let errors = lock(&state.api).as_mut().map(Api::discard_backups).unwrap_or_default();
+    let errors = lock(&state.api)
+        .as_mut()
+        .map(Api::discard_backups)
+        .unwrap_or_default();
     for e in errors {
         eprintln!("cowriting-desktop: {e}");
     }

@@ -594,6 +594,11 @@ mod tests {
             v.review.proposals.is_empty(),
             "the accepted proposal is not pending"
         );
+        let tree = api.workspace();
+        assert_eq!(
+            tree.documents[0].proposals, 0,
+            "nor counted in the file tree's badge"
+        );
         assert_eq!(f.snapshot(), on_disk, "restoring writes nothing to the workspace");
         // The backup stays until the save; then the decision reaches the disk once.
         assert!(!files_in(&dir).is_empty());

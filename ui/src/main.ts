@@ -379,6 +379,9 @@ class App {
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
         e.preventDefault();
         void this.save();
+      } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "q") {
+        e.preventDefault();
+        if (!this.modalOpen()) void this.requestQuit();
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
         e.preventDefault();
         void this.openFolderDialog();
@@ -1521,6 +1524,7 @@ class App {
       { id: "sample", title: "Open the sample workspace", keys: "", run: () => void this.run(async () => this.setWorkspace(await this.backend.openSample())) },
       { id: "close", title: "Close document", keys: "Ctrl+W", run: () => this.active && void this.closeTab(this.active) },
       { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => this.openPalette() },
+      { id: "quit", title: "Quit", keys: "Ctrl+Q", run: () => void this.requestQuit() },
     ];
   }
 
@@ -1635,6 +1639,14 @@ class App {
       box.append(row);
       root.replaceChildren(h("div", { class: "backdrop" }, box));
     });
+  }
+
+  /** Quit as closing the window does: ask first when something is unsaved. */
+  async requestQuit() {
+    const dirty = await this.run(() => this.backend.dirtyDocuments());
+    if (!dirty) return;
+    if (dirty.length) await this.confirmQuit(dirty);
+    else await this.backend.quit();
   }
 
   async confirmQuit(dirty: string[]) {
