@@ -589,8 +589,10 @@ impl Api {
             sidecar_skipped: report.sidecar_skipped,
             review: review_of(s),
         };
-        if !result.dirty {
-            let doc = s.doc_path().clone();
+        let doc = s.doc_path().clone();
+        if result.dirty {
+            self.backup_stale(&doc);
+        } else {
             self.backup_gone(&doc);
         }
         Ok(result)
@@ -638,7 +640,10 @@ impl Api {
 
     /// The writer chose "load theirs" in a conflict (or the buffer was clean).
     pub fn reload_document(&mut self, path: &str) -> Result<Applied> {
-        self.change_with(path, |s| s.reload_from_disk())
+        let applied = self.change_with(path, |s| s.reload_from_disk())?;
+        // The buffer's base is the file now, even where the text did not change.
+        self.backup_stale(&DocPath::parse(path)?);
+        Ok(applied)
     }
 
     /// The writer chose "keep mine" in a conflict.

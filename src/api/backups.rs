@@ -14,9 +14,10 @@
 //! ```
 //!
 //! The division of work keeps the state lock short: [`Api::backups_due`] only
-//! looks at the sessions whose (version, unsaved decisions, dirty) changed
-//! since the last call and serializes their backups; the caller writes them
-//! with [`write_backups`] after releasing the lock. A document's file is
+//! looks at the sessions whose version or unsaved decisions changed since the
+//! last call (or that were saved or told to keep their buffer) and takes their
+//! [`Backup`]s; the caller serializes and writes them with [`write_backups`]
+//! after releasing the lock. A document's file is
 //! removed when it is clean again (saved, undone back, reloaded) or closed (the
 //! writer discarded it); [`Api::discard_backups`] removes the workspace's files
 //! at a normal quit. A crash leaves them, and [`Api::restore_backups`] puts them
@@ -84,6 +85,18 @@ struct Marker {
     version: u32,
     root: String,
 }
+
+/// What [`Api::backups_due`] asks [`write_backups`] to put in a file.
+#[derive(Clone, Debug)]
+pub enum BackupContent {
+    /// A document's unsaved buffer.
+    Buffer(Box<Backup>),
+    /// The folder's `workspace.json`.
+    Marker(Vec<u8>),
+}
+
+/// One file to write (`Some`) or remove (`None`).
+pub type DueBackup = (PathBuf, Option<BackupContent>);
 
 /// What a session's backup file was last told to hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,9 +180,19 @@ impl Backups {
     /// Remove a document's file now (after a save or a discard); the next
     /// [`Api::backups_due`] removes it again, in case a write taken before was
     /// still on its way.
-    fn remove_now(&self, doc: &DocPath) {
+    fn remove_now(&mut self, doc: &DocPath) {
         if self.enabled {
             let _ = remove_if_there(&self.file_of(doc));
+        }
+        self.recheck(doc);
+    }
+
+    /// Look at `doc` again at the next [`Api::backups_due`] even if its version
+    /// and decisions did not change (its dirty state or base did).
+    fn recheck(&mut self, doc: &DocPath) {
+        if let Some(k) = self.told.get_mut(doc) {
+            k.version = u64::MAX;
+            k.dirty = true;
         }
     }
 }
@@ -181,13 +204,23 @@ fn remove_if_there(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Write (or, for `None`, remove) what [`Api::backups_due`] returned, in order.
-/// Folders are created private to the user. Returns one line per failure.
-pub fn write_backups(due: &[(PathBuf, Option<Vec<u8>>)]) -> Vec<String> {
+/// Write (or, for `None`, remove) what [`Api::backups_due`] returned, in order
+/// (serializing happens here, outside the caller's lock). Folders are created
+/// private to the user. Returns one line per failure.
+pub fn write_backups(due: &[DueBackup]) -> Vec<String> {
     let mut errors = Vec::new();
-    for (path, bytes) in due {
-        let done = match bytes {
-            Some(bytes) => private_dir(path.parent()).and_then(|()| crate::fsutil::atomic_write(path, bytes)),
+    for (path, content) in due {
+        let done = match content {
+            Some(content) => {
+                let bytes = match content {
+                    BackupContent::Buffer(b) => serde_json::to_vec(b).map_err(io::Error::other),
+                    BackupContent::Marker(m) => Ok(m.clone()),
+                };
+                bytes.and_then(|bytes| {
+                    private_dir(path.parent())?;
+                    crate::fsutil::atomic_write(path, &bytes)
+                })
+            }
             None => remove_if_there(path),
         };
         if let Err(e) = done {
@@ -227,19 +260,27 @@ impl Api {
         self.backups.as_ref().map(|b| b.dir.as_path())
     }
 
-    /// The backup files to write (`Some(bytes)`) or remove (`None`) now, in
-    /// order: one per open document whose version, unsaved decisions or dirty
-    /// state changed since the last call, and one per document closed since.
-    /// Cheap when nothing changed; the caller writes them with
-    /// [`write_backups`] after releasing its lock.
-    pub fn backups_due(&mut self) -> Vec<(PathBuf, Option<Vec<u8>>)> {
+    /// The backup files to write (`Some`) or remove (`None`) now, in order: one
+    /// per open document whose version or unsaved decisions changed since the
+    /// last call (or that was saved, or kept over a change on disk), and one per
+    /// document closed since. Cheap when nothing changed (no text is compared);
+    /// the caller writes them with [`write_backups`] after releasing its lock.
+    pub fn backups_due(&mut self) -> Vec<DueBackup> {
         let Some(b) = self.backups.as_mut().filter(|b| b.enabled) else {
             return Vec::new();
         };
         let mut due = Vec::new();
         for (doc, s) in &self.sessions {
+            let told = b.told.get(doc);
+            if told
+                .is_some_and(|k| k.version == s.document().version() && k.decisions == s.unsaved_decisions())
+            {
+                // Dirty changes only with the text or the decisions, or at a
+                // save or keep-mine, which ask for a recheck.
+                continue;
+            }
             let key = key_of(s);
-            match b.told.get(doc) {
+            match told {
                 Some(k) if *k == key => continue,
                 // Clean and never backed up: there is no file to remove (and a
                 // crash's backup not restored yet must not be lost).
@@ -249,8 +290,8 @@ impl Api {
                 }
                 _ => {}
             }
-            let bytes = s.backup().and_then(|backup| serde_json::to_vec(&backup).ok());
-            due.push((b.file_of(doc), bytes));
+            let content = s.backup().map(|bk| BackupContent::Buffer(Box::new(bk)));
+            due.push((b.file_of(doc), content));
             b.told.insert(doc.clone(), key);
         }
         let closed: Vec<DocPath> = b
@@ -265,23 +306,23 @@ impl Api {
             }
         }
         if b.marker_due && due.iter().any(|(_, bytes)| bytes.is_some()) {
-            due.insert(0, (b.dir.join(MARKER), Some(b.marker())));
+            due.insert(0, (b.dir.join(MARKER), Some(BackupContent::Marker(b.marker()))));
             b.marker_due = false;
         }
         due
     }
 
-    /// Forget what was told about `doc`'s backup, so the next
-    /// [`Api::backups_due`] writes it afresh (its base changed without an edit).
+    /// `doc`'s base changed without an edit (keep mine): the next
+    /// [`Api::backups_due`] writes its backup afresh.
     pub(super) fn backup_stale(&mut self, doc: &DocPath) {
         if let Some(b) = self.backups.as_mut() {
-            b.told.remove(doc);
+            b.recheck(doc);
         }
     }
 
     /// `doc` was saved clean or closed: remove its backup at once.
     pub(super) fn backup_gone(&mut self, doc: &DocPath) {
-        if let Some(b) = self.backups.as_ref() {
+        if let Some(b) = self.backups.as_mut() {
             b.remove_now(doc);
         }
     }
