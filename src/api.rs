@@ -32,6 +32,9 @@ use std::sync::Arc;
 #[cfg(feature = "ts")]
 use ts_rs::TS;
 
+mod backups;
+pub use backups::{backup_root, write_backups, RestoreReport, RestoredDto, UnrestoredDto, BACKUP_DIR_ENV};
+
 /// A workspace as the file tree shows it.
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
@@ -303,6 +306,8 @@ pub struct Api {
     store: Arc<Store>,
     identity: Provenance,
     sessions: BTreeMap<DocPath, Session>,
+    /// The hot-exit journal of unsaved buffers ([`backups`]), outside the workspace.
+    backups: Option<backups::Backups>,
 }
 
 fn u16_of(doc: &Document, r: CharRange) -> (u32, u32) {
@@ -351,14 +356,17 @@ fn to_text_changes(before: &Document, change: &ChangeSet) -> Vec<TextChange> {
 }
 
 impl Api {
-    /// Open a workspace folder.
+    /// Open a workspace folder. Its backups (hot exit) are kept under
+    /// [`backup_root`]; [`Api::restore_backups`] brings back a crashed session's.
     pub fn open(dir: impl AsRef<Path>) -> Result<Api> {
         let ws = Workspace::open(dir)?;
         let identity = human_identity(ws.root());
+        let backups = backup_root().map(|r| backups::Backups::new(&r, ws.root()));
         Ok(Api {
             store: Arc::new(Store::new(ws)),
             identity,
             sessions: BTreeMap::new(),
+            backups,
         })
     }
 
@@ -378,21 +386,24 @@ impl Api {
             .into_iter()
             .map(|d| {
                 let counts = |a: &crate::model::Artifact| {
-                    let open = a
-                        .threads
-                        .iter()
-                        .filter(|t| t.status == ThreadStatus::Open)
-                        .count();
-                    (a.proposals.len() as u32, open as u32)
+                    (
+                        a.proposals.len() as u32,
+                        a.threads
+                            .iter()
+                            .filter(|t| t.status == ThreadStatus::Open)
+                            .count() as u32,
+                        false,
+                    )
                 };
-                // An open document counts what its session shows: a proposal
-                // decided on the unsaved buffer is no longer pending there.
-                let ((proposals, open_threads), sidecar_error) = match self.sessions.get(&d) {
-                    Some(s) => (counts(s.artifact()), s.sidecar_problem().is_some()),
+                // An open document's badges are what its tab shows: with its
+                // unsaved decisions (an accept waits for the save).
+                let open = self.sessions.get(&d).filter(|s| s.sidecar_problem().is_none());
+                let (proposals, open_threads, sidecar_error) = match open {
+                    Some(s) => counts(s.artifact()),
                     None => match self.store.load(&d) {
-                        Ok(Some(a)) => (counts(&a), false),
-                        Ok(None) => ((0, 0), false),
-                        Err(_) => ((0, 0), true),
+                        Ok(Some(a)) => counts(&a),
+                        Ok(None) => (0, 0, false),
+                        Err(_) => (0, 0, true),
                     },
                 };
                 DocEntry {
@@ -444,7 +455,9 @@ impl Api {
     /// Close a document, discarding unsaved changes (the UI asks first).
     pub fn close_document(&mut self, path: &str) -> Result<()> {
         let doc = DocPath::parse(path)?;
-        self.sessions.remove(&doc);
+        if self.sessions.remove(&doc).is_some() {
+            self.backup_gone(&doc);
+        }
         Ok(())
     }
 
@@ -571,11 +584,18 @@ impl Api {
     pub fn save(&mut self, path: &str) -> Result<SaveResult> {
         let s = self.session_mut(path)?;
         let report = s.save()?;
-        Ok(SaveResult {
+        let result = SaveResult {
             dirty: s.is_dirty(),
             sidecar_skipped: report.sidecar_skipped,
             review: review_of(s),
-        })
+        };
+        let doc = s.doc_path().clone();
+        if result.dirty {
+            self.backup_stale(&doc);
+        } else {
+            self.backup_gone(&doc);
+        }
+        Ok(result)
     }
 
     fn range_of(s: &Session, from: u32, to: u32) -> Result<CharRange> {
@@ -620,12 +640,20 @@ impl Api {
 
     /// The writer chose "load theirs" in a conflict (or the buffer was clean).
     pub fn reload_document(&mut self, path: &str) -> Result<Applied> {
-        self.change_with(path, |s| s.reload_from_disk())
+        let applied = self.change_with(path, |s| s.reload_from_disk())?;
+        // The buffer's base is the file now, even where the text did not change.
+        self.backup_stale(&DocPath::parse(path)?);
+        Ok(applied)
     }
 
     /// The writer chose "keep mine" in a conflict.
     pub fn keep_mine(&mut self, path: &str) -> Result<()> {
-        self.session_mut(path)?.keep_buffer()
+        let s = self.session_mut(path)?;
+        s.keep_buffer()?;
+        // The backup's base is the file seen now.
+        let doc = s.doc_path().clone();
+        self.backup_stale(&doc);
+        Ok(())
     }
 
     /// The writer chose "compare" in a conflict.

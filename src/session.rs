@@ -149,6 +149,10 @@ pub struct Session {
     base: Artifact,
     /// Decisions taken on the buffer and not yet on disk, in order.
     unsaved: Vec<Unsaved>,
+    /// SHA-256 (hex) of the saved file's bytes, computed once per `saved` (a
+    /// backup names its base; hashing a large file at every backup would hold
+    /// the app's lock for long). Reset wherever `saved` is assigned.
+    saved_sha: std::cell::OnceCell<String>,
 }
 
 /// A review decision held until the text it belongs to is saved.
@@ -214,6 +218,7 @@ impl Session {
             warnings: Vec::new(),
             base: Artifact::empty(doc_path.as_str()),
             unsaved: Vec::new(),
+            saved_sha: Default::default(),
             doc_path,
             store,
         };
@@ -619,6 +624,7 @@ impl Session {
     fn saved_now(&mut self) {
         self.saved = self.doc.rope().clone();
         self.saved_bom = self.doc.has_bom();
+        self.saved_sha = Default::default();
     }
 
     /// Place the sidecar's attribution records as live spans.
@@ -910,6 +916,7 @@ impl Session {
         let disk = self.disk_document()?;
         self.saved = disk.rope().clone();
         self.saved_bom = disk.has_bom();
+        self.saved_sha = Default::default();
         // The buffer becomes the file: decisions taken on the old buffer go with it.
         if !self.unsaved.is_empty() {
             self.unsaved.clear();
@@ -938,6 +945,7 @@ impl Session {
         let disk = self.disk_document()?;
         self.saved = disk.rope().clone();
         self.saved_bom = disk.has_bom();
+        self.saved_sha = Default::default();
         Ok(())
     }
 

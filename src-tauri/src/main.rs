@@ -4,7 +4,10 @@
 //! state, call the core, map the error to `{code, message}`. The rest of this
 //! file is app plumbing the core must not know about: which folder is open (the
 //! command line, a dialog, recent folders, or the bundled sample on first run),
-//! the file watcher, and the close-with-unsaved-changes prompt.
+//! the file watcher, the close-with-unsaved-changes prompt, and hot exit: a
+//! background thread journals unsaved buffers outside the workspace
+//! ([`cowriting::api::Api::backups_due`]) every [`BACKUP_EVERY`]; opening a
+//! workspace restores a crashed session's; a normal quit removes them.
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
@@ -12,8 +15,8 @@ mod sample;
 mod watch;
 
 use cowriting::api::{
-    Api, Applied, Comparison, DocView, EditAck, FilingDto, ReviewDto, SaveResult, SettingsDto, TextChange,
-    WorkspaceInfo,
+    Api, Applied, Comparison, DocView, EditAck, FilingDto, RestoreReport, ReviewDto, SaveResult, SettingsDto,
+    TextChange, WorkspaceInfo,
 };
 use cowriting::producers::Cancel;
 use cowriting::{Error, ErrorCode, ErrorInfo};
@@ -35,6 +38,11 @@ struct AppState {
     /// The folder named on the command line (or in `COWRITING_WORKSPACE`), which
     /// `open_folder` may reopen.
     given_folder: Mutex<Option<PathBuf>>,
+    /// What opening the workspace restored from the last session, until the UI takes it.
+    restored: Mutex<Option<RestoreReport>>,
+    /// Held while backups are taken and written, and while a quit removes them:
+    /// no write lands after the removal.
+    backup_io: Mutex<()>,
 }
 
 impl Default for AppState {
@@ -46,6 +54,8 @@ impl Default for AppState {
             started: std::time::Instant::now(),
             jobs: Mutex::default(),
             given_folder: Mutex::default(),
+            restored: Mutex::default(),
+            backup_io: Mutex::default(),
         }
     }
 }
@@ -279,16 +289,65 @@ fn dirty_documents(state: State<'_, AppState>) -> Res<Vec<String>> {
     state.with(|api| Ok(api.dirty_documents()))
 }
 
+/// What opening the workspace restored from a crashed session (once; then empty).
+#[tauri::command]
+fn restored_backups(state: State<'_, AppState>) -> RestoreReport {
+    lock(&state.restored).take().unwrap_or_default()
+}
+
+// ---- hot exit -------------------------------------------------------------------
+
+/// How often the backup thread looks for changed buffers.
+const BACKUP_EVERY: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Journal unsaved buffers: take what is due under the state lock (cheap),
+/// write it after releasing it. The UI thread never waits on a backup's I/O.
+fn start_backups(app: tauri::AppHandle) {
+    let spawned = std::thread::Builder::new()
+        .name("backups".into())
+        .spawn(move || loop {
+            std::thread::sleep(BACKUP_EVERY);
+            let state = app.state::<AppState>();
+            let _io = lock(&state.backup_io);
+            let due = lock(&state.api)
+                .as_mut()
+                .map(Api::backups_due)
+                .unwrap_or_default();
+            for e in cowriting::api::write_backups(&due) {
+                eprintln!("cowriting-desktop: {e}");
+            }
+        });
+    if let Err(e) = spawned {
+        eprintln!("cowriting-desktop: no crash recovery: cannot start the backup thread: {e}");
+    }
+}
+
+/// A normal quit (the writer saved or discarded at the prompt): no backups stay.
+fn discard_backups(app: &tauri::AppHandle) {
+    let state = app.state::<AppState>();
+    let _io = lock(&state.backup_io);
+    let errors = lock(&state.api)
+        .as_mut()
+        .map(Api::discard_backups)
+        .unwrap_or_default();
+    for e in errors {
+        eprintln!("cowriting-desktop: {e}");
+    }
+}
+
 // ---- workspace selection --------------------------------------------------------
 
 /// Open `dir` as the workspace: replaces the API, restarts the watcher, records
 /// it among the recent folders.
 fn open_workspace(app: &tauri::AppHandle, dir: &Path) -> Res<WorkspaceInfo> {
     let state = app.state::<AppState>();
-    let api = Api::open(dir).map_err(|e| e.info())?;
+    let mut api = Api::open(dir).map_err(|e| e.info())?;
+    // A crashed session's unsaved buffers come back before anything is shown.
+    let report = api.restore_backups();
     let root = api.root().to_path_buf();
     let info = api.workspace();
     *state.api.lock().unwrap_or_else(|e| e.into_inner()) = Some(api);
+    *lock(&state.restored) = Some(report);
     let watcher = watch::start(app.clone(), root.clone()).map_err(info_of_watch)?;
     *state.watcher.lock().unwrap_or_else(|e| e.into_inner()) = Some(watcher);
     if let Some(cfg) = state.config_dir.lock().unwrap_or_else(|e| e.into_inner()).clone() {
@@ -456,6 +515,7 @@ fn main() {
                 }
                 Err(e) => eprintln!("cowriting-desktop: {e}"),
             }
+            start_backups(handle.clone());
             Ok(())
         })
         .on_window_event(|window, event| {
@@ -490,6 +550,7 @@ fn main() {
             keep_mine,
             compare_with_disk,
             dirty_documents,
+            restored_backups,
             run_producer,
             cancel_job,
             enabled_producers,
@@ -502,8 +563,15 @@ fn main() {
             ui_ready,
             quit,
         ])
-        .run(tauri::generate_context!())
-        .expect("error while running Cowriting Desktop");
+        .build(tauri::generate_context!())
+        .expect("error while building Cowriting Desktop")
+        .run(|app, event| {
+            // Exit comes only from a normal quit (after the close prompt); a
+            // crash or a kill never gets here and leaves the backups.
+            if let tauri::RunEvent::Exit = event {
+                discard_backups(app);
+            }
+        });
 }
 
 #[cfg(test)]

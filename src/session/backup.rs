@@ -117,12 +117,15 @@ impl Session {
             });
             spans.push([span.range.start.0, span.range.end.0]);
         }
-        let mut saved = crate::document::Document::new(&self.saved.to_string());
-        saved.set_bom(self.saved_bom);
+        let base = self.saved_sha.get_or_init(|| {
+            let mut saved = crate::document::Document::new(&self.saved.to_string());
+            saved.set_bom(self.saved_bom);
+            sha256_hex(&saved.to_bytes())
+        });
         Some(Backup {
             version: BACKUP_VERSION,
             doc: self.doc_path.as_str().to_owned(),
-            base: sha256_hex(&saved.to_bytes()),
+            base: base.clone(),
             text: self.doc.text().to_owned(),
             bom: self.doc.has_bom(),
             records: serialize_artifact(&records),

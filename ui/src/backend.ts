@@ -8,6 +8,7 @@ import type { EditAck } from "./bindings/EditAck";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { FilingDto } from "./bindings/FilingDto";
 import type { Notice } from "./bindings/Notice";
+import type { RestoreReport } from "./bindings/RestoreReport";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SaveResult } from "./bindings/SaveResult";
 import type { SettingsDto } from "./bindings/SettingsDto";
@@ -55,6 +56,12 @@ export interface Backend {
   keepMine(path: string): Promise<void>;
   compareWithDisk(path: string): Promise<Comparison>;
   dirtyDocuments(): Promise<string[]>;
+  /**
+   * What opening the workspace restored from a crashed session's backups (hot
+   * exit): those documents are open in the core, with their unsaved changes.
+   * Answered once; empty afterwards.
+   */
+  restoredBackups(): Promise<RestoreReport>;
   openFolder(path: string): Promise<WorkspaceInfo>;
   pickFolder(): Promise<WorkspaceInfo | null>;
   recentFolders(): Promise<string[]>;
@@ -109,6 +116,7 @@ export async function tauriBackend(): Promise<Backend> {
     keepMine: (path) => invoke("keep_mine", { path }),
     compareWithDisk: (path) => invoke("compare_with_disk", { path }),
     dirtyDocuments: () => invoke("dirty_documents"),
+    restoredBackups: () => invoke("restored_backups"),
     openFolder: (path) => invoke("open_folder", { path }),
     pickFolder: () => invoke("pick_folder"),
     recentFolders: () => invoke("recent_folders"),

@@ -33,6 +33,8 @@ import {
   type Outcome,
 } from "./jobs";
 import { age, groupByTurn, nextProposal, proposalAt, wordCount } from "./util";
+import { restoreNotice } from "./restore";
+import type { RestoreReport } from "./bindings/RestoreReport";
 
 interface OpenDoc {
   path: string;
@@ -110,6 +112,7 @@ const LAYOUT = `
   </aside>
   <main class="main">
     <div class="tabs" role="tablist"></div>
+    <div class="restore-notice" role="status" hidden></div>
     <div class="banner" hidden></div>
     <div class="editor-host"><div class="empty">Open a document from the list on the left.</div></div>
     <div class="jobs" role="status" aria-live="polite"></div>
@@ -207,6 +210,13 @@ class App {
       },
       /** ms from the click to the document being shown, for the last open. */
       lastOpenMs: () => this.lastOpenMs,
+      /** The lines of the crash-recovery notice while it is shown, else null. */
+      restoreNotice: () => {
+        const el = document.querySelector<HTMLElement>(".restore-notice");
+        return el && !el.hidden ? Array.from(el.querySelectorAll(".rn-line"), (l) => l.textContent ?? "") : null;
+      },
+      /** Whether a document's tab shows unsaved changes. */
+      dirty: (path: string) => this.docs.get(path)?.dirty ?? null,
       /** Type `n` characters at the cursor; the round trip of each to the core, in ms. */
       measureTyping: async (n: number) => {
         const times: number[] = [];
@@ -283,16 +293,53 @@ class App {
     this.ws = w;
     if (switching) {
       for (const p of [...this.order]) this.dropTab(p);
+      this.dismissRestoreNotice();
     }
     $(".ws-name").textContent = w.name;
     $(".ws-name").title = w.root;
     this.renderTree();
     this.renderStatus();
+    const restored = await this.backend.restoredBackups().catch(() => null);
+    if (restored) await this.showRestored(restored);
     if (!this.active && w.documents.length) {
       const first = w.documents.find((d) => d.proposals > 0) ?? w.documents[0];
       await this.open(first.path);
     }
     void this.renderRecent();
+  }
+
+  /**
+   * After a crash: open each document restored from the last session in a tab
+   * (unsaved, as the core says), and say so in a notice that stays until
+   * dismissed. A file that changed on disk since also gets the conflict banner
+   * (keep mine / load theirs / compare).
+   */
+  async showRestored(report: RestoreReport) {
+    const lines = restoreNotice(report);
+    if (!lines.length) return;
+    for (const r of report.restored) {
+      await this.open(r.path);
+      const doc = this.docs.get(r.path);
+      if (doc && r.fileChanged) doc.conflict = true;
+    }
+    const first = report.restored[0];
+    if (first) this.activate(first.path);
+    const el = $(".restore-notice");
+    const close = h("button", { class: "rn-dismiss", title: "Dismiss", "aria-label": "Dismiss", text: "×" });
+    close.addEventListener("click", () => this.dismissRestoreNotice());
+    el.replaceChildren(
+      h("span", { class: "rn-icon", "aria-hidden": "true", text: "↺" }),
+      h("div", { class: "rn-lines" }, ...lines.map((l) => h("div", { class: "rn-line", text: l }))),
+      close,
+    );
+    el.classList.toggle("rn-warn", report.unrestored.length > 0 || report.restored.some((r) => r.fileChanged));
+    el.hidden = false;
+  }
+
+  dismissRestoreNotice() {
+    const el = $(".restore-notice");
+    el.hidden = true;
+    el.replaceChildren();
   }
 
   renderNoWorkspace() {
@@ -332,6 +379,9 @@ class App {
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
         e.preventDefault();
         void this.save();
+      } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "q") {
+        e.preventDefault();
+        if (!this.modalOpen()) void this.requestQuit();
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
         e.preventDefault();
         void this.openFolderDialog();
@@ -1474,6 +1524,7 @@ class App {
       { id: "sample", title: "Open the sample workspace", keys: "", run: () => void this.run(async () => this.setWorkspace(await this.backend.openSample())) },
       { id: "close", title: "Close document", keys: "Ctrl+W", run: () => this.active && void this.closeTab(this.active) },
       { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => this.openPalette() },
+      { id: "quit", title: "Quit", keys: "Ctrl+Q", run: () => void this.requestQuit() },
     ];
   }
 
@@ -1588,6 +1639,14 @@ class App {
       box.append(row);
       root.replaceChildren(h("div", { class: "backdrop" }, box));
     });
+  }
+
+  /** Quit as closing the window does: ask first when something is unsaved. */
+  async requestQuit() {
+    const dirty = await this.run(() => this.backend.dirtyDocuments());
+    if (!dirty) return;
+    if (dirty.length) await this.confirmQuit(dirty);
+    else await this.backend.quit();
   }
 
   async confirmQuit(dirty: string[]) {

@@ -86,6 +86,7 @@ vi.mock("../src/backend", async (importOriginal) => {
     keepMine: async () => undefined,
     compareWithDisk: async (path) => ({ path, diff: [] }),
     dirtyDocuments: async () => [],
+    restoredBackups: async () => ({ restored: [], unrestored: [] }),
     openFolder: async () => {
       throw new Error("no");
     },

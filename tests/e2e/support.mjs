@@ -1,0 +1,148 @@
+// Helpers shared by end-to-end test files (copied from app.test.mjs, with the
+// tauri-driver ports and the environment as parameters, so one file can run
+// beside another machine's tests and restart the app on the same workspace).
+import { spawn, execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { remote } from "webdriverio";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
+export const APP = process.env.COWRITING_APP ?? join(TARGET, "debug/cowriting-desktop");
+export const CLI = process.env.COWRITING_CLI ?? join(TARGET, "debug/cowriting");
+
+/** A HOME of the tests' own (git identity, app data, settings), as app.test.mjs makes it. */
+export function testHome(extra = {}) {
+  const home = mkdtempSync(join(tmpdir(), "cowriting-e2e-home-"));
+  writeFileSync(join(home, ".gitconfig"), "[user]\n\temail = writer@example.com\n\tname = Writer\n");
+  mkdirSync(join(home, ".config/cowriting"), { recursive: true });
+  writeFileSync(
+    join(home, ".config/cowriting/config.toml"),
+    `[claude]\ntransport = "cli"\ncommand = ${JSON.stringify(join(ROOT, "tests/e2e/fixtures/fake-claude"))}\ntimeout_secs = 30\n\n[producers]\nenabled = ["harper"]\n`,
+  );
+  return {
+    home,
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_DATA_HOME: join(home, ".local/share"),
+      GIT_CONFIG_NOSYSTEM: "1",
+      ...extra,
+    },
+  };
+}
+
+/** A TCP port nobody listens on now. */
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", fail);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+function waitForPort(port, ms) {
+  const until = Date.now() + ms;
+  return new Promise((ok, fail) => {
+    const tryOnce = () => {
+      const s = connect(port, "127.0.0.1");
+      s.on("connect", () => {
+        s.end();
+        ok();
+      });
+      s.on("error", () => (Date.now() > until ? fail(new Error(`port ${port} not open`)) : setTimeout(tryOnce, 100)));
+    };
+    tryOnce();
+  });
+}
+
+/** Start tauri-driver (and its WebKitWebDriver) on free ports; `stop()` ends it. */
+export async function startDriver(env) {
+  const port = await freePort();
+  const nativePort = await freePort();
+  const child = spawn("tauri-driver", ["--port", String(port), "--native-port", String(nativePort)], {
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  await waitForPort(port, 30_000);
+  return { port, stop: () => child.kill() };
+}
+
+/** A fresh copy of the sample workspace. */
+export function workspace() {
+  const dir = mkdtempSync(join(tmpdir(), "cowriting-e2e-ws-"));
+  cpSync(join(ROOT, "examples/workspace"), dir, { recursive: true });
+  return dir;
+}
+
+export function cli(env, ws, ...args) {
+  return execFileSync(CLI, ["-w", ws, ...args], { env, encoding: "utf8" }).trim();
+}
+
+export function sidecar(ws, doc) {
+  return JSON.parse(readFileSync(join(ws, ".threads", `${doc}.json`), "utf8"));
+}
+
+/** A WebDriver session on the app opened on `ws`, once the editor shows a document. */
+export async function startApp(port, ws) {
+  const browser = await remote({
+    hostname: "127.0.0.1",
+    port,
+    logLevel: "error",
+    connectionRetryTimeout: 120_000,
+    capabilities: {
+      browserName: "wry",
+      "wdio:enforceWebDriverClassic": true,
+      "tauri:options": { application: APP, args: [ws] },
+    },
+  });
+  await browser.waitUntil(() => browser.execute(() => Boolean(window.__cowriting?.text())), {
+    timeout: 60_000,
+    timeoutMsg: "the editor never showed a document",
+  });
+  return browser;
+}
+
+/** Retry `f` while the element it used was replaced by a re-render. */
+export async function fresh(f, tries = 8) {
+  for (let i = 0; ; i++) {
+    try {
+      return await f();
+    } catch (e) {
+      const stale = /stale element|was not found|no such element/i.test(String(e?.message ?? e));
+      if (!stale || i >= tries) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+export const click = (b, selector) => fresh(async () => (await b.$(selector)).click());
+export const text = (b) => b.execute(() => window.__cowriting.text());
+export const review = (b) => b.execute(() => window.__cowriting.review());
+export const active = (b) => b.execute(() => window.__cowriting.activePath());
+export const idle = (b) => b.execute(() => window.__cowriting.idle());
+
+export async function openDoc(b, path) {
+  await click(b, `.tree-item[data-path="${path}"]`);
+  await b.waitUntil(async () => (await active(b)) === path, { timeout: 20_000 });
+}
+
+/** Poll `f` (sync or async) until it is truthy; fail with `what` after `ms`. */
+export async function until(f, what, ms = 30_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) {
+      throw new Error(`timed out after ${ms} ms waiting for ${typeof what === "function" ? await what() : what}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,105 @@
+// After a crash the app opens each restored document in a tab marked unsaved
+// and shows a notice that stays until dismissed (against a test double of the
+// Backend; the real app across a real kill is tests/e2e/hot-exit.test.mjs).
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import type { Backend } from "../src/backend";
+import type { ReviewDto } from "../src/bindings/ReviewDto";
+
+const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false });
+
+vi.mock("../src/backend", async (importOriginal) => {
+  const orig = await importOriginal<typeof import("../src/backend")>();
+  const dirty = new Set(["b.md"]);
+  const no = async () => {
+    throw new Error("no");
+  };
+  const applied = async () => ({ changes: [], version: 1, dirty: false, review: emptyReview() });
+  let restored = false;
+  const backend: Backend = {
+    workspace: async () => ({
+      root: "/ws",
+      name: "ws",
+      branch: null,
+      documents: ["a.md", "b.md"].map((path) => ({ path, proposals: 0, openThreads: 0, sidecarError: false })),
+    }),
+    openDocument: async (path) => ({ path, text: `text of ${path}`, version: 1, dirty: dirty.has(path), review: emptyReview() }),
+    closeDocument: async () => undefined,
+    edit: async (_p, version) => ({ version: version + 1, dirty: true }),
+    review: async () => emptyReview(),
+    accept: applied,
+    reject: applied,
+    acceptTurn: applied,
+    rejectTurn: applied,
+    runProducer: no,
+    cancelJob: async () => undefined,
+    enabledProducers: async () => [],
+    settings: no,
+    saveSettings: no,
+    undo: applied,
+    redo: applied,
+    sealUndoGroup: async () => undefined,
+    save: async () => ({ dirty: false, sidecarSkipped: null, review: emptyReview() }),
+    newThread: async () => emptyReview(),
+    reply: async () => emptyReview(),
+    setThreadResolved: async () => emptyReview(),
+    reloadDocument: applied,
+    keepMine: async () => undefined,
+    compareWithDisk: async (path) => ({ path, diff: [] }),
+    dirtyDocuments: async () => [...dirty],
+    restoredBackups: async () => {
+      // Answered once, as the app does.
+      if (restored) return { restored: [], unrestored: [] };
+      restored = true;
+      return { restored: [{ path: "b.md", fileChanged: true, decisions: 2 }], unrestored: [] };
+    },
+    openFolder: no,
+    pickFolder: async () => null,
+    recentFolders: async () => [],
+    openSample: no,
+    quit: async () => undefined,
+    uiReady: async () => undefined,
+    onNotice: async () => () => undefined,
+    onWorkspaceOpened: async () => () => undefined,
+    onCloseRequested: async () => () => undefined,
+  };
+  return { ...orig, tauriBackend: async () => backend };
+});
+
+const q = <T extends Element = HTMLElement>(sel: string) => document.querySelector<T>(sel);
+async function until(f: () => unknown, what: string, ms = 3000) {
+  const end = Date.now() + ms;
+  while (!f()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+beforeAll(async () => {
+  Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
+  Range.prototype.getBoundingClientRect = () => new DOMRect();
+  Element.prototype.scrollIntoView = () => undefined;
+  await import("../src/main");
+  await until(() => q(".tab"), "a tab");
+});
+
+describe("restored after a crash", () => {
+  it("opens the restored document first, marked unsaved, with the notice and the conflict banner", () => {
+    const tab = q('.tab[data-path="b.md"]')!;
+    expect(tab).not.toBeNull();
+    expect(tab.classList.contains("active")).toBe(true);
+    expect(tab.classList.contains("dirty")).toBe(true);
+    expect(q(".st-save")!.textContent).toMatch(/Unsaved/);
+    const notice = q(".restore-notice")!;
+    expect(notice.hidden).toBe(false);
+    expect(notice.getAttribute("role")).toBe("status");
+    expect(notice.textContent).toContain(
+      "Restored unsaved changes to b.md from the last session (2 decisions); the file changed on disk since",
+    );
+    expect(q(".banner-conflict")).not.toBeNull();
+  });
+
+  it("is dismissed with its button", () => {
+    q<HTMLButtonElement>(".rn-dismiss")!.click();
+    expect(q(".restore-notice")!.hidden).toBe(true);
+  });
+});
