@@ -30,7 +30,9 @@ import {
 
 const BACKUPS = mkdtempSync(join(tmpdir(), "cowriting-e2e-backups-"));
 const { env: ENV } = testHome({ COWRITING_BACKUP_DIR: BACKUPS });
-const SCREENSHOTS = join(ROOT, "docs/screenshots");
+// Screenshots go with the other test artifacts (git-ignored); the README's copy in
+// docs/screenshots/ is refreshed by hand from there, never by a test run.
+const SCREENSHOTS = join(ROOT, "tests/e2e/artifacts");
 const LONG = { timeout: 300_000 };
 
 let driver;
