@@ -7,125 +7,56 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { remote } from "webdriverio";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  CLI,
+  ROOT,
+  active,
+  click,
+  cli as cliAs,
+  fresh,
+  idle,
+  openDoc,
+  review,
+  sidecar,
+  startApp,
+  startDriver,
+  testHome,
+  text,
+  workspace,
+} from "./support.mjs";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
-const APP = process.env.COWRITING_APP ?? join(TARGET, "debug/cowriting-desktop");
-const CLI = process.env.COWRITING_CLI ?? join(TARGET, "debug/cowriting");
 const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
-const PORT = 4444;
 mkdirSync(ARTIFACTS, { recursive: true });
 
-// The app and the CLI see a HOME of their own: git identity, app data, recent folders.
-const HOME = mkdtempSync(join(tmpdir(), "cowriting-e2e-home-"));
-writeFileSync(join(HOME, ".gitconfig"), "[user]\n\temail = writer@example.com\n\tname = Writer\n");
-const ENV = { ...process.env, HOME, XDG_CONFIG_HOME: join(HOME, ".config"), XDG_DATA_HOME: join(HOME, ".local/share"), GIT_CONFIG_NOSYSTEM: "1" };
-
-// The user's own settings: Claude is the fake Claude Code in fixtures/ (no network, no model).
-mkdirSync(join(HOME, ".config/cowriting"), { recursive: true });
-writeFileSync(
-  join(HOME, ".config/cowriting/config.toml"),
-  `[claude]\ntransport = "cli"\ncommand = ${JSON.stringify(join(ROOT, "tests/e2e/fixtures/fake-claude"))}\ntimeout_secs = 30\n\n[producers]\nenabled = ["harper", "vale"]\n`,
-);
+// The app and the CLI see a HOME of their own: git identity, app data, recent
+// folders, and the user's settings (Claude is the fake Claude Code in fixtures/).
+const { env: ENV } = testHome({ enabled: ["harper", "vale"] });
 
 let driver;
 
-function waitForPort(port, ms) {
-  const until = Date.now() + ms;
-  return new Promise((ok, fail) => {
-    const tryOnce = () => {
-      const s = connect(port, "127.0.0.1");
-      s.on("connect", () => {
-        s.end();
-        ok();
-      });
-      s.on("error", () => (Date.now() > until ? fail(new Error(`port ${port} not open`)) : setTimeout(tryOnce, 100)));
-    };
-    tryOnce();
-  });
-}
-
 before(async () => {
-  driver = spawn("tauri-driver", ["--port", String(PORT)], { env: ENV, stdio: ["ignore", "inherit", "inherit"] });
-  await waitForPort(PORT, 10_000);
+  driver = await startDriver(ENV);
 });
 
 after(() => {
-  driver?.kill();
+  driver?.stop();
 });
 
-/** A fresh copy of the sample workspace. */
-function workspace() {
-  const dir = mkdtempSync(join(tmpdir(), "cowriting-e2e-ws-"));
-  cpSync(join(ROOT, "examples/workspace"), dir, { recursive: true });
-  return dir;
-}
-
-function cli(ws, ...args) {
-  return execFileSync(CLI, ["-w", ws, ...args], { env: ENV, encoding: "utf8" }).trim();
-}
-
-function sidecar(ws, doc) {
-  return JSON.parse(readFileSync(join(ws, ".threads", `${doc}.json`), "utf8"));
-}
+const cli = (ws, ...args) => cliAs(ENV, ws, ...args);
 
 /** Start the app on `ws`, run `f(browser)`, always end the session. */
 async function withApp(ws, f) {
-  const browser = await remote({
-    hostname: "127.0.0.1",
-    port: PORT,
-    logLevel: "error",
-    capabilities: {
-      browserName: "wry",
-      "wdio:enforceWebDriverClassic": true,
-      "tauri:options": { application: APP, args: [ws] },
-    },
-  });
+  const browser = await startApp(driver.port, ws);
   try {
-    await browser.waitUntil(() => browser.execute(() => Boolean(window.__cowriting?.text())), {
-      timeout: 60_000,
-      timeoutMsg: "the editor never showed a document",
-    });
     await f(browser);
   } finally {
     await browser.deleteSession().catch(() => undefined);
   }
 }
 
-/**
- * The UI re-renders panels and decorations when the core reports a change (the
- * watcher may report one write as two events), so an element found a moment ago
- * can be replaced: query again and retry rather than hold stale handles.
- */
-async function fresh(f, tries = 8) {
-  for (let i = 0; ; i++) {
-    try {
-      return await f();
-    } catch (e) {
-      const stale = /stale element|was not found|no such element/i.test(String(e?.message ?? e));
-      if (!stale || i >= tries) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-const click = (b, selector) => fresh(async () => (await b.$(selector)).click());
-
-const text = (b) => b.execute(() => window.__cowriting.text());
-const review = (b) => b.execute(() => window.__cowriting.review());
-const active = (b) => b.execute(() => window.__cowriting.activePath());
-const idle = (b) => b.execute(() => window.__cowriting.idle());
 const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
-
-async function openDoc(b, path) {
-  await click(b, `.tree-item[data-path="${path}"]`);
-  await b.waitUntil(async () => (await active(b)) === path, { timeout: 20_000 });
-}
 
 test("opens the sample workspace with its proposals, threads and Claude's text", async () => {
   const ws = workspace();

@@ -29,7 +29,7 @@ import {
 } from "./support.mjs";
 
 const BACKUPS = mkdtempSync(join(tmpdir(), "cowriting-e2e-backups-"));
-const { env: ENV } = testHome({ COWRITING_BACKUP_DIR: BACKUPS });
+const { env: ENV } = testHome({ env: { COWRITING_BACKUP_DIR: BACKUPS } });
 // Screenshots go with the other test artifacts (git-ignored); the README's copy in
 // docs/screenshots/ is refreshed by hand from there, never by a test run.
 const SCREENSHOTS = join(ROOT, "tests/e2e/artifacts");

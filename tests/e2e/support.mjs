@@ -14,14 +14,18 @@ const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_D
 export const APP = process.env.COWRITING_APP ?? join(TARGET, "debug/cowriting-desktop");
 export const CLI = process.env.COWRITING_CLI ?? join(TARGET, "debug/cowriting");
 
-/** A HOME of the tests' own (git identity, app data, settings), as app.test.mjs makes it. */
-export function testHome(extra = {}) {
+/**
+ * A HOME of the tests' own: git identity, app data, and the user's settings, in
+ * which Claude is the fake Claude Code in fixtures/ (no network, no model) and
+ * `enabled` are what Check document runs. `env` is added to the environment.
+ */
+export function testHome({ env = {}, enabled = ["harper"] } = {}) {
   const home = mkdtempSync(join(tmpdir(), "cowriting-e2e-home-"));
   writeFileSync(join(home, ".gitconfig"), "[user]\n\temail = writer@example.com\n\tname = Writer\n");
   mkdirSync(join(home, ".config/cowriting"), { recursive: true });
   writeFileSync(
     join(home, ".config/cowriting/config.toml"),
-    `[claude]\ntransport = "cli"\ncommand = ${JSON.stringify(join(ROOT, "tests/e2e/fixtures/fake-claude"))}\ntimeout_secs = 30\n\n[producers]\nenabled = ["harper"]\n`,
+    `[claude]\ntransport = "cli"\ncommand = ${JSON.stringify(join(ROOT, "tests/e2e/fixtures/fake-claude"))}\ntimeout_secs = 30\n\n[producers]\nenabled = ${JSON.stringify(enabled)}\n`,
   );
   return {
     home,
@@ -31,7 +35,7 @@ export function testHome(extra = {}) {
       XDG_CONFIG_HOME: join(home, ".config"),
       XDG_DATA_HOME: join(home, ".local/share"),
       GIT_CONFIG_NOSYSTEM: "1",
-      ...extra,
+      ...env,
     },
   };
 }
