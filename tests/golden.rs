@@ -24,31 +24,10 @@
 //! is missing, it does not skip.
 
 mod common;
-use common::Ws;
+use common::{node, Ws};
 use cowriting::model::{parse_artifact, serialize_artifact};
 use serde_json::Value;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-/// Runs node with `script`, `input` on stdin; its stdout. Panics when node is missing.
-fn node(script: &str, input: &[u8]) -> Vec<u8> {
-    let mut child = Command::new("node")
-        .args(["-e", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("node is required for this test (`make test` installs it): {e}"));
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "node failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
 
 /// What the VS Code extension would write after reading `text`:
 /// `JSON.stringify(JSON.parse(text), null, 2) + "\n"`.

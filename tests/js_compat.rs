@@ -10,13 +10,13 @@
 //! (each unpaired surrogate as U+FFFD). The naive model itself is checked
 //! against real node on a sample (node is required: `make test` installs it).
 
+mod common;
+
 use cowriting::model::{parse_artifact, serialize_artifact, to_js_json};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use serde_json::{Map, Value};
-use std::io::Write as _;
-use std::process::{Command, Stdio};
 
 fn scalar(c: u32) -> Vec<u16> {
     let mut buf = [0u16; 2];
@@ -256,23 +256,9 @@ proptest! {
     }
 }
 
-/// Runs `script` in node with `input` on stdin; its stdout. Node is required.
+/// Runs `script` in node with `input` on stdin; its stdout as text. Node is required.
 fn node(script: &str, input: &str) -> String {
-    let mut child = Command::new("node")
-        .args(["-e", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("node is required for this test (`make test` installs it): {e}"));
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "node failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(common::node(script, input.as_bytes())).unwrap()
 }
 
 fn sample<S: Strategy>(s: S, n: usize) -> Vec<S::Value> {

@@ -3,7 +3,9 @@
 
 use assert_cmd::Command;
 use serde_json::Value;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 
 /// A temp workspace with its own HOME (so git identity is the test's own).
 pub struct Ws {
@@ -152,4 +154,23 @@ impl Ws {
         out.sort();
         out
     }
+}
+
+/// Runs node with `script`, `input` on stdin; its stdout. Panics when node is missing.
+pub fn node(script: &str, input: &[u8]) -> Vec<u8> {
+    let mut child = std::process::Command::new("node")
+        .args(["-e", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("node is required for this test (`make test` installs it): {e}"));
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
