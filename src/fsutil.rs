@@ -285,12 +285,6 @@ pub fn backoff(attempt: usize) {
     std::thread::sleep(std::time::Duration::from_millis(base / 2 + jitter / 2 + 1));
 }
 
-/// Counts a durable step made outside this module (a lock file created, an
-/// intent record written through [`replace`] counts already).
-pub fn step() {
-    fault_point();
-}
-
 /// tempfile creates files readable by the owner only; a new document or
 /// sidecar should be as readable as any file the user creates.
 #[cfg(unix)]

@@ -241,12 +241,6 @@ impl Ledger {
         read_settled(&path, |bytes| parse_pending(&path, bytes))
     }
 
-    /// Read-modify-write the pending entries of `doc` under its lock.
-    pub fn update_pending<R>(&self, doc: &DocPath, f: impl FnMut(&mut Vec<Entry>) -> R) -> Result<R> {
-        let lock = self.ws.lock_doc(doc)?;
-        self.update_pending_locked(&lock, doc, f)
-    }
-
     /// Read-modify-write the pending entries of `doc`, the caller holding its
     /// lock; the file is removed when it ends up empty, not written when nothing
     /// changed, and the whole of it redone when the file changed between the read
@@ -287,19 +281,6 @@ impl Ledger {
             }
         }
         Err(crate::store::kept_changing(&path))
-    }
-
-    /// Add entries for newly filed proposals.
-    pub fn add_pending(&self, doc: &DocPath, new: Vec<Entry>) -> Result<()> {
-        self.update_pending(doc, |entries| entries.extend(new.iter().cloned()))
-    }
-
-    /// The pending entry of the sidecar proposal `sidecar_id`, if it has one.
-    pub fn entry(&self, doc: &DocPath, sidecar_id: &str) -> Result<Option<Entry>> {
-        Ok(self
-            .pending(doc)?
-            .into_iter()
-            .find(|e| e.sidecar_proposal_id == sidecar_id))
     }
 
     /// The log line that records `outcome` on `entry` (`members` replaces the
@@ -404,30 +385,6 @@ impl Ledger {
             .filter(|l| !have.contains(l.trim_end_matches('\n')))
             .cloned()
             .collect())
-    }
-
-    /// Record a decision on the sidecar proposal `sidecar_id`, if it has an
-    /// entry (proposals filed without the contract have none): the entry leaves
-    /// the pending file, the decision is appended. Returns the record written.
-    /// (Outside a transaction; [`crate::txn`] composes the same pieces.)
-    pub fn decide(
-        &self,
-        doc: &DocPath,
-        sidecar_id: &str,
-        outcome: Outcome,
-        chosen: Option<&str>,
-        decided_by: &Provenance,
-        members: Option<Vec<Suggestion>>,
-    ) -> Result<Option<DecisionRecord>> {
-        let Some(entry) = self.entry(doc, sidecar_id)? else {
-            return Ok(None);
-        };
-        let prepared = self.prepare_decision(doc, &entry, outcome, chosen, decided_by, members);
-        self.update_pending(doc, |entries| {
-            entries.retain(|e| e.sidecar_proposal_id != sidecar_id)
-        })?;
-        self.append_lines(std::slice::from_ref(&prepared.line))?;
-        Ok(Some(prepared.record))
     }
 
     /// Every decision in log order, with `undone` set where an undo followed.
@@ -627,7 +584,7 @@ pub fn read_revision(workspace_root: &Path, revision: &str) -> Result<Vec<u8>> {
 /// side removed (decided) is removed; an entry both sides changed differently
 /// (migrated on both) keeps the one with the greater contract proposal id, so
 /// the result does not depend on which side is "ours". Output is canonical
-/// (the same bytes [`Ledger::update_pending`] writes); `None` when no entry is
+/// (the same bytes [`Ledger::update_pending_locked`] writes); `None` when no entry is
 /// left (the file should be deleted — written as an empty entries list here).
 pub fn merge_pending(
     base: Option<&str>,
@@ -802,6 +759,53 @@ pub fn eval(
 mod tests {
     use super::*;
     use crate::contract::{byte_span, Finding, Producer, Source};
+
+    /// The pieces of a decision, composed outside a transaction (production
+    /// code decides through `txn`; these tests exercise the pieces).
+    impl Ledger {
+        /// Read-modify-write the pending entries of `doc` under its lock.
+        fn update_pending<R>(&self, doc: &DocPath, f: impl FnMut(&mut Vec<Entry>) -> R) -> Result<R> {
+            let lock = self.ws.lock_doc(doc)?;
+            self.update_pending_locked(&lock, doc, f)
+        }
+
+        /// Add entries for newly filed proposals.
+        fn add_pending(&self, doc: &DocPath, new: Vec<Entry>) -> Result<()> {
+            self.update_pending(doc, |entries| entries.extend(new.iter().cloned()))
+        }
+
+        /// The pending entry of the sidecar proposal `sidecar_id`, if it has one.
+        fn entry(&self, doc: &DocPath, sidecar_id: &str) -> Result<Option<Entry>> {
+            Ok(self
+                .pending(doc)?
+                .into_iter()
+                .find(|e| e.sidecar_proposal_id == sidecar_id))
+        }
+
+        /// Record a decision on the sidecar proposal `sidecar_id`, if it has an
+        /// entry (proposals filed without the contract have none): the entry leaves
+        /// the pending file, the decision is appended. Returns the record written.
+        /// (Outside a transaction; [`crate::txn`] composes the same pieces.)
+        fn decide(
+            &self,
+            doc: &DocPath,
+            sidecar_id: &str,
+            outcome: Outcome,
+            chosen: Option<&str>,
+            decided_by: &Provenance,
+            members: Option<Vec<Suggestion>>,
+        ) -> Result<Option<DecisionRecord>> {
+            let Some(entry) = self.entry(doc, sidecar_id)? else {
+                return Ok(None);
+            };
+            let prepared = self.prepare_decision(doc, &entry, outcome, chosen, decided_by, members);
+            self.update_pending(doc, |entries| {
+                entries.retain(|e| e.sidecar_proposal_id != sidecar_id)
+            })?;
+            self.append_lines(std::slice::from_ref(&prepared.line))?;
+            Ok(Some(prepared.record))
+        }
+    }
 
     fn sug(bytes: &[u8], start: usize, end: usize, rep: &str) -> Suggestion {
         let p = Producer {

@@ -35,14 +35,6 @@ const WAIT: Duration = Duration::from_secs(120);
 #[derive(Debug)]
 pub struct DocLock {
     file: File,
-    doc: Option<DocPath>,
-}
-
-impl DocLock {
-    /// The document this lock is for (`None` for the log's).
-    pub fn doc(&self) -> Option<&DocPath> {
-        self.doc.as_ref()
-    }
 }
 
 impl Drop for DocLock {
@@ -61,17 +53,14 @@ impl Workspace {
     pub fn lock_doc(&self, doc: &DocPath) -> Result<DocLock> {
         let path = self.lock_file(doc)?;
         let file = acquire(self, &path, doc.as_str())?;
-        Ok(DocLock {
-            file,
-            doc: Some(doc.clone()),
-        })
+        Ok(DocLock { file })
     }
 
     /// Take the decision log's lock.
     pub fn lock_log(&self) -> Result<DocLock> {
         let path = self.internal_file(&format!("{LOCK_DIR}/{LOG_LOCK}"))?;
         let file = acquire(self, &path, "the decision log")?;
-        Ok(DocLock { file, doc: None })
+        Ok(DocLock { file })
     }
 }
 

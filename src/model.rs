@@ -5,8 +5,8 @@
 //! written) so that every field this crate does not know — at any level — is kept
 //! in [`Extra`] and written back after the known keys, in its original order.
 //! [`serialize_artifact`] writes exactly what `JSON.stringify(x, null, 2) + "\n"`
-//! writes in JavaScript for the same value (its own writer, [`js::Writer`]: key
-//! order, escapes, and the strings a Rust `String` cannot hold — see [`js`]).
+//! writes in JavaScript for the same value (its own writer, `js::Writer`: key
+//! order, escapes, and the strings a Rust `String` cannot hold — see `js`).
 //! What the file said that the typed fields cannot hold — `null` optionals,
 //! strings with unpaired surrogates — is kept beside each record ([`Extra`]).
 
@@ -969,7 +969,7 @@ pub fn provenance_value(p: &Provenance) -> Value {
 }
 
 /// Exactly `JSON.stringify(value, null, 2) + "\n"` (key order included: see
-/// [`js::array_index`]).
+/// `js::array_index`).
 pub fn to_js_json<T: serde::Serialize + ?Sized>(value: &T) -> String {
     let v = serde_json::to_value(value).expect("serializing to a Value cannot fail");
     let mut w = js::Writer::default();

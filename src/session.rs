@@ -437,7 +437,7 @@ impl Session {
     fn update<R>(&mut self, f: impl FnMut(&mut Artifact) -> Result<R>) -> Result<R> {
         let lock = lock_and_recover(&self.store, &self.doc_path)?;
         self.check_sidecar()?;
-        let (artifact, out, _) = self.store.update_locked(&lock, &self.doc_path, f)?;
+        let (artifact, out) = self.store.update_locked(&lock, &self.doc_path, f)?;
         self.sidecar_problem = None;
         self.adopt(artifact);
         Ok(out)
@@ -511,6 +511,14 @@ impl Session {
     fn refresh(&mut self) {
         let base = self.base.clone();
         self.adopt(base);
+    }
+
+    /// The error when the files kept changing under `what` through every redo.
+    fn gave_up(&self, what: &str) -> Error {
+        Error::io(self.store.workspace().root())(std::io::Error::other(format!(
+            "other programs kept changing {}'s files under the {what}; gave up after {REDO_LIMIT} tries",
+            self.doc_path
+        )))
     }
 
     /// The index of the last unsaved decision about `id`.
@@ -876,9 +884,7 @@ impl Session {
                 Err(CommitError::Failed(e)) => return Err(e),
             }
         }
-        Err(Error::io(self.store.workspace().root())(std::io::Error::other(
-            "the sidecar kept changing under the decision",
-        )))
+        Err(self.gave_up("decision"))
     }
 
     /// Restore spans, and the live ranges the snapshot knew (anchors added since
@@ -1071,9 +1077,7 @@ impl Session {
                 }
             }
         }
-        Err(Error::io(self.store.workspace().root())(std::io::Error::other(
-            "the files kept changing under the accept",
-        )))
+        Err(self.gave_up("accept"))
     }
 
     /// The buffer half of an accept: checks, the change, the paint, the undo
@@ -1280,9 +1284,7 @@ impl Session {
                 }],
             );
         }
-        Err(Error::io(self.store.workspace().root())(std::io::Error::other(
-            "the sidecar kept changing under the reject",
-        )))
+        Err(self.gave_up("reject"))
     }
 
     // ---- suggestion contract -------------------------------------------------------
@@ -1399,9 +1401,7 @@ impl Session {
         let written = loop {
             attempt += 1;
             if attempt > REDO_LIMIT {
-                return Err(Error::io(self.store.workspace().root())(std::io::Error::other(
-                    "the sidecar kept changing under the filing",
-                )));
+                return Err(self.gave_up("filing"));
             }
             if attempt > 1 {
                 crate::fsutil::backoff(attempt);
@@ -1710,9 +1710,7 @@ impl Session {
                 Err(CommitError::Failed(e)) => return Err(e),
             }
         }
-        Err(Error::io(self.store.workspace().root())(std::io::Error::other(
-            "the files kept changing under the save",
-        )))
+        Err(self.gave_up("save"))
     }
 
     /// What a save writes into the sidecar, computed from the live state.

@@ -34,15 +34,6 @@ pub struct Store {
     own_writes: Mutex<HashMap<PathBuf, [u8; 32]>>,
 }
 
-/// What one [`Store::update_locked`] did on disk.
-#[derive(Clone, Debug, Default)]
-pub struct Written {
-    /// The bytes read (and replaced), `None` when there was no sidecar.
-    pub before: Option<Vec<u8>>,
-    /// The hash of the bytes written, `None` when nothing was written.
-    pub after: Option<[u8; 32]>,
-}
-
 impl Store {
     pub fn new(ws: Workspace) -> Self {
         Store {
@@ -78,21 +69,20 @@ impl Store {
         f: impl FnMut(&mut Artifact) -> Result<R>,
     ) -> Result<(Artifact, R)> {
         let lock = self.ws.lock_doc(doc)?;
-        let (a, r, _) = self.update_locked(&lock, doc, f)?;
-        Ok((a, r))
+        self.update_locked(&lock, doc, f)
     }
 
     /// Read-modify-write, the caller holding `doc`'s lock: load from disk, apply
     /// `f`, prune anchors, write atomically if anything changed and the file still
     /// holds what was read; otherwise all of it again. `f` may therefore run more
-    /// than once, each time on a fresh copy. Returns the artifact as written, `f`'s
-    /// result and what was written. When `f` fails nothing is written.
+    /// than once, each time on a fresh copy. Returns the artifact as written and
+    /// `f`'s result. When `f` fails nothing is written.
     pub fn update_locked<R>(
         &self,
         _lock: &DocLock,
         doc: &DocPath,
         mut f: impl FnMut(&mut Artifact) -> Result<R>,
-    ) -> Result<(Artifact, R, Written)> {
+    ) -> Result<(Artifact, R)> {
         let file = self.ws.sidecar_file(doc)?;
         for attempt in 0..REDO_LIMIT {
             if attempt > 0 {
@@ -120,16 +110,12 @@ impl Store {
                 // No sidecar and nothing to say: do not create an empty file.
                 None => (!artifact.is_empty()).then(|| serialize_artifact(&artifact)),
             };
-            let before = before.map(|(_, b)| b);
             let Some(text) = write else {
-                return Ok((artifact, out, Written { before, after: None }));
+                return Ok((artifact, out));
             };
-            let expect = Expect::of(before.as_deref());
+            let expect = Expect::of(before.as_ref().map(|(_, b)| b.as_slice()));
             match self.replace(&file, text.as_bytes(), expect) {
-                Ok(()) => {
-                    let after = Some(fsutil::sha256(text.as_bytes()));
-                    return Ok((artifact, out, Written { before, after }));
-                }
+                Ok(()) => return Ok((artifact, out)),
                 Err(WriteError::Changed) => continue,
                 Err(WriteError::Io(e)) => return Err(Error::io(&file)(e)),
             }
