@@ -1,0 +1,768 @@
+//! Measures the anchor resolver on real Markdown revision histories
+//! (`docs/anchoring.md` has the method, the corpus and the figures).
+//!
+//! ```text
+//! cargo run --release --example anchoring -- [--pairs N] [--anchors N] [--seed S]
+//!     [--emit DIR] [--show CLASS] REPO...
+//! ```
+//!
+//! For each git repository, every non-merge commit that modified a Markdown file
+//! gives a revision pair (the file at the parent, the file at the commit). `--pairs`
+//! of them (default 400) are drawn with a seeded generator; in each, `--anchors`
+//! (default 12) anchors are drawn on the old revision: half anywhere, half near a
+//! change, as words, phrases and sentences. Each is fingerprinted as the app does
+//! and resolved in the new revision with no live range (a reload).
+//!
+//! The truth comes from a diff of the two revisions in tokens (words, single
+//! punctuation chars and whitespace runs):
+//! - *unchanged*: every token of the anchor survived, side by side; the expected
+//!   place is where they are now. Text whose diff says deleted but whose
+//!   fingerprint (context, text, context) occurs exactly once in the new revision
+//!   was moved, and counts as unchanged at that place.
+//! - *rewrapped*: every word survived, in order, and only the whitespace runs
+//!   between them changed (a re-wrap or re-indent); the expected place runs from
+//!   its first word to its last.
+//! - *changed*: anything else (words edited, added or deleted).
+//!
+//! `--emit DIR` also writes every new revision and a `resolve --batch` input
+//! (`DIR/input.jsonl`, text paths relative to DIR) for the speed comparison of
+//! `scripts/anchoring-bench.sh`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use cowriting::anchor::{build_fingerprint, resolve, Resolution};
+use cowriting::document::Document;
+use cowriting::model::Fingerprint;
+use cowriting::offset::{ByteOffset, CharRange};
+use similar::{Algorithm, DiffOp};
+
+const MAX_FILE_BYTES: usize = 256 * 1024;
+
+/// A small seeded generator (xorshift64*): the same corpus every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Class {
+    Unchanged,
+    Moved,
+    Rewrapped,
+    Changed,
+}
+
+impl Class {
+    fn name(self) -> &'static str {
+        match self {
+            Class::Unchanged => "unchanged",
+            Class::Moved => "moved",
+            Class::Rewrapped => "rewrapped",
+            Class::Changed => "changed",
+        }
+    }
+}
+
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    anchors: usize,
+    /// Found (exact) at the expected place.
+    found_right: usize,
+    /// Relocated (flagged as changed) onto the expected place.
+    relocated_right: usize,
+    /// Returned a range that is not the expected place (or any range, for changed text).
+    wrong: usize,
+    /// Returned as intact (`Found`).
+    intact: usize,
+    /// Placed elsewhere, where the text and 32 chars of context either side read
+    /// exactly as at the expected place: no resolver can tell them apart.
+    indistinct: usize,
+    /// Changed text placed on text the new revision added (ambiguous: a move, or
+    /// another copy).
+    on_new_text: usize,
+    orphaned: usize,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.anchors += o.anchors;
+        self.found_right += o.found_right;
+        self.relocated_right += o.relocated_right;
+        self.wrong += o.wrong;
+        self.intact += o.intact;
+        self.orphaned += o.orphaned;
+        self.indistinct += o.indistinct;
+        self.on_new_text += o.on_new_text;
+    }
+}
+
+/// Tokens: runs of whitespace, runs of alphanumeric chars, single other chars.
+fn tokens(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut it = text.char_indices().peekable();
+    while let Some((start, c)) = it.next() {
+        let kind = |c: char| {
+            if c.is_whitespace() {
+                0
+            } else if c.is_alphanumeric() {
+                1
+            } else {
+                2
+            }
+        };
+        let k = kind(c);
+        let mut end = start + c.len_utf8();
+        if k != 2 {
+            while let Some(&(i, d)) = it.peek() {
+                if kind(d) != k {
+                    break;
+                }
+                end = i + d.len_utf8();
+                it.next();
+            }
+        }
+        out.push((start, end));
+    }
+    out
+}
+
+fn is_ws(text: &str, t: (usize, usize)) -> bool {
+    text[t.0..t.1].starts_with(char::is_whitespace)
+}
+
+struct Pair {
+    repo: String,
+    path: String,
+    old: String,
+    new: String,
+}
+
+/// Every (parent, commit) revision pair of a modified Markdown file in `repo`.
+fn pairs_of(repo: &Path) -> Result<Vec<(git2::Oid, git2::Oid, String)>, git2::Error> {
+    let git = git2::Repository::open(repo)?;
+    let mut walk = git.revwalk()?;
+    walk.push_head()?;
+    let mut out = Vec::new();
+    for oid in walk {
+        let commit = git.find_commit(oid?)?;
+        if commit.parent_count() != 1 {
+            continue;
+        }
+        let tree = commit.tree()?;
+        let parent = commit.parent(0)?.tree()?;
+        let diff = git.diff_tree_to_tree(Some(&parent), Some(&tree), None)?;
+        for d in diff.deltas() {
+            if d.status() != git2::Delta::Modified {
+                continue;
+            }
+            let Some(path) = d.new_file().path().and_then(|p| p.to_str()) else {
+                continue;
+            };
+            if path.ends_with(".md") || path.ends_with(".markdown") {
+                out.push((d.old_file().id(), d.new_file().id(), path.to_owned()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn blob_text(git: &git2::Repository, id: git2::Oid) -> Option<String> {
+    let blob = git.find_blob(id).ok()?;
+    if blob.size() > MAX_FILE_BYTES {
+        return None;
+    }
+    let text = std::str::from_utf8(blob.content()).ok()?;
+    Some(text.strip_prefix('\u{feff}').unwrap_or(text).to_owned())
+}
+
+/// The truth for one anchor over old tokens `a..=b`: its class and expected
+/// byte range in the new revision (`None` for changed text).
+fn truth(
+    old: &str,
+    new: &str,
+    ot: &[(usize, usize)],
+    nt: &[(usize, usize)],
+    map: &[Option<usize>],
+    a: usize,
+    b: usize,
+) -> (Class, Option<(usize, usize)>) {
+    let all_mapped = (a..=b).all(|i| map[i].is_some());
+    if all_mapped && (a..b).all(|i| map[i + 1] == map[i].map(|j| j + 1)) {
+        let (s, e) = (nt[map[a].unwrap()].0, nt[map[b].unwrap()].1);
+        return (Class::Unchanged, Some((s, e)));
+    }
+    // Re-wrapped: the same token structure, words kept, whitespace runs changed.
+    let words_kept = (a..=b).filter(|&i| !is_ws(old, ot[i])).all(|i| map[i].is_some());
+    if words_kept && map[a].is_some() && map[b].is_some() {
+        let (ja, jb) = (map[a].unwrap(), map[b].unwrap());
+        if jb >= ja && jb - ja == b - a {
+            let same_shape = (0..=b - a).all(|k| {
+                let (o, n) = (ot[a + k], nt[ja + k]);
+                match map[a + k] {
+                    Some(j) => j == ja + k,
+                    None => is_ws(old, o) && is_ws(new, n),
+                }
+            });
+            if same_shape {
+                return (Class::Rewrapped, Some((nt[ja].0, nt[jb].1)));
+            }
+        }
+    }
+    (Class::Changed, None)
+}
+
+/// For each old token, the new token it survives as. The diff runs on lines first
+/// (patience, as `git diff --patience` aligns them), then on the tokens of each
+/// changed stretch of lines (Myers), so a common token is never matched across
+/// the document.
+/// The words of `text` (trimmed) with any whitespace run between them, where
+/// `text` has one.
+fn rewrapped_pattern(text: &str) -> Option<regex::Regex> {
+    let words: Vec<String> = text.split_whitespace().map(regex::escape).collect();
+    (words.len() > 1).then(|| regex::Regex::new(&words.join(r"\s+")).unwrap())
+}
+
+fn token_map(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)]) -> Vec<Option<usize>> {
+    let lines = |t: &str| -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut s = 0;
+        for (i, _) in t.match_indices('\n') {
+            out.push((s, i + 1));
+            s = i + 1;
+        }
+        if s < t.len() {
+            out.push((s, t.len()));
+        }
+        out
+    };
+    let (ol, nl) = (lines(old), lines(new));
+    let o: Vec<&str> = ol.iter().map(|&(s, e)| &old[s..e]).collect();
+    let n: Vec<&str> = nl.iter().map(|&(s, e)| &new[s..e]).collect();
+    let deadline = || Some(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let line_ops = similar::capture_diff_slices_deadline(Algorithm::Patience, &o, &n, deadline());
+    // Token index of a byte offset (the first token starting at or after it).
+    let tok_at = |toks: &[(usize, usize)], b: usize| toks.partition_point(|t| t.0 < b);
+    let byte = |ls: &[(usize, usize)], i: usize, len: usize| if i < ls.len() { ls[i].0 } else { len };
+    let mut map = vec![None; ot.len()];
+    for op in line_ops {
+        let (oi, ni, olen, nlen) = match op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => (old_index, new_index, len, len),
+            DiffOp::Delete {
+                old_index,
+                new_index,
+                old_len,
+            } => (old_index, new_index, old_len, 0),
+            DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => (old_index, new_index, 0, new_len),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => (old_index, new_index, old_len, new_len),
+        };
+        let (ot0, ot1) = (
+            tok_at(ot, byte(&ol, oi, old.len())),
+            tok_at(ot, byte(&ol, oi + olen, old.len())),
+        );
+        let (nt0, nt1) = (
+            tok_at(nt, byte(&nl, ni, new.len())),
+            tok_at(nt, byte(&nl, ni + nlen, new.len())),
+        );
+        if matches!(op, DiffOp::Equal { .. }) {
+            for k in 0..(ot1 - ot0).min(nt1 - nt0) {
+                map[ot0 + k] = Some(nt0 + k);
+            }
+            continue;
+        }
+        if ot1 == ot0 || nt1 == nt0 {
+            continue;
+        }
+        let a: Vec<&str> = ot[ot0..ot1].iter().map(|&(s, e)| &old[s..e]).collect();
+        let b: Vec<&str> = nt[nt0..nt1].iter().map(|&(s, e)| &new[s..e]).collect();
+        for t in similar::capture_diff_slices_deadline(Algorithm::Myers, &a, &b, deadline()) {
+            if let DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = t
+            {
+                for k in 0..len {
+                    map[ot0 + old_index + k] = Some(nt0 + new_index + k);
+                }
+            }
+        }
+    }
+    map
+}
+
+struct Args {
+    pairs: usize,
+    anchors: usize,
+    seed: u64,
+    emit: Option<PathBuf>,
+    show: Option<String>,
+    repos: Vec<PathBuf>,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        pairs: 400,
+        anchors: 12,
+        seed: 1,
+        emit: None,
+        show: None,
+        repos: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        let mut val = || it.next().unwrap_or_else(|| panic!("{x} needs a value"));
+        match x.as_str() {
+            "--pairs" => a.pairs = val().parse().expect("--pairs N"),
+            "--anchors" => a.anchors = val().parse().expect("--anchors N"),
+            "--seed" => a.seed = val().parse().expect("--seed S"),
+            "--emit" => a.emit = Some(val().into()),
+            "--show" => a.show = Some(val()),
+            _ => a.repos.push(x.into()),
+        }
+    }
+    assert!(
+        !a.repos.is_empty(),
+        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] REPO..."
+    );
+    a
+}
+
+fn main() {
+    let args = args();
+    let mut rng = Rng(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut pairs = Vec::new();
+    for repo in &args.repos {
+        let name = repo
+            .components()
+            .rev()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .find(|c| c != "repo" && c != ".git")
+            .unwrap_or_default();
+        let all = pairs_of(repo).unwrap_or_else(|e| panic!("{}: {e}", repo.display()));
+        let git = git2::Repository::open(repo).unwrap();
+        let mut picked = 0;
+        let mut order: Vec<usize> = (0..all.len()).collect();
+        // Fisher-Yates, seeded.
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        for i in order {
+            if picked == args.pairs {
+                break;
+            }
+            let (o, n, path) = &all[i];
+            let (Some(old), Some(new)) = (blob_text(&git, *o), blob_text(&git, *n)) else {
+                continue;
+            };
+            if old == new || old.len() < 200 {
+                continue;
+            }
+            pairs.push(Pair {
+                repo: name.clone(),
+                path: path.clone(),
+                old,
+                new,
+            });
+            picked += 1;
+        }
+        eprintln!("{name}: {} revision pairs of {} drawn", picked, all.len());
+    }
+
+    let mut tallies: BTreeMap<(&'static str, String, Class), Tally> = BTreeMap::new();
+    let mut emit_lines = Vec::new();
+    let mut resolve_time = std::time::Duration::ZERO;
+    for (pi, pair) in pairs.iter().enumerate() {
+        let ot = tokens(&pair.old);
+        let nt = tokens(&pair.new);
+        let map = token_map(&pair.old, &pair.new, &ot, &nt);
+        // Anchors start and end on words, as a writer selects text (a selection
+        // may take the punctuation after its last word).
+        let words: Vec<usize> = (0..ot.len())
+            .filter(|&i| pair.old[ot[i].0..].starts_with(char::is_alphanumeric))
+            .collect();
+        if words.len() < 10 {
+            continue;
+        }
+        let changed: Vec<usize> = (0..ot.len()).filter(|&i| map[i].is_none()).collect();
+        // Whitespace runs that changed between two words that did not.
+        let ws_changed: Vec<usize> = (1..ot.len().saturating_sub(1))
+            .filter(|&i| {
+                map[i].is_none() && is_ws(&pair.old, ot[i]) && map[i - 1].is_some() && map[i + 1].is_some()
+            })
+            .collect();
+        // For each surviving token, the length of the run of tokens that survived
+        // side by side with it.
+        let mut runs = vec![0usize; ot.len()];
+        let mut i = 0;
+        while i < ot.len() {
+            let mut j = i;
+            while map[i].is_some()
+                && j + 1 < ot.len()
+                && map[j + 1].is_some()
+                && map[j + 1] == map[j].map(|x| x + 1)
+            {
+                j += 1;
+            }
+            let len = if map[i].is_some() { j - i + 1 } else { 0 };
+            runs[i..=j].fill(len);
+            i = j + 1;
+        }
+        let mut image = vec![false; nt.len()];
+        for j in map.iter().flatten() {
+            image[*j] = true;
+        }
+        let old_doc = Document::new(&pair.old);
+        let new_doc = Document::new(&pair.new);
+        if let Some(dir) = &args.emit {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join(format!("{pi}.md")), &pair.new).unwrap();
+        }
+        for k in 0..args.anchors {
+            // Start: anywhere, or near a changed token.
+            let near = match k % 3 {
+                1 => &changed,
+                2 if !ws_changed.is_empty() => &ws_changed,
+                2 => &changed,
+                _ => &words,
+            };
+            let start_tok = if k % 3 != 0 && !near.is_empty() {
+                let c = near[rng.below(near.len())];
+                let lo = c.saturating_sub(30);
+                lo + rng.below(c + 1 - lo)
+            } else {
+                ot.len().min(words[rng.below(words.len())])
+            };
+            let Some(wi) = words.iter().position(|&w| w >= start_tok) else {
+                continue;
+            };
+            let len = match rng.below(10) {
+                0..=3 => 1,
+                4..=6 => 2 + rng.below(5),
+                _ => 7 + rng.below(34),
+            };
+            let wj = (wi + len - 1).min(words.len() - 1);
+            let (a, mut b) = (words[wi], words[wj]);
+            if rng.below(4) == 0
+                && b + 1 < ot.len()
+                && !is_ws(&pair.old, ot[b + 1])
+                && !pair.old[ot[b + 1].0..].starts_with(char::is_alphanumeric)
+            {
+                b += 1;
+            }
+            let (sb, eb) = (ot[a].0, ot[b].1);
+            let range = CharRange {
+                start: old_doc.byte_to_char(ByteOffset(sb)).unwrap(),
+                end: old_doc.byte_to_char(ByteOffset(eb)).unwrap(),
+            };
+            let fp = build_fingerprint(&old_doc, range);
+            let (mut class, mut expected) = truth(&pair.old, &pair.new, &ot, &nt, &map, a, b);
+            if class == Class::Changed {
+                // The diff may have aligned the same words with other copies: text
+                // that is still there, once, between the nearest words that
+                // survived on either side, was not changed.
+                // Surviving words count as neighbours only in a run of at least
+                // 8 tokens that survived side by side (a lone common word the
+                // diff matched elsewhere is no landmark).
+                let steady = |i: usize| runs[i] >= 8;
+                let lo = (0..a)
+                    .rev()
+                    .find(|&i| steady(i))
+                    .and_then(|i| map[i])
+                    .map_or(0, |j| nt[j].1);
+                let hi = (b + 1..ot.len())
+                    .find(|&i| steady(i))
+                    .and_then(|i| map[i])
+                    .map_or(pair.new.len(), |j| nt[j].0);
+                if hi >= lo && hi - lo <= 4000 {
+                    let slot = &pair.new[lo..hi];
+                    let mut hits = slot.match_indices(fp.text.as_str());
+                    if let (Some((at, _)), None) = (hits.next(), hits.next()) {
+                        class = Class::Unchanged;
+                        expected = Some((lo + at, lo + at + fp.text.len()));
+                    } else if let Some(re) = rewrapped_pattern(&fp.text) {
+                        let mut hits = re.find_iter(slot);
+                        if let (Some(m), None) = (hits.next(), hits.next()) {
+                            if m.as_str() != fp.text {
+                                class = Class::Rewrapped;
+                                expected = Some((lo + m.start(), lo + m.end()));
+                            }
+                        }
+                    }
+                }
+            }
+            if class == Class::Changed && fp.text.split_whitespace().count() >= 4 {
+                // A passage of four words or more that occurs once in each revision is
+                // the same passage, wherever the diff put it.
+                let once = |t: &str| {
+                    let mut hits = t.match_indices(fp.text.as_str());
+                    match (hits.next(), hits.next()) {
+                        (Some((at, _)), None) => Some(at),
+                        _ => None,
+                    }
+                };
+                if let (Some(_), Some(at)) = (once(&pair.old), once(&pair.new)) {
+                    class = Class::Moved;
+                    expected = Some((at, at + fp.text.len()));
+                }
+            }
+            if class == Class::Changed {
+                let whole = format!("{}{}{}", fp.before, fp.text, fp.after);
+                let mut hits = pair.new.match_indices(whole.as_str());
+                if let (Some((at, _)), None) = (hits.next(), hits.next()) {
+                    let s = at + fp.before.len();
+                    class = Class::Moved;
+                    expected = Some((s, s + fp.text.len()));
+                }
+            }
+            let t0 = std::time::Instant::now();
+            let got = resolve(&new_doc, &fp, None);
+            resolve_time += t0.elapsed();
+            let tally = tallies
+                .entry((STRATA[k % 3], pair.repo.clone(), class))
+                .or_default();
+            tally.anchors += 1;
+            let as_bytes = |r: CharRange| {
+                let b = new_doc.char_range_to_bytes(r);
+                (b.start.0, b.end.0)
+            };
+            let mut outcome = "orphaned";
+            // A place that is not the expected one: as good as it when the text and
+            // its context there read the same; for changed text, ambiguous when it
+            // is all text the new revision added (the same words deleted here and
+            // written there); otherwise wrong.
+            let judge = |got: (usize, usize), tally: &mut Tally| -> &'static str {
+                let window = |(s, e): (usize, usize)| {
+                    let s = pair.new[..s].char_indices().rev().nth(31).map_or(0, |(i, _)| i);
+                    let e = pair.new[e..]
+                        .char_indices()
+                        .nth(32)
+                        .map_or(pair.new.len(), |(i, _)| e + i);
+                    &pair.new[s..e]
+                };
+                let recorded = format!("{}{}{}", fp.before, fp.text, fp.after);
+                if expected.map_or(window(got) == recorded, |x| window(x) == window(got)) {
+                    tally.indistinct += 1;
+                    return "indistinct";
+                }
+                let added = nt
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.0 < got.1 && t.1 > got.0)
+                    .all(|(j, _)| !image[j]);
+                if class == Class::Changed && added {
+                    tally.on_new_text += 1;
+                    return "new-text";
+                }
+                tally.wrong += 1;
+                "WRONG"
+            };
+            match got {
+                Resolution::Found(r) => {
+                    tally.intact += 1;
+                    if expected == Some(as_bytes(r)) {
+                        tally.found_right += 1;
+                        outcome = "found";
+                    } else {
+                        outcome = judge(as_bytes(r), tally);
+                    }
+                }
+                Resolution::Relocated(r) => {
+                    if expected == Some(as_bytes(r)) {
+                        tally.relocated_right += 1;
+                        outcome = "relocated";
+                    } else {
+                        outcome = judge(as_bytes(r), tally);
+                    }
+                }
+                Resolution::Orphaned => tally.orphaned += 1,
+            }
+            if let Some(show) = &args.show {
+                let hit =
+                    show == class.name() || show == outcome || show == &format!("{}:{outcome}", class.name());
+                if hit {
+                    show_case(pair, &fp, class, expected, outcome, got, &new_doc);
+                }
+            }
+            if args.emit.is_some() {
+                emit_lines.push(serde_json::json!({
+                    "id": emit_lines.len(),
+                    "fingerprint": fingerprint_json(&fp),
+                    "textPath": format!("{pi}.md"),
+                }));
+            }
+        }
+    }
+    if let Some(dir) = &args.emit {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(dir.join("input.jsonl")).unwrap());
+        for l in &emit_lines {
+            writeln!(f, "{l}").unwrap();
+        }
+    }
+    report(&tallies, resolve_time);
+}
+
+fn fingerprint_json(fp: &Fingerprint) -> serde_json::Value {
+    serde_json::json!({ "text": fp.text, "before": fp.before, "after": fp.after, "lineHint": fp.line_hint })
+}
+
+fn show_case(
+    pair: &Pair,
+    fp: &Fingerprint,
+    class: Class,
+    expected: Option<(usize, usize)>,
+    outcome: &str,
+    got: Resolution,
+    new_doc: &Document,
+) {
+    let got_text = match got {
+        Resolution::Found(r) | Resolution::Relocated(r) => {
+            let b = new_doc.char_range_to_bytes(r);
+            let s = b.start.0.saturating_sub(40);
+            let e = (b.end.0 + 40).min(pair.new.len());
+            format!("{:?}", pair.new.get(s..e).unwrap_or("?"))
+        }
+        Resolution::Orphaned => "-".into(),
+    };
+    let want = expected.map(|(s, e)| {
+        let s2 = s.saturating_sub(40);
+        let e2 = (e + 40).min(pair.new.len());
+        format!("{:?}", pair.new.get(s2..e2).unwrap_or("?"))
+    });
+    println!(
+        "--- {}:{} {} → {}\n  fp {:?} | {:?} | {:?} (line {})\n  want {}\n  got  {}",
+        pair.repo,
+        pair.path,
+        class.name(),
+        outcome,
+        fp.before,
+        fp.text,
+        fp.after,
+        fp.line_hint,
+        want.unwrap_or_else(|| "-".into()),
+        got_text
+    );
+}
+
+fn pct(n: usize, d: usize) -> String {
+    if d == 0 {
+        "-".into()
+    } else {
+        format!("{:.2} %", 100.0 * n as f64 / d as f64)
+    }
+}
+
+/// How anchors are drawn, by their index in a revision pair modulo 3.
+const STRATA: [&str; 3] = ["anywhere", "near a change", "near a re-wrap"];
+
+fn report(tallies: &BTreeMap<(&'static str, String, Class), Tally>, resolve_time: std::time::Duration) {
+    let mut total: BTreeMap<Class, Tally> = BTreeMap::new();
+    println!(
+        "{:<40} {:>8} {:>10} {:>11} {:>11} {:>11} {:>11}",
+        "corpus", "anchors", "wrong", "unchanged", "moved", "rewrapped", "changed"
+    );
+    println!(
+        "{:<40} {:>8} {:>10} {:>11} {:>11} {:>11} {:>11}",
+        "", "", "place", "found", "found", "re-attached", "not intact"
+    );
+    let row = |name: &str, by: &BTreeMap<Class, Tally>| {
+        let mut all = Tally::default();
+        for t in by.values() {
+            all.add(t);
+        }
+        let g = |c: Class| by.get(&c).copied().unwrap_or_default();
+        let (u, m, r, c) = (
+            g(Class::Unchanged),
+            g(Class::Moved),
+            g(Class::Rewrapped),
+            g(Class::Changed),
+        );
+        println!(
+            "{:<40} {:>8} {:>10} {:>11} {:>11} {:>11} {:>11}",
+            name,
+            all.anchors,
+            pct(all.wrong, all.anchors),
+            format!("{} ({})", pct(u.found_right, u.anchors), u.anchors),
+            format!("{} ({})", pct(m.found_right, m.anchors), m.anchors),
+            format!("{} ({})", pct(r.relocated_right, r.anchors), r.anchors),
+            format!("{} ({})", pct(c.anchors - c.intact, c.anchors), c.anchors),
+        );
+    };
+    for stratum in STRATA {
+        println!("-- anchors drawn {stratum}");
+        let mut repos: BTreeMap<&str, BTreeMap<Class, Tally>> = BTreeMap::new();
+        for ((st, repo, class), t) in tallies {
+            if *st == stratum {
+                repos.entry(repo.as_str()).or_default().insert(*class, *t);
+            }
+        }
+        let mut sub: BTreeMap<Class, Tally> = BTreeMap::new();
+        for (repo, by) in &repos {
+            row(repo, by);
+            for (c, t) in by {
+                sub.entry(*c).or_default().add(t);
+                total.entry(*c).or_default().add(t);
+            }
+        }
+        row(&format!("all, {stratum}"), &sub);
+    }
+    println!("--");
+    row("all", &total);
+    let n: usize = total.values().map(|t| t.anchors).sum();
+    println!(
+        "\nwrong place by class: {}",
+        total
+            .iter()
+            .map(|(c, t)| format!("{} {}/{}", c.name(), t.wrong, t.anchors))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "indistinct by class: {}",
+        total
+            .iter()
+            .map(|(c, t)| format!("{} {}/{}", c.name(), t.indistinct, t.anchors))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let c = total.get(&Class::Changed).copied().unwrap_or_default();
+    println!(
+        "changed text placed on added text (a move or a copy): {}/{}",
+        c.on_new_text, c.anchors
+    );
+    println!(
+        "orphaned by class: {}",
+        total
+            .iter()
+            .map(|(c, t)| format!("{} {}/{}", c.name(), t.orphaned, t.anchors))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "resolve: {:.1} µs per anchor in process ({n} anchors)",
+        resolve_time.as_secs_f64() * 1e6 / n.max(1) as f64
+    );
+}
