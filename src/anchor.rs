@@ -4,48 +4,97 @@
 //! of context on each side. [`resolve`] finds it again in a document:
 //!
 //! 1. the live-tracked range (mapped through every edit of this session), when it
-//!    still holds exactly `text`;
-//! 2. else every exact occurrence of `text`, each scored by how much of the
-//!    recorded context agrees around it. Occurrences whose context does not agree
-//!    are not candidates unless the text is [distinctive](DISTINCTIVE_CHARS) on its
-//!    own, or one side agrees exactly up to the document's edge where it was
-//!    recorded there; the best score wins, ties are broken by distance from
-//!    `lineHint`, and a tie that still stands is orphaned;
-//! 3. none → orphaned.
+//!    still holds exactly `text`: [`Resolution::Found`];
+//! 2. else every exact occurrence of `text`, weighed by the
+//!    [evidence](evidence) around it: [`Resolution::Found`] when one place is
+//!    clearly it (below);
+//! 3. else, when `text` has whitespace in it, every place that holds its words
+//!    in order with only the whitespace between them changed (a re-wrap or
+//!    re-indent), weighed the same way: [`Resolution::Relocated`], flagged,
+//!    because the text is no longer exactly what was anchored;
+//! 4. else [`Resolution::Orphaned`].
 //!
-//! So a short or repeated text whose context no longer agrees is orphaned, never
-//! placed on another copy of the word, and a resolved range always holds exactly
-//! `fingerprint.text`.
+//! Weighing the candidates of one step (context compared with whitespace
+//! squashed, see [`evidence`]):
+//! - a candidate whose recorded context agrees *whole* on both sides is it; of
+//!   several, the nearest to `lineHint` (exact context before squashed), and a
+//!   tie that still stands is orphaned;
+//! - else each candidate gets a *similarity* (0 to 1): mostly how much of the
+//!   recorded context's words are still beside it, near where they were, and
+//!   partly how much agrees char for char right next to it. A candidate is
+//!   *plausible* when it starts and ends on the same word boundaries as the
+//!   anchored text did, the context right next to it agrees on at least one
+//!   side, and either one side agrees whole or it is at least
+//!   [`SIMILAR_ENOUGH`] — or when the text is [distinctive](DISTINCTIVE_CHARS);
+//! - the most similar plausible candidate wins only by a clear [`MARGIN`] over
+//!   every other candidate; anything closer is ambiguous, and orphaned
+//!   (distinctive text is then placed by `lineHint`, a tie orphaned).
+//!
+//! So a short or repeated text whose context changed beyond recognition is
+//! orphaned, never placed on another copy of the word, and a found range always
+//! holds exactly `fingerprint.text`; a relocated one holds its words with the
+//! same whitespace runs, only changed in kind or length.
 //!
 //! An empty `text` (an insertion point) resolves only where `before` ends and
 //! `after` begins, both exactly.
 
+mod evidence;
+mod lines;
+
 use crate::document::Document;
 use crate::model::{Extra, Fingerprint};
 use crate::offset::{CharOffset, CharRange};
+use evidence::{Recorded, Side};
+use lines::Lines;
 use memchr::memmem;
 
 /// Chars of context recorded on each side of an anchored text.
 pub const CONTEXT_CHARS: usize = 32;
 
-/// A text at least this many chars long identifies itself: a unique occurrence of
-/// it is accepted even when its context changed. Shorter texts also need at least
-/// half of their recorded context to agree.
+/// A text at least this many chars long identifies itself: when it is the only
+/// candidate, it is accepted even when its context changed.
 pub const DISTINCTIVE_CHARS: usize = 24;
+
+/// The share of the recorded context's words (by length) that must still be
+/// beside a candidate whose context does not agree whole.
+pub const SIMILAR_ENOUGH: f64 = 0.5;
+
+/// How much more similar the winner must be than any other candidate.
+pub const MARGIN: f64 = 0.2;
+
+/// The part of a candidate's similarity that is context agreeing char for char
+/// right next to it (the rest is its words, see [`evidence`]).
+const CONTIGUOUS_WEIGHT: f64 = 0.3;
+
+/// Squashed chars right next to the text that must agree on one side (fewer
+/// when the recorded side is shorter).
+const ADJACENT_CHARS: usize = 3;
 
 /// The outcome of [`resolve`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resolution {
     /// The range holds exactly `fingerprint.text`.
     Found(CharRange),
+    /// The range holds `fingerprint.text` with only its whitespace changed (a
+    /// re-wrap or re-indent): the anchor's text changed, so it is flagged.
+    Relocated(CharRange),
     Orphaned,
 }
 
 impl Resolution {
+    /// Where the anchor is, exact or relocated.
     pub fn range(self) -> Option<CharRange> {
         match self {
-            Resolution::Found(r) => Some(r),
+            Resolution::Found(r) | Resolution::Relocated(r) => Some(r),
             Resolution::Orphaned => None,
+        }
+    }
+
+    /// Where the anchor is, only when its text is there exactly.
+    pub fn exact(self) -> Option<CharRange> {
+        match self {
+            Resolution::Found(r) => Some(r),
+            Resolution::Relocated(_) | Resolution::Orphaned => None,
         }
     }
 }
@@ -79,55 +128,6 @@ fn line_of_byte(doc: &Document, byte: usize) -> usize {
         .count()
 }
 
-/// Lines as VS Code counts them (`lineHint`): `\n`, `\r\n` and a lone `\r`
-/// each end one. The rope's own lines end only at `\n` (a CRLF counts once
-/// there too), so for a document with no lone `\r` they are the same and the
-/// rope answers; otherwise a table of line starts does.
-enum Lines<'a> {
-    Rope(&'a Document),
-    /// Byte offset of the start of every line (the first is 0).
-    Starts(Vec<usize>),
-}
-
-impl<'a> Lines<'a> {
-    fn of(doc: &'a Document) -> Self {
-        let b = doc.text().as_bytes();
-        let lone_cr = |i: &usize| b.get(i + 1) != Some(&b'\n');
-        if !memchr::memchr_iter(b'\r', b).any(|i| lone_cr(&i)) {
-            return Lines::Rope(doc);
-        }
-        let mut starts = vec![0];
-        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
-            if b[i] == b'\n' || lone_cr(&i) {
-                starts.push(i + 1);
-            }
-        }
-        Lines::Starts(starts)
-    }
-
-    fn count(&self) -> usize {
-        match self {
-            Lines::Rope(doc) => doc.len_lines(),
-            Lines::Starts(starts) => starts.len(),
-        }
-    }
-
-    /// The byte where line `l` (< count) starts.
-    fn start_byte(&self, l: usize) -> usize {
-        match self {
-            Lines::Rope(doc) => doc.char_to_byte(doc.line_to_char(l)).0,
-            Lines::Starts(starts) => starts[l],
-        }
-    }
-
-    fn line_of_byte(&self, byte: usize) -> usize {
-        match self {
-            Lines::Rope(doc) => doc.rope().byte_to_line(byte),
-            Lines::Starts(starts) => starts.partition_point(|&s| s <= byte) - 1,
-        }
-    }
-}
-
 /// Resolve `fp` in `doc` by the ladder of the module docs. `live` is the range
 /// this session last tracked for the anchor, if any.
 pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Resolution {
@@ -139,82 +139,276 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
             return Resolution::Found(r);
         }
     }
-    resolve_from_scratch(doc, fp)
+    if fp.text.is_empty() {
+        return resolve_insertion_point(doc, fp);
+    }
+    let weigh = Weigher::new(doc, fp);
+    let text = doc.text();
+    let n = fp.text.len();
+    let exact: Vec<(usize, usize)> = occurrences(text, &fp.text, 0, text.len())
+        .into_iter()
+        .map(|s| (s, s + n))
+        .collect();
+    if let Some((s, e)) = weigh.decide(&exact, &fp.before, &fp.after) {
+        return found(doc, s, e);
+    }
+    let Some(words) = Rewrapped::of(&fp.text) else {
+        return Resolution::Orphaned;
+    };
+    let flexible = words.occurrences(text);
+    let (before, after) = words.context(fp);
+    match weigh.decide(&flexible, &before, &after) {
+        Some((s, e)) => match found(doc, s, e) {
+            Resolution::Found(r) => Resolution::Relocated(r),
+            other => other,
+        },
+        None => Resolution::Orphaned,
+    }
 }
 
-/// One place `text` occurs, in bytes of the flattened document.
+/// One place the text occurs, in bytes of the flattened document, and what its
+/// surroundings say.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     start: usize,
     end: usize,
-    score: usize,
-    full: bool,
-    /// One side of the recorded context was cut short by a document edge, and
-    /// this candidate has exactly that context up to the same edge.
-    edge: bool,
+    before: Side,
+    after: Side,
+    /// It starts and ends on the same kind of word boundary as the anchored text.
+    boundaries: bool,
 }
 
-/// Chars of `a`'s end that equal `b`'s end.
-fn common_suffix_chars(a: &str, b: &str) -> usize {
-    a.chars()
-        .rev()
-        .zip(b.chars().rev())
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
-/// Chars of `a`'s start that equal `b`'s start.
-fn common_prefix_chars(a: &str, b: &str) -> usize {
-    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
-}
-
-/// At most `n` chars of `s` ending at byte `at` (as a byte offset into `s`).
-fn chars_before(s: &str, at: usize, n: usize) -> &str {
-    let mut start = at;
-    for (i, _) in s[..at].char_indices().rev().take(n) {
-        start = i;
+impl Candidate {
+    fn whole(&self) -> bool {
+        self.before.whole && self.after.whole
     }
-    &s[start..at]
 }
 
-struct Scorer<'a> {
-    text: &'a str,
+/// Weighs candidates against one fingerprint.
+struct Weigher<'a> {
+    doc: &'a Document,
     fp: &'a Fingerprint,
-    before_len: usize,
-    after_len: usize,
+    lines: Lines<'a>,
+    distinctive: bool,
 }
 
-impl<'a> Scorer<'a> {
-    fn new(text: &'a str, fp: &'a Fingerprint) -> Self {
-        Scorer {
-            text,
+/// Whether `c` is a word char (letters and digits: a selection that ends
+/// between two of them cut a word).
+fn wordy(c: Option<char>) -> bool {
+    c.is_some_and(char::is_alphanumeric)
+}
+
+impl<'a> Weigher<'a> {
+    fn new(doc: &'a Document, fp: &'a Fingerprint) -> Self {
+        Weigher {
+            doc,
             fp,
-            before_len: fp.before.chars().count(),
-            after_len: fp.after.chars().count(),
+            lines: Lines::of(doc),
+            distinctive: fp.text.chars().count() >= DISTINCTIVE_CHARS,
         }
     }
 
-    fn candidate(&self, start: usize, end: usize) -> Candidate {
-        let b = common_suffix_chars(chars_before(self.text, start, self.before_len), &self.fp.before);
-        let a = common_prefix_chars(&self.text[end..], &self.fp.after);
-        let at_start =
-            b == self.before_len && self.before_len < CONTEXT_CHARS && start == self.fp.before.len();
-        let at_end = a == self.after_len
-            && self.after_len < CONTEXT_CHARS
-            && end + self.fp.after.len() == self.text.len();
-        Candidate {
-            start,
-            end,
-            score: a + b,
-            full: a == self.after_len && b == self.before_len,
-            edge: at_start || at_end,
+    /// The place among `places` (byte ranges) that the ladder's rules pick, given
+    /// the recorded context `before` and `after`.
+    fn decide(&self, places: &[(usize, usize)], before: &str, after: &str) -> Option<(usize, usize)> {
+        if places.is_empty() {
+            return None;
+        }
+        let text = self.doc.text();
+        let rb = Recorded::new(before, CONTEXT_CHARS);
+        let ra = Recorded::new(after, CONTEXT_CHARS);
+        // A cut word at either end of the anchored text, as recorded.
+        let first = self.fp.text.chars().next();
+        let last = self.fp.text.chars().next_back();
+        let cut_start = wordy(before.chars().next_back()) && wordy(first);
+        let cut_end = wordy(after.chars().next()) && wordy(last);
+        let no_context = rb.is_empty() && ra.is_empty();
+        let cands: Vec<Candidate> = places
+            .iter()
+            .map(|&(s, e)| {
+                let (mut b, mut a) = (rb.before(text, s), ra.after(text, e));
+                if no_context {
+                    // The whole document was anchored: every copy agrees alike.
+                    b.whole = true;
+                    a.whole = true;
+                }
+                let starts_cut = wordy(text[..s].chars().next_back()) && wordy(text[s..].chars().next());
+                let ends_cut = wordy(text[..e].chars().next_back()) && wordy(text[e..].chars().next());
+                Candidate {
+                    start: s,
+                    end: e,
+                    before: b,
+                    after: a,
+                    boundaries: (rb.is_empty() || starts_cut == cut_start)
+                        && (ra.is_empty() || ends_cut == cut_end),
+                }
+            })
+            .collect();
+
+        // Whole context on both sides: exact (unsquashed) context first, then
+        // squashed; the nearest to the line hint of those.
+        let whole: Vec<&Candidate> = cands.iter().filter(|c| c.whole()).collect();
+        if !whole.is_empty() {
+            let raw: Vec<&Candidate> = whole
+                .iter()
+                .copied()
+                .filter(|c| text[..c.start].ends_with(before) && text[c.end..].starts_with(after))
+                .collect();
+            let pool = if raw.is_empty() { &whole } else { &raw };
+            return self.nearest(pool);
+        }
+
+        // No candidate has its whole context: weigh how similar each one's is.
+        let eligible: Vec<&Candidate> = cands
+            .iter()
+            .filter(|c| c.boundaries || self.distinctive)
+            .collect();
+        let (wb, wa) = (rb.word_chars() as f64, ra.word_chars() as f64);
+        let (lb, la) = (rb.len_chars() as f64, ra.len_chars() as f64);
+        let scores: Vec<f64> = eligible
+            .iter()
+            .map(|c| {
+                if wb + wa == 0.0 {
+                    return 0.0;
+                }
+                let sb = rb.similar_before(c.before, text, c.start);
+                let sa = ra.similar_after(c.after, text, c.end);
+                let words = (sb * wb + sa * wa) / (wb + wa);
+                let contiguous = (c.before.adjacent + c.after.adjacent) as f64 / (lb + la).max(1.0);
+                (1.0 - CONTIGUOUS_WEIGHT) * words + CONTIGUOUS_WEIGHT * contiguous
+            })
+            .collect();
+        let adjacent = |c: &Candidate| {
+            let need = |r: &Recorded| ADJACENT_CHARS.min(r.len_chars());
+            (!rb.is_empty() && c.before.adjacent >= need(&rb))
+                || (!ra.is_empty() && c.after.adjacent >= need(&ra))
+        };
+        let plausible = |i: usize| {
+            let c = eligible[i];
+            let one_whole = (!rb.is_empty() && c.before.whole) || (!ra.is_empty() && c.after.whole);
+            self.distinctive || (c.boundaries && adjacent(c) && (scores[i] >= SIMILAR_ENOUGH || one_whole))
+        };
+        let winner = (0..eligible.len())
+            .filter(|&i| plausible(i))
+            .max_by(|&i, &j| scores[i].total_cmp(&scores[j]))?;
+        let top = scores[winner];
+        let close: Vec<&Candidate> = (0..eligible.len())
+            .filter(|&i| scores[i] > top - MARGIN)
+            .map(|i| eligible[i])
+            .collect();
+        match close.as_slice() {
+            [one] => Some((one.start, one.end)),
+            // Ambiguous by context. Distinctive text may still be placed by the
+            // line, as a text alone in the document with its context gone is.
+            _ if self.distinctive => self.nearest(&close),
+            _ => None,
         }
     }
 
-    /// Whether the context around `c` agrees enough to place the anchor there.
-    fn plausible(&self, c: &Candidate, distinctive: bool) -> bool {
-        let total = self.before_len + self.after_len;
-        c.full || c.edge || distinctive || total == 0 || 2 * c.score >= total
+    /// The one candidate nearest to `lineHint`; `None` on a tie.
+    fn nearest(&self, pool: &[&Candidate]) -> Option<(usize, usize)> {
+        let distance = |c: &Candidate| self.lines.line_of_byte(c.start).abs_diff(self.fp.line_hint);
+        let d = pool.iter().map(|c| distance(c)).min()?;
+        let mut at = pool.iter().filter(|c| distance(c) == d);
+        match (at.next(), at.next()) {
+            (Some(c), None) => Some((c.start, c.end)),
+            _ => None,
+        }
+    }
+}
+
+/// The words of an anchored text with whitespace in it, for finding it again
+/// after a re-wrap: the same words, in order, with whitespace between them where
+/// it had whitespace.
+struct Rewrapped<'a> {
+    /// The text without its leading and trailing whitespace, split at each
+    /// whitespace run.
+    words: Vec<&'a str>,
+    /// Leading and trailing whitespace of the text (they belong to the context
+    /// when it is found again).
+    lead: &'a str,
+    trail: &'a str,
+}
+
+impl<'a> Rewrapped<'a> {
+    fn of(text: &'a str) -> Option<Self> {
+        let inner = text.trim_matches(char::is_whitespace);
+        let words: Vec<&str> = inner
+            .split(char::is_whitespace)
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words.len() < 2 {
+            return None;
+        }
+        let lead = &text[..text.len() - text.trim_start_matches(char::is_whitespace).len()];
+        let trail = &text[text.trim_end_matches(char::is_whitespace).len()..];
+        Some(Rewrapped { words, lead, trail })
+    }
+
+    /// The recorded context to weigh these places by: the text's own outer
+    /// whitespace is context now.
+    fn context(&self, fp: &Fingerprint) -> (String, String) {
+        (
+            format!("{}{}", fp.before, self.lead),
+            format!("{}{}", self.trail, fp.after),
+        )
+    }
+
+    /// Every place in `hay` (byte ranges) with these words separated by
+    /// whitespace runs, and not exactly the text (those were weighed already).
+    fn occurrences(&self, hay: &str) -> Vec<(usize, usize)> {
+        // Search for the longest word; grow both ways from each hit.
+        let (pivot, word) = self
+            .words
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, w)| w.len())
+            .expect("two words or more");
+        let ws_back = |at: usize| -> usize {
+            let skipped: usize = hay[..at]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_whitespace())
+                .map(char::len_utf8)
+                .sum();
+            at - skipped
+        };
+        let ws_fwd = |at: usize| -> usize {
+            let skipped: usize = hay[at..]
+                .chars()
+                .take_while(|c| c.is_whitespace())
+                .map(char::len_utf8)
+                .sum();
+            at + skipped
+        };
+        let mut out = Vec::new();
+        for at in occurrences(hay, word, 0, hay.len()) {
+            let mut end = at + word.len();
+            let mut ok = true;
+            for w in &self.words[pivot + 1..] {
+                let next = ws_fwd(end);
+                if next == end || !hay[next..].starts_with(w) {
+                    ok = false;
+                    break;
+                }
+                end = next + w.len();
+            }
+            let mut start = at;
+            if ok {
+                for w in self.words[..pivot].iter().rev() {
+                    let prev = ws_back(start);
+                    if prev == start || !hay[..prev].ends_with(w) {
+                        ok = false;
+                        break;
+                    }
+                    start = prev - w.len();
+                }
+            }
+            if ok {
+                out.push((start, end));
+            }
+        }
+        out
     }
 }
 
@@ -239,76 +433,6 @@ fn occurrences(hay: &str, needle: &str, from: usize, to: usize) -> Vec<usize> {
     out
 }
 
-fn resolve_from_scratch(doc: &Document, fp: &Fingerprint) -> Resolution {
-    let text = doc.text();
-    if fp.text.is_empty() {
-        return resolve_insertion_point(doc, fp);
-    }
-    let scorer = Scorer::new(text, fp);
-    let distinctive = fp.text.chars().count() >= DISTINCTIVE_CHARS;
-    let n = fp.text.len();
-    let table = Lines::of(doc);
-    let lines = table.count();
-    let hint = fp.line_hint.min(lines - 1);
-    let line_byte = |l: usize| {
-        if l >= lines {
-            text.len()
-        } else {
-            table.start_byte(l)
-        }
-    };
-    // Search outward from the hinted line. An occurrence whose whole context
-    // agrees has the best score there is; once one is found, every line at most
-    // as far from the hint as it has been searched, so the nearest such
-    // occurrence is the ladder's answer (two at one distance are a tie). Only when
-    // no occurrence has its whole context does the whole document decide.
-    let mut radius = 0usize;
-    loop {
-        let lo = hint.saturating_sub(radius);
-        let hi = (hint + radius + 1).min(lines);
-        let whole = lo == 0 && hi == lines;
-        let candidates: Vec<Candidate> = occurrences(text, &fp.text, line_byte(lo), line_byte(hi))
-            .into_iter()
-            .map(|s| scorer.candidate(s, s + n))
-            .collect();
-        let full: Vec<Candidate> = candidates.iter().copied().filter(|c| c.full).collect();
-        if !full.is_empty() {
-            return pick(doc, &table, fp, &full);
-        }
-        if whole {
-            let plausible: Vec<Candidate> = candidates
-                .into_iter()
-                .filter(|c| scorer.plausible(c, distinctive))
-                .collect();
-            return pick(doc, &table, fp, &plausible);
-        }
-        radius = if radius == 0 { 8 } else { radius * 4 };
-    }
-}
-
-/// The best candidate by score, then by distance from `lineHint`; `Orphaned`
-/// when there is none or a tie remains.
-fn pick(doc: &Document, lines: &Lines<'_>, fp: &Fingerprint, candidates: &[Candidate]) -> Resolution {
-    let Some(best_score) = candidates.iter().map(|c| c.score).max() else {
-        return Resolution::Orphaned;
-    };
-    let best: Vec<&Candidate> = candidates.iter().filter(|c| c.score == best_score).collect();
-    if best.len() == 1 {
-        return found(doc, best[0].start, best[0].end);
-    }
-    let distance = |c: &Candidate| {
-        let line = lines.line_of_byte(c.start);
-        line.abs_diff(fp.line_hint)
-    };
-    let nearest = best.iter().map(|c| distance(c)).min().unwrap_or(0);
-    let closest: Vec<&&Candidate> = best.iter().filter(|c| distance(c) == nearest).collect();
-    if closest.len() == 1 {
-        found(doc, closest[0].start, closest[0].end)
-    } else {
-        Resolution::Orphaned
-    }
-}
-
 fn found(doc: &Document, start: usize, end: usize) -> Resolution {
     let rope = doc.rope();
     Resolution::Found(CharRange {
@@ -328,20 +452,25 @@ fn resolve_insertion_point(doc: &Document, fp: &Fingerprint) -> Resolution {
         };
     }
     let joined = format!("{}{}", fp.before, fp.after);
-    let candidates: Vec<Candidate> = occurrences(text, &joined, 0, text.len() + 1)
+    let points: Vec<usize> = occurrences(text, &joined, 0, text.len() + 1)
         .into_iter()
-        .map(|s| {
-            let p = s + fp.before.len();
-            Candidate {
-                start: p,
-                end: p,
-                score: 0,
-                full: true,
-                edge: false,
-            }
-        })
+        .map(|s| s + fp.before.len())
         .collect();
-    pick(doc, &Lines::of(doc), fp, &candidates)
+    match nearest_point(&Lines::of(doc), fp.line_hint, &points) {
+        Some(p) => found(doc, p, p),
+        None => Resolution::Orphaned,
+    }
+}
+
+/// The one byte offset of `points` nearest to line `hint`; `None` on a tie.
+fn nearest_point(lines: &Lines<'_>, hint: usize, points: &[usize]) -> Option<usize> {
+    let distance = |p: usize| lines.line_of_byte(p).abs_diff(hint);
+    let d = points.iter().map(|&p| distance(p)).min()?;
+    let mut at = points.iter().filter(|&&p| distance(p) == d);
+    match (at.next(), at.next()) {
+        (Some(&p), None) => Some(p),
+        _ => None,
+    }
 }
 
 /// For a fingerprint that no longer resolves: where its neighbourhood still is.
@@ -383,17 +512,14 @@ pub fn locate_neighbourhood(doc: &Document, fp: &Fingerprint, live: Option<CharR
             hits.push((from, from + i));
         }
     }
-    let candidates: Vec<Candidate> = hits
-        .into_iter()
-        .map(|(s, e)| Candidate {
-            start: s,
-            end: e,
-            score: 0,
-            full: true,
-            edge: false,
-        })
-        .collect();
-    pick(doc, &Lines::of(doc), fp, &candidates).range()
+    let lines = Lines::of(doc);
+    let distance = |h: &(usize, usize)| lines.line_of_byte(h.0).abs_diff(fp.line_hint);
+    let d = hits.iter().map(distance).min()?;
+    let mut at = hits.iter().filter(|h| distance(h) == d);
+    match (at.next(), at.next()) {
+        (Some(&(s, e)), None) => found(doc, s, e).range(),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -551,6 +677,63 @@ mod tests {
         assert_eq!(doc.slice(r), "CHANGED TEXT");
         let gone = Document::new("Nothing of the kind remains here at all.");
         assert_eq!(locate_neighbourhood(&gone, &fp, None), None);
+    }
+
+    #[test]
+    fn rewrapped_text_is_relocated_and_flagged_never_found() {
+        let old = "Intro.\n\nA paragraph that was wrapped at\neighty columns and then re-flowed.\n";
+        let (_, fp) = fp_of(old, "wrapped at\neighty columns", 0);
+        let new = "Intro.\n\nA paragraph that was wrapped\n  at eighty columns and\nthen re-flowed.\n";
+        let doc = Document::new(new);
+        let Resolution::Relocated(r) = resolve(&doc, &fp, None) else {
+            panic!("{:?}", resolve(&doc, &fp, None));
+        };
+        assert_eq!(doc.slice(r), "wrapped\n  at eighty columns");
+        assert_eq!(resolve(&doc, &fp, None).exact(), None);
+        // Words merged or split are a change, not a re-wrap.
+        assert_eq!(
+            resolved_text("A paragraph that was wrappedat eighty columns and then", &fp),
+            None
+        );
+        // And when the exact text comes back, it is found again.
+        assert!(resolve(&Document::new(old), &fp, None).exact().is_some());
+    }
+
+    #[test]
+    fn text_whose_neighbour_words_were_edited_is_still_found() {
+        let (_, fp) = fp_of(
+            "Safe by design.\n\nRust provides the majority of its safety checks at compile time.\n",
+            "majority",
+            0,
+        );
+        let after = "Safe by design, mostly.\n\nRust performs the majority of its safety checks and memory management at compile time.\n";
+        assert_eq!(resolved_text(after, &fp).as_deref(), Some("majority"));
+    }
+
+    #[test]
+    fn a_deleted_word_is_not_placed_on_a_copy_in_the_same_sentence() {
+        let (_, fp) = fp_of("Fill in the form and then the box below it.", "the", 0);
+        // The first "the" was deleted; the sentence around it, and another "the", remain.
+        assert_eq!(
+            resolved_text("Fill in form and then the box below it.", &fp),
+            None
+        );
+    }
+
+    #[test]
+    fn a_word_is_not_found_inside_another_word() {
+        let (_, fp) = fp_of("- `lsb_release`: distribution info\n", "lsb", 0);
+        assert_eq!(resolved_text("- `lsblk`: distribution info\n", &fp), None);
+    }
+
+    #[test]
+    fn near_equal_candidates_are_ambiguous_and_orphaned() {
+        // Two copies, both with half of the recorded context: never a guess.
+        let (_, fp) = fp_of("alpha beta WORD gamma delta", "WORD", 0);
+        assert_eq!(
+            resolved_text("alpha beta WORD xx yy\nzz qq WORD gamma delta", &fp),
+            None
+        );
     }
 
     #[test]

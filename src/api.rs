@@ -173,10 +173,17 @@ pub struct CommentDto {
 pub struct ThreadDto {
     pub id: String,
     pub status: String,
-    /// `None` when the thread is orphaned.
+    /// `None` when the thread is orphaned or detached.
     pub from: Option<u32>,
     pub to: Option<u32>,
+    /// Its text now (as commented on, when it is not placed).
     pub text: String,
+    /// Re-attached to its words after their whitespace changed; `anchoredText`
+    /// is the text as commented on. "Keep here" or "detach" settles it.
+    pub relocated: bool,
+    /// Detached from its text by a writer: listed, never placed.
+    pub detached: bool,
+    pub anchored_text: String,
     pub comments: Vec<CommentDto>,
 }
 
@@ -638,6 +645,20 @@ impl Api {
         Ok(review_of(s))
     }
 
+    /// Keep a relocated thread on the text it was re-attached to.
+    pub fn keep_thread_here(&mut self, path: &str, thread: &str) -> Result<ReviewDto> {
+        let s = self.session_mut(path)?;
+        s.keep_thread_here(thread)?;
+        Ok(review_of(s))
+    }
+
+    /// Detach a thread from its text (it stays listed, orphaned).
+    pub fn detach_thread(&mut self, path: &str, thread: &str) -> Result<ReviewDto> {
+        let s = self.session_mut(path)?;
+        s.detach_thread(thread)?;
+        Ok(review_of(s))
+    }
+
     /// The writer chose "load theirs" in a conflict (or the buffer was clean).
     pub fn reload_document(&mut self, path: &str) -> Result<Applied> {
         let applied = self.change_with(path, |s| s.reload_from_disk())?;
@@ -938,12 +959,16 @@ fn review_of(s: &Session) -> ReviewDto {
         .into_iter()
         .map(|v| {
             let (from, to) = u16_opt(d, v.range);
+            let detached = v.thread.detached();
             ThreadDto {
                 id: v.thread.id,
                 status: v.thread.status.as_str().to_owned(),
                 from,
                 to,
                 text: v.text,
+                relocated: v.relocated,
+                detached,
+                anchored_text: v.anchored_text,
                 comments: v
                     .thread
                     .comments

@@ -8,6 +8,7 @@
 use clap::{Args, Parser, Subcommand};
 use cowriting::anchor::{resolve, Resolution};
 use cowriting::check;
+use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
 use cowriting::model::{provenance_value, to_js_json, AgentInfo, Fingerprint, Provenance, ThreadStatus};
 use cowriting::{
@@ -15,8 +16,9 @@ use cowriting::{
     Workspace,
 };
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Parser)]
@@ -106,11 +108,18 @@ enum Command {
         #[arg(long, value_name = "PRODUCER")]
         replay: Option<String>,
     },
-    /// Batch anchoring: JSON lines {"id","fingerprint"} on stdin, one result line each.
+    /// Batch anchoring: JSON lines on stdin, one result line each (no workspace
+    /// needed). With --text FILE each line is {"id","fingerprint"}; with --batch
+    /// each line names its own file: {"id","fingerprint","textPath"}.
+    #[command(group(clap::ArgGroup::new("source").required(true).args(["text", "batch"])))]
     Resolve {
-        /// The text file to resolve in (any file; no workspace needed).
+        /// The text file to resolve every line in.
         #[arg(long = "text", value_name = "FILE")]
-        text: PathBuf,
+        text: Option<PathBuf>,
+        /// Each line names its text file in "textPath" (relative to the current
+        /// directory); files are read once.
+        #[arg(long)]
+        batch: bool,
     },
     /// Git merge driver for sidecars: merge %O %A %B by record id into %A (see `git install`).
     MergeSidecar {
@@ -167,6 +176,11 @@ enum ThreadCommand {
     Resolve { doc: String, thread: String },
     /// Reopen a resolved thread.
     Reopen { doc: String, thread: String },
+    /// Keep a relocated thread (its words were re-wrapped) on the text it was
+    /// re-attached to.
+    Keep { doc: String, thread: String },
+    /// Detach a thread from its text; it stays listed as orphaned.
+    Detach { doc: String, thread: String },
 }
 
 /// The text a command works on: found by content, or given as a byte span.
@@ -284,8 +298,8 @@ struct OptTarget {
 }
 
 fn run(cli: Cli) -> Result<i32> {
-    if let Command::Resolve { text } = &cli.command {
-        return resolve_batch(text);
+    if let Command::Resolve { text, .. } = &cli.command {
+        return resolve_lines(text.as_deref());
     }
     let ctx = Ctx::new(cli.workspace, cli.json)?;
     match cli.command {
@@ -870,6 +884,22 @@ fn cmd_thread(ctx: &Ctx, t: ThreadCommand) -> Result<i32> {
         }
         ThreadCommand::Resolve { doc, thread } => set_status(ctx, &doc, &thread, ThreadStatus::Resolved)?,
         ThreadCommand::Reopen { doc, thread } => set_status(ctx, &doc, &thread, ThreadStatus::Open)?,
+        ThreadCommand::Keep { doc, thread } => {
+            let mut s = ctx.review_session(&doc)?;
+            s.keep_thread_here(&thread)?;
+            ctx.print(
+                || format!("{thread} kept here"),
+                || json!({ "thread": thread, "kept": true }),
+            );
+        }
+        ThreadCommand::Detach { doc, thread } => {
+            let mut s = ctx.review_session(&doc)?;
+            s.detach_thread(&thread)?;
+            ctx.print(
+                || format!("{thread} detached"),
+                || json!({ "thread": thread, "detached": true }),
+            );
+        }
     }
     Ok(0)
 }
@@ -898,7 +928,9 @@ fn cmd_threads(ctx: &Ctx, doc: &str) -> Result<i32> {
             for v in &views {
                 let t = &v.thread;
                 let place = match v.range {
+                    Some(r) if v.relocated => format!("bytes {} (re-wrapped since; keep or detach)", bytes_text(d, Some(r))),
                     Some(r) => format!("bytes {}", bytes_text(d, Some(r))),
+                    None if t.detached() => "detached".into(),
                     None => "orphaned".into(),
                 };
                 out.push_str(&format!("{}  {:8} {place}  on {}\n", t.id, t.status.as_str(), short(&v.text, 60)));
@@ -922,7 +954,10 @@ fn cmd_threads(ctx: &Ctx, doc: &str) -> Result<i32> {
                         "id": t.id,
                         "status": t.status.as_str(),
                         "orphaned": v.range.is_none(),
+                        "relocated": v.relocated,
+                        "detached": t.detached(),
                         "text": v.text,
+                        "anchoredText": v.anchored_text,
                         "comments": comments,
                     });
                     if let Some(r) = v.range {
@@ -1001,19 +1036,61 @@ fn cmd_spans(ctx: &Ctx, doc: &str) -> Result<i32> {
     Ok(0)
 }
 
-/// `resolve --text FILE`: one output line per input line.
-fn resolve_batch(file: &PathBuf) -> Result<i32> {
+/// Read and check a text file for `resolve`.
+fn read_text(file: &Path) -> Result<Document> {
     let bytes = std::fs::read(file).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => Error::BadInput(format!("{}: no such file", file.display())),
         _ => Error::Io {
-            path: file.clone(),
+            path: file.to_path_buf(),
             source: e,
         },
     })?;
-    let doc = Document::from_bytes(&bytes).map_err(|source| Error::Document {
+    Document::from_bytes(&bytes).map_err(|source| Error::Document {
         path: file.display().to_string(),
         source,
-    })?;
+    })
+}
+
+/// Texts of `resolve --batch`, read once each. Bounded: past the budget the
+/// oldest are dropped (a batch over a whole repository need not hold it all).
+struct Texts {
+    docs: HashMap<PathBuf, std::result::Result<Document, ErrorInfo>>,
+    order: std::collections::VecDeque<PathBuf>,
+    bytes: usize,
+}
+
+impl Texts {
+    const BUDGET_BYTES: usize = 256 * 1024 * 1024;
+
+    fn get(&mut self, path: &Path) -> &std::result::Result<Document, ErrorInfo> {
+        if !self.docs.contains_key(path) {
+            let doc = read_text(path).map_err(|e| e.info());
+            self.bytes += doc.as_ref().map_or(0, Document::len_bytes);
+            while self.bytes > Self::BUDGET_BYTES && !self.order.is_empty() {
+                let old = self.order.pop_front().expect("not empty");
+                if let Some(Ok(d)) = self.docs.remove(&old) {
+                    self.bytes -= d.len_bytes();
+                }
+            }
+            self.order.push_back(path.to_path_buf());
+            self.docs.insert(path.to_path_buf(), doc);
+        }
+        &self.docs[path]
+    }
+}
+
+/// `resolve`: one output line per input line, in order. With `--text FILE`
+/// every line resolves in that file; else (`--batch`) in its `textPath`. A
+/// line whose file cannot be read answers `{"id","error":{code,message}}`, the
+/// rest go on, and the exit code is then that error's.
+fn resolve_lines(text: Option<&Path>) -> Result<i32> {
+    let fixed = text.map(read_text).transpose()?;
+    let mut texts = Texts {
+        docs: HashMap::new(),
+        order: Default::default(),
+        bytes: 0,
+    };
+    let mut exit = 0;
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (n, line) in stdin.lock().lines().enumerate() {
@@ -1021,24 +1098,51 @@ fn resolve_batch(file: &PathBuf) -> Result<i32> {
         if line.trim().is_empty() {
             continue;
         }
-        let (id, fp) =
-            parse_resolve_line(&line).map_err(|m| Error::BadInput(format!("stdin line {}: {m}", n + 1)))?;
-        let result = match resolve(&doc, &fp, None) {
-            Resolution::Found(r) => {
-                let b = doc.char_range_to_bytes(r);
-                json!({ "id": id, "start": b.start.0, "end": b.end.0 })
+        let bad = |m: String| Error::BadInput(format!("stdin line {}: {m}", n + 1));
+        let (id, fp, path) = parse_resolve_line(&line, fixed.is_none()).map_err(bad)?;
+        let doc = match (&fixed, path) {
+            (Some(d), _) => Ok(d),
+            (None, Some(p)) => texts.get(Path::new(&p)).as_ref(),
+            (None, None) => unreachable!("parse_resolve_line asks for textPath in batch mode"),
+        };
+        let result = match doc {
+            Err(e) => {
+                exit = e.code.exit_code();
+                json!({ "id": id, "error": { "code": e.code, "message": e.message } })
             }
-            Resolution::Orphaned => json!({ "id": id, "orphaned": true }),
+            Ok(doc) => match resolve(doc, &fp, None) {
+                Resolution::Found(r) => {
+                    let b = doc.char_range_to_bytes(r);
+                    json!({ "id": id, "start": b.start.0, "end": b.end.0 })
+                }
+                Resolution::Relocated(r) => {
+                    let b = doc.char_range_to_bytes(r);
+                    json!({ "id": id, "start": b.start.0, "end": b.end.0, "stale": true })
+                }
+                Resolution::Orphaned => json!({ "id": id, "orphaned": true }),
+            },
         };
         writeln!(out, "{result}").map_err(|e| Error::BadInput(format!("stdout: {e}")))?;
     }
     out.flush().map_err(|e| Error::BadInput(format!("stdout: {e}")))?;
-    Ok(0)
+    Ok(exit)
 }
 
-fn parse_resolve_line(line: &str) -> std::result::Result<(Value, Fingerprint), String> {
+/// One line of `resolve`: its id, fingerprint and (when `with_path`) text path.
+fn parse_resolve_line(
+    line: &str,
+    with_path: bool,
+) -> std::result::Result<(Value, Fingerprint, Option<String>), String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
     let id = v.get("id").cloned().ok_or("missing \"id\"")?;
+    let path = match v.get("textPath") {
+        Some(Value::String(p)) if with_path => Some(p.clone()),
+        None if with_path => {
+            return Err("missing \"textPath\" (a file, relative to the current directory)".into())
+        }
+        Some(_) if with_path => return Err("\"textPath\" must be a string".into()),
+        _ => None,
+    };
     let fp = v
         .get("fingerprint")
         .and_then(Value::as_object)
@@ -1067,5 +1171,6 @@ fn parse_resolve_line(line: &str) -> std::result::Result<(Value, Fingerprint), S
             line_hint,
             extra: Default::default(),
         },
+        path,
     ))
 }

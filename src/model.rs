@@ -252,6 +252,27 @@ pub struct Thread {
     pub extra: Extra,
 }
 
+impl Thread {
+    /// The field a thread detached from its text carries (`"detached": true`):
+    /// our own (the seeds leave threads' other fields to the writer), kept by
+    /// every writer that keeps unknown fields.
+    pub const DETACHED: &'static str = "detached";
+
+    /// Whether a writer detached this thread from its text: it is listed with
+    /// the orphaned threads and never resolved again.
+    pub fn detached(&self) -> bool {
+        self.extra.get(Self::DETACHED) == Some(&Value::Bool(true))
+    }
+
+    pub fn set_detached(&mut self, detached: bool) {
+        if detached {
+            self.extra.insert(Self::DETACHED.to_owned(), Value::Bool(true));
+        } else {
+            self.extra.shift_remove(Self::DETACHED);
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comment {
     pub id: String,

@@ -55,7 +55,7 @@ use crate::store::Store;
 use crate::txn::{lock_and_recover, CommitError, Txn};
 use crate::workspace::DocPath;
 use ropey::Rope;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 mod backup;
@@ -102,10 +102,17 @@ pub struct ProposalView {
 #[derive(Clone, Debug)]
 pub struct ThreadView {
     pub thread: Thread,
-    /// `None` when the thread's text cannot be found (orphaned).
+    /// `None` when the thread's text cannot be found (orphaned), or it was
+    /// detached from it.
     pub range: Option<CharRange>,
     /// The anchored text now (or as fingerprinted, when orphaned).
     pub text: String,
+    /// The thread was re-attached to its words after their whitespace changed
+    /// (a re-wrap, a re-indent): `text` is not exactly what was commented on
+    /// until a writer keeps it here ([`Session::keep_thread_here`]).
+    pub relocated: bool,
+    /// The text as it was commented on.
+    pub anchored_text: String,
 }
 
 /// What [`Session::save`] did with the sidecar.
@@ -134,6 +141,9 @@ pub struct Session {
     sidecar_problem: Option<ErrorInfo>,
     /// Live ranges of thread and proposal anchors, by anchor id.
     tracked: HashMap<String, CharRange>,
+    /// Thread anchors (of `tracked`) that were relocated onto re-wrapped text
+    /// and not kept there yet: a save leaves their fingerprints as they were.
+    relocated: HashSet<String>,
     spans: Spans,
     /// Attribution records that did not resolve at load; written back unchanged.
     orphan_attributions: Vec<(Attribution, Anchor)>,
@@ -209,6 +219,7 @@ impl Session {
             artifact: Artifact::empty(doc_path.as_str()),
             sidecar_problem: None,
             tracked: HashMap::new(),
+            relocated: HashSet::new(),
             spans: Spans::new(),
             orphan_attributions: Vec::new(),
             history: History::default(),
@@ -363,6 +374,11 @@ impl Session {
             }
             None => match resolve(&self.doc, fp, None) {
                 Resolution::Found(r) => (ProposalState::Pending, Some(r), None, None),
+                Resolution::Relocated(r) => {
+                    let now = self.doc.slice(r);
+                    let reason = format!("its target text changed from {:?} to {:?}", fp.text, now);
+                    (ProposalState::Stale, Some(r), Some(now), Some(reason))
+                }
                 Resolution::Orphaned => match locate_neighbourhood(&self.doc, fp, None) {
                     Some(r) => {
                         let now = self.doc.slice(r);
@@ -395,19 +411,22 @@ impl Session {
             .threads
             .iter()
             .map(|t| {
-                let range = self.tracked.get(&t.anchor_id).copied();
+                let range = self.tracked.get(&t.anchor_id).copied().filter(|_| !t.detached());
+                let anchored_text = self
+                    .artifact
+                    .fingerprint(&t.anchor_id)
+                    .map(|f| f.text.clone())
+                    .unwrap_or_default();
                 let text = match range {
                     Some(r) => self.doc.slice(r),
-                    None => self
-                        .artifact
-                        .fingerprint(&t.anchor_id)
-                        .map(|f| f.text.clone())
-                        .unwrap_or_default(),
+                    None => anchored_text.clone(),
                 };
                 ThreadView {
                     thread: t.clone(),
                     range,
                     text,
+                    relocated: range.is_some() && self.relocated.contains(&t.anchor_id),
+                    anchored_text,
                 }
             })
             .collect()
@@ -471,14 +490,34 @@ impl Session {
         self.base = artifact;
         let old = std::mem::replace(&mut self.artifact, shown);
         let mut tracked = HashMap::with_capacity(self.tracked.len());
-        let ids: Vec<String> = self
+        let mut relocated = HashSet::new();
+        let proposal_anchors: HashSet<&str> = self
+            .artifact
+            .proposals
+            .iter()
+            .map(|p| p.anchor_id.as_str())
+            .collect();
+        // Threads follow their words through a re-wrap (flagged); proposals stay
+        // exact (INV-11), and so does a thread on a proposal's anchor.
+        let threads: Vec<(String, bool)> = self
             .artifact
             .threads
             .iter()
-            .map(|t| t.anchor_id.clone())
-            .chain(self.artifact.proposals.iter().map(|p| p.anchor_id.clone()))
+            .filter(|t| !t.detached())
+            .map(|t| {
+                (
+                    t.anchor_id.clone(),
+                    !proposal_anchors.contains(t.anchor_id.as_str()),
+                )
+            })
             .collect();
-        for id in ids {
+        let ids = threads.into_iter().chain(
+            self.artifact
+                .proposals
+                .iter()
+                .map(|p| (p.anchor_id.clone(), false)),
+        );
+        for (id, may_relocate) in ids {
             let Some(fp) = self.artifact.fingerprint(&id) else {
                 continue;
             };
@@ -486,16 +525,25 @@ impl Session {
             let unchanged = old.fingerprint(&id).is_some_and(|o| o == fp);
             match (live, unchanged) {
                 (Some(r), true) => {
+                    if self.relocated.contains(&id) {
+                        relocated.insert(id.clone());
+                    }
                     tracked.insert(id, r);
                 }
-                _ => {
-                    if let Resolution::Found(r) = resolve(&self.doc, fp, live) {
+                _ => match resolve(&self.doc, fp, live) {
+                    Resolution::Found(r) => {
                         tracked.insert(id, r);
                     }
-                }
+                    Resolution::Relocated(r) if may_relocate => {
+                        relocated.insert(id.clone());
+                        tracked.insert(id, r);
+                    }
+                    Resolution::Relocated(_) | Resolution::Orphaned => {}
+                },
             }
         }
         self.tracked = tracked;
+        self.relocated = relocated;
     }
 
     /// `disk` with the unsaved decisions applied, as this session shows it.
@@ -1669,6 +1717,58 @@ impl Session {
         })
     }
 
+    /// Keep a relocated thread where it was re-attached: its text there becomes
+    /// what it is about. Written at once when the buffer is saved (else with
+    /// the next save, which fingerprints it where it is then).
+    pub fn keep_thread_here(&mut self, thread_id: &str) -> Result<()> {
+        let anchor_id = self.thread_anchor(thread_id)?;
+        let Some(range) = self.tracked.get(&anchor_id).copied() else {
+            return Err(Error::BadInput(format!(
+                "thread {thread_id} is not attached to any text; there is nowhere to keep it"
+            )));
+        };
+        self.relocated.remove(&anchor_id);
+        if self.is_dirty() {
+            return Ok(());
+        }
+        let fingerprint = build_fingerprint(&self.doc, range);
+        self.update(|a| {
+            if let Some(anchor) = a.anchors.get_mut(&anchor_id) {
+                let extra = std::mem::take(&mut anchor.fingerprint.extra);
+                anchor.fingerprint = fingerprint.clone();
+                anchor.fingerprint.extra = extra;
+            }
+            Ok(())
+        })
+    }
+
+    /// Detach a thread from its text: it stays, with its comments and the text
+    /// it was about, among the orphaned threads, and is never placed again.
+    pub fn detach_thread(&mut self, thread_id: &str) -> Result<()> {
+        let anchor_id = self.thread_anchor(thread_id)?;
+        let doc = self.doc_path.to_string();
+        self.update(|a| {
+            let t = a.thread_mut(thread_id).ok_or_else(|| Error::NotFound {
+                what: "thread",
+                id: thread_id.to_owned(),
+                doc: doc.clone(),
+            })?;
+            t.set_detached(true);
+            Ok(())
+        })?;
+        self.relocated.remove(&anchor_id);
+        Ok(())
+    }
+
+    fn thread_anchor(&self, thread_id: &str) -> Result<String> {
+        self.artifact
+            .threads
+            .iter()
+            .find(|t| t.id == thread_id)
+            .map(|t| t.anchor_id.clone())
+            .ok_or_else(|| self.not_found("thread", thread_id))
+    }
+
     // ---- saving ------------------------------------------------------------------
 
     /// Write the document, and with it its unsaved decisions and what a save
@@ -1726,6 +1826,7 @@ impl Session {
             .threads
             .iter()
             .filter(|t| !proposal_anchors.contains(t.anchor_id.as_str()))
+            .filter(|t| !t.detached() && !self.relocated.contains(&t.anchor_id))
             .filter_map(|t| {
                 self.tracked
                     .get(&t.anchor_id)

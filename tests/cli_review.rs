@@ -415,6 +415,58 @@ fn resolve_batch_reads_json_lines() {
 }
 
 #[test]
+fn resolve_batch_reads_each_lines_own_file_relative_to_the_current_directory() {
+    let ws = Ws::new();
+    ws.write(
+        "a.md",
+        "First the context before, some anchored words here, and the context after it.\n",
+    );
+    ws.write(
+        "sub/b.md",
+        "First the context before, some anchored\n  words here, and the context after it.\n",
+    );
+    let fp = r#""fingerprint":{"text":"some anchored words here","before":"First the context before, ","after":", and the context after it.\n","lineHint":0}"#;
+    let input = [
+        format!(r#"{{"id":"a",{fp},"textPath":"a.md"}}"#),
+        format!(r#"{{"id":"b",{fp},"textPath":"sub/b.md"}}"#),
+        format!(r#"{{"id":"missing",{fp},"textPath":"nope.md"}}"#),
+        format!(r#"{{"id":"a2",{fp},"textPath":"a.md"}}"#),
+    ]
+    .join("\n");
+    let out = ws
+        .cmd(&["resolve", "--batch"])
+        .current_dir(ws.file(""))
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let lines: Vec<serde_json::Value> = std::str::from_utf8(&out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[0], serde_json::json!({"id":"a","start":26,"end":50}));
+    // Re-wrapped: placed on its words, flagged stale.
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"id":"b","start":26,"end":52,"stale":true})
+    );
+    assert_eq!(lines[2]["error"]["code"], "bad_input", "{:?}", lines[2]);
+    assert_eq!(lines[3]["start"], 26);
+    // A line that could not be answered gives the exit code of its error.
+    assert_eq!(out.status.code(), Some(2));
+    // Every line must name its file.
+    let bad = ws
+        .cmd(&["resolve", "--batch"])
+        .current_dir(ws.file(""))
+        .write_stdin(format!(r#"{{"id":1,{fp}}}"#))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("textPath"));
+}
+
+#[test]
 fn two_proposals_sharing_an_id_are_two_proposals_accept_takes_one() {
     let ws = Ws::new();
     ws.write(

@@ -1157,9 +1157,22 @@ proptest! {
         }
         let live = live.map(|(x, y)| pick_range(x, y, d.len_chars()));
         for live in [None, live] {
-            if let Resolution::Found(r) = anchor::resolve(&d, &fp, live) {
-                prop_assert!(r.start <= r.end && r.end.0 <= d.len_chars(), "{} in {} chars", r, d.len_chars());
-                prop_assert_eq!(d.slice(r), fp.text.clone(), "found {} (live {:?}) in {:?}", r, live, d.text());
+            match anchor::resolve(&d, &fp, live) {
+                Resolution::Found(r) => {
+                    prop_assert!(r.start <= r.end && r.end.0 <= d.len_chars(), "{} in {} chars", r, d.len_chars());
+                    prop_assert_eq!(d.slice(r), fp.text.clone(), "found {} (live {:?}) in {:?}", r, live, d.text());
+                }
+                // Relocated: the same words, only the whitespace between them changed.
+                Resolution::Relocated(r) => {
+                    let now = d.slice(r);
+                    prop_assert!(now != fp.text, "relocated onto the exact text {:?}", now);
+                    prop_assert!(
+                        now.split_whitespace().eq(fp.text.split_whitespace()),
+                        "relocated {:?} onto {:?} in {:?}", fp.text, now, d.text()
+                    );
+                    prop_assert!(!now.starts_with(char::is_whitespace) && !now.ends_with(char::is_whitespace));
+                }
+                Resolution::Orphaned => {}
             }
         }
     }
@@ -1199,6 +1212,52 @@ proptest! {
         let doc = pieces.join(&t);
         let expected = nearest_occurrence(&doc, &t, 0);
         prop_assert_eq!(anchor::resolve(&Document::new(&doc), &fp, None), expected, "in {:?}", doc);
+    }
+
+    /// 6e. A re-wrap (every whitespace run replaced by another) relocates an
+    ///     anchor of two words or more onto the same words, flagged; it is
+    ///     orphaned only when those words, with their context, occur twice.
+    #[test]
+    fn resolve_relocates_rewrapped_text(
+        words in prop::collection::vec(prop::sample::select(vec!["ab", "cd", "é", "x1", "中文", "q", "(", "."]), 4..24),
+        seps in prop::collection::vec(prop::sample::select(vec![" ", "\n", "  ", "\t", "\r\n", " \n   "]), 24),
+        new_seps in prop::collection::vec(prop::sample::select(vec![" ", "\n", "  ", "\t", "\r\n", " \n   "]), 24),
+        (a, b) in (0usize..24, 0usize..24),
+    ) {
+        let join = |seps: &[&str]| {
+            let mut out = String::new();
+            let mut at = Vec::new();
+            for (i, w) in words.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(seps[i - 1]);
+                }
+                let start = chars(&out);
+                out.push_str(w);
+                at.push((start, chars(&out)));
+            }
+            (out, at)
+        };
+        let (old, old_at) = join(&seps);
+        let (new, new_at) = join(&new_seps);
+        let (i, j) = (a % words.len(), b % words.len());
+        let (i, j) = (i.min(j), i.max(j));
+        prop_assume!(j > i);
+        let fp = build_fingerprint(&Document::new(&old), CharRange::new(old_at[i].0, old_at[j].1));
+        let want = CharRange::new(new_at[i].0, new_at[j].1);
+        let d = Document::new(&new);
+        let got = anchor::resolve(&d, &fp, None);
+        let exact = d.slice(want) == fp.text;
+        match got {
+            Resolution::Found(r) => prop_assert!(exact && r == want, "found {} want {} in {:?}", r, want, new),
+            Resolution::Relocated(r) => prop_assert!(!exact && r == want, "relocated {} want {} in {:?}", r, want, new),
+            Resolution::Orphaned => {
+                // Only a repeat of the same words can make it ambiguous.
+                let squashed: Vec<&str> = new.split_whitespace().collect();
+                let needle: Vec<&str> = fp.text.split_whitespace().collect();
+                let repeats = squashed.windows(needle.len()).filter(|w| *w == needle.as_slice()).count();
+                prop_assert!(repeats > 1, "orphaned {:?} in {:?}", fp.text, new);
+            }
+        }
     }
 
     /// 6d. Never guess (INV-1): a short text whose context no longer agrees at

@@ -257,6 +257,75 @@ fn thread_anchors_follow_edits_and_are_refingerprinted_at_save_but_proposals_are
     );
 }
 
+/// The thread's view in `s`.
+fn thread(s: &Session, id: &str) -> cowriting::ThreadView {
+    s.threads().into_iter().find(|v| v.thread.id == id).unwrap()
+}
+
+#[test]
+fn a_thread_follows_its_rewrapped_words_flagged_until_kept_and_a_proposal_goes_stale() {
+    let (doc, target) = marked("Intro line.\n\nThe writer «commented on these words» and went on.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let t = s.new_thread(target, "A comment").unwrap();
+    let p = s.propose(target, "other words", opts()).unwrap();
+    drop(s);
+    // Another program re-wraps the paragraph.
+    std::fs::write(
+        f.dir.path().join("d.md"),
+        "Intro line.\n\nThe writer commented\n    on these\nwords and went on.\n",
+    )
+    .unwrap();
+    let mut s = f.open();
+    let v = thread(&s, &t);
+    assert!(v.relocated, "{v:?}");
+    assert_eq!(v.text, "commented\n    on these\nwords");
+    assert_eq!(v.anchored_text, "commented on these words");
+    let pv = s.proposal(&p).unwrap();
+    assert_eq!(
+        pv.state,
+        ProposalState::Stale,
+        "INV-11: a proposal's target stays exact"
+    );
+    assert!(s.accept(&p, None).is_err());
+    // A save keeps the flag: the fingerprint is not rewritten under the writer.
+    let before = f.sidecar()["anchors"].clone();
+    s.save().unwrap();
+    assert_eq!(f.sidecar()["anchors"], before);
+    assert!(thread(&f.open(), &t).relocated);
+    // Keep here: fingerprinted where it is, flag gone, for every reader.
+    s.keep_thread_here(&t).unwrap();
+    assert!(!thread(&s, &t).relocated);
+    let sc = f.sidecar();
+    let anchor = sc["threads"][0]["anchorId"].as_str().unwrap();
+    assert_eq!(
+        sc["anchors"][anchor]["fingerprint"]["text"],
+        "commented\n    on these\nwords"
+    );
+    let again = thread(&f.open(), &t);
+    assert!(!again.relocated && again.range.is_some());
+}
+
+#[test]
+fn a_detached_thread_is_listed_unplaced_and_stays_so() {
+    let (doc, target) = marked("Some «text» here.\n");
+    let f = Fixture::new(&doc);
+    let mut s = f.open();
+    let t = s.new_thread(target, "first").unwrap();
+    s.detach_thread(&t).unwrap();
+    let v = thread(&s, &t);
+    assert!(v.range.is_none() && v.thread.detached());
+    assert_eq!(v.text, "text");
+    assert_eq!(f.sidecar()["threads"][0]["detached"], true);
+    let v = thread(&f.open(), &t);
+    assert!(v.range.is_none(), "a detached thread is never placed again");
+    assert_eq!(s.keep_thread_here(&t).unwrap_err().code(), ErrorCode::BadInput);
+    assert_eq!(
+        s.detach_thread("t_missing").unwrap_err().code(),
+        ErrorCode::NotFound
+    );
+}
+
 #[test]
 fn replies_and_status_persist_immediately() {
     let (doc, target) = marked("Some «text».\n");

@@ -218,6 +218,55 @@ test("a thread created in the UI is in the sidecar; replies render sanitized", a
   });
 });
 
+test("threads follow text re-wrapped by another program: flagged, then kept here or detached", async () => {
+  const ws = workspace();
+  const para = "The committee met on Tuesday to weigh the proposal for a new library wing,\nand agreed to ask the city for a second estimate before voting on it.\n";
+  writeFileSync(join(ws, "rewrap.md"), `# Minutes\n\n${para}`);
+  const keep = cli(ws, "thread", "new", "rewrap.md", "--find", "a new library wing,\nand agreed", "--body", "Which wing?");
+  const detach = cli(ws, "thread", "new", "rewrap.md", "--find", "a second estimate before voting", "--body", "Is one enough?");
+  // Another editor re-flows the paragraph (as a formatter or VS Code's rewrap would).
+  const rewrapped = "The committee met on Tuesday to weigh the proposal for a new\n  library wing, and agreed to ask the city for a second\n  estimate before voting on it.\n";
+  writeFileSync(join(ws, "rewrap.md"), `# Minutes\n\n${rewrapped}`);
+  await withApp(ws, async (b) => {
+    await openDoc(b, "rewrap.md");
+    await click(b, ".pt-threads");
+    await b.waitUntil(async () => (await b.$$(".thread-relocated")).length === 2, { timeout: 20_000, timeoutMsg: "both threads re-attached, flagged" });
+    const r = await review(b);
+    const k = r.threads.find((t) => t.id === keep);
+    assert.equal(k.relocated, true);
+    assert.equal(k.text, "a new\n  library wing, and agreed");
+    assert.equal(k.anchoredText, "a new library wing,\nand agreed");
+    assert.equal((await b.$$(".cm-thread-relocated")).length >= 2, true, "marked in the text as re-attached");
+    await shot(b, "07-threads-relocated");
+    // Keep here: the sidecar now holds the re-wrapped text, and the flag is gone.
+    await click(b, `.thread[data-thread="${keep}"] .btn-keep-here`);
+    await b.waitUntil(() => {
+      const sc = sidecar(ws, "rewrap.md");
+      const t = sc.threads.find((x) => x.id === keep);
+      return sc.anchors[t.anchorId].fingerprint.text === "a new\n  library wing, and agreed";
+    }, { timeout: 20_000, timeoutMsg: "keep here was not written" });
+    await b.waitUntil(async () => (await b.$$(".thread-relocated")).length === 1, { timeout: 20_000 });
+    // Detach: listed with the threads that are not in the text, never placed again.
+    await click(b, `.thread[data-thread="${detach}"] .btn-detach`);
+    await b.waitUntil(() => sidecar(ws, "rewrap.md").threads.find((x) => x.id === detach).detached === true, {
+      timeout: 20_000,
+      timeoutMsg: "detach was not written",
+    });
+    await b.waitUntil(async () => (await b.$$(`.thread-orphaned[data-thread="${detach}"]`)).length === 1, { timeout: 20_000 });
+    assert.match(await fresh(async () => (await b.$(".orphaned-head")).getText()), /Not in the text \(1\)/);
+    await shot(b, "08-thread-kept-and-detached");
+  });
+  // Another client reads the same: one placed exactly, one detached.
+  const listed = JSON.parse(cli(ws, "--json", "threads", "rewrap.md")).threads;
+  assert.deepEqual(
+    listed.map((t) => [t.id, t.relocated, t.detached, t.orphaned]),
+    [
+      [keep, false, false, false],
+      [detach, false, true, true],
+    ],
+  );
+});
+
 test("an external edit of the sidecar (as VS Code would make it) re-renders", async () => {
   const ws = workspace();
   await withApp(ws, async (b) => {

@@ -52,6 +52,10 @@ export interface Backend {
   newThread(path: string, from: number, to: number, body: string): Promise<ReviewDto>;
   reply(path: string, thread: string, body: string): Promise<ReviewDto>;
   setThreadResolved(path: string, thread: string, resolved: boolean): Promise<ReviewDto>;
+  /** Keep a relocated thread (its words were re-wrapped) where it re-attached. */
+  keepThreadHere(path: string, thread: string): Promise<ReviewDto>;
+  /** Detach a thread from its text; it stays listed, orphaned. */
+  detachThread(path: string, thread: string): Promise<ReviewDto>;
   reloadDocument(path: string): Promise<Applied>;
   keepMine(path: string): Promise<void>;
   compareWithDisk(path: string): Promise<Comparison>;
@@ -112,6 +116,8 @@ export async function tauriBackend(): Promise<Backend> {
     newThread: (path, from, to, body) => invoke("new_thread", { path, from, to, body }),
     reply: (path, thread, body) => invoke("reply", { path, thread, body }),
     setThreadResolved: (path, thread, resolved) => invoke("set_thread_resolved", { path, thread, resolved }),
+    keepThreadHere: (path, thread) => invoke("keep_thread_here", { path, thread }),
+    detachThread: (path, thread) => invoke("detach_thread", { path, thread }),
     reloadDocument: (path) => invoke("reload_document", { path }),
     keepMine: (path) => invoke("keep_mine", { path }),
     compareWithDisk: (path) => invoke("compare_with_disk", { path }),

@@ -1007,14 +1007,18 @@ class App {
     if (!review.threads.length) body.append(h("div", { class: "panel-empty", text: "No threads. Select text and comment on it." }));
     for (const t of anchored) body.append(this.threadCard(t));
     if (orphaned.length) {
-      body.append(h("h3", { class: "orphaned-head", text: `Orphaned (${orphaned.length}) — their text is gone` }));
+      body.append(h("h3", { class: "orphaned-head", text: `Not in the text (${orphaned.length}) — their text is gone, or they were detached` }));
       for (const t of orphaned) body.append(this.threadCard(t));
     }
   }
 
   threadCard(t: ThreadDto): HTMLElement {
-    const card = h("article", { class: `thread thread-${t.status}${t.from === null ? " thread-orphaned" : ""}`, "data-thread": t.id });
+    const kind = t.from === null ? " thread-orphaned" : t.relocated ? " thread-relocated" : "";
+    const card = h("article", { class: `thread thread-${t.status}${kind}`, "data-thread": t.id });
     card.append(h("blockquote", { class: "thread-quote", text: t.text }));
+    if (t.detached) card.append(h("div", { class: "thread-note", text: "Detached from its text." }));
+    else if (t.from === null) card.append(h("div", { class: "thread-note", text: "Its text is no longer in the document." }));
+    if (t.relocated) card.append(this.relocatedNote(t));
     for (const c of t.comments) {
       const body = h("div", { class: "comment-body" });
       setMarkdown(body, c.body);
@@ -1052,6 +1056,26 @@ class App {
       }
     });
     return card;
+  }
+
+  /** A re-attached thread: what changed, and "keep here" / "detach". */
+  relocatedNote(t: ThreadDto): HTMLElement {
+    const keep = h("button", { class: "btn-keep-here", text: "Keep here", title: "This is the text the comment is about: attach it here for good" });
+    const detach = h("button", { class: "btn-detach", text: "Detach", title: "Not the right text: list the thread without placing it" });
+    const act = (call: (path: string) => Promise<ReviewDto>) => () => {
+      const path = this.active;
+      if (!path) return;
+      void this.run(async () => this.showReview(path, await call(path)));
+    };
+    keep.addEventListener("click", act((path) => this.backend.keepThreadHere(path, t.id)));
+    detach.addEventListener("click", act((path) => this.backend.detachThread(path, t.id)));
+    return h(
+      "div",
+      { class: "thread-relocated-note" },
+      h("div", { text: "Its text changed since the comment (only its line breaks and spacing): re-attached here." }),
+      h("div", { class: "thread-was", text: `Was: ${t.anchoredText}` }),
+      h("div", { class: "thread-actions" }, keep, detach),
+    );
   }
 
   focusThread(id: string) {

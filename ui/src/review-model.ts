@@ -82,7 +82,7 @@ export function decorationSpecs(
         kind: "mark",
         from: clamp(t.from),
         to: clamp(t.to),
-        className: t.status === "open" ? "cm-thread" : "cm-thread cm-thread-resolved",
+        className: ["cm-thread", t.status === "open" ? "" : "cm-thread-resolved", t.relocated ? "cm-thread-relocated" : ""].filter(Boolean).join(" "),
         attributes: { "data-thread": t.id },
       });
     }

@@ -42,6 +42,8 @@ vi.mock("../src/backend", async (importOriginal) => {
     newThread: async () => emptyReview(),
     reply: async () => emptyReview(),
     setThreadResolved: async () => emptyReview(),
+    keepThreadHere: async () => emptyReview(),
+    detachThread: async () => emptyReview(),
     reloadDocument: applied,
     keepMine: async () => undefined,
     compareWithDisk: async (path) => ({ path, diff: [] }),

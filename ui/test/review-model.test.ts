@@ -28,7 +28,7 @@ function review(): ReviewDto {
         contract: null,
       },
     ],
-    threads: [{ id: "t1", status: "open", from: 20, to: 25, text: "jumps", comments: [] }],
+    threads: [{ id: "t1", status: "open", from: 20, to: 25, text: "jumps", relocated: false, detached: false, anchoredText: "jumps", comments: [] }],
     spans: [{ from: 0, to: 3, author, turnId: "t0", instruction: null, createdAt: "" }],
     sidecarError: null,
     canUndo: false,
@@ -53,6 +53,12 @@ describe("decorationSpecs", () => {
     ]);
     const ins = specs.find((s) => s.kind === "insert");
     expect(ins && ins.kind === "insert" && ins.text).toBe("slow");
+  });
+  it("marks a thread re-attached after a re-wrap apart from the others", () => {
+    const r = review();
+    r.threads[0] = { ...r.threads[0], relocated: true, anchoredText: "jumps" };
+    const mark = decorationSpecs(r, [{ from: 0, to: 26 }], 26).find((s) => "className" in s && s.className.includes("cm-thread"));
+    expect(mark && "className" in mark && mark.className).toBe("cm-thread cm-thread-relocated");
   });
   it("draws only what is visible", () => {
     const specs = decorationSpecs(review(), [{ from: 18, to: 26 }], 26);

@@ -3,6 +3,19 @@ import type { CommentDto } from "./CommentDto";
 
 export type ThreadDto = { id: string, status: string, 
 /**
- * `None` when the thread is orphaned.
+ * `None` when the thread is orphaned or detached.
  */
-from: number | null, to: number | null, text: string, comments: Array<CommentDto>, };
+from: number | null, to: number | null, 
+/**
+ * Its text now (as commented on, when it is not placed).
+ */
+text: string, 
+/**
+ * Re-attached to its words after their whitespace changed; `anchoredText`
+ * is the text as commented on. "Keep here" or "detach" settles it.
+ */
+relocated: boolean, 
+/**
+ * Detached from its text by a writer: listed, never placed.
+ */
+detached: boolean, anchoredText: string, comments: Array<CommentDto>, };

@@ -1,0 +1,37 @@
+//! Lines as VS Code counts them (`lineHint`).
+
+use crate::document::Document;
+
+/// Lines as VS Code counts them (`lineHint`): `\n`, `\r\n` and a lone `\r`
+/// each end one. The rope's own lines end only at `\n` (a CRLF counts once
+/// there too), so for a document with no lone `\r` they are the same and the
+/// rope answers; otherwise a table of line starts does.
+pub(super) enum Lines<'a> {
+    Rope(&'a Document),
+    /// Byte offset of the start of every line (the first is 0).
+    Starts(Vec<usize>),
+}
+
+impl<'a> Lines<'a> {
+    pub(super) fn of(doc: &'a Document) -> Self {
+        let b = doc.text().as_bytes();
+        let lone_cr = |i: &usize| b.get(i + 1) != Some(&b'\n');
+        if !memchr::memchr_iter(b'\r', b).any(|i| lone_cr(&i)) {
+            return Lines::Rope(doc);
+        }
+        let mut starts = vec![0];
+        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
+            if b[i] == b'\n' || lone_cr(&i) {
+                starts.push(i + 1);
+            }
+        }
+        Lines::Starts(starts)
+    }
+
+    pub(super) fn line_of_byte(&self, byte: usize) -> usize {
+        match self {
+            Lines::Rope(doc) => doc.rope().byte_to_line(byte),
+            Lines::Starts(starts) => starts.partition_point(|&s| s <= byte) - 1,
+        }
+    }
+}
