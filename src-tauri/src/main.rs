@@ -260,6 +260,16 @@ fn reply(state: State<'_, AppState>, path: String, thread: String, body: String)
 }
 
 #[tauri::command]
+fn keep_thread_here(state: State<'_, AppState>, path: String, thread: String) -> Res<ReviewDto> {
+    state.with(|api| api.keep_thread_here(&path, &thread))
+}
+
+#[tauri::command]
+fn detach_thread(state: State<'_, AppState>, path: String, thread: String) -> Res<ReviewDto> {
+    state.with(|api| api.detach_thread(&path, &thread))
+}
+
+#[tauri::command]
 fn set_thread_resolved(
     state: State<'_, AppState>,
     path: String,
@@ -546,6 +556,8 @@ fn main() {
             new_thread,
             reply,
             set_thread_resolved,
+            keep_thread_here,
+            detach_thread,
             reload_document,
             keep_mine,
             compare_with_disk,
