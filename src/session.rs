@@ -188,8 +188,10 @@ impl Unsaved {
     }
 }
 
-/// How many times a decision is redone when a file changed under it.
-const REDO_LIMIT: usize = 20;
+/// How many times a decision is redone when a file changed under it: the
+/// store's bound (with its backoff, a few seconds of another writer changing
+/// the files without pause; a writer that never pauses is given up on).
+use crate::store::REDO_LIMIT;
 
 impl Session {
     /// Open `doc` for editing. A sidecar that cannot be read (corrupt, newer)
