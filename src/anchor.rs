@@ -44,7 +44,7 @@ mod lines;
 use crate::document::Document;
 use crate::model::{Extra, Fingerprint};
 use crate::offset::{CharOffset, CharRange};
-use evidence::{Recorded, Side};
+use evidence::{Dir, Recorded, Side};
 use lines::Lines;
 use memchr::memmem;
 
@@ -143,6 +143,9 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
         return resolve_insertion_point(doc, fp);
     }
     let weigh = Weigher::new(doc, fp);
+    if let Some(answer) = weigh.exact_near_hint() {
+        return answer.map_or(Resolution::Orphaned, |(s, e)| found(doc, s, e));
+    }
     let text = doc.text();
     let n = fp.text.len();
     let exact: Vec<(usize, usize)> = occurrences(text, &fp.text, 0, text.len())
@@ -188,7 +191,8 @@ impl Candidate {
 struct Weigher<'a> {
     doc: &'a Document,
     fp: &'a Fingerprint,
-    lines: Lines<'a>,
+    /// Built on first use: most anchors are decided without a line.
+    lines: std::cell::OnceCell<Lines<'a>>,
     distinctive: bool,
 }
 
@@ -203,7 +207,7 @@ impl<'a> Weigher<'a> {
         Weigher {
             doc,
             fp,
-            lines: Lines::of(doc),
+            lines: std::cell::OnceCell::new(),
             distinctive: fp.text.chars().count() >= DISTINCTIVE_CHARS,
         }
     }
@@ -215,8 +219,8 @@ impl<'a> Weigher<'a> {
             return None;
         }
         let text = self.doc.text();
-        let rb = Recorded::new(before, CONTEXT_CHARS);
-        let ra = Recorded::new(after, CONTEXT_CHARS);
+        let rb = Recorded::new(before, CONTEXT_CHARS, Dir::Before);
+        let ra = Recorded::new(after, CONTEXT_CHARS, Dir::After);
         // A cut word at either end of the anchored text, as recorded.
         let first = self.fp.text.chars().next();
         let last = self.fp.text.chars().next_back();
@@ -226,7 +230,7 @@ impl<'a> Weigher<'a> {
         let cands: Vec<Candidate> = places
             .iter()
             .map(|&(s, e)| {
-                let (mut b, mut a) = (rb.before(text, s), ra.after(text, e));
+                let (mut b, mut a) = (rb.at(text, s), ra.at(text, e));
                 if no_context {
                     // The whole document was anchored: every copy agrees alike.
                     b.whole = true;
@@ -271,8 +275,8 @@ impl<'a> Weigher<'a> {
                 if wb + wa == 0.0 {
                     return 0.0;
                 }
-                let sb = rb.similar_before(c.before, text, c.start);
-                let sa = ra.similar_after(c.after, text, c.end);
+                let sb = rb.similar(c.before, text, c.start);
+                let sa = ra.similar(c.after, text, c.end);
                 let words = (sb * wb + sa * wa) / (wb + wa);
                 let contiguous = (c.before.adjacent + c.after.adjacent) as f64 / (lb + la).max(1.0);
                 (1.0 - CONTIGUOUS_WEIGHT) * words + CONTIGUOUS_WEIGHT * contiguous
@@ -305,9 +309,70 @@ impl<'a> Weigher<'a> {
         }
     }
 
+    fn lines(&self) -> &Lines<'a> {
+        self.lines.get_or_init(|| Lines::of(self.doc))
+    }
+
+    /// The common case, fast: the text with its recorded context exactly (up
+    /// to the document's edge where it was recorded at one), searched outward
+    /// from `lineHint`. The first lines searched that hold such a place hold
+    /// the nearest; `Some(None)` for a tie there, `None` when there is no such
+    /// place anywhere (the whole ladder decides). [`Self::decide`] gives the
+    /// same answer, from every occurrence in the document.
+    fn exact_near_hint(&self) -> Option<Option<(usize, usize)>> {
+        let (text, fp) = (self.doc.text(), self.fp);
+        let no_context = fp.before.is_empty() && fp.after.is_empty();
+        let before_at_edge = fp.before.chars().count() < CONTEXT_CHARS;
+        let after_at_edge = fp.after.chars().count() < CONTEXT_CHARS;
+        let whole = |s: usize| {
+            let e = s + fp.text.len();
+            text[..s].ends_with(fp.before.as_str())
+                && text[e..].starts_with(fp.after.as_str())
+                && (no_context
+                    || ((!before_at_edge || s == fp.before.len())
+                        && (!after_at_edge || e + fp.after.len() == text.len())))
+        };
+        let lines = self.lines();
+        let count = lines.count();
+        let hint = fp.line_hint.min(count - 1);
+        let byte = |l: usize| {
+            if l >= count {
+                text.len()
+            } else {
+                lines.start_byte(l)
+            }
+        };
+        let mut radius = 0usize;
+        loop {
+            let (lo, hi) = (hint.saturating_sub(radius), (hint + radius + 1).min(count));
+            let hits: Vec<Candidate> = occurrences(text, &fp.text, byte(lo), byte(hi))
+                .into_iter()
+                .filter(|&s| whole(s))
+                .map(|s| Candidate {
+                    start: s,
+                    end: s + fp.text.len(),
+                    before: Side::default(),
+                    after: Side::default(),
+                    boundaries: true,
+                })
+                .collect();
+            if !hits.is_empty() {
+                return Some(self.nearest(&hits.iter().collect::<Vec<_>>()));
+            }
+            if lo == 0 && hi == count {
+                return None;
+            }
+            radius = if radius == 0 { 8 } else { radius.saturating_mul(4) };
+        }
+    }
+
     /// The one candidate nearest to `lineHint`; `None` on a tie.
     fn nearest(&self, pool: &[&Candidate]) -> Option<(usize, usize)> {
-        let distance = |c: &Candidate| self.lines.line_of_byte(c.start).abs_diff(self.fp.line_hint);
+        if let [one] = pool {
+            return Some((one.start, one.end));
+        }
+        let lines = self.lines();
+        let distance = |c: &Candidate| lines.line_of_byte(c.start).abs_diff(self.fp.line_hint);
         let d = pool.iter().map(|c| distance(c)).min()?;
         let mut at = pool.iter().filter(|c| distance(c) == d);
         match (at.next(), at.next()) {
@@ -456,14 +521,19 @@ fn resolve_insertion_point(doc: &Document, fp: &Fingerprint) -> Resolution {
         .into_iter()
         .map(|s| s + fp.before.len())
         .collect();
-    match nearest_point(&Lines::of(doc), fp.line_hint, &points) {
+    let lines = || Lines::of(doc);
+    match nearest_point(lines, fp.line_hint, &points) {
         Some(p) => found(doc, p, p),
         None => Resolution::Orphaned,
     }
 }
 
 /// The one byte offset of `points` nearest to line `hint`; `None` on a tie.
-fn nearest_point(lines: &Lines<'_>, hint: usize, points: &[usize]) -> Option<usize> {
+fn nearest_point<'a>(lines: impl FnOnce() -> Lines<'a>, hint: usize, points: &[usize]) -> Option<usize> {
+    if let [one] = points {
+        return Some(*one);
+    }
+    let lines = lines();
     let distance = |p: usize| lines.line_of_byte(p).abs_diff(hint);
     let d = points.iter().map(|&p| distance(p)).min()?;
     let mut at = points.iter().filter(|&&p| distance(p) == d);

@@ -46,6 +46,13 @@ pub enum DocumentError {
     Change(#[from] ChangeError),
 }
 
+/// The flattened text of one version, and what one pass over it tells.
+#[derive(Debug)]
+struct Flat {
+    text: String,
+    lone_cr: bool,
+}
+
 /// See the module docs.
 #[derive(Debug)]
 pub struct Document {
@@ -53,7 +60,7 @@ pub struct Document {
     version: u64,
     bom: bool,
     /// The flattened text of the current version, built on first use.
-    flat: OnceLock<String>,
+    flat: OnceLock<Flat>,
 }
 
 impl Clone for Document {
@@ -114,7 +121,22 @@ impl Document {
 
     /// The whole text as one string (cached per version).
     pub fn text(&self) -> &str {
-        self.flat.get_or_init(|| self.rope.to_string())
+        &self.flat().text
+    }
+
+    /// Whether a `\r` not followed by `\n` ends a line somewhere (VS Code
+    /// counts it as a line break, the rope does not). Cached per version.
+    pub fn has_lone_cr(&self) -> bool {
+        self.flat().lone_cr
+    }
+
+    fn flat(&self) -> &Flat {
+        self.flat.get_or_init(|| {
+            let text = self.rope.to_string();
+            let b = text.as_bytes();
+            let lone_cr = memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'));
+            Flat { text, lone_cr }
+        })
     }
 
     /// Bumped by every applied change.

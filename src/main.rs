@@ -1105,27 +1105,53 @@ fn resolve_lines(text: Option<&Path>) -> Result<i32> {
             (None, Some(p)) => texts.get(Path::new(&p)).as_ref(),
             (None, None) => unreachable!("parse_resolve_line asks for textPath in batch mode"),
         };
-        let result = match doc {
+        let id = serde_json::to_string(&id).expect("a JSON value serializes");
+        let written = match doc {
             Err(e) => {
                 exit = e.code.exit_code();
-                json!({ "id": id, "error": { "code": e.code, "message": e.message } })
+                let error = json!({ "code": e.code, "message": e.message });
+                writeln!(out, r#"{{"id":{id},"error":{error}}}"#)
             }
             Ok(doc) => match resolve(doc, &fp, None) {
                 Resolution::Found(r) => {
                     let b = doc.char_range_to_bytes(r);
-                    json!({ "id": id, "start": b.start.0, "end": b.end.0 })
+                    writeln!(out, r#"{{"id":{id},"start":{},"end":{}}}"#, b.start.0, b.end.0)
                 }
                 Resolution::Relocated(r) => {
                     let b = doc.char_range_to_bytes(r);
-                    json!({ "id": id, "start": b.start.0, "end": b.end.0, "stale": true })
+                    writeln!(
+                        out,
+                        r#"{{"id":{id},"start":{},"end":{},"stale":true}}"#,
+                        b.start.0, b.end.0
+                    )
                 }
-                Resolution::Orphaned => json!({ "id": id, "orphaned": true }),
+                Resolution::Orphaned => writeln!(out, r#"{{"id":{id},"orphaned":true}}"#),
             },
         };
-        writeln!(out, "{result}").map_err(|e| Error::BadInput(format!("stdout: {e}")))?;
+        written.map_err(|e| Error::BadInput(format!("stdout: {e}")))?;
     }
     out.flush().map_err(|e| Error::BadInput(format!("stdout: {e}")))?;
     Ok(exit)
+}
+
+/// One stdin line of `resolve`.
+#[derive(serde::Deserialize)]
+struct ResolveLine {
+    id: Value,
+    fingerprint: ResolveFingerprint,
+    #[serde(rename = "textPath")]
+    text_path: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct ResolveFingerprint {
+    text: String,
+    #[serde(default)]
+    before: String,
+    #[serde(default)]
+    after: String,
+    #[serde(default, rename = "lineHint")]
+    line_hint: usize,
 }
 
 /// One line of `resolve`: its id, fingerprint and (when `with_path`) text path.
@@ -1133,44 +1159,20 @@ fn parse_resolve_line(
     line: &str,
     with_path: bool,
 ) -> std::result::Result<(Value, Fingerprint, Option<String>), String> {
-    let v: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-    let id = v.get("id").cloned().ok_or("missing \"id\"")?;
-    let path = match v.get("textPath") {
-        Some(Value::String(p)) if with_path => Some(p.clone()),
-        None if with_path => {
-            return Err("missing \"textPath\" (a file, relative to the current directory)".into())
-        }
-        Some(_) if with_path => return Err("\"textPath\" must be a string".into()),
-        _ => None,
-    };
-    let fp = v
-        .get("fingerprint")
-        .and_then(Value::as_object)
-        .ok_or("missing \"fingerprint\" object")?;
-    let s = |k: &str| -> std::result::Result<String, String> {
-        match fp.get(k) {
-            None => Ok(String::new()),
-            Some(Value::String(s)) => Ok(s.clone()),
-            Some(_) => Err(format!("fingerprint.{k} must be a string")),
-        }
-    };
-    let text = match fp.get("text") {
-        Some(Value::String(s)) => s.clone(),
-        _ => return Err("fingerprint.text must be a string".into()),
-    };
-    let line_hint = match fp.get("lineHint") {
-        None => 0,
-        Some(h) => h.as_u64().ok_or("fingerprint.lineHint must be a whole number")? as usize,
-    };
+    let l: ResolveLine = serde_json::from_str(line).map_err(|e| format!("{e}"))?;
+    if with_path && l.text_path.is_none() {
+        return Err("missing \"textPath\" (a file, relative to the current directory)".into());
+    }
+    let fp = l.fingerprint;
     Ok((
-        id,
+        l.id,
         Fingerprint {
-            text,
-            before: s("before")?,
-            after: s("after")?,
-            line_hint,
+            text: fp.text,
+            before: fp.before,
+            after: fp.after,
+            line_hint: fp.line_hint,
             extra: Default::default(),
         },
-        path,
+        l.text_path.filter(|_| with_path),
     ))
 }

@@ -32,69 +32,98 @@ pub(super) fn squash(s: &str) -> String {
     out
 }
 
-/// At most `n` chars of `text` before byte `at`, squashed, and whether they
-/// reach the start of `text`.
-fn squashed_before(text: &str, at: usize, n: usize) -> (String, bool) {
-    let mut rev: Vec<char> = Vec::with_capacity(n);
-    let mut chars = text[..at].chars().rev().peekable();
-    while rev.len() < n {
-        let Some(c) = chars.next() else { break };
-        if c.is_whitespace() {
-            while chars.peek().is_some_and(|d| d.is_whitespace()) {
-                chars.next();
-            }
-            rev.push(' ');
-        } else {
-            rev.push(c);
-        }
-    }
-    let at_edge = chars.peek().is_none();
-    (rev.into_iter().rev().collect(), at_edge)
+/// Which side of a candidate a recorded context is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dir {
+    Before,
+    After,
 }
 
-/// At most `n` chars of `text` from byte `at`, squashed, and whether they reach
-/// its end.
-fn squashed_after(text: &str, at: usize, n: usize) -> (String, bool) {
-    let mut out = String::with_capacity(n);
-    let mut count = 0;
-    let mut chars = text[at..].chars().peekable();
-    while count < n {
-        let Some(c) = chars.next() else { break };
-        if c.is_whitespace() {
-            while chars.peek().is_some_and(|d| d.is_whitespace()) {
-                chars.next();
-            }
-            out.push(' ');
-        } else {
-            out.push(c);
-        }
-        count += 1;
-    }
-    let at_edge = chars.peek().is_none();
-    (out, at_edge)
+/// A word, as compared: a hash of its text (FNV-1a) and its length in chars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Word {
+    hash: u64,
+    chars: usize,
 }
 
-/// Words of a squashed string: runs of alphanumeric chars and single other
-/// chars; spaces separate them and are not words.
-fn words(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in s.char_indices() {
+impl Word {
+    fn of(s: &str) -> Self {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in s.bytes() {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        Word {
+            hash,
+            chars: s.chars().count(),
+        }
+    }
+}
+
+/// Words collected as [`Word`]s.
+struct Words(Vec<Word>);
+
+impl<'t> Extend<&'t str> for Words {
+    fn extend<I: IntoIterator<Item = &'t str>>(&mut self, iter: I) {
+        self.0.extend(iter.into_iter().map(Word::of));
+    }
+}
+
+/// Words of `text` read outward from byte `at` (backwards for `Before`), within
+/// `reach` squashed chars: runs of alphanumeric chars and single other chars;
+/// whitespace separates them and is not a word. Pushed onto `out` nearest first.
+fn words_outward<'t>(text: &'t str, at: usize, dir: Dir, reach: usize, out: &mut impl Extend<&'t str>) {
+    let mut seen = 0;
+    let mut in_ws = false;
+    // The open alphanumeric run, as byte bounds.
+    let mut run: Option<(usize, usize)> = None;
+    let close = |run: &mut Option<(usize, usize)>, out: &mut dyn FnMut(&'t str)| {
+        if let Some((a, b)) = run.take() {
+            out(&text[a..b]);
+        }
+    };
+    let mut push = |w: &'t str| out.extend(std::iter::once(w));
+    let mut step = |i: usize, c: char, out: &mut dyn FnMut(&'t str)| -> bool {
+        let ws = c.is_whitespace();
+        if !(ws && in_ws) {
+            seen += 1;
+        }
+        in_ws = ws;
+        if seen > reach {
+            return false;
+        }
+        let end = i + c.len_utf8();
         if c.is_alphanumeric() {
-            start.get_or_insert(i);
-            continue;
+            run = Some(match run {
+                None => (i, end),
+                Some((a, b)) if dir == Dir::After => (a, b.max(end)),
+                Some((_, b)) => (i, b),
+            });
+        } else {
+            close(&mut run, out);
+            if !ws {
+                out(&text[i..end]);
+            }
         }
-        if let Some(st) = start.take() {
-            out.push(&s[st..i]);
+        true
+    };
+    match dir {
+        Dir::After => {
+            for (i, c) in text[at..].char_indices() {
+                if !step(at + i, c, &mut push) {
+                    break;
+                }
+            }
         }
-        if c != ' ' {
-            out.push(&s[i..i + c.len_utf8()]);
+        Dir::Before => {
+            for (i, c) in text[..at].char_indices().rev() {
+                if !step(i, c, &mut push) {
+                    break;
+                }
+            }
         }
     }
-    if let Some(st) = start {
-        out.push(&s[st..]);
-    }
-    out
+    close(&mut run, &mut push);
 }
 
 /// How much a word found `shift` words away from where it was recorded counts:
@@ -107,14 +136,25 @@ fn at_shift(shift: usize) -> f64 {
 /// The best common subsequence of words `a` and `b`, both read outward from the
 /// candidate: each word counted by its length in chars, less for a word found
 /// at another distance from the anchored text ([`at_shift`]).
-fn common_words(a: &[&str], b: &[&str]) -> f64 {
-    let mut prev = vec![0f64; b.len() + 1];
-    let mut cur = vec![0f64; b.len() + 1];
+fn common_words(a: &[Word], b: &[Word]) -> f64 {
+    // Two rows of the table; on the stack for the usual sizes.
+    const STACK: usize = 96;
+    let mut stack = [[0f64; STACK]; 2];
+    let mut heap;
+    let (prev, cur): (&mut [f64], &mut [f64]) = if b.len() < STACK {
+        let [p, c] = &mut stack;
+        (&mut p[..=b.len()], &mut c[..=b.len()])
+    } else {
+        heap = [vec![0f64; b.len() + 1], vec![0f64; b.len() + 1]];
+        let [p, c] = &mut heap;
+        (p, c)
+    };
+    let (mut prev, mut cur) = (prev, cur);
     for (i, x) in a.iter().enumerate() {
         for (j, y) in b.iter().enumerate() {
             let skip = cur[j].max(prev[j + 1]);
-            cur[j + 1] = if x == y {
-                skip.max(prev[j] + x.chars().count() as f64 * at_shift(i.abs_diff(j)))
+            cur[j + 1] = if x.hash == y.hash {
+                skip.max(prev[j] + x.chars as f64 * at_shift(i.abs_diff(j)))
             } else {
                 skip
             };
@@ -126,23 +166,31 @@ fn common_words(a: &[&str], b: &[&str]) -> f64 {
 
 /// One recorded side of context, prepared once per fingerprint.
 pub(super) struct Recorded {
+    dir: Dir,
     squashed: String,
     /// Chars of `squashed`.
     len: usize,
-    /// Chars of the words of `squashed`.
+    /// Its words, read outward from the anchored text.
+    words: Vec<Word>,
+    /// Chars of `words`.
     word_chars: usize,
-    words: Vec<String>,
     /// It was cut short by the document's edge.
     at_edge: bool,
 }
 
 impl Recorded {
-    pub(super) fn new(raw: &str, full_len: usize) -> Self {
+    /// The recorded side `raw` (`before` or `after`), which held `full_len`
+    /// chars unless a document edge cut it.
+    pub(super) fn new(raw: &str, full_len: usize, dir: Dir) -> Self {
         let squashed = squash(raw);
-        let words: Vec<String> = words(&squashed).into_iter().map(str::to_owned).collect();
+        let mut words = Vec::new();
+        let from = if dir == Dir::Before { squashed.len() } else { 0 };
+        words_outward(&squashed, from, dir, usize::MAX, &mut words);
+        let words: Vec<Word> = words.into_iter().map(Word::of).collect();
         Recorded {
+            dir,
             len: squashed.chars().count(),
-            word_chars: words.iter().map(|w| w.chars().count()).sum(),
+            word_chars: words.iter().map(|w| w.chars).sum(),
             words,
             squashed,
             at_edge: raw.chars().count() < full_len,
@@ -163,9 +211,38 @@ impl Recorded {
         self.word_chars
     }
 
-    /// How far (in chars) to look beside a candidate for this side's words.
+    /// How far (in squashed chars) to look beside a candidate for this side's
+    /// words.
     fn reach(&self) -> usize {
         self.len + self.len / 2 + 8
+    }
+
+    /// What this side says of a candidate whose text starts (for `before`) or
+    /// ends (for `after`) at byte `at` of `text`.
+    pub(super) fn at(&self, text: &str, at: usize) -> Side {
+        let (adjacent, edge) = match self.dir {
+            Dir::Before => agree(self.squashed.chars().rev(), text[..at].chars().rev().peekable()),
+            Dir::After => agree(self.squashed.chars(), text[at..].chars().peekable()),
+        };
+        Side {
+            adjacent,
+            whole: adjacent == self.len && (!self.at_edge || edge),
+        }
+    }
+
+    /// The share (0.0 ..= 1.0) of this side's words, by length, still beside
+    /// the candidate at byte `at`, near where they were (1.0 for a whole side).
+    pub(super) fn similar(&self, side: Side, text: &str, at: usize) -> f64 {
+        if side.whole {
+            return 1.0;
+        }
+        if self.word_chars == 0 {
+            return 0.0;
+        }
+        let mut got = Words(Vec::with_capacity(self.words.len() + 8));
+        words_outward(text, at, self.dir, self.reach(), &mut got);
+        let got = got.0;
+        common_words(&self.words, &got) / self.word_chars as f64
     }
 }
 
@@ -202,118 +279,81 @@ fn agree(
     (n, chars.peek().is_none())
 }
 
-impl Recorded {
-    fn side(&self, adjacent: usize, at_edge: bool) -> Side {
-        Side {
-            adjacent,
-            whole: adjacent == self.len && (!self.at_edge || at_edge),
-        }
-    }
-
-    /// This side as the `before` of a candidate starting at byte `start`.
-    pub(super) fn before(&self, text: &str, start: usize) -> Side {
-        let (n, edge) = agree(
-            self.squashed.chars().rev(),
-            text[..start].chars().rev().peekable(),
-        );
-        self.side(n, edge)
-    }
-
-    /// This side as the `after` of a candidate ending at byte `end`.
-    pub(super) fn after(&self, text: &str, end: usize) -> Side {
-        let (n, edge) = agree(self.squashed.chars(), text[end..].chars().peekable());
-        self.side(n, edge)
-    }
-
-    /// The share (0.0 ..= 1.0) of this side's words, by length, still beside a
-    /// candidate, near where they were: `actual` is the squashed text next to
-    /// it, and `backwards` tells whether words are read backwards (a `before`
-    /// side is read from the candidate outward). 1.0 for a whole side.
-    fn similar(&self, side: Side, actual: &str, backwards: bool) -> f64 {
-        if side.whole {
-            1.0
-        } else if self.word_chars == 0 {
-            0.0
-        } else {
-            let mut got: Vec<&str> = words(actual);
-            let mut rec: Vec<&str> = self.words.iter().map(String::as_str).collect();
-            if backwards {
-                got.reverse();
-                rec.reverse();
-            }
-            common_words(&rec, &got) / self.word_chars as f64
-        }
-    }
-
-    /// [`Self::similar`] for the `before` side of a candidate at byte `start`.
-    pub(super) fn similar_before(&self, side: Side, text: &str, start: usize) -> f64 {
-        if side.whole {
-            return 1.0;
-        }
-        self.similar(side, &squashed_before(text, start, self.reach()).0, true)
-    }
-
-    /// [`Self::similar`] for the `after` side of a candidate ending at byte `end`.
-    pub(super) fn similar_after(&self, side: Side, text: &str, end: usize) -> f64 {
-        if side.whole {
-            return 1.0;
-        }
-        self.similar(side, &squashed_after(text, end, self.reach()).0, false)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn squash_makes_runs_one_space() {
-        assert_eq!(squash("a \n\t b\r\nc  "), "a b c ");
-        assert_eq!(squashed_before("x  a\n  b", 8, 3), ("a b".to_owned(), false));
-        assert_eq!(squashed_before("a\n  b", 5, 9), ("a b".to_owned(), true));
-        assert_eq!(squashed_after("a\n  b c", 0, 3), ("a b".to_owned(), false));
+    fn outward(text: &str, at: usize, dir: Dir, reach: usize) -> Vec<&str> {
+        let mut out = Vec::new();
+        words_outward(text, at, dir, reach, &mut out);
+        out
     }
 
     #[test]
-    fn words_split_on_spaces_and_punctuation() {
+    fn squash_makes_runs_one_space() {
+        assert_eq!(squash("a \n\t b\r\nc  "), "a b c ");
+    }
+
+    #[test]
+    fn words_are_read_outward_within_reach() {
+        let t = "fn foo(x) — é1";
         assert_eq!(
-            words("fn foo(x) — é1"),
+            outward(t, 0, Dir::After, 99),
             vec!["fn", "foo", "(", "x", ")", "—", "é1"]
         );
-        assert_eq!(common_words(&["the", "big", "dog"], &["the", "red", "dog"]), 6.0);
+        assert_eq!(
+            outward(t, t.len(), Dir::Before, 99),
+            vec!["é1", "—", ")", "x", "(", "foo", "fn"]
+        );
+        // Reach counts squashed chars: "x  a\n  b" before its end is "a b" in 3.
+        assert_eq!(outward("x  a\n  b", 8, Dir::Before, 3), vec!["b", "a"]);
+        assert_eq!(outward("ab cd", 1, Dir::Before, 9), vec!["a"]);
+        assert_eq!(outward("ab cd", 1, Dir::After, 9), vec!["b", "cd"]);
+    }
+
+    #[test]
+    fn common_words_weigh_length_and_distance() {
+        let w = |s: &[&str]| s.iter().map(|x| Word::of(x)).collect::<Vec<_>>();
+        assert_eq!(
+            common_words(&w(&["the", "big", "dog"]), &w(&["the", "red", "dog"])),
+            6.0
+        );
         // A word found two places off counts less.
-        assert_eq!(common_words(&["dog"], &["a", "b", "dog"]), 3.0 * at_shift(2));
+        assert_eq!(
+            common_words(&w(&["dog"]), &w(&["a", "b", "dog"])),
+            3.0 * at_shift(2)
+        );
     }
 
     #[test]
     fn an_edited_context_word_costs_only_that_word() {
-        let rec = Recorded::new("Rust provides the ", 32);
+        let rec = Recorded::new("Rust provides the ", 32, Dir::Before);
         let text = "Rust performs the majority";
-        let s = rec.before(text, 18);
+        let s = rec.at(text, 18);
         assert!(!s.whole);
         assert_eq!(s.adjacent, 6); // "s the "
-        let similar = rec.similar_before(s, text, 18);
-        // "Rust" and "the" are where they were; "provides" is gone.
+        let similar = rec.similar(s, text, 18);
+        // "the" and "Rust" are where they were; "provides" is gone.
         assert!((similar - 7.0 / 15.0).abs() < 1e-9, "{similar}");
     }
 
     #[test]
     fn a_side_recorded_at_the_edge_is_whole_only_at_the_edge() {
-        let rec = Recorded::new("Hi ", 32);
+        let rec = Recorded::new("Hi ", 32, Dir::Before);
         assert!(rec.at_edge);
-        assert!(rec.before("Hi there", 3).whole);
-        let moved = rec.before("Oh. Hi there", 7);
+        assert!(rec.at("Hi there", 3).whole);
+        let moved = rec.at("Oh. Hi there", 7);
         assert!(!moved.whole && moved.adjacent == 3);
-        let full = Recorded::new(&"x".repeat(32), 32);
+        let full = Recorded::new(&"x".repeat(32), 32, Dir::Before);
         assert!(!full.at_edge);
     }
 
     #[test]
     fn rewrapped_context_is_whole() {
         // (Recorded as a full side: not cut by the document's edge.)
-        let rec = Recorded::new("wrapped\nat eighty columns ", 16);
-        assert!(rec.before("was wrapped at eighty\n   columns ", 33).whole);
-        let rec = Recorded::new(" next to it", 8);
-        assert!(rec.after("T\n  next to\nit", 1).whole);
+        let rec = Recorded::new("wrapped\nat eighty columns ", 16, Dir::Before);
+        assert!(rec.at("was wrapped at eighty\n   columns ", 33).whole);
+        let rec = Recorded::new(" next to it", 8, Dir::After);
+        assert!(rec.at("T\n  next to\nit", 1).whole);
     }
 }

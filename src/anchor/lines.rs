@@ -14,18 +14,32 @@ pub(super) enum Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub(super) fn of(doc: &'a Document) -> Self {
-        let b = doc.text().as_bytes();
-        let lone_cr = |i: &usize| b.get(i + 1) != Some(&b'\n');
-        if !memchr::memchr_iter(b'\r', b).any(|i| lone_cr(&i)) {
+        if !doc.has_lone_cr() {
             return Lines::Rope(doc);
         }
+        let b = doc.text().as_bytes();
         let mut starts = vec![0];
         for i in memchr::memchr2_iter(b'\n', b'\r', b) {
-            if b[i] == b'\n' || lone_cr(&i) {
+            if b[i] == b'\n' || b.get(i + 1) != Some(&b'\n') {
                 starts.push(i + 1);
             }
         }
         Lines::Starts(starts)
+    }
+
+    pub(super) fn count(&self) -> usize {
+        match self {
+            Lines::Rope(doc) => doc.len_lines(),
+            Lines::Starts(starts) => starts.len(),
+        }
+    }
+
+    /// The byte where line `l` (< count) starts.
+    pub(super) fn start_byte(&self, l: usize) -> usize {
+        match self {
+            Lines::Rope(doc) => doc.char_to_byte(doc.line_to_char(l)).0,
+            Lines::Starts(starts) => starts[l],
+        }
     }
 
     pub(super) fn line_of_byte(&self, byte: usize) -> usize {
