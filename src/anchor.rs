@@ -5,13 +5,15 @@
 //!
 //! 1. the live-tracked range (mapped through every edit of this session), when it
 //!    still holds exactly `text`: [`Resolution::Found`];
-//! 2. else every exact occurrence of `text`, weighed by the
-//!    [evidence](evidence) around it: [`Resolution::Found`] when one place is
-//!    clearly it (below);
-//! 3. else, when `text` has whitespace in it, every place that holds its words
-//!    in order with only the whitespace between them changed (a re-wrap or
-//!    re-indent), weighed the same way: [`Resolution::Relocated`], flagged,
-//!    because the text is no longer exactly what was anchored;
+//! 2. else the text with its exact recorded context, searched outward from
+//!    `lineHint` (the common case, fast);
+//! 3. else every exact occurrence of `text` — and, when it has whitespace in
+//!    it, every place that holds its words in order with only the whitespace
+//!    between them changed (a re-wrap or re-indent) — weighed by the
+//!    [evidence](evidence) around it: when one place is clearly it,
+//!    [`Resolution::Found`] if it holds the exact text, else
+//!    [`Resolution::Relocated`], flagged, because the text is no longer exactly
+//!    what was anchored;
 //! 4. else [`Resolution::Orphaned`].
 //!
 //! Weighing the candidates of one step (context compared with whitespace
@@ -25,7 +27,8 @@
 //!   *plausible* when it starts and ends on the same word boundaries as the
 //!   anchored text did, the context right next to it agrees on at least one
 //!   side, and either one side agrees whole or it is at least
-//!   [`SIMILAR_ENOUGH`] — or when the text is [distinctive](DISTINCTIVE_CHARS);
+//!   [`SIMILAR_ENOUGH`] — [`SIMILAR_WHEN_FAR`] when it is [far](FAR_LINES) from
+//!   `lineHint` — or when the text is [distinctive](DISTINCTIVE_CHARS);
 //! - the most similar plausible candidate wins only by a clear [`MARGIN`] over
 //!   every other candidate; anything closer is ambiguous, and orphaned
 //!   (distinctive text is then placed by `lineHint`, a tie orphaned).
@@ -58,6 +61,13 @@ pub const DISTINCTIVE_CHARS: usize = 24;
 /// The share of the recorded context's words (by length) that must still be
 /// beside a candidate whose context does not agree whole.
 pub const SIMILAR_ENOUGH: f64 = 0.5;
+
+/// A candidate more than this many lines from `lineHint` (or the document's
+/// [`FAR_SHARE`]th part, when that is more) is *far*: it needs a similarity of
+/// [`SIMILAR_WHEN_FAR`], and one side agreeing whole is not enough.
+pub const FAR_LINES: usize = 20;
+pub const FAR_SHARE: usize = 20;
+pub const SIMILAR_WHEN_FAR: f64 = 0.7;
 
 /// How much more similar the winner must be than any other candidate.
 pub const MARGIN: f64 = 0.2;
@@ -147,24 +157,38 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
         return answer.map_or(Resolution::Orphaned, |(s, e)| found(doc, s, e));
     }
     let text = doc.text();
-    let n = fp.text.len();
-    let exact: Vec<(usize, usize)> = occurrences(text, &fp.text, 0, text.len())
-        .into_iter()
-        .map(|s| (s, s + n))
-        .collect();
-    if let Some((s, e)) = weigh.decide(&exact, &fp.before, &fp.after) {
-        return found(doc, s, e);
-    }
     let Some(words) = Rewrapped::of(&fp.text) else {
-        return Resolution::Orphaned;
+        // One word: only its exact occurrences.
+        let n = fp.text.len();
+        let exact: Vec<(usize, usize)> = occurrences(text, &fp.text, 0, text.len())
+            .into_iter()
+            .map(|s| (s, s + n))
+            .collect();
+        return match weigh.decide(&exact, &fp.before, &fp.after) {
+            Some((s, e)) => found(doc, s, e),
+            None => Resolution::Orphaned,
+        };
     };
-    let flexible = words.occurrences(text);
+    // Exact and re-wrapped occurrences compete on the same evidence: a copy of
+    // the exact text elsewhere does not win over its re-wrapped words at their
+    // place, nor the other way round, unless the context says so clearly.
+    let places = words.occurrences(text);
     let (before, after) = words.context(fp);
-    match weigh.decide(&flexible, &before, &after) {
-        Some((s, e)) => match found(doc, s, e) {
-            Resolution::Found(r) => Resolution::Relocated(r),
-            other => other,
-        },
+    match weigh.decide(&places, &before, &after) {
+        Some((s, e)) => {
+            let (lead, trail) = (words.lead.len(), words.trail.len());
+            let exact = s >= lead
+                && e + trail <= text.len()
+                && text.get(s - lead..e + trail) == Some(fp.text.as_str());
+            if exact {
+                found(doc, s - lead, e + trail)
+            } else {
+                match found(doc, s, e) {
+                    Resolution::Found(r) => Resolution::Relocated(r),
+                    other => other,
+                }
+            }
+        }
         None => Resolution::Orphaned,
     }
 }
@@ -287,10 +311,22 @@ impl<'a> Weigher<'a> {
             (!rb.is_empty() && c.before.adjacent >= need(&rb))
                 || (!ra.is_empty() && c.after.adjacent >= need(&ra))
         };
+        // Far from `lineHint`, a candidate needs more of its context: text
+        // rarely moves far, its copies elsewhere often share boilerplate.
+        let far_lines = FAR_LINES.max(self.lines().count() / FAR_SHARE);
+        let far = |c: &Candidate| self.lines().line_of_byte(c.start).abs_diff(self.fp.line_hint) > far_lines;
         let plausible = |i: usize| {
             let c = eligible[i];
-            let one_whole = (!rb.is_empty() && c.before.whole) || (!ra.is_empty() && c.after.whole);
-            self.distinctive || (c.boundaries && adjacent(c) && (scores[i] >= SIMILAR_ENOUGH || one_whole))
+            // A side of only whitespace proves something only as the edge of the
+            // document it was recorded at (it then agrees exactly, see `evidence`).
+            let telling = |r: &Recorded| r.word_chars() > 0 || (r.at_edge() && !r.is_empty());
+            let one_whole = (telling(&rb) && c.before.whole) || (telling(&ra) && c.after.whole);
+            let enough = if far(c) {
+                scores[i] >= SIMILAR_WHEN_FAR
+            } else {
+                scores[i] >= SIMILAR_ENOUGH || one_whole
+            };
+            self.distinctive || (c.boundaries && adjacent(c) && enough)
         };
         let winner = (0..eligible.len())
             .filter(|&i| plausible(i))
@@ -419,8 +455,8 @@ impl<'a> Rewrapped<'a> {
         )
     }
 
-    /// Every place in `hay` (byte ranges) with these words separated by
-    /// whitespace runs, and not exactly the text (those were weighed already).
+    /// Every place in `hay` (byte ranges, without the text's outer whitespace)
+    /// with these words separated by whitespace runs, the exact text included.
     fn occurrences(&self, hay: &str) -> Vec<(usize, usize)> {
         // Search for the longest word; grow both ways from each hit.
         let (pivot, word) = self
@@ -804,6 +840,26 @@ mod tests {
             resolved_text("alpha beta WORD xx yy\nzz qq WORD gamma delta", &fp),
             None
         );
+    }
+
+    #[test]
+    fn text_at_the_document_end_stays_found_when_its_neighbour_before_changed() {
+        // An accepted proposal just before it changed `before`; `after` is the
+        // document's last newline, still right after it.
+        let (_, fp) = fp_of(
+            "# Crash\n\nFirst sentence stays. Sentence A here. Last sentence stays.\n",
+            "Last sentence stays.",
+            0,
+        );
+        let now = "# Crash\n\nFirst sentence stays. Sentence A here. Really. Last sentence stays.\n";
+        assert_eq!(resolved_text(now, &fp).as_deref(), Some("Last sentence stays."));
+    }
+
+    #[test]
+    fn context_of_only_whitespace_is_no_evidence() {
+        // Recorded at the document's end after a tab; now after a space at the end.
+        let (_, fp) = fp_of("aé\t", "é", 0);
+        assert_eq!(resolved_text("xé ", &fp), None);
     }
 
     #[test]

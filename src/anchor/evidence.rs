@@ -167,6 +167,9 @@ fn common_words(a: &[Word], b: &[Word]) -> f64 {
 /// One recorded side of context, prepared once per fingerprint.
 pub(super) struct Recorded {
     dir: Dir,
+    /// As recorded, for a side of only whitespace (compared exactly: squashing
+    /// would make any whitespace agree with it).
+    raw: Option<String>,
     squashed: String,
     /// Chars of `squashed`.
     len: usize,
@@ -189,6 +192,7 @@ impl Recorded {
         let words: Vec<Word> = words.into_iter().map(Word::of).collect();
         Recorded {
             dir,
+            raw: (words.is_empty() && !raw.is_empty()).then(|| raw.to_owned()),
             len: squashed.chars().count(),
             word_chars: words.iter().map(|w| w.chars).sum(),
             words,
@@ -199,6 +203,11 @@ impl Recorded {
 
     pub(super) fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The side was cut short by the document's edge when it was recorded.
+    pub(super) fn at_edge(&self) -> bool {
+        self.at_edge
     }
 
     /// Chars of the squashed side.
@@ -220,6 +229,16 @@ impl Recorded {
     /// What this side says of a candidate whose text starts (for `before`) or
     /// ends (for `after`) at byte `at` of `text`.
     pub(super) fn at(&self, text: &str, at: usize) -> Side {
+        if let Some(raw) = &self.raw {
+            let (agreeing, edge) = match self.dir {
+                Dir::Before => (text[..at].ends_with(raw.as_str()), at == raw.len()),
+                Dir::After => (text[at..].starts_with(raw.as_str()), at + raw.len() == text.len()),
+            };
+            return Side {
+                adjacent: if agreeing { self.len } else { 0 },
+                whole: agreeing && (!self.at_edge || edge),
+            };
+        }
         let (adjacent, edge) = match self.dir {
             Dir::Before => agree(self.squashed.chars().rev(), text[..at].chars().rev().peekable()),
             Dir::After => agree(self.squashed.chars(), text[at..].chars().peekable()),
@@ -346,6 +365,14 @@ mod tests {
         assert!(!moved.whole && moved.adjacent == 3);
         let full = Recorded::new(&"x".repeat(32), 32, Dir::Before);
         assert!(!full.at_edge);
+    }
+
+    #[test]
+    fn a_side_of_only_whitespace_agrees_only_exactly() {
+        let rec = Recorded::new("\t", 32, Dir::After);
+        assert!(!rec.at("x ", 1).whole);
+        assert_eq!(rec.at("x ", 1).adjacent, 0);
+        assert!(rec.at("x\t", 1).whole);
     }
 
     #[test]
