@@ -40,21 +40,6 @@ use similar::{Algorithm, DiffOp};
 
 const MAX_FILE_BYTES: usize = 256 * 1024;
 
-/// A small seeded generator (xorshift64*): the same corpus every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Class {
     Unchanged,
@@ -353,7 +338,7 @@ fn args() -> Args {
 
 fn main() {
     let args = args();
-    let mut rng = Rng(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = fastrand::Rng::with_seed(args.seed);
     let mut pairs = Vec::new();
     for repo in &args.repos {
         let name = repo
@@ -366,10 +351,7 @@ fn main() {
         let git = git2::Repository::open(repo).unwrap();
         let mut picked = 0;
         let mut order: Vec<usize> = (0..all.len()).collect();
-        // Fisher-Yates, seeded.
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
+        rng.shuffle(&mut order);
         for i in order {
             if picked == args.pairs {
                 break;
@@ -452,23 +434,23 @@ fn main() {
                 _ => &words,
             };
             let start_tok = if k % 3 != 0 && !near.is_empty() {
-                let c = near[rng.below(near.len())];
+                let c = near[rng.usize(..near.len())];
                 let lo = c.saturating_sub(30);
-                lo + rng.below(c + 1 - lo)
+                lo + rng.usize(..c + 1 - lo)
             } else {
-                ot.len().min(words[rng.below(words.len())])
+                ot.len().min(words[rng.usize(..words.len())])
             };
             let Some(wi) = words.iter().position(|&w| w >= start_tok) else {
                 continue;
             };
-            let len = match rng.below(10) {
+            let len = match rng.usize(..10) {
                 0..=3 => 1,
-                4..=6 => 2 + rng.below(5),
-                _ => 7 + rng.below(34),
+                4..=6 => 2 + rng.usize(..5),
+                _ => 7 + rng.usize(..34),
             };
             let wj = (wi + len - 1).min(words.len() - 1);
             let (a, mut b) = (words[wi], words[wj]);
-            if rng.below(4) == 0
+            if rng.usize(..4) == 0
                 && b + 1 < ot.len()
                 && !is_ws(&pair.old, ot[b + 1])
                 && !pair.old[ot[b + 1].0..].starts_with(char::is_alphanumeric)
