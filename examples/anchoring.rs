@@ -218,7 +218,15 @@ fn rewrapped_pattern(text: &str) -> Option<regex::Regex> {
     (words.len() > 1).then(|| regex::Regex::new(&words.join(r"\s+")).unwrap())
 }
 
-fn token_map(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)]) -> Vec<Option<usize>> {
+/// Also returns the stretches of lines the diff changed, as byte ranges
+/// (old, new).
+#[allow(clippy::type_complexity)]
+fn token_map(
+    old: &str,
+    new: &str,
+    ot: &[(usize, usize)],
+    nt: &[(usize, usize)],
+) -> (Vec<Option<usize>>, Vec<((usize, usize), (usize, usize))>) {
     let lines = |t: &str| -> Vec<(usize, usize)> {
         let mut out = Vec::new();
         let mut s = 0;
@@ -240,6 +248,7 @@ fn token_map(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)])
     let tok_at = |toks: &[(usize, usize)], b: usize| toks.partition_point(|t| t.0 < b);
     let byte = |ls: &[(usize, usize)], i: usize, len: usize| if i < ls.len() { ls[i].0 } else { len };
     let mut map = vec![None; ot.len()];
+    let mut hunks = Vec::new();
     for op in line_ops {
         let (oi, ni, olen, nlen) = match op {
             DiffOp::Equal {
@@ -272,6 +281,12 @@ fn token_map(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)])
             tok_at(nt, byte(&nl, ni, new.len())),
             tok_at(nt, byte(&nl, ni + nlen, new.len())),
         );
+        if !matches!(op, DiffOp::Equal { .. }) {
+            hunks.push((
+                (byte(&ol, oi, old.len()), byte(&ol, oi + olen, old.len())),
+                (byte(&nl, ni, new.len()), byte(&nl, ni + nlen, new.len())),
+            ));
+        }
         if matches!(op, DiffOp::Equal { .. }) {
             for k in 0..(ot1 - ot0).min(nt1 - nt0) {
                 map[ot0 + k] = Some(nt0 + k);
@@ -296,7 +311,7 @@ fn token_map(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)])
             }
         }
     }
-    map
+    (map, hunks)
 }
 
 struct Args {
@@ -382,7 +397,7 @@ fn main() {
     for (pi, pair) in pairs.iter().enumerate() {
         let ot = tokens(&pair.old);
         let nt = tokens(&pair.new);
-        let map = token_map(&pair.old, &pair.new, &ot, &nt);
+        let (map, hunks) = token_map(&pair.old, &pair.new, &ot, &nt);
         // Anchors start and end on words, as a writer selects text (a selection
         // may take the punctuation after its last word).
         let words: Vec<usize> = (0..ot.len())
@@ -481,29 +496,41 @@ fn main() {
                     .find(|&i| steady(i))
                     .and_then(|i| map[i])
                     .map_or(pair.new.len(), |j| nt[j].0);
-                if hi >= lo && hi - lo <= 4000 {
+                // Or the stretch of lines the diff rewrote around it: text kept,
+                // once, in the rewritten lines was not changed.
+                let hunk = hunks
+                    .iter()
+                    .find(|((os, oe), _)| *os <= sb && eb <= *oe)
+                    .map(|(_, n)| *n);
+                let wordy = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+                let on_words = |s: usize, e: usize| {
+                    !wordy(pair.new[..s].chars().next_back()) && !wordy(pair.new[e..].chars().next())
+                };
+                let once_in = |lo: usize, hi: usize| -> Option<(Class, (usize, usize))> {
+                    if hi < lo || hi - lo > 4000 {
+                        return None;
+                    }
                     let slot = &pair.new[lo..hi];
                     // Whole words only, as the anchor was drawn.
-                    let wordy = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
-                    let on_words = |at: usize| {
-                        let (s, e) = (lo + at, lo + at + fp.text.len());
-                        !wordy(pair.new[..s].chars().next_back()) && !wordy(pair.new[e..].chars().next())
-                    };
                     let mut hits = slot
                         .match_indices(fp.text.as_str())
-                        .filter(|(at, _)| on_words(*at));
-                    if let (Some((at, _)), None) = (hits.next(), hits.next()) {
-                        class = Class::Unchanged;
-                        expected = Some((lo + at, lo + at + fp.text.len()));
-                    } else if let Some(re) = rewrapped_pattern(&fp.text) {
-                        let mut hits = re.find_iter(slot);
-                        if let (Some(m), None) = (hits.next(), hits.next()) {
-                            if m.as_str() != fp.text {
-                                class = Class::Rewrapped;
-                                expected = Some((lo + m.start(), lo + m.end()));
-                            }
-                        }
+                        .map(|(at, _)| (lo + at, lo + at + fp.text.len()))
+                        .filter(|&(s, e)| on_words(s, e));
+                    if let (Some(at), None) = (hits.next(), hits.next()) {
+                        return Some((Class::Unchanged, at));
                     }
+                    let re = rewrapped_pattern(&fp.text)?;
+                    let mut hits = re.find_iter(slot);
+                    match (hits.next(), hits.next()) {
+                        (Some(m), None) if m.as_str() != fp.text => {
+                            Some((Class::Rewrapped, (lo + m.start(), lo + m.end())))
+                        }
+                        _ => None,
+                    }
+                };
+                if let Some((c, at)) = once_in(lo, hi).or_else(|| hunk.and_then(|(l, h)| once_in(l, h))) {
+                    class = c;
+                    expected = Some(at);
                 }
             }
             if class == Class::Changed && fp.text.split_whitespace().count() >= 4 {
