@@ -51,7 +51,10 @@ use crate::model::{
     ThreadStatus,
 };
 use crate::offset::{ByteOffset, ByteRange, CharRange};
-use crate::store::Store;
+// A decision is redone up to the store's bound when a file changed under it
+// (with its backoff, a few seconds of another writer changing the files
+// without pause; a writer that never pauses is given up on).
+use crate::store::{Store, REDO_LIMIT};
 use crate::txn::{lock_and_recover, CommitError, Txn};
 use crate::workspace::DocPath;
 use ropey::Rope;
@@ -187,11 +190,6 @@ impl Unsaved {
         }
     }
 }
-
-/// How many times a decision is redone when a file changed under it: the
-/// store's bound (with its backoff, a few seconds of another writer changing
-/// the files without pause; a writer that never pauses is given up on).
-use crate::store::REDO_LIMIT;
 
 impl Session {
     /// Open `doc` for editing. A sidecar that cannot be read (corrupt, newer)
