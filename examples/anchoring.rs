@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example anchoring -- [--pairs N] [--anchors N] [--seed S]
-//!     [--emit DIR] [--show CLASS] REPO...
+//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] REPO...
 //! ```
 //!
 //! For each git repository, every non-merge commit that modified a Markdown file
@@ -626,8 +626,12 @@ fn main() {
                 Resolution::Orphaned => tally.orphaned += 1,
             }
             if let Some(show) = &args.show {
-                let hit =
-                    show == class.name() || show == outcome || show == &format!("{}:{outcome}", class.name());
+                // CLASS, OUTCOME, CLASS:OUTCOME, or any of those then @STRATUM.
+                let (what, stratum) = show.split_once('@').unwrap_or((show.as_str(), ""));
+                let hit = (what == class.name()
+                    || what == outcome
+                    || what == format!("{}:{outcome}", class.name()))
+                    && (stratum.is_empty() || STRATA[k % 3].starts_with(stratum));
                 if hit {
                     show_case(pair, &fp, class, expected, outcome, got, &new_doc);
                 }
