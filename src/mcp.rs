@@ -1152,9 +1152,12 @@ fn thread_json(s: &Session, t: &ThreadView) -> Value {
         "id": t.thread.id,
         "status": t.thread.status.as_str(),
         "orphaned": t.range.is_none(),
+        "relocated": t.relocated,
+        "detached": t.thread.detached(),
         "line": line,
         "bytes": bytes,
         "text": t.text,
+        "anchoredText": t.anchored_text,
         "comments": comments,
     })
 }

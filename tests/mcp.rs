@@ -387,6 +387,9 @@ fn threads_and_replies_are_authored_by_the_agent() {
     assert_eq!(open["threads"].as_array().unwrap().len(), 1);
     assert_eq!(open["threads"][0]["text"], "🎉");
     assert_eq!(open["threads"][0]["bytes"], json!({ "start": 60, "end": 64 }));
+    assert_eq!(open["threads"][0]["relocated"], false);
+    assert_eq!(open["threads"][0]["detached"], false);
+    assert_eq!(open["threads"][0]["anchoredText"], "🎉");
     ws.ok(&["thread", "resolve", "notes.md", &tid]);
     let open = mcp.json(
         "list_threads",
