@@ -286,6 +286,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_lone_cr_is_seen_per_version() {
+        let mut doc = Document::new("a\r\nb\n");
+        assert!(!doc.has_lone_cr(), "CRLF is not a lone CR");
+        // Deleting the LF of the CRLF leaves a lone CR, and the cache knows.
+        doc.apply(&ChangeSet::replace(doc.len_chars(), crate::offset::CharRange::new(2, 3), "").unwrap())
+            .unwrap();
+        assert!(doc.has_lone_cr());
+        doc.replace_all(Document::new("c\n"));
+        assert!(!doc.has_lone_cr());
+        assert!(Document::new("x\r").has_lone_cr());
+    }
+
+    #[test]
     fn bom_and_crlf_round_trip_byte_for_byte() {
         let bytes = b"\xEF\xBB\xBFline one\r\nline two\nthree\r\n".to_vec();
         let doc = Document::from_bytes(&bytes).unwrap();
