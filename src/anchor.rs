@@ -293,19 +293,16 @@ impl<'a> Weigher<'a> {
             .collect();
         let (wb, wa) = (rb.word_chars() as f64, ra.word_chars() as f64);
         let (lb, la) = (rb.len_chars() as f64, ra.len_chars() as f64);
-        let scores: Vec<f64> = eligible
-            .iter()
-            .map(|c| {
-                if wb + wa == 0.0 {
-                    return 0.0;
-                }
-                let sb = rb.similar(c.before, text, c.start);
-                let sa = ra.similar(c.after, text, c.end);
-                let words = (sb * wb + sa * wa) / (wb + wa);
-                let contiguous = (c.before.adjacent + c.after.adjacent) as f64 / (lb + la).max(1.0);
-                (1.0 - CONTIGUOUS_WEIGHT) * words + CONTIGUOUS_WEIGHT * contiguous
-            })
-            .collect();
+        let score_of = |c: &Candidate| {
+            if wb + wa == 0.0 {
+                return 0.0;
+            }
+            let sb = rb.similar(c.before, text, c.start);
+            let sa = ra.similar(c.after, text, c.end);
+            let words = (sb * wb + sa * wa) / (wb + wa);
+            let contiguous = (c.before.adjacent + c.after.adjacent) as f64 / (lb + la).max(1.0);
+            (1.0 - CONTIGUOUS_WEIGHT) * words + CONTIGUOUS_WEIGHT * contiguous
+        };
         let adjacent = |c: &Candidate| {
             let need = |r: &Recorded| ADJACENT_CHARS.min(r.len_chars());
             (!rb.is_empty() && c.before.adjacent >= need(&rb))
@@ -315,25 +312,37 @@ impl<'a> Weigher<'a> {
         // rarely moves far, its copies elsewhere often share boilerplate.
         let far_lines = FAR_LINES.max(self.lines().count() / FAR_SHARE);
         let far = |c: &Candidate| self.lines().line_of_byte(c.start).abs_diff(self.fp.line_hint) > far_lines;
-        let plausible = |i: usize| {
-            let c = eligible[i];
-            // A side of only whitespace proves something only as the edge of the
-            // document it was recorded at (it then agrees exactly, see `evidence`).
-            let telling = |r: &Recorded| r.word_chars() > 0 || (r.at_edge() && !r.is_empty());
+        // A side of only whitespace proves something only as the edge of the
+        // document it was recorded at (it then agrees exactly, see `evidence`).
+        let telling = |r: &Recorded| r.word_chars() > 0 || (r.at_edge() && !r.is_empty());
+        let could_be_plausible = |c: &Candidate| self.distinctive || (c.boundaries && adjacent(c));
+        let plausible = |c: &Candidate, score: f64| {
             let one_whole = (telling(&rb) && c.before.whole) || (telling(&ra) && c.after.whole);
             let enough = if far(c) {
-                scores[i] >= SIMILAR_WHEN_FAR
+                score >= SIMILAR_WHEN_FAR
             } else {
-                scores[i] >= SIMILAR_ENOUGH || one_whole
+                score >= SIMILAR_ENOUGH || one_whole
             };
             self.distinctive || (c.boundaries && adjacent(c) && enough)
         };
+        // Weighing a candidate's words costs: first only those that could win,
+        // and the others only when there is a winner to check the margin of.
+        let mut scores: Vec<Option<f64>> = eligible
+            .iter()
+            .map(|c| could_be_plausible(c).then(|| score_of(c)))
+            .collect();
         let winner = (0..eligible.len())
-            .filter(|&i| plausible(i))
-            .max_by(|&i, &j| scores[i].total_cmp(&scores[j]))?;
-        let top = scores[winner];
+            .filter_map(|i| scores[i].map(|s| (i, s)))
+            .filter(|&(i, s)| plausible(eligible[i], s))
+            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+        let top = winner.1;
+        for (i, c) in eligible.iter().enumerate() {
+            if scores[i].is_none() {
+                scores[i] = Some(score_of(c));
+            }
+        }
         let close: Vec<&Candidate> = (0..eligible.len())
-            .filter(|&i| scores[i] > top - MARGIN)
+            .filter(|&i| scores[i].is_some_and(|s| s > top - MARGIN))
             .map(|i| eligible[i])
             .collect();
         match close.as_slice() {
