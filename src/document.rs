@@ -46,13 +46,6 @@ pub enum DocumentError {
     Change(#[from] ChangeError),
 }
 
-/// The flattened text of one version, and what one pass over it tells.
-#[derive(Debug)]
-struct Flat {
-    text: String,
-    lone_cr: bool,
-}
-
 /// See the module docs.
 #[derive(Debug)]
 pub struct Document {
@@ -60,7 +53,9 @@ pub struct Document {
     version: u64,
     bom: bool,
     /// The flattened text of the current version, built on first use.
-    flat: OnceLock<Flat>,
+    flat: OnceLock<String>,
+    /// Whether that text has a lone `\r`, found on first use.
+    lone_cr: OnceLock<bool>,
 }
 
 impl Clone for Document {
@@ -70,6 +65,7 @@ impl Clone for Document {
             version: self.version,
             bom: self.bom,
             flat: OnceLock::new(),
+            lone_cr: OnceLock::new(),
         }
     }
 }
@@ -82,6 +78,7 @@ impl Document {
             version: 0,
             bom: false,
             flat: OnceLock::new(),
+            lone_cr: OnceLock::new(),
         }
     }
 
@@ -121,21 +118,15 @@ impl Document {
 
     /// The whole text as one string (cached per version).
     pub fn text(&self) -> &str {
-        &self.flat().text
+        self.flat.get_or_init(|| self.rope.to_string())
     }
 
     /// Whether a `\r` not followed by `\n` ends a line somewhere (VS Code
     /// counts it as a line break, the rope does not). Cached per version.
     pub fn has_lone_cr(&self) -> bool {
-        self.flat().lone_cr
-    }
-
-    fn flat(&self) -> &Flat {
-        self.flat.get_or_init(|| {
-            let text = self.rope.to_string();
-            let b = text.as_bytes();
-            let lone_cr = memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'));
-            Flat { text, lone_cr }
+        *self.lone_cr.get_or_init(|| {
+            let b = self.text().as_bytes();
+            memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'))
         })
     }
 
@@ -180,6 +171,7 @@ impl Document {
         change.apply(&mut self.rope)?;
         self.version += 1;
         self.flat = OnceLock::new();
+        self.lone_cr = OnceLock::new();
         Ok(())
     }
 
@@ -189,6 +181,7 @@ impl Document {
         self.bom = other.bom;
         self.version += 1;
         self.flat = OnceLock::new();
+        self.lone_cr = OnceLock::new();
     }
 
     // ---- conversions -----------------------------------------------------------

@@ -214,6 +214,15 @@ pub struct Anchor {
     pub extra: Extra,
 }
 
+impl Anchor {
+    /// Take `fp` as this anchor's fingerprint (a thread re-fingerprinted where
+    /// its text is now), keeping the unknown fields the old one had.
+    pub fn refingerprint(&mut self, mut fp: Fingerprint) {
+        fp.extra = std::mem::take(&mut self.fingerprint.extra);
+        self.fingerprint = fp;
+    }
+}
+
 /// What an anchor remembers of its text: the text itself and up to 32 chars of
 /// context on each side, plus the 0-based line it started on.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]

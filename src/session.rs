@@ -1734,9 +1734,7 @@ impl Session {
         let fingerprint = build_fingerprint(&self.doc, range);
         self.update(|a| {
             if let Some(anchor) = a.anchors.get_mut(&anchor_id) {
-                let extra = std::mem::take(&mut anchor.fingerprint.extra);
-                anchor.fingerprint = fingerprint.clone();
-                anchor.fingerprint.extra = extra;
+                anchor.refingerprint(fingerprint.clone());
             }
             Ok(())
         })
@@ -1874,10 +1872,9 @@ struct Persistence {
 
 impl Persistence {
     fn apply(self, a: &mut Artifact) {
-        for (anchor_id, mut fp) in self.thread_fingerprints {
+        for (anchor_id, fp) in self.thread_fingerprints {
             if let Some(anchor) = a.anchors.get_mut(&anchor_id) {
-                fp.extra = std::mem::take(&mut anchor.fingerprint.extra);
-                anchor.fingerprint = fp;
+                anchor.refingerprint(fp);
             }
         }
         a.attributions.clear();

@@ -4,7 +4,6 @@
 // end-to-end tests (tests/e2e); this checks what a browser-free run can.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EditorView } from "@codemirror/view";
-import type { Backend } from "../src/backend";
 import type { ErrorInfo } from "../src/bindings/ErrorInfo";
 import type { FilingDto } from "../src/bindings/FilingDto";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
@@ -46,63 +45,41 @@ vi.mock("../src/backend", async (importOriginal) => {
   const orig = await importOriginal<typeof import("../src/backend")>();
   const call = (name: string, ...args: unknown[]) => fake.calls.push({ name, args });
   const applied = () => ({ changes: [], version: 1, dirty: false, review: fake.review });
-  const backend: Backend = {
-    workspace: async () => ({ root: "/ws", name: "ws", branch: null, documents: [{ path: "a.md", proposals: 0, openThreads: 0, sidecarError: false }] }),
-    openDocument: async (path) => ({ path, text: fake.text, version: 1, dirty: false, review: fake.review }),
-    closeDocument: async () => undefined,
-    edit: async (path, version, changes, typing) => {
-      call("edit", path, version, changes, typing);
-      return { version: version + 1, dirty: true };
+  const { fakeBackend } = await import("./fake-backend");
+  const backend = fakeBackend(
+    {
+      workspace: async () => ({ root: "/ws", name: "ws", branch: null, documents: [{ path: "a.md", proposals: 0, openThreads: 0, sidecarError: false }] }),
+      openDocument: async (path) => ({ path, text: fake.text, version: 1, dirty: false, review: fake.review }),
+      edit: async (path, version, changes, typing) => {
+        call("edit", path, version, changes, typing);
+        return { version: version + 1, dirty: true };
+      },
+      accept: async (...a) => (call("accept", ...a), applied()),
+      reject: async (...a) => (call("reject", ...a), applied()),
+      acceptTurn: async (...a) => (call("acceptTurn", ...a), applied()),
+      rejectTurn: async (...a) => (call("rejectTurn", ...a), applied()),
+      runProducer: (...args) => {
+        call("runProducer", ...args);
+        return new Promise<FilingDto>((resolve, reject) => fake.runs.push({ producer: args[1], args, resolve, reject }));
+      },
+      cancelJob: async (job) => {
+        call("cancelJob", job);
+        const run = fake.runs.find((r) => r.args[5] === job);
+        run?.reject({ code: "cancelled", message: `${run.producer} was cancelled; nothing was filed` });
+      },
+      enabledProducers: async () => [...fake.enabled],
+      settings: async () => ({ ...fake.settings }),
+      saveSettings: async (s) => {
+        call("saveSettings", s);
+        if (fake.saveError) throw fake.saveError;
+        return s;
+      },
+      undo: async () => applied(),
+      redo: async () => applied(),
+      reloadDocument: async () => applied(),
     },
-    review: async () => fake.review,
-    accept: async (...a) => (call("accept", ...a), applied()),
-    reject: async (...a) => (call("reject", ...a), applied()),
-    acceptTurn: async (...a) => (call("acceptTurn", ...a), applied()),
-    rejectTurn: async (...a) => (call("rejectTurn", ...a), applied()),
-    runProducer: (...args) => {
-      call("runProducer", ...args);
-      return new Promise<FilingDto>((resolve, reject) => fake.runs.push({ producer: args[1], args, resolve, reject }));
-    },
-    cancelJob: async (job) => {
-      call("cancelJob", job);
-      const run = fake.runs.find((r) => r.args[5] === job);
-      run?.reject({ code: "cancelled", message: `${run.producer} was cancelled; nothing was filed` });
-    },
-    enabledProducers: async () => [...fake.enabled],
-    settings: async () => ({ ...fake.settings }),
-    saveSettings: async (s) => {
-      call("saveSettings", s);
-      if (fake.saveError) throw fake.saveError;
-      return s;
-    },
-    undo: async () => applied(),
-    redo: async () => applied(),
-    sealUndoGroup: async () => undefined,
-    save: async () => ({ dirty: false, sidecarSkipped: null, review: fake.review }),
-    newThread: async () => fake.review,
-    reply: async () => fake.review,
-    setThreadResolved: async () => fake.review,
-    keepThreadHere: async () => fake.review,
-    detachThread: async () => fake.review,
-    reloadDocument: async () => applied(),
-    keepMine: async () => undefined,
-    compareWithDisk: async (path) => ({ path, diff: [] }),
-    dirtyDocuments: async () => [],
-    restoredBackups: async () => ({ restored: [], unrestored: [] }),
-    openFolder: async () => {
-      throw new Error("no");
-    },
-    pickFolder: async () => null,
-    recentFolders: async () => [],
-    openSample: async () => {
-      throw new Error("no");
-    },
-    quit: async () => undefined,
-    uiReady: async () => undefined,
-    onNotice: async () => () => undefined,
-    onWorkspaceOpened: async () => () => undefined,
-    onCloseRequested: async () => () => undefined,
-  };
+    () => fake.review,
+  );
   return { ...orig, tauriBackend: async () => backend };
 });
 

@@ -2,20 +2,16 @@
 // and shows a notice that stays until dismissed (against a test double of the
 // Backend; the real app across a real kill is tests/e2e/hot-exit.test.mjs).
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import type { Backend } from "../src/backend";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 
 const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false });
 
 vi.mock("../src/backend", async (importOriginal) => {
   const orig = await importOriginal<typeof import("../src/backend")>();
+  const { fakeBackend } = await import("./fake-backend");
   const dirty = new Set(["b.md"]);
-  const no = async () => {
-    throw new Error("no");
-  };
-  const applied = async () => ({ changes: [], version: 1, dirty: false, review: emptyReview() });
   let restored = false;
-  const backend: Backend = {
+  const backend = fakeBackend({
     workspace: async () => ({
       root: "/ws",
       name: "ws",
@@ -23,30 +19,6 @@ vi.mock("../src/backend", async (importOriginal) => {
       documents: ["a.md", "b.md"].map((path) => ({ path, proposals: 0, openThreads: 0, sidecarError: false })),
     }),
     openDocument: async (path) => ({ path, text: `text of ${path}`, version: 1, dirty: dirty.has(path), review: emptyReview() }),
-    closeDocument: async () => undefined,
-    edit: async (_p, version) => ({ version: version + 1, dirty: true }),
-    review: async () => emptyReview(),
-    accept: applied,
-    reject: applied,
-    acceptTurn: applied,
-    rejectTurn: applied,
-    runProducer: no,
-    cancelJob: async () => undefined,
-    enabledProducers: async () => [],
-    settings: no,
-    saveSettings: no,
-    undo: applied,
-    redo: applied,
-    sealUndoGroup: async () => undefined,
-    save: async () => ({ dirty: false, sidecarSkipped: null, review: emptyReview() }),
-    newThread: async () => emptyReview(),
-    reply: async () => emptyReview(),
-    setThreadResolved: async () => emptyReview(),
-    keepThreadHere: async () => emptyReview(),
-    detachThread: async () => emptyReview(),
-    reloadDocument: applied,
-    keepMine: async () => undefined,
-    compareWithDisk: async (path) => ({ path, diff: [] }),
     dirtyDocuments: async () => [...dirty],
     restoredBackups: async () => {
       // Answered once, as the app does.
@@ -54,16 +26,7 @@ vi.mock("../src/backend", async (importOriginal) => {
       restored = true;
       return { restored: [{ path: "b.md", fileChanged: true, decisions: 2 }], unrestored: [] };
     },
-    openFolder: no,
-    pickFolder: async () => null,
-    recentFolders: async () => [],
-    openSample: no,
-    quit: async () => undefined,
-    uiReady: async () => undefined,
-    onNotice: async () => () => undefined,
-    onWorkspaceOpened: async () => () => undefined,
-    onCloseRequested: async () => () => undefined,
-  };
+  });
   return { ...orig, tauriBackend: async () => backend };
 });
 

@@ -1,0 +1,54 @@
+// A Backend test double with inert answers for every call, for the App tests:
+// each test overrides the calls it is about (`fakeBackend({ accept: … })`).
+// Import it inside a `vi.mock` factory with `await import("./fake-backend")`.
+import type { Backend } from "../src/backend";
+import type { ReviewDto } from "../src/bindings/ReviewDto";
+
+export const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false });
+
+export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto = emptyReview): Backend {
+  const no = async () => {
+    throw new Error("no");
+  };
+  const applied = async () => ({ changes: [], version: 1, dirty: false, review: review() });
+  const defaults: Backend = {
+    workspace: async () => ({ root: "/ws", name: "ws", branch: null, documents: [] }),
+    openDocument: async (path) => ({ path, text: "", version: 1, dirty: false, review: review() }),
+    closeDocument: async () => undefined,
+    edit: async (_p, version) => ({ version: version + 1, dirty: true }),
+    review: async () => review(),
+    accept: applied,
+    reject: applied,
+    acceptTurn: applied,
+    rejectTurn: applied,
+    runProducer: no,
+    cancelJob: async () => undefined,
+    enabledProducers: async () => [],
+    settings: no,
+    saveSettings: no,
+    undo: applied,
+    redo: applied,
+    sealUndoGroup: async () => undefined,
+    save: async () => ({ dirty: false, sidecarSkipped: null, review: review() }),
+    newThread: async () => review(),
+    reply: async () => review(),
+    setThreadResolved: async () => review(),
+    keepThreadHere: async () => review(),
+    detachThread: async () => review(),
+    reloadDocument: applied,
+    keepMine: async () => undefined,
+    compareWithDisk: async (path) => ({ path, diff: [] }),
+    dirtyDocuments: async () => [],
+    restoredBackups: async () => ({ restored: [], unrestored: [] }),
+    openFolder: no,
+    pickFolder: async () => null,
+    recentFolders: async () => [],
+    openSample: no,
+    quit: async () => undefined,
+    uiReady: async () => undefined,
+    onNotice: async () => () => undefined,
+    onWorkspaceOpened: async () => () => undefined,
+    onCloseRequested: async () => () => undefined,
+  };
+  return { ...defaults, ...overrides };
+}
