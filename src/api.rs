@@ -23,9 +23,11 @@ use crate::session::{ProposalState, Session};
 use crate::store::Store;
 use crate::suggest::Producer as SuggestProducer;
 pub use crate::suggest::{Job, Outcome as JobOutcome};
+use crate::views::{self, Unit};
+pub use crate::views::{AuthorDto, CommentDto, ContractDto, ProposalDto, SpanDto, ThreadDto};
 use crate::workspace::{DocPath, Workspace, SIDECAR_DIR};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -57,67 +59,6 @@ pub struct DocEntry {
     pub open_threads: u32,
     /// The sidecar cannot be read (corrupt or newer).
     pub sidecar_error: bool,
-}
-
-/// Who wrote something, ready to show.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct AuthorDto {
-    /// `agent`, `human`, or another kind a different tool wrote.
-    pub kind: String,
-    pub id: String,
-    pub model: Option<String>,
-    /// E.g. "claude (claude-sonnet-4-5)" or "ada@example.com".
-    pub label: String,
-}
-
-impl From<&Provenance> for AuthorDto {
-    fn from(p: &Provenance) -> Self {
-        AuthorDto {
-            kind: p.kind.as_str().to_owned(),
-            id: p.id.clone(),
-            model: p.model().map(str::to_owned),
-            label: p.to_string(),
-        }
-    }
-}
-
-/// A pending proposal, positioned in UTF-16 units.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct ProposalDto {
-    pub id: String,
-    pub state: ProposalState,
-    pub from: Option<u32>,
-    pub to: Option<u32>,
-    pub target: String,
-    pub replacement: String,
-    pub current: Option<String>,
-    pub reason: Option<String>,
-    pub diff: Vec<DiffPart>,
-    pub author: AuthorDto,
-    pub turn_id: Option<String>,
-    pub instruction: Option<String>,
-    pub created_at: String,
-    /// The contract record behind the proposal, when a producer filed it.
-    pub contract: Option<ContractDto>,
-}
-
-/// What the suggestion contract knows of a proposal: who produced it and why.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct ContractDto {
-    /// The contract proposal id (`pp_…`).
-    pub proposal_id: String,
-    pub producer: String,
-    pub producer_version: String,
-    /// `rule:<Rule>` or `model:<model>`.
-    pub provenance: String,
-    pub category: String,
-    pub reason: String,
 }
 
 /// What a producer run filed.
@@ -154,50 +95,6 @@ pub struct SettingsDto {
     /// Every producer that can be enabled: harper, vale and the configured external ones.
     pub available: Vec<String>,
     pub have_api_key: bool,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct CommentDto {
-    pub id: String,
-    pub author: AuthorDto,
-    /// Untrusted Markdown: the UI renders it sanitized.
-    pub body: String,
-    pub created_at: String,
-}
-
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct ThreadDto {
-    pub id: String,
-    pub status: String,
-    /// `None` when the thread is orphaned or detached.
-    pub from: Option<u32>,
-    pub to: Option<u32>,
-    /// Its text now (as commented on, when it is not placed).
-    pub text: String,
-    /// Re-attached to its words after their whitespace changed; `anchoredText`
-    /// is the text as commented on. "Keep here" or "detach" settles it.
-    pub relocated: bool,
-    /// Detached from its text by a writer: listed, never placed.
-    pub detached: bool,
-    pub anchored_text: String,
-    pub comments: Vec<CommentDto>,
-}
-
-/// An attribution span.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct SpanDto {
-    pub from: u32,
-    pub to: u32,
-    pub author: AuthorDto,
-    pub turn_id: Option<String>,
-    pub instruction: Option<String>,
-    pub created_at: String,
 }
 
 /// Everything the review panel and the decorations need.
@@ -315,19 +212,6 @@ pub struct Api {
     sessions: BTreeMap<DocPath, Session>,
     /// The hot-exit journal of unsaved buffers ([`backups`]), outside the workspace.
     backups: Option<backups::Backups>,
-}
-
-fn u16_of(doc: &Document, r: CharRange) -> (u32, u32) {
-    (
-        doc.char_to_utf16(r.start).0 as u32,
-        doc.char_to_utf16(r.end).0 as u32,
-    )
-}
-
-/// A range that may be missing (an orphaned anchor), in UTF-16 units.
-fn u16_opt(doc: &Document, r: Option<CharRange>) -> (Option<u32>, Option<u32>) {
-    r.map(|r| u16_of(doc, r))
-        .map_or((None, None), |(a, b)| (Some(a), Some(b)))
 }
 
 /// A core change as UTF-16 replacements against `before`.
@@ -907,100 +791,10 @@ pub fn from_text_changes(
 }
 
 fn review_of(s: &Session) -> ReviewDto {
-    let d = s.document();
-    // A ledger that cannot be read leaves proposals without their contract
-    // details; review itself goes on.
-    let contracts: HashMap<String, ContractDto> = s
-        .ledger()
-        .pending(s.doc_path())
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|e| {
-            let first = e.suggestions.first()?;
-            Some((
-                e.sidecar_proposal_id.clone(),
-                ContractDto {
-                    proposal_id: e.proposal.id.clone(),
-                    producer: first.producer.id.clone(),
-                    producer_version: first.producer.version.clone(),
-                    provenance: first.producer.provenance.clone(),
-                    category: first.category.clone(),
-                    reason: first.reason.clone(),
-                },
-            ))
-        })
-        .collect();
-    let proposals = s
-        .proposals()
-        .into_iter()
-        .map(|v| {
-            let (from, to) = u16_opt(d, v.range);
-            let p = v.proposal;
-            ProposalDto {
-                contract: contracts.get(&p.id).cloned(),
-                id: p.id,
-                state: v.state,
-                from,
-                to,
-                target: v.target,
-                replacement: p.replacement,
-                current: v.current,
-                reason: v.reason,
-                diff: v.diff,
-                author: (&p.author).into(),
-                turn_id: p.turn_id,
-                instruction: p.instruction,
-                created_at: p.created_at,
-            }
-        })
-        .collect();
-    let threads = s
-        .threads()
-        .into_iter()
-        .map(|v| {
-            let (from, to) = u16_opt(d, v.range);
-            let detached = v.thread.detached();
-            ThreadDto {
-                id: v.thread.id,
-                status: v.thread.status.as_str().to_owned(),
-                from,
-                to,
-                text: v.text,
-                relocated: v.relocated,
-                detached,
-                anchored_text: v.anchored_text,
-                comments: v
-                    .thread
-                    .comments
-                    .iter()
-                    .map(|c| CommentDto {
-                        id: c.id.clone(),
-                        author: (&c.author).into(),
-                        body: c.body.clone(),
-                        created_at: c.created_at.clone(),
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    let spans = s
-        .spans()
-        .map(|sp| {
-            let (from, to) = u16_of(d, sp.range);
-            SpanDto {
-                from,
-                to,
-                author: (&sp.who.author).into(),
-                turn_id: sp.who.turn_id.clone(),
-                instruction: sp.who.instruction.clone(),
-                created_at: sp.who.created_at.clone(),
-            }
-        })
-        .collect();
     ReviewDto {
-        proposals,
-        threads,
-        spans,
+        proposals: views::proposals(s, Unit::Utf16),
+        threads: views::threads(s, Unit::Utf16),
+        spans: views::spans(s, Unit::Utf16),
         sidecar_error: s.sidecar_problem().cloned(),
         can_undo: s.can_undo(),
         can_redo: s.can_redo(),

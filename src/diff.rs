@@ -10,7 +10,7 @@ use crate::offset::CharRange;
 use serde::Serialize;
 use similar::{ChangeTag, TextDiff};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "lowercase")]
 pub enum DiffTag {
@@ -20,7 +20,7 @@ pub enum DiffTag {
 }
 
 /// One run of a word diff.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 pub struct DiffPart {
     pub tag: DiffTag,

@@ -7,9 +7,10 @@
 //! extension writes (`.threads/<doc>.json`), so both tools can work on one
 //! workspace without losing each other's data.
 //!
-//! This crate knows nothing of any UI. The desktop app (`src-tauri/`) and the
-//! `cowriting` CLI are two clients of the same API: [`Session`] for one open
-//! document, [`Store`] and [`Workspace`] beneath it.
+//! This crate knows nothing of any UI. The desktop app (`src-tauri/`, through
+//! [`api::Api`]), the `cowriting` CLI and its MCP server ([`mcp`]) work on
+//! [`Session`] for one open document, [`Store`] and [`Workspace`] beneath it,
+//! and answer with the same [`views`].
 //!
 //! ## House rules
 //!
@@ -69,6 +70,7 @@ pub mod session;
 pub mod store;
 pub mod suggest;
 pub mod txn;
+pub mod views;
 pub mod workspace;
 
 #[cfg(any(test, feature = "test-support"))]

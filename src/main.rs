@@ -10,7 +10,8 @@ use cowriting::anchor::{resolve, Resolution};
 use cowriting::check;
 use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
-use cowriting::model::{provenance_value, to_js_json, AgentInfo, Fingerprint, Provenance, ThreadStatus};
+use cowriting::model::{to_js_json, AgentInfo, Fingerprint, Provenance, ThreadStatus};
+use cowriting::views::{self, Unit};
 use cowriting::{
     ByteRange, CharRange, DocPath, Document, Error, ProposalState, ProposeOptions, Result, Session, Store,
     Workspace,
@@ -34,8 +35,18 @@ struct Cli {
     /// Print JSON for programs instead of text for people.
     #[arg(long, global = true)]
     json: bool,
+    /// What positions in JSON (`from`, `to`) count: UTF-8 bytes of the text, or
+    /// UTF-16 code units (JavaScript's).
+    #[arg(long, global = true, value_enum, default_value_t = UnitArg::Byte)]
+    unit: UnitArg,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum UnitArg {
+    Byte,
+    Utf16,
 }
 
 #[derive(Subcommand)]
@@ -224,10 +235,12 @@ fn main() {
 struct Ctx {
     store: Arc<Store>,
     json: bool,
+    /// The unit of positions in JSON views.
+    unit: Unit,
 }
 
 impl Ctx {
-    fn new(workspace: Option<PathBuf>, json: bool) -> Result<Ctx> {
+    fn new(workspace: Option<PathBuf>, json: bool, unit: UnitArg) -> Result<Ctx> {
         let dir = match workspace {
             Some(d) => d,
             None => {
@@ -238,6 +251,10 @@ impl Ctx {
         Ok(Ctx {
             store: Arc::new(Store::new(ws)),
             json,
+            unit: match unit {
+                UnitArg::Byte => Unit::Byte,
+                UnitArg::Utf16 => Unit::Utf16,
+            },
         })
     }
 
@@ -301,7 +318,7 @@ fn run(cli: Cli) -> Result<i32> {
     if let Command::Resolve { text, .. } = &cli.command {
         return resolve_lines(text.as_deref());
     }
-    let ctx = Ctx::new(cli.workspace, cli.json)?;
+    let ctx = Ctx::new(cli.workspace, cli.json, cli.unit)?;
     match cli.command {
         Command::Check { docs } => cmd_check(&ctx, &docs),
         Command::Status { doc } => cmd_status(&ctx, doc.as_deref()),
@@ -350,10 +367,9 @@ fn run(cli: Cli) -> Result<i32> {
             )?;
             warn(&mut s);
             let id = filed.sidecar_id;
-            ctx.print(
-                || id.clone(),
-                || json!({ "id": id, "proposalId": filed.proposal_id }),
-            );
+            // The proposal as `proposals --json` lists it (its contract id in `contract`).
+            let filed = views::proposal(&s, ctx.unit, &id);
+            ctx.print(|| id.clone(), || json!(filed));
             Ok(0)
         }
         Command::Proposals { doc } => cmd_proposals(&ctx, &doc),
@@ -562,24 +578,7 @@ fn cmd_decisions(ctx: &Ctx, doc: Option<&str>) -> Result<i32> {
             }
             out
         },
-        || {
-            Value::Array(
-                records
-                    .iter()
-                    .map(|d| {
-                        json!({
-                            "decision": d.decision,
-                            "docId": d.doc_id,
-                            "sidecarProposalId": d.sidecar_proposal_id,
-                            "turnId": d.turn_id,
-                            "members": d.members,
-                            "suggestions": d.suggestions,
-                            "undone": d.undone,
-                        })
-                    })
-                    .collect(),
-            )
-        },
+        || json!({ "decisions": records.iter().map(views::decision).collect::<Vec<_>>() }),
     );
     Ok(0)
 }
@@ -656,11 +655,6 @@ fn cmd_eval(ctx: &Ctx, replay: Option<&str>) -> Result<i32> {
     Ok(0)
 }
 
-fn bytes_json(doc: &Document, r: CharRange) -> Value {
-    let b = doc.char_range_to_bytes(r);
-    json!({ "start": b.start.0, "end": b.end.0 })
-}
-
 fn bytes_text(doc: &Document, r: Option<CharRange>) -> String {
     match r {
         Some(r) => {
@@ -733,61 +727,38 @@ fn cmd_status(ctx: &Ctx, doc: Option<&str>) -> Result<i32> {
         }
     };
     let mut rows = Vec::new();
+    let mut errors = Vec::new();
     for d in docs {
-        let s = match ctx.session(d.as_str()) {
-            Ok(s) => s,
-            Err(e) if doc.is_none() => {
-                rows.push(json!({ "doc": d.as_str(), "error": e.info() }));
-                continue;
-            }
+        match ctx.session(d.as_str()) {
+            Ok(s) => rows.push(views::summary(&s)),
+            Err(e) if doc.is_none() => errors.push(views::DocError {
+                document: d.to_string(),
+                error: e.info(),
+            }),
             Err(e) => return Err(e),
-        };
-        let props = s.proposals();
-        let count = |st: ProposalState| props.iter().filter(|p| p.state == st).count();
-        let threads = s.threads();
-        let open = threads
-            .iter()
-            .filter(|t| t.thread.status == ThreadStatus::Open)
-            .count();
-        let orphaned = threads.iter().filter(|t| t.range.is_none()).count();
-        let agent_spans = s.spans().filter(|sp| sp.who.author.is_agent()).count();
-        let spans = s.spans().count();
-        let mut row = json!({
-            "doc": d.as_str(),
-            "proposals": { "pending": count(ProposalState::Pending), "stale": count(ProposalState::Stale), "orphaned": count(ProposalState::Orphaned) },
-            "threads": { "open": open, "resolved": threads.len() - open, "orphaned": orphaned },
-            "spans": { "total": spans, "agent": agent_spans, "human": spans - agent_spans },
-        });
-        if let Some(p) = s.sidecar_problem() {
-            row["sidecarError"] = serde_json::to_value(p).unwrap_or(Value::Null);
         }
-        rows.push(row);
     }
     ctx.print(
         || {
             let mut out = String::new();
             for r in &rows {
-                let doc = r["doc"].as_str().unwrap_or("");
-                if let Some(e) = r.get("error") {
-                    out.push_str(&format!("{doc}: error: {}\n", e["message"].as_str().unwrap_or("")));
-                    continue;
-                }
-                let p = &r["proposals"];
-                let t = &r["threads"];
-                let sp = &r["spans"];
+                let (p, t, sp) = (&r.proposals, &r.threads, &r.spans);
                 out.push_str(&format!(
-                    "{doc}: proposals {} pending, {} stale, {} orphaned · threads {} open, {} resolved{} · spans {} ({} agent, {} human)\n",
-                    p["pending"], p["stale"], p["orphaned"], t["open"], t["resolved"],
-                    if t["orphaned"].as_u64().unwrap_or(0) > 0 { format!(", {} orphaned", t["orphaned"]) } else { String::new() },
-                    sp["total"], sp["agent"], sp["human"],
+                    "{}: proposals {} pending, {} stale, {} orphaned · threads {} open, {} resolved{} · spans {} ({} agent, {} human)\n",
+                    r.document, p.pending, p.stale, p.orphaned, t.open, t.resolved,
+                    if t.orphaned > 0 { format!(", {} orphaned", t.orphaned) } else { String::new() },
+                    sp.total, sp.agent, sp.human,
                 ));
-                if let Some(e) = r.get("sidecarError") {
-                    out.push_str(&format!("  sidecar: {}\n", e["message"].as_str().unwrap_or("")));
+                if let Some(e) = &r.sidecar_error {
+                    out.push_str(&format!("  sidecar: {}\n", e.message));
                 }
+            }
+            for e in &errors {
+                out.push_str(&format!("{}: error: {}\n", e.document, e.error.message));
             }
             out
         },
-        || json!({ "documents": rows }),
+        || json!({ "documents": rows, "errors": errors }),
     );
     Ok(0)
 }
@@ -833,38 +804,7 @@ fn cmd_proposals(ctx: &Ctx, doc: &str) -> Result<i32> {
             }
             out
         },
-        || {
-            let list: Vec<Value> = views
-                .iter()
-                .map(|v| {
-                    let p = &v.proposal;
-                    let mut o = json!({
-                        "id": p.id,
-                        "state": v.state,
-                        "target": v.target,
-                        "replacement": p.replacement,
-                        "author": provenance_value(&p.author),
-                        "createdAt": p.created_at,
-                        "diff": v.diff,
-                    });
-                    if let Some(r) = v.range {
-                        o["span"] = bytes_json(d, r);
-                    }
-                    for (k, val) in [
-                        ("turnId", &p.turn_id),
-                        ("instruction", &p.instruction),
-                        ("current", &v.current),
-                        ("reason", &v.reason),
-                    ] {
-                        if let Some(x) = val {
-                            o[k] = json!(x);
-                        }
-                    }
-                    o
-                })
-                .collect();
-            json!({ "doc": s.doc_path().as_str(), "proposals": list })
-        },
+        || json!(views::doc_proposals(&s, ctx.unit)),
     );
     Ok(0)
 }
@@ -928,46 +868,32 @@ fn cmd_threads(ctx: &Ctx, doc: &str) -> Result<i32> {
             for v in &views {
                 let t = &v.thread;
                 let place = match v.range {
-                    Some(r) if v.relocated => format!("bytes {} (re-wrapped since; keep or detach)", bytes_text(d, Some(r))),
+                    Some(r) if v.relocated => format!(
+                        "bytes {} (re-wrapped since; keep or detach)",
+                        bytes_text(d, Some(r))
+                    ),
                     Some(r) => format!("bytes {}", bytes_text(d, Some(r))),
                     None if t.detached() => "detached".into(),
                     None => "orphaned".into(),
                 };
-                out.push_str(&format!("{}  {:8} {place}  on {}\n", t.id, t.status.as_str(), short(&v.text, 60)));
+                out.push_str(&format!(
+                    "{}  {:8} {place}  on {}\n",
+                    t.id,
+                    t.status.as_str(),
+                    short(&v.text, 60)
+                ));
                 for c in &t.comments {
-                    out.push_str(&format!("    {} ({}): {}\n", c.author, c.created_at, short(&c.body, 70)));
+                    out.push_str(&format!(
+                        "    {} ({}): {}\n",
+                        c.author,
+                        c.created_at,
+                        short(&c.body, 70)
+                    ));
                 }
             }
             out
         },
-        || {
-            let list: Vec<Value> = views
-                .iter()
-                .map(|v| {
-                    let t = &v.thread;
-                    let comments: Vec<Value> = t
-                        .comments
-                        .iter()
-                        .map(|c| json!({ "id": c.id, "author": provenance_value(&c.author), "body": c.body, "createdAt": c.created_at }))
-                        .collect();
-                    let mut o = json!({
-                        "id": t.id,
-                        "status": t.status.as_str(),
-                        "orphaned": v.range.is_none(),
-                        "relocated": v.relocated,
-                        "detached": t.detached(),
-                        "text": v.text,
-                        "anchoredText": v.anchored_text,
-                        "comments": comments,
-                    });
-                    if let Some(r) = v.range {
-                        o["span"] = bytes_json(d, r);
-                    }
-                    o
-                })
-                .collect();
-            json!({ "doc": s.doc_path().as_str(), "threads": list })
-        },
+        || json!(views::doc_threads(&s, ctx.unit)),
     );
     Ok(0)
 }
@@ -1007,31 +933,7 @@ fn cmd_spans(ctx: &Ctx, doc: &str) -> Result<i32> {
             }
             out
         },
-        || {
-            let list: Vec<Value> = spans
-                .iter()
-                .map(|sp| {
-                    let mut o = json!({
-                        "span": bytes_json(d, sp.range),
-                        "text": d.slice(sp.range),
-                        "author": provenance_value(&sp.who.author),
-                        "createdAt": sp.who.created_at,
-                    });
-                    if let Some(t) = &sp.who.turn_id {
-                        o["turnId"] = json!(t);
-                    }
-                    if let Some(r) = &sp.record {
-                        o["id"] = json!(r.id);
-                    }
-                    o
-                })
-                .collect();
-            let orphaned: Vec<Value> = orphans
-                .iter()
-                .map(|o| json!({ "id": o.id, "author": provenance_value(&o.author) }))
-                .collect();
-            json!({ "doc": s.doc_path().as_str(), "spans": list, "orphaned": orphaned })
-        },
+        || json!(views::doc_spans(&s, ctx.unit)),
     );
     Ok(0)
 }

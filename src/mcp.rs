@@ -14,36 +14,44 @@
 //!   so no text is ever attributed to the agent as typing.
 //! - **Fresh state.** Every call opens a new [`Session`] on the files as they are
 //!   on disk now (the app and the CLI may write concurrently); nothing is cached.
+//! - **Answers.** Every tool declares an `outputSchema` and answers with
+//!   `structuredContent` in the shapes of [`crate::views`] (the same views
+//!   `cowriting --json` prints and the app shows), and with readable text in
+//!   `content` for the model.
 //! - **Errors.** A call the core refuses (unknown document, path outside the
 //!   workspace, text not found or ambiguous, a byte offset inside a character,
 //!   unknown thread) returns a tool result with `isError: true` whose text is the
-//!   core's one-line message, so the model reads it and can correct the call;
-//!   nothing is written. Arguments that do not fit a tool's schema are tool
-//!   errors too (rmcp's message, e.g. ``missing field `document` ``).
+//!   core's one-line message, so the model reads it and can correct the call,
+//!   and whose `structuredContent` is `{code, message}` with the codes of
+//!   [`crate::ErrorCode`]; nothing is written. Arguments that do not fit a
+//!   tool's schema are tool errors too (rmcp's message, e.g.
+//!   ``missing field `document` ``).
 //!
 //! Offsets in arguments and results (`start_byte`, `end_byte`, `bytes`) are
 //! UTF-8 bytes of the text as `read_document` shows it (after a BOM, if any),
 //! like the CLI's `--start`/`--end`; lines are 1-based.
 
-use crate::contract::{Outcome, Producer};
-use crate::error::{Error, Result};
-use crate::ledger::{DecisionRecord, Ledger};
-use crate::model::{provenance_value, AgentInfo, Provenance, ThreadStatus};
+use crate::contract::Producer;
+use crate::error::{Error, ErrorInfo, Result};
+use crate::ledger::Ledger;
+use crate::model::{AgentInfo, Provenance, ThreadStatus};
 use crate::offset::{ByteRange, CharRange};
-use crate::session::{ProposalState, ProposalView, ProposeOptions, Session, ThreadView};
+use crate::session::{ProposalState, ProposeOptions, Session};
 use crate::store::Store;
+use crate::views::{self, Unit};
 use crate::workspace::{DocPath, Workspace};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    ClientNotification, ErrorData, Implementation, JsonRpcMessage, RequestId, ServerCapabilities,
-    ServerConfig,
+    CallToolResult, ClientNotification, ContentBlock, ErrorData, Implementation, JsonRpcMessage, RequestId,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::Transport;
 use rmcp::{schemars, tool, tool_handler, tool_router, RoleServer, ServerHandler, ServiceExt};
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -605,15 +613,100 @@ impl Client {
     }
 }
 
-/// A tool's answer: text for the model, or the core's one-line message as a tool error.
-type ToolResult = std::result::Result<String, String>;
+// ---- answers -----------------------------------------------------------------------
 
-fn answer(r: Result<String>) -> ToolResult {
-    r.map_err(|e| e.to_string().replace('\n', " "))
+/// A tool's answer: readable text for the model in `content`, and the same
+/// answer as data in `structuredContent` (the shapes of [`crate::views`], as
+/// `cowriting --json` prints them), described by the tool's `outputSchema`.
+/// A refusal is `isError: true` with the core's one-line message as text and
+/// `{code, message}` as data, the codes the app and the CLI use.
+fn answer<T: Serialize>(r: Result<(String, T)>) -> CallToolResult {
+    match r {
+        Ok((text, data)) => {
+            let mut out = CallToolResult::structured(serde_json::to_value(data).expect("views serialize"));
+            out.content = vec![ContentBlock::text(text)];
+            out
+        }
+        Err(e) => {
+            let info = e.info();
+            let message = info.message.replace('\n', " ");
+            let mut out = CallToolResult::structured_error(json!({ "code": info.code, "message": message }));
+            out.content = vec![ContentBlock::text(message)];
+            out
+        }
+    }
 }
 
-fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).expect("JSON values serialize")
+/// The `outputSchema` of a tool answering `T`.
+fn schema<T: JsonSchema + 'static>() -> Arc<rmcp::model::JsonObject> {
+    rmcp::handler::server::tool::schema_for_output::<T>()
+}
+
+/// `list_documents`.
+#[derive(Serialize, JsonSchema)]
+struct DocumentsOut {
+    documents: Vec<views::DocSummary>,
+    /// Documents that could not be read, with why.
+    errors: Vec<views::DocError>,
+}
+
+/// `read_document`.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ReadOut {
+    document: String,
+    unit: Unit,
+    text: String,
+    /// Every proposal waiting on the document.
+    proposals: Vec<views::ProposalDto>,
+    /// Its open threads.
+    threads: Vec<views::ThreadDto>,
+    /// Why its review data cannot be read, if it cannot (then no proposals or threads).
+    sidecar_error: Option<ErrorInfo>,
+}
+
+/// `propose_edit`.
+#[derive(Serialize, JsonSchema)]
+struct ProposedOut {
+    document: String,
+    unit: Unit,
+    proposal: views::ProposalDto,
+    /// Ledger problems (the proposal was filed regardless).
+    warnings: Vec<String>,
+}
+
+/// `list_proposals`.
+#[derive(Serialize, JsonSchema)]
+struct ProposalsOut {
+    documents: Vec<views::DocProposals>,
+    errors: Vec<views::DocError>,
+}
+
+/// `list_threads`.
+#[derive(Serialize, JsonSchema)]
+struct ThreadsOut {
+    documents: Vec<views::DocThreads>,
+    errors: Vec<views::DocError>,
+}
+
+/// `create_thread` and `reply_to_thread`: the thread as it is now.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ThreadOut {
+    document: String,
+    unit: Unit,
+    thread: views::ThreadDto,
+    /// The comment this call wrote.
+    comment_id: String,
+}
+
+/// `recent_decisions`.
+#[derive(Serialize, JsonSchema)]
+struct DecisionsOut {
+    /// Newest first.
+    decisions: Vec<views::DecisionDto>,
+    /// Unreadable decision-log lines that were skipped.
+    warnings: Vec<String>,
 }
 
 #[tool_router]
@@ -627,89 +720,97 @@ impl CowritingMcp {
 
     #[tool(
         description = "List the workspace's documents, each with its number of pending, stale and orphaned proposals and open comment threads.",
-        annotations(read_only_hint = true, open_world_hint = false)
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema::<DocumentsOut>()
     )]
-    fn list_documents(&self, ctx: RequestContext<RoleServer>) -> ToolResult {
+    fn list_documents(&self, ctx: RequestContext<RoleServer>) -> CallToolResult {
         answer(self.list_documents_impl(&Client::of(&ctx)))
     }
 
     #[tool(
         description = "Read a document: its text with 1-based line numbers (`   1| …`), then the proposals already pending on it (id, state, line, target → replacement, author, turn) and its open comment threads (id, line, anchored text, comments). Read this before proposing, so as not to propose what is already proposed.",
-        annotations(read_only_hint = true, open_world_hint = false)
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema::<ReadOut>()
     )]
     fn read_document(
         &self,
         Parameters(a): Parameters<DocumentArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> ToolResult {
+    ) -> CallToolResult {
         answer(self.read_document_impl(&a.document, &Client::of(&ctx)))
     }
 
     #[tool(
-        description = "Propose replacing a piece of a document's text. The document is NOT changed: the proposal waits for the writer, who reviews it in Cowriting. Target the text with `find` (its exact text; add `occurrence` when it occurs more than once) or with `start_byte`/`end_byte` (UTF-8 byte offsets into the text). Returns the new proposal's id.",
-        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
+        description = "Propose replacing a piece of a document's text. The document is NOT changed: the proposal waits for the writer, who reviews it in Cowriting. Target the text with `find` (its exact text; add `occurrence` when it occurs more than once) or with `start_byte`/`end_byte` (UTF-8 byte offsets into the text). Returns the new proposal, with its id.",
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false),
+        output_schema = schema::<ProposedOut>()
     )]
     fn propose_edit(
         &self,
         Parameters(a): Parameters<ProposeEditArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> ToolResult {
+    ) -> CallToolResult {
         answer(self.propose_edit_impl(a, &Client::of(&ctx)))
     }
 
     #[tool(
         description = "List proposals waiting for the writer, optionally for one document and one state: pending (can be taken as is), stale (its target text changed since) or orphaned (its target text is gone).",
-        annotations(read_only_hint = true, open_world_hint = false)
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema::<ProposalsOut>()
     )]
     fn list_proposals(
         &self,
         Parameters(a): Parameters<ListProposalsArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> ToolResult {
+    ) -> CallToolResult {
         answer(self.list_proposals_impl(a, &Client::of(&ctx)))
     }
 
     #[tool(
         description = "List comment threads with their comments, optionally for one document and one status (open or resolved).",
-        annotations(read_only_hint = true, open_world_hint = false)
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema::<ThreadsOut>()
     )]
     fn list_threads(
         &self,
         Parameters(a): Parameters<ListThreadsArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> ToolResult {
+    ) -> CallToolResult {
         answer(self.list_threads_impl(a, &Client::of(&ctx)))
     }
 
     #[tool(
-        description = "Start a comment thread on a piece of text (its exact text in `find`; add `occurrence` when it occurs more than once). The document is not changed. Returns the thread's id.",
-        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
+        description = "Start a comment thread on a piece of text (its exact text in `find`; add `occurrence` when it occurs more than once). The document is not changed. Returns the thread, with its id.",
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false),
+        output_schema = schema::<ThreadOut>()
     )]
     fn create_thread(
         &self,
         Parameters(a): Parameters<CreateThreadArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> ToolResult {
+    ) -> CallToolResult {
         answer(self.create_thread_impl(a, &Client::of(&ctx)))
     }
 
     #[tool(
-        description = "Reply to a comment thread. Returns the new comment's id.",
-        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false)
+        description = "Reply to a comment thread. Returns the thread with the new comment, and the comment's id.",
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false),
+        output_schema = schema::<ThreadOut>()
     )]
     fn reply_to_thread(
         &self,
         Parameters(a): Parameters<ReplyArgs>,
         ctx: RequestContext<RoleServer>,
-    ) -> ToolResult {
+    ) -> CallToolResult {
         answer(self.reply_impl(a, &Client::of(&ctx)))
     }
 
     #[tool(
         description = "What the writer decided on earlier proposals, newest first: accepted, changed (with the text the writer chose instead) or rejected. Check it before proposing, so as not to propose a rejected edit again.",
-        annotations(read_only_hint = true, open_world_hint = false)
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema::<DecisionsOut>()
     )]
-    fn recent_decisions(&self, Parameters(a): Parameters<RecentDecisionsArgs>) -> ToolResult {
+    fn recent_decisions(&self, Parameters(a): Parameters<RecentDecisionsArgs>) -> CallToolResult {
         answer(self.recent_decisions_impl(a))
     }
 }
@@ -769,38 +870,58 @@ impl CowritingMcp {
         Ok(all)
     }
 
-    fn list_documents_impl(&self, client: &Client) -> Result<String> {
-        let mut rows = Vec::new();
-        for d in self.docs(None)? {
-            let row = match self.open(&d, client.author(None)) {
-                Ok(s) => {
-                    let props = s.proposals();
-                    let count = |st: ProposalState| props.iter().filter(|p| p.state == st).count();
-                    let open = s
-                        .threads()
-                        .iter()
-                        .filter(|t| t.thread.status == ThreadStatus::Open)
-                        .count();
-                    let mut row = json!({
-                        "document": d.as_str(),
-                        "pendingProposals": count(ProposalState::Pending),
-                        "staleProposals": count(ProposalState::Stale),
-                        "orphanedProposals": count(ProposalState::Orphaned),
-                        "openThreads": open,
-                    });
-                    if let Some(p) = s.sidecar_problem() {
-                        row["sidecarError"] = json!(p.message);
-                    }
-                    row
-                }
-                Err(e) => json!({ "document": d.as_str(), "error": e.to_string() }),
-            };
-            rows.push(row);
+    /// A listing over `document` (one, whose failure is the answer) or every
+    /// document (whose failures are listed apart).
+    fn each<T>(
+        &self,
+        document: Option<&str>,
+        client: &Client,
+        view: impl Fn(&Session) -> T,
+    ) -> Result<(Vec<T>, Vec<views::DocError>)> {
+        let (mut out, mut errors) = (Vec::new(), Vec::new());
+        for doc in self.docs(document)? {
+            match self.open_for_review(&doc, client.author(None)) {
+                Ok(s) => out.push(view(&s)),
+                Err(e) if document.is_none() => errors.push(views::DocError {
+                    document: doc.to_string(),
+                    error: e.info(),
+                }),
+                Err(e) => return Err(e),
+            }
         }
-        Ok(pretty(&json!({ "documents": rows })))
+        Ok((out, errors))
     }
 
-    fn read_document_impl(&self, document: &str, client: &Client) -> Result<String> {
+    fn list_documents_impl(&self, client: &Client) -> Result<(String, DocumentsOut)> {
+        let (mut documents, mut errors) = (Vec::new(), Vec::new());
+        for d in self.docs(None)? {
+            match self.open(&d, client.author(None)) {
+                Ok(s) => documents.push(views::summary(&s)),
+                Err(e) => errors.push(views::DocError {
+                    document: d.to_string(),
+                    error: e.info(),
+                }),
+            }
+        }
+        let mut text = String::new();
+        for d in &documents {
+            let (p, t) = (&d.proposals, &d.threads);
+            text.push_str(&format!(
+                "{}: {} pending, {} stale, {} orphaned proposals; {} open threads\n",
+                d.document, p.pending, p.stale, p.orphaned, t.open
+            ));
+            if let Some(e) = &d.sidecar_error {
+                text.push_str(&format!("    review data unreadable: {}\n", e.message));
+            }
+        }
+        push_errors(&mut text, &errors);
+        if text.is_empty() {
+            text.push_str("No documents.\n");
+        }
+        Ok((text, DocumentsOut { documents, errors }))
+    }
+
+    fn read_document_impl(&self, document: &str, client: &Client) -> Result<(String, ReadOut)> {
         let doc = self.doc(document)?;
         let s = self.open(&doc, client.author(None))?;
         let d = s.document();
@@ -821,52 +942,46 @@ impl CowritingMcp {
         for (i, line) in shown.iter().enumerate() {
             out.push_str(&format!("{:>width$}| {}\n", i + 1, line.trim_end_matches('\r')));
         }
+        let mut data = ReadOut {
+            document: doc.to_string(),
+            unit: Unit::Byte,
+            text: text.to_owned(),
+            proposals: Vec::new(),
+            threads: Vec::new(),
+            sidecar_error: s.sidecar_problem().cloned(),
+        };
         if let Some(p) = s.sidecar_problem() {
             out.push_str(&format!(
                 "\nThe review data of this document cannot be read ({}); proposals and comments are unavailable.\n",
                 p.message
             ));
-            return Ok(out);
+            return Ok((out, data));
         }
-        let props = s.proposals();
-        if props.is_empty() {
+        data.proposals = views::proposals(&s, Unit::Byte);
+        data.threads = views::threads(&s, Unit::Byte)
+            .into_iter()
+            .filter(|t| t.status == ThreadStatus::Open.as_str())
+            .collect();
+        if data.proposals.is_empty() {
             out.push_str("\nNo proposals pending.\n");
         } else {
-            out.push_str(&format!("\nProposals pending ({}):\n", props.len()));
-            for v in &props {
-                out.push_str(&proposal_line(&s, v));
+            out.push_str(&format!("\nProposals pending ({}):\n", data.proposals.len()));
+            for p in &data.proposals {
+                out.push_str(&proposal_text(p));
             }
         }
-        let threads: Vec<ThreadView> = s
-            .threads()
-            .into_iter()
-            .filter(|t| t.thread.status == ThreadStatus::Open)
-            .collect();
-        if threads.is_empty() {
+        if data.threads.is_empty() {
             out.push_str("\nNo open threads.\n");
         } else {
-            out.push_str(&format!("\nOpen threads ({}):\n", threads.len()));
-            for t in &threads {
-                out.push_str(&format!(
-                    "- {}  {}  on {:?}\n",
-                    t.thread.id,
-                    place(&s, t.range),
-                    t.text
-                ));
-                for c in &t.thread.comments {
-                    out.push_str(&format!(
-                        "    {} {}: {}\n",
-                        c.author.kind.as_str(),
-                        c.author,
-                        c.body.replace('\n', "\n      ")
-                    ));
-                }
+            out.push_str(&format!("\nOpen threads ({}):\n", data.threads.len()));
+            for t in &data.threads {
+                out.push_str(&thread_text(t));
             }
         }
-        Ok(out)
+        Ok((out, data))
     }
 
-    fn propose_edit_impl(&self, a: ProposeEditArgs, client: &Client) -> Result<String> {
+    fn propose_edit_impl(&self, a: ProposeEditArgs, client: &Client) -> Result<(String, ProposedOut)> {
         let doc = self.doc(&a.document)?;
         let mut s = self.open_for_review(&doc, client.author(a.model.clone()))?;
         let range = match (&a.find, a.start_byte, a.end_byte) {
@@ -913,106 +1028,169 @@ impl CowritingMcp {
                 instruction: a.instruction,
             },
         )?;
-        let line = s.document().char_to_line_col(range.start).line + 1;
-        let mut v = json!({
-            "id": filed.sidecar_id,
-            "contractProposalId": filed.proposal_id,
-            "document": doc.as_str(),
-            "line": line,
-            "state": "pending",
-        });
+        let proposal = views::proposal(&s, Unit::Byte, &filed.sidecar_id).ok_or_else(|| Error::NotFound {
+            what: "proposal",
+            id: filed.sidecar_id.clone(),
+            doc: doc.to_string(),
+        })?;
         let warnings = s.take_warnings();
-        if !warnings.is_empty() {
-            v["warnings"] = json!(warnings);
+        let mut text = format!("Proposed {} in {doc}:\n{}", proposal.id, proposal_text(&proposal));
+        for w in &warnings {
+            text.push_str(&format!("warning: {w}\n"));
         }
-        Ok(pretty(&v))
+        Ok((
+            text,
+            ProposedOut {
+                document: doc.to_string(),
+                unit: Unit::Byte,
+                proposal,
+                warnings,
+            },
+        ))
     }
 
-    fn list_proposals_impl(&self, a: ListProposalsArgs, client: &Client) -> Result<String> {
-        let mut list = Vec::new();
-        for doc in self.docs(a.document.as_deref())? {
-            let s = match (self.open_for_review(&doc, client.author(None)), &a.document) {
-                (Ok(s), _) => s,
-                (Err(e), Some(_)) => return Err(e),
-                (Err(e), None) => {
-                    list.push(json!({ "document": doc.as_str(), "error": e.to_string() }));
-                    continue;
-                }
-            };
-            for v in s.proposals() {
-                if a.state.is_some_and(|want| state_arg(v.state) != want) {
-                    continue;
-                }
-                list.push(proposal_json(&s, &v));
+    fn list_proposals_impl(&self, a: ListProposalsArgs, client: &Client) -> Result<(String, ProposalsOut)> {
+        let (mut documents, errors) = self.each(a.document.as_deref(), client, |s| {
+            views::doc_proposals(s, Unit::Byte)
+        })?;
+        if let Some(want) = a.state {
+            for d in &mut documents {
+                d.proposals.retain(|p| state_arg(p.state) == want);
             }
         }
-        Ok(pretty(&json!({ "proposals": list })))
-    }
-
-    fn list_threads_impl(&self, a: ListThreadsArgs, client: &Client) -> Result<String> {
-        let mut list = Vec::new();
-        for doc in self.docs(a.document.as_deref())? {
-            let s = match (self.open_for_review(&doc, client.author(None)), &a.document) {
-                (Ok(s), _) => s,
-                (Err(e), Some(_)) => return Err(e),
-                (Err(e), None) => {
-                    list.push(json!({ "document": doc.as_str(), "error": e.to_string() }));
-                    continue;
-                }
-            };
-            for t in s.threads() {
-                let keep = match a.status {
-                    None => true,
-                    Some(StatusArg::Open) => t.thread.status == ThreadStatus::Open,
-                    Some(StatusArg::Resolved) => t.thread.status == ThreadStatus::Resolved,
-                };
-                if keep {
-                    list.push(thread_json(&s, &t));
-                }
+        let mut text = String::new();
+        for d in documents.iter().filter(|d| !d.proposals.is_empty()) {
+            text.push_str(&format!("{}:\n", d.document));
+            for p in &d.proposals {
+                text.push_str(&proposal_text(p));
             }
         }
-        Ok(pretty(&json!({ "threads": list })))
+        push_errors(&mut text, &errors);
+        if text.is_empty() {
+            text.push_str("No proposals.\n");
+        }
+        Ok((text, ProposalsOut { documents, errors }))
     }
 
-    fn create_thread_impl(&self, a: CreateThreadArgs, client: &Client) -> Result<String> {
+    fn list_threads_impl(&self, a: ListThreadsArgs, client: &Client) -> Result<(String, ThreadsOut)> {
+        let (mut documents, errors) = self.each(a.document.as_deref(), client, |s| {
+            views::doc_threads(s, Unit::Byte)
+        })?;
+        if let Some(want) = a.status {
+            let want = match want {
+                StatusArg::Open => ThreadStatus::Open,
+                StatusArg::Resolved => ThreadStatus::Resolved,
+            };
+            for d in &mut documents {
+                d.threads.retain(|t| t.status == want.as_str());
+            }
+        }
+        let mut text = String::new();
+        for d in documents.iter().filter(|d| !d.threads.is_empty()) {
+            text.push_str(&format!("{}:\n", d.document));
+            for t in &d.threads {
+                text.push_str(&thread_text(t));
+            }
+        }
+        push_errors(&mut text, &errors);
+        if text.is_empty() {
+            text.push_str("No threads.\n");
+        }
+        Ok((text, ThreadsOut { documents, errors }))
+    }
+
+    /// The thread `id` as it is now, with a line saying what was written.
+    fn thread_out(
+        &self,
+        s: &Session,
+        id: &str,
+        comment_id: String,
+        said: &str,
+    ) -> Result<(String, ThreadOut)> {
+        let thread = views::threads(s, Unit::Byte)
+            .into_iter()
+            .find(|t| t.id == id)
+            .ok_or_else(|| Error::NotFound {
+                what: "thread",
+                id: id.to_owned(),
+                doc: s.doc_path().to_string(),
+            })?;
+        let text = format!("{said} in {}:\n{}", s.doc_path(), thread_text(&thread));
+        Ok((
+            text,
+            ThreadOut {
+                document: s.doc_path().to_string(),
+                unit: Unit::Byte,
+                thread,
+                comment_id,
+            },
+        ))
+    }
+
+    fn create_thread_impl(&self, a: CreateThreadArgs, client: &Client) -> Result<(String, ThreadOut)> {
         let doc = self.doc(&a.document)?;
         let mut s = self.open_for_review(&doc, client.author(a.model))?;
         let range = find(&s, &a.find, a.occurrence)?;
         let id = s.new_thread(range, &a.body)?;
-        let line = s.document().char_to_line_col(range.start).line + 1;
-        Ok(pretty(
-            &json!({ "id": id, "document": doc.as_str(), "line": line }),
-        ))
+        let comment = s
+            .threads()
+            .into_iter()
+            .find(|t| t.thread.id == id)
+            .and_then(|t| t.thread.comments.first().map(|c| c.id.clone()))
+            .unwrap_or_default();
+        self.thread_out(&s, &id, comment, &format!("Started thread {id}"))
     }
 
-    fn reply_impl(&self, a: ReplyArgs, client: &Client) -> Result<String> {
+    fn reply_impl(&self, a: ReplyArgs, client: &Client) -> Result<(String, ThreadOut)> {
         let doc = self.doc(&a.document)?;
         let mut s = self.open_for_review(&doc, client.author(a.model))?;
         let id = s.reply(&a.thread_id, &a.body)?;
-        Ok(pretty(
-            &json!({ "id": id, "thread": a.thread_id, "document": doc.as_str() }),
-        ))
+        let said = format!("Replied {id} to thread {}", a.thread_id);
+        self.thread_out(&s, &a.thread_id, id, &said)
     }
 
-    fn recent_decisions_impl(&self, a: RecentDecisionsArgs) -> Result<String> {
+    fn recent_decisions_impl(&self, a: RecentDecisionsArgs) -> Result<(String, DecisionsOut)> {
         let doc = a.document.as_deref().map(|d| self.doc(d)).transpose()?;
         let log = Ledger::new(self.ws().root()).log()?;
-        let records = log.records;
         let limit = a.limit.unwrap_or(20);
-        let list: Vec<Value> = records
+        let decisions: Vec<views::DecisionDto> = log
+            .records
             .iter()
             .rev()
             .filter(|r| !r.undone)
             .filter(|r| doc.as_ref().is_none_or(|d| d.as_str() == r.doc_id))
             .take(limit)
-            .map(decision_json)
+            .map(views::decision)
             .collect();
-        let mut out = json!({ "decisions": list });
-        if !log.warnings.is_empty() {
-            // Unreadable log lines were skipped; say which.
-            out["warnings"] = json!(log.warnings);
+        let mut text = String::new();
+        for d in &decisions {
+            text.push_str(&format!(
+                "- {}  {}  {}  {}\n",
+                d.decided_at, d.outcome, d.document, d.id
+            ));
+            for e in &d.edits {
+                text.push_str(&format!(
+                    "    {:?} → {:?} ({}/{})\n",
+                    e.text, e.proposed, e.producer, e.category
+                ));
+            }
+            if let Some(c) = &d.chosen {
+                text.push_str(&format!("    the writer chose: {c:?}\n"));
+            }
         }
-        Ok(pretty(&out))
+        for w in &log.warnings {
+            text.push_str(&format!("warning: {w}\n"));
+        }
+        if decisions.is_empty() {
+            text.insert_str(0, "No decisions recorded.\n");
+        }
+        Ok((
+            text,
+            DecisionsOut {
+                decisions,
+                warnings: log.warnings,
+            },
+        ))
     }
 }
 
@@ -1044,152 +1222,66 @@ fn state_arg(s: ProposalState) -> StateArg {
     }
 }
 
-fn state_word(s: ProposalState) -> &'static str {
-    match s {
-        ProposalState::Pending => "pending",
-        ProposalState::Stale => "stale",
-        ProposalState::Orphaned => "orphaned",
+// ---- readable text: this client's wording of the views ----------------------------
+
+/// `line N, bytes a..b`, or what keeps it out of the text.
+fn place_text(line: Option<u32>, from: Option<u32>, to: Option<u32>, unplaced: &str) -> String {
+    match (line, from, to) {
+        (Some(l), Some(f), Some(t)) => format!("line {l}, bytes {f}..{t}"),
+        _ => unplaced.to_owned(),
     }
 }
 
-/// `line N, bytes a..b`, or `orphaned` when the text cannot be placed.
-fn place(s: &Session, range: Option<CharRange>) -> String {
-    match range {
-        Some(r) => {
-            let d = s.document();
-            let b = d.char_range_to_bytes(r);
-            format!(
-                "line {}, bytes {}..{}",
-                d.char_to_line_col(r.start).line + 1,
-                b.start,
-                b.end
-            )
-        }
-        None => "orphaned".into(),
-    }
-}
-
-fn proposal_line(s: &Session, v: &ProposalView) -> String {
-    let p = &v.proposal;
+fn proposal_text(p: &views::ProposalDto) -> String {
+    let state = serde_json::to_value(p.state).ok();
+    let state = state.as_ref().and_then(Value::as_str).unwrap_or("");
     let mut out = format!(
-        "- {}  {}  {}  {:?} → {:?}  by {} {}",
+        "- {}  {state}  {}  {:?} → {:?}  by {} {}",
         p.id,
-        state_word(v.state),
-        place(s, v.range),
-        v.target,
+        place_text(p.line, p.from, p.to, "orphaned"),
+        p.target,
         p.replacement,
-        p.author.kind.as_str(),
-        p.author
+        p.author.kind,
+        p.author.label
     );
     if let Some(t) = &p.turn_id {
         out.push_str(&format!("  turn {t}"));
     }
     out.push('\n');
-    if let Some(r) = &v.reason {
-        out.push_str(&format!("    {}: {r}\n", state_word(v.state)));
+    if let Some(r) = &p.reason {
+        out.push_str(&format!("    {state}: {r}\n"));
     }
     out
 }
 
-fn span_json(s: &Session, range: Option<CharRange>) -> (Value, Value) {
-    match range {
-        Some(r) => {
-            let d = s.document();
-            let b = d.char_range_to_bytes(r);
-            (
-                json!(d.char_to_line_col(r.start).line + 1),
-                json!({ "start": b.start.0, "end": b.end.0 }),
-            )
-        }
-        None => (Value::Null, Value::Null),
+fn thread_text(t: &views::ThreadDto) -> String {
+    let unplaced = if t.detached { "detached" } else { "orphaned" };
+    let mut out = format!(
+        "- {}  {}  {}  on {:?}\n",
+        t.id,
+        t.status,
+        place_text(t.line, t.from, t.to, unplaced),
+        t.text
+    );
+    for c in &t.comments {
+        out.push_str(&format!(
+            "    {} {}: {}\n",
+            c.author.kind,
+            c.author.label,
+            c.body.replace('\n', "\n      ")
+        ));
     }
+    out
 }
 
-fn proposal_json(s: &Session, v: &ProposalView) -> Value {
-    let p = &v.proposal;
-    let (line, bytes) = span_json(s, v.range);
-    let mut o = json!({
-        "document": s.doc_path().as_str(),
-        "id": p.id,
-        "state": v.state,
-        "line": line,
-        "bytes": bytes,
-        "target": v.target,
-        "replacement": p.replacement,
-        "author": provenance_value(&p.author),
-        "createdAt": p.created_at,
-    });
-    for (k, val) in [
-        ("turnId", &p.turn_id),
-        ("instruction", &p.instruction),
-        ("current", &v.current),
-        ("reason", &v.reason),
-    ] {
-        if let Some(x) = val {
-            o[k] = json!(x);
-        }
+fn push_errors(text: &mut String, errors: &[views::DocError]) {
+    for e in errors {
+        text.push_str(&format!(
+            "{}: error: {}\n",
+            e.document,
+            e.error.message.replace('\n', " ")
+        ));
     }
-    o
-}
-
-fn thread_json(s: &Session, t: &ThreadView) -> Value {
-    let (line, bytes) = span_json(s, t.range);
-    let comments: Vec<Value> = t
-        .thread
-        .comments
-        .iter()
-        .map(|c| {
-            json!({
-                "id": c.id,
-                "author": provenance_value(&c.author),
-                "body": c.body,
-                "createdAt": c.created_at,
-            })
-        })
-        .collect();
-    json!({
-        "document": s.doc_path().as_str(),
-        "id": t.thread.id,
-        "status": t.thread.status.as_str(),
-        "orphaned": t.range.is_none(),
-        "relocated": t.relocated,
-        "detached": t.thread.detached(),
-        "line": line,
-        "bytes": bytes,
-        "text": t.text,
-        "anchoredText": t.anchored_text,
-        "comments": comments,
-    })
-}
-
-fn decision_json(r: &DecisionRecord) -> Value {
-    let edits: Vec<Value> = r
-        .suggestions
-        .iter()
-        .map(|s| {
-            json!({
-                "text": s.text,
-                "proposed": s.replacement,
-                "producer": s.producer.id,
-                "reason": s.reason,
-            })
-        })
-        .collect();
-    let mut o = json!({
-        "decidedAt": r.decision.decided_at,
-        "outcome": r.decision.outcome.as_str(),
-        "document": r.doc_id,
-        "proposalId": r.sidecar_proposal_id,
-        "decidedBy": r.decision.decided_by,
-        "edits": edits,
-    });
-    if let Some(t) = &r.turn_id {
-        o["turnId"] = json!(t);
-    }
-    if r.decision.outcome == Outcome::Changed {
-        o["chosen"] = json!(r.decision.chosen_replacement);
-    }
-    o
 }
 
 #[cfg(test)]

@@ -57,8 +57,8 @@ fn propose_leaves_the_document_untouched_and_persists_at_once() {
     assert_eq!(list.len(), 1);
     assert_eq!(list[0]["state"], "pending");
     let start = DOC.find("quick brown").unwrap();
-    assert_eq!(list[0]["span"]["start"], start);
-    assert_eq!(list[0]["span"]["end"], start + "quick brown".len());
+    assert_eq!(list[0]["from"], start);
+    assert_eq!(list[0]["to"], start + "quick brown".len());
     assert_eq!(list[0]["target"], "quick brown");
 }
 
@@ -93,11 +93,11 @@ fn accept_replaces_the_text_and_attributes_only_changed_words() {
     );
     for s in spans {
         assert_eq!(s["author"]["kind"], "agent");
-        assert_eq!(s["author"]["agent"]["model"], "sonnet");
+        assert_eq!(s["author"]["model"], "sonnet");
         assert_eq!(s["turnId"], "turn-1");
         let (a, b) = (
-            s["span"]["start"].as_u64().unwrap() as usize,
-            s["span"]["end"].as_u64().unwrap() as usize,
+            s["from"].as_u64().unwrap() as usize,
+            s["to"].as_u64().unwrap() as usize,
         );
         assert_eq!(
             &text[a..b],
@@ -193,7 +193,7 @@ fn pending_survives_reload_and_re_anchors_after_an_external_move() {
     let list = ws.proposals("docs/notes.md");
     assert_eq!(list[0]["state"], "pending");
     let start = moved.find("second paragraph").unwrap();
-    assert_eq!(list[0]["span"]["start"], start, "re-anchored at the new position");
+    assert_eq!(list[0]["from"], start, "re-anchored at the new position");
     ws.ok(&["accept", "docs/notes.md", &id]);
     assert_eq!(
         ws.read("docs/notes.md"),
@@ -274,7 +274,7 @@ fn find_with_nth_and_byte_spans_target_the_right_text() {
     let id = ws.ok(&["propose", "a.md", "--find", "😀", "--nth", "2", "--replace", "🎉"]);
     let p = &ws.proposals("a.md")[0];
     assert_eq!(p["id"], id.trim());
-    assert_eq!(p["span"]["start"], "one 😀 two ".len());
+    assert_eq!(p["from"], "one 😀 two ".len());
     // The same target by byte span.
     let start = "one 😀 ".len();
     let id2 = ws.ok(&[
@@ -331,7 +331,7 @@ fn threads_new_reply_resolve_reopen_and_follow_edits() {
     let threads = ws.json(&["threads", "docs/notes.md"]);
     let th = &threads["threads"][0];
     assert_eq!(th["status"], "open");
-    assert_eq!(th["span"]["start"], moved.find("lazy dog").unwrap());
+    assert_eq!(th["from"], moved.find("lazy dog").unwrap());
     // Unknown thread id: exit 2 and nothing written.
     let before = ws.snapshot();
     let err = ws.fails(&["thread", "reply", "docs/notes.md", "t_nope", "--body", "hi"], 2);

@@ -57,10 +57,8 @@ fn opts() -> ProposeOptions {
 }
 
 fn decisions(ws: &Ws) -> Vec<Value> {
-    match ws.json(&["decisions"]) {
-        Value::Array(a) => a,
-        other => panic!("{other}"),
-    }
+    let v = ws.json(&["decisions"]);
+    v["decisions"].as_array().unwrap_or_else(|| panic!("{v}")).clone()
 }
 
 fn eval_row(ws: &Ws, producer: &str, category: &str) -> Value {
@@ -99,25 +97,28 @@ fn cli_accept_change_reject_are_logged_and_counted() {
     ws.ok(&["reject", "d.md", &c]);
     assert_eq!(ws.read("d.md"), "Café uno, DOS, three, four.\n");
     let log = decisions(&ws);
-    let outcomes: Vec<&str> = log
-        .iter()
-        .map(|d| d["decision"]["outcome"].as_str().unwrap())
-        .collect();
+    let outcomes: Vec<&str> = log.iter().map(|d| d["outcome"].as_str().unwrap()).collect();
     assert_eq!(outcomes, ["accepted", "changed", "rejected"]);
-    assert_eq!(log[1]["decision"]["chosenReplacement"], "DOS");
-    assert_eq!(log[0]["decision"]["decidedBy"], "writer@example.com");
+    assert_eq!(log[1]["chosen"], "DOS");
+    assert_eq!(log[0]["decidedBy"], "writer@example.com");
+    assert_eq!(
+        log[0]["id"],
+        a.as_str(),
+        "the sidecar id, as proposals --json lists it"
+    );
+    assert!(log[0]["contractProposalId"].as_str().unwrap().starts_with("pp_"));
     // Each record keeps the original suggestion, its producer and revision.
-    let s = &log[0]["suggestions"][0];
+    let s = &log[0]["edits"][0];
     assert_eq!(s["text"], "one");
-    assert_eq!(s["replacement"], "uno");
+    assert_eq!(s["proposed"], "uno");
     assert_eq!(s["reason"], "Spanish");
     assert_eq!(
-        s["source"]["revision"],
+        s["revision"],
         contract::git_blob_id("Café one, two, three, four.\n".as_bytes())
     );
-    assert_eq!(log[0]["members"][0], s["id"]);
+    assert!(s["id"].as_str().unwrap().starts_with("sg_"));
     // The second was decided after the first changed the bytes: migrated explicitly.
-    let s2 = &log[1]["suggestions"][0];
+    let s2 = &log[1]["edits"][0];
     assert!(s2["migratedFrom"].as_str().unwrap().starts_with("sg_"), "{s2}");
     assert_eq!(s2["text"], "two");
     let row = eval_row(&ws, "claude", "edit");

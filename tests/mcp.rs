@@ -78,39 +78,81 @@ impl Mcp {
         }
     }
 
-    /// Call a tool: `(isError, text)`.
-    fn call(&mut self, tool: &str, args: Value) -> (bool, String) {
+    /// Call a tool: `(isError, text, structuredContent)`. Every answer has both:
+    /// readable text, and data with the keys its tool's `outputSchema` requires
+    /// (or `{code, message}` for an error).
+    fn call(&mut self, tool: &str, args: Value) -> (bool, String, Value) {
         let resp = self.request("tools/call", json!({ "name": tool, "arguments": args }));
         let result = &resp["result"];
         assert!(result.is_object(), "{tool}: no result: {resp}");
         let content = result["content"].as_array().unwrap();
         assert_eq!(content.len(), 1, "{resp}");
         assert_eq!(content[0]["type"], "text");
-        (
-            result["isError"].as_bool().unwrap_or(false),
-            content[0]["text"].as_str().unwrap().to_owned(),
-        )
+        let text = content[0]["text"].as_str().unwrap().to_owned();
+        assert!(!text.trim().is_empty(), "{tool}: no readable text: {resp}");
+        let data = result["structuredContent"].clone();
+        let is_error = result["isError"].as_bool().unwrap_or(false);
+        if is_error {
+            // rmcp's own argument errors carry text only; ours carry the code.
+            if !data.is_null() {
+                let keys: Vec<&String> = data.as_object().unwrap().keys().collect();
+                assert_eq!(keys, ["code", "message"], "{resp}");
+            }
+        } else {
+            assert!(data.is_object(), "{tool}: no structuredContent: {resp}");
+            let schema = self.output_schema(tool);
+            for key in schema["required"].as_array().unwrap() {
+                assert!(
+                    data.get(key.as_str().unwrap()).is_some(),
+                    "{tool}: {key} missing in {data}"
+                );
+            }
+        }
+        (is_error, text, data)
+    }
+
+    /// The `outputSchema` a tool declares.
+    fn output_schema(&mut self, tool: &str) -> Value {
+        let list = self.request("tools/list", json!({}));
+        let t = list["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == tool)
+            .unwrap_or_else(|| panic!("no tool {tool}"));
+        t["outputSchema"].clone()
     }
 
     /// Call a tool that must succeed; its text.
     fn ok(&mut self, tool: &str, args: Value) -> String {
-        let (is_error, text) = self.call(tool, args.clone());
+        let (is_error, text, _) = self.call(tool, args.clone());
         assert!(!is_error, "{tool} {args} failed: {text}");
         text
     }
 
-    /// Call a tool that must succeed and answer JSON.
+    /// Call a tool that must succeed; its structured answer.
     fn json(&mut self, tool: &str, args: Value) -> Value {
-        let text = self.ok(tool, args);
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{tool}: not JSON ({e}): {text}"))
+        let (is_error, text, data) = self.call(tool, args.clone());
+        assert!(!is_error, "{tool} {args} failed: {text}");
+        data
     }
 
-    /// Call a tool that must fail; its message.
+    /// Call a tool that must fail; its message (the same in text and data).
     fn err(&mut self, tool: &str, args: Value) -> String {
-        let (is_error, text) = self.call(tool, args.clone());
+        self.err_info(tool, args).1
+    }
+
+    /// Call a tool that must fail; its `(code, message)` (no code for rmcp's
+    /// own argument errors).
+    fn err_info(&mut self, tool: &str, args: Value) -> (Option<String>, String) {
+        let (is_error, text, data) = self.call(tool, args.clone());
         assert!(is_error, "{tool} {args} should have failed: {text}");
         assert_eq!(text.lines().count(), 1, "errors are one line: {text:?}");
-        text
+        if data.is_null() {
+            return (None, text);
+        }
+        assert_eq!(data["message"], text.as_str());
+        (Some(data["code"].as_str().unwrap().to_owned()), text)
     }
 }
 
@@ -123,6 +165,18 @@ impl Drop for Mcp {
             assert!(status.success(), "cowriting mcp exited with {status}");
         }
     }
+}
+
+/// Every document's `key` list of a listing answer, in one array.
+fn flat(v: &Value, key: &str) -> Value {
+    let docs = v["documents"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no documents in {v}"));
+    Value::Array(
+        docs.iter()
+            .flat_map(|d| d[key].as_array().unwrap().clone())
+            .collect(),
+    )
 }
 
 const TEXT: &str = "# Café notes\n\nThe café is open. The café is warm.\n日本 🎉 the end\n";
@@ -199,7 +253,15 @@ fn the_tool_list_has_schemas_and_no_tool_decides() {
     assert_eq!(props("reply_to_thread").1, ["body", "document", "thread_id"]);
     // INV-12: no tool, description or argument offers a decision.
     for t in tools {
-        let all = t.to_string().to_lowercase();
+        // What a tool is and takes (its outputSchema describes the views it
+        // answers with, which say what the writer's accept does).
+        let offered = json!([t["name"], t["description"], t["inputSchema"]]);
+        assert!(
+            t["outputSchema"]["type"] == "object",
+            "{} has no outputSchema: {t}",
+            t["name"]
+        );
+        let all = offered.to_string().to_lowercase();
         let words: Vec<&str> = all.split(|c: char| !c.is_alphanumeric() && c != '_').collect();
         for verb in [
             "accept",
@@ -239,10 +301,19 @@ fn propose_edit_files_an_agent_proposal_and_leaves_the_text_alone() {
             "model": "claude-sonnet-4-5"
         }),
     );
+    assert_eq!(filed["document"], "notes.md");
+    assert_eq!(filed["unit"], "byte");
+    let filed = &filed["proposal"];
     let id = filed["id"].as_str().unwrap().to_owned();
     assert!(id.starts_with("pr_"), "{filed}");
-    assert!(filed["contractProposalId"].as_str().unwrap().starts_with("pp_"));
+    assert!(filed["contract"]["proposalId"]
+        .as_str()
+        .unwrap()
+        .starts_with("pp_"));
     assert_eq!(filed["line"], 3);
+    assert_eq!(filed["state"], "pending");
+    assert_eq!(filed["author"]["sdk"], "mcp:test-agent/1.0");
+    assert_eq!(filed["author"]["model"], "claude-sonnet-4-5");
     // INV-10: the document is untouched.
     assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
 
@@ -284,11 +355,13 @@ fn propose_edit_files_an_agent_proposal_and_leaves_the_text_alone() {
         "propose_edit",
         json!({ "document": "notes.md", "start_byte": start, "end_byte": start + 6, "replacement": "Nihon" }),
     );
-    assert_eq!(by_span["line"], 4);
+    assert_eq!(by_span["proposal"]["line"], 4);
+    assert_eq!(by_span["proposal"]["from"], 53);
+    assert_eq!(by_span["proposal"]["to"], 59);
     assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
     let sidecar = ws.sidecar_json("notes.md");
     let p2 = &sidecar["proposals"][1];
-    assert_eq!(p2["id"], by_span["id"]);
+    assert_eq!(p2["id"], by_span["proposal"]["id"]);
     assert_eq!(p2["author"]["agent"]["sdk"], "mcp:test-agent/1.0");
     // The seeds' keys, "" when unknown.
     assert_eq!(p2["author"]["agent"]["model"], "", "{p2}");
@@ -319,7 +392,7 @@ fn propose_edit_files_an_agent_proposal_and_leaves_the_text_alone() {
     assert!(
         text.contains(&format!(
             "- {}  pending  line 4, bytes 53..59  \"日本\" → \"Nihon\"",
-            by_span["id"].as_str().unwrap()
+            by_span["proposal"]["id"].as_str().unwrap()
         )),
         "{text}"
     );
@@ -328,9 +401,20 @@ fn propose_edit_files_an_agent_proposal_and_leaves_the_text_alone() {
     assert_eq!(ws.proposals("notes.md").len(), 2);
     let docs = mcp.json("list_documents", json!({}));
     assert_eq!(
-        docs["documents"],
-        json!([{ "document": "notes.md", "pendingProposals": 2, "staleProposals": 0, "orphanedProposals": 0, "openThreads": 0 }])
+        docs,
+        json!({
+            "documents": [{
+                "document": "notes.md",
+                "proposals": { "pending": 2, "stale": 0, "orphaned": 0 },
+                "threads": { "open": 0, "resolved": 0, "orphaned": 0 },
+                "spans": { "total": 0, "agent": 0, "human": 0 },
+                "sidecarError": null,
+            }],
+            "errors": [],
+        })
     );
+    // The same summary as `cowriting status --json`.
+    assert_eq!(docs["documents"], ws.json(&["status"])["documents"]);
 }
 
 #[test]
@@ -341,13 +425,17 @@ fn threads_and_replies_are_authored_by_the_agent() {
         "create_thread",
         json!({ "document": "notes.md", "find": "🎉", "body": "Is the emoji wanted?", "model": "opus" }),
     );
-    let tid = t["id"].as_str().unwrap().to_owned();
-    assert_eq!(t["line"], 4);
+    let tid = t["thread"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(t["thread"]["line"], 4);
+    assert_eq!(t["thread"]["comments"][0]["id"], t["commentId"]);
+    assert_eq!(t["thread"]["comments"][0]["author"]["model"], "opus");
     let r = mcp.json(
         "reply_to_thread",
         json!({ "document": "notes.md", "thread_id": tid, "body": "Second thought: keep it." }),
     );
-    assert!(r["id"].as_str().unwrap().starts_with("c_"), "{r}");
+    assert!(r["commentId"].as_str().unwrap().starts_with("c_"), "{r}");
+    assert_eq!(r["thread"]["comments"][1]["id"], r["commentId"]);
+    assert_eq!(r["thread"]["comments"][1]["body"], "Second thought: keep it.");
     // The writer replies with the CLI, as a human.
     ws.ok(&["thread", "reply", "notes.md", &tid, "--body", "Keep it."]);
     assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
@@ -370,7 +458,7 @@ fn threads_and_replies_are_authored_by_the_agent() {
     let text = mcp.ok("read_document", json!({ "document": "notes.md" }));
     assert!(
         text.contains(&format!(
-            "Open threads (1):\n- {tid}  line 4, bytes 60..64  on \"🎉\"\n"
+            "Open threads (1):\n- {tid}  open  line 4, bytes 60..64  on \"🎉\"\n"
         )),
         "{text}"
     );
@@ -384,21 +472,27 @@ fn threads_and_replies_are_authored_by_the_agent() {
     );
 
     let open = mcp.json("list_threads", json!({ "status": "open" }));
-    assert_eq!(open["threads"].as_array().unwrap().len(), 1);
-    assert_eq!(open["threads"][0]["text"], "🎉");
-    assert_eq!(open["threads"][0]["bytes"], json!({ "start": 60, "end": 64 }));
-    assert_eq!(open["threads"][0]["relocated"], false);
-    assert_eq!(open["threads"][0]["detached"], false);
-    assert_eq!(open["threads"][0]["anchoredText"], "🎉");
+    assert_eq!(open["documents"][0]["document"], "notes.md");
+    let listed = &open["documents"][0]["threads"];
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(listed[0]["text"], "🎉");
+    assert_eq!((&listed[0]["from"], &listed[0]["to"]), (&json!(60), &json!(64)));
+    assert_eq!(listed[0]["relocated"], false);
+    assert_eq!(listed[0]["detached"], false);
+    assert_eq!(listed[0]["orphaned"], false);
+    assert_eq!(listed[0]["anchoredText"], "🎉");
+    // The same thread as `cowriting threads --json` shows it.
+    assert_eq!(listed[0], ws.json(&["threads", "notes.md"])["threads"][0]);
     ws.ok(&["thread", "resolve", "notes.md", &tid]);
     let open = mcp.json(
         "list_threads",
         json!({ "document": "notes.md", "status": "open" }),
     );
-    assert_eq!(open["threads"], json!([]));
+    assert_eq!(open["documents"][0]["threads"], json!([]));
     let resolved = mcp.json("list_threads", json!({ "status": "resolved" }));
-    assert_eq!(resolved["threads"][0]["id"], tid.as_str());
-    assert_eq!(resolved["threads"][0]["comments"].as_array().unwrap().len(), 3);
+    let resolved = &resolved["documents"][0]["threads"];
+    assert_eq!(resolved[0]["id"], tid.as_str());
+    assert_eq!(resolved[0]["comments"].as_array().unwrap().len(), 3);
     let text = mcp.ok("read_document", json!({ "document": "notes.md" }));
     assert!(text.contains("No open threads."), "{text}");
 }
@@ -416,7 +510,7 @@ fn list_proposals_reports_states_against_the_text_on_disk_now() {
         mcp.json(
             "propose_edit",
             json!({ "document": "story.md", "find": find, "replacement": replacement }),
-        )["id"]
+        )["proposal"]["id"]
             .as_str()
             .unwrap()
             .to_owned()
@@ -425,8 +519,8 @@ fn list_proposals_reports_states_against_the_text_on_disk_now() {
     let orphaned = id("lighthouse", "harbour");
     let pending = id("middle", "central");
     let all = mcp.json("list_proposals", json!({}));
-    assert_eq!(all["proposals"].as_array().unwrap().len(), 3);
-    assert!(all["proposals"]
+    assert_eq!(flat(&all, "proposals").as_array().unwrap().len(), 3);
+    assert!(flat(&all, "proposals")
         .as_array()
         .unwrap()
         .iter()
@@ -439,7 +533,7 @@ fn list_proposals_reports_states_against_the_text_on_disk_now() {
          A long middle line that stays exactly as it is, always.\n\n",
     );
     let ids = |v: &Value| -> Vec<String> {
-        v["proposals"]
+        flat(v, "proposals")
             .as_array()
             .unwrap()
             .iter()
@@ -451,18 +545,27 @@ fn list_proposals_reports_states_against_the_text_on_disk_now() {
         json!({ "document": "story.md", "state": "stale" }),
     );
     assert_eq!(ids(&st), [stale.as_str()]);
-    assert_eq!(st["proposals"][0]["current"], "mood");
-    assert_eq!(st["proposals"][0]["target"], "scene");
-    assert_eq!(st["proposals"][0]["line"], 1);
+    assert_eq!(flat(&st, "proposals")[0]["current"], "mood");
+    assert_eq!(flat(&st, "proposals")[0]["target"], "scene");
+    assert_eq!(flat(&st, "proposals")[0]["line"], 1);
     let or = mcp.json("list_proposals", json!({ "state": "orphaned" }));
     assert_eq!(ids(&or), [orphaned.as_str()]);
-    assert_eq!(or["proposals"][0]["line"], Value::Null);
+    assert_eq!(flat(&or, "proposals")[0]["line"], Value::Null);
     let pe = mcp.json("list_proposals", json!({ "state": "pending" }));
     assert_eq!(ids(&pe), [pending.as_str()]);
-    assert_eq!(pe["proposals"][0]["bytes"], json!({ "start": 55, "end": 61 }));
-    assert_eq!(pe["proposals"][0]["author"]["id"], "test-agent");
+    assert_eq!(flat(&pe, "proposals")[0]["from"], 55);
+    assert_eq!(flat(&pe, "proposals")[0]["to"], 61);
+    // The same proposal as `cowriting proposals --json` lists it.
+    let cli = ws.json(&["proposals", "story.md"]);
+    let same = cli["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == pending.as_str());
+    assert_eq!(Some(&flat(&pe, "proposals")[0]), same);
+    assert_eq!(flat(&pe, "proposals")[0]["author"]["id"], "test-agent");
     let none = mcp.json("list_proposals", json!({ "document": "other.md" }));
-    assert_eq!(none["proposals"], json!([]));
+    assert_eq!(flat(&none, "proposals"), json!([]));
 
     let text = mcp.ok("read_document", json!({ "document": "story.md" }));
     assert!(
@@ -482,12 +585,24 @@ fn list_proposals_reports_states_against_the_text_on_disk_now() {
         "{text}"
     );
     let docs = mcp.json("list_documents", json!({}));
+    let counts: Vec<(&Value, &Value)> = docs["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (&d["document"], &d["proposals"]))
+        .collect();
     assert_eq!(
-        docs["documents"],
-        json!([
-            { "document": "other.md", "pendingProposals": 0, "staleProposals": 0, "orphanedProposals": 0, "openThreads": 0 },
-            { "document": "story.md", "pendingProposals": 1, "staleProposals": 1, "orphanedProposals": 1, "openThreads": 0 }
-        ])
+        counts,
+        [
+            (
+                &json!("other.md"),
+                &json!({ "pending": 0, "stale": 0, "orphaned": 0 })
+            ),
+            (
+                &json!("story.md"),
+                &json!({ "pending": 1, "stale": 1, "orphaned": 1 })
+            ),
+        ]
     );
 }
 
@@ -498,14 +613,14 @@ fn bad_arguments_are_tool_errors_and_write_nothing() {
     let id = mcp.json(
         "propose_edit",
         json!({ "document": "notes.md", "find": "open", "replacement": "ajar" }),
-    )["id"]
+    )["proposal"]["id"]
         .as_str()
         .unwrap()
         .to_owned();
     let tid = mcp.json(
         "create_thread",
         json!({ "document": "notes.md", "find": "warm", "body": "why?" }),
-    )["id"]
+    )["thread"]["id"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -604,8 +719,14 @@ fn bad_arguments_are_tool_errors_and_write_nothing() {
     ];
     for (tool, args, want) in cases {
         let before = ws.snapshot();
-        let msg = mcp.err(tool, args.clone());
+        let (code, msg) = mcp.err_info(tool, args.clone());
         assert!(msg.contains(want), "{tool} {args}: {msg:?} does not say {want:?}");
+        // The codes the app and the CLI use: an unknown thread is not_found;
+        // everything else here (a path that names no document included) is a
+        // bad request.
+        let unknown = want.starts_with("thread t_nope");
+        let expected = if unknown { "not_found" } else { "bad_input" };
+        assert_eq!(code.as_deref(), Some(expected), "{tool} {args}: {msg}");
         assert!(ws.snapshot() == before, "{tool} {args} wrote something");
     }
     // Arguments that do not fit the schema are tool errors too (from rmcp).
@@ -618,11 +739,12 @@ fn bad_arguments_are_tool_errors_and_write_nothing() {
     // A corrupt sidecar is never overwritten; reading still shows the text.
     ws.write(".threads/notes.md.json", "{ not json");
     let before = ws.snapshot();
-    let msg = mcp.err(
+    let (code, msg) = mcp.err_info(
         "propose_edit",
         json!({ "document": "notes.md", "find": "warm", "replacement": "hot" }),
     );
     assert!(msg.contains("not overwritten"), "{msg}");
+    assert_eq!(code.as_deref(), Some("corrupt_sidecar"));
     let text = mcp.ok("read_document", json!({ "document": "notes.md" }));
     assert!(text.contains("   3| The café is open."), "{text}");
     assert!(text.contains("cannot be read"), "{text}");
@@ -637,13 +759,13 @@ fn recent_decisions_reports_what_the_writer_decided() {
     let mut mcp = Mcp::start(&ws);
     assert_eq!(
         mcp.json("recent_decisions", json!({})),
-        json!({ "decisions": [] })
+        json!({ "decisions": [], "warnings": [] })
     );
     let mut propose = |doc: &str, find: &str, replacement: &str| {
         mcp.json(
             "propose_edit",
             json!({ "document": doc, "find": find, "replacement": replacement, "rationale": "variety", "turn_id": "t1" }),
-        )["id"]
+        )["proposal"]["id"]
             .as_str()
             .unwrap()
             .to_owned()
@@ -660,7 +782,7 @@ fn recent_decisions_reports_what_the_writer_decided() {
     let list = all["decisions"].as_array().unwrap();
     let summary: Vec<(&str, &str)> = list
         .iter()
-        .map(|d| (d["proposalId"].as_str().unwrap(), d["outcome"].as_str().unwrap()))
+        .map(|d| (d["id"].as_str().unwrap(), d["outcome"].as_str().unwrap()))
         .collect();
     assert_eq!(
         summary,
@@ -675,18 +797,40 @@ fn recent_decisions_reports_what_the_writer_decided() {
     assert_eq!(ch["chosen"], "scarlet");
     assert_eq!(ch["turnId"], "t1");
     assert_eq!(ch["decidedBy"], "writer@example.com");
+    let edit = &ch["edits"][0];
+    assert_eq!(ch["edits"].as_array().unwrap().len(), 1);
     assert_eq!(
-        ch["edits"],
-        json!([{ "text": "red", "proposed": "crimson", "producer": "test-agent", "reason": "variety" }])
+        (
+            &edit["text"],
+            &edit["proposed"],
+            &edit["producer"],
+            &edit["reason"],
+            &edit["category"]
+        ),
+        (
+            &json!("red"),
+            &json!("crimson"),
+            &json!("test-agent"),
+            &json!("variety"),
+            &json!("edit")
+        )
     );
-    assert!(list[0].get("chosen").is_none(), "{}", list[0]);
+    assert!(ch["contractProposalId"].as_str().unwrap().starts_with("pp_"));
+    assert_eq!(list[0]["chosen"], Value::Null, "{}", list[0]);
+    // The same decisions as `cowriting decisions --json` (oldest first there).
+    let mut cli = ws.json(&["decisions"])["decisions"].as_array().unwrap().clone();
+    cli.reverse();
+    assert_eq!(&cli, list);
     assert_eq!(list[0]["edits"][0]["text"], "Blue");
 
     let a_only = mcp.json("recent_decisions", json!({ "document": "a.md", "limit": 1 }));
     assert_eq!(a_only["decisions"].as_array().unwrap().len(), 1);
-    assert_eq!(a_only["decisions"][0]["proposalId"], changed.as_str());
+    assert_eq!(a_only["decisions"][0]["id"], changed.as_str());
     // Decided proposals are no longer pending.
-    assert_eq!(mcp.json("list_proposals", json!({})), json!({ "proposals": [] }));
+    assert_eq!(
+        flat(&mcp.json("list_proposals", json!({})), "proposals"),
+        json!([])
+    );
 }
 
 #[test]

@@ -256,13 +256,14 @@ test("threads follow text re-wrapped by another program: flagged, then kept here
     assert.match(await fresh(async () => (await b.$(".orphaned-head")).getText()), /Not in the text \(1\)/);
     await shot(b, "08-thread-kept-and-detached");
   });
-  // Another client reads the same: one placed exactly, one detached.
+  // Another client reads the same: one placed exactly, one detached (listed, not placed, and not
+  // orphaned: a writer chose that).
   const listed = JSON.parse(cli(ws, "--json", "threads", "rewrap.md")).threads;
   assert.deepEqual(
     listed.map((t) => [t.id, t.relocated, t.detached, t.orphaned]),
     [
       [keep, false, false, false],
-      [detach, false, true, true],
+      [detach, false, true, false],
     ],
   );
 });
@@ -409,10 +410,10 @@ test("Ask Claude on a paragraph: per-hunk proposals; accept one, change one, rej
     [1, 1, 2, 0],
     JSON.stringify(row),
   );
-  const decisions = JSON.parse(cli(ws, "--json", "decisions", "essay.md"));
-  const changed = decisions.find((d) => d.decision.outcome === "changed");
-  assert.equal(changed.decision.chosenReplacement, "relentless");
-  assert.equal(changed.suggestions[0].replacement, "merciless");
+  const { decisions } = JSON.parse(cli(ws, "--json", "decisions", "essay.md"));
+  const changed = decisions.find((d) => d.outcome === "changed");
+  assert.equal(changed.chosen, "relentless");
+  assert.equal(changed.edits[0].proposed, "merciless");
   const saved = readFileSync(join(ws, "essay.md"), "utf8");
   assert.ok(saved.includes("the hard work of deciding") && saved.includes("cutting everything"), saved);
 });

@@ -12,7 +12,7 @@ export type DecoSpec =
   | { kind: "insert"; from: number; text: string; id: string }
   | { kind: "decision"; from: number; proposal: ProposalDto };
 
-const HUMAN_LOCAL: SpanDto["author"] = { kind: "human", id: "you", model: null, label: "you" };
+const HUMAN_LOCAL: SpanDto["author"] = { kind: "human", id: "you", model: null, label: "you", sdk: null, sessionId: null };
 
 /**
  * Map every position of `review` through a change. Ranges keep their edges
@@ -47,7 +47,8 @@ export function mapReview(
   }
   if (byWriter && inserted.length) {
     spans = spans.concat(
-      inserted.map((r) => ({ from: r.from, to: r.to, author: HUMAN_LOCAL, turnId: null, instruction: null, createdAt: "" })),
+      // Shown in the gutter only; the core's next word brings the real span.
+      inserted.map((r) => ({ id: null, from: r.from, to: r.to, line: 0, text: "", author: HUMAN_LOCAL, turnId: null, instruction: null, createdAt: "" })),
     );
   }
   return { ...review, proposals, threads, spans };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 import { decorationSpecs, mapReview } from "../src/review-model";
 
-const author = { kind: "agent", id: "claude", model: "m", label: "claude (m)" };
+const author = { kind: "agent", id: "claude", model: "m", label: "claude (m)", sdk: null, sessionId: null };
 
 function review(): ReviewDto {
   return {
@@ -12,6 +12,7 @@ function review(): ReviewDto {
         state: "pending",
         from: 4,
         to: 15,
+        line: 1,
         target: "quick brown",
         replacement: "slow brown",
         current: null,
@@ -28,8 +29,8 @@ function review(): ReviewDto {
         contract: null,
       },
     ],
-    threads: [{ id: "t1", status: "open", from: 20, to: 25, text: "jumps", relocated: false, detached: false, anchoredText: "jumps", comments: [] }],
-    spans: [{ from: 0, to: 3, author, turnId: "t0", instruction: null, createdAt: "" }],
+    threads: [{ id: "t1", status: "open", from: 20, to: 25, line: 1, orphaned: false, text: "jumps", relocated: false, detached: false, anchoredText: "jumps", comments: [] }],
+    spans: [{ id: null, from: 0, to: 3, line: 1, text: "The", author, turnId: "t0", instruction: null, createdAt: "" }],
     sidecarError: null,
     canUndo: false,
     canRedo: false,

@@ -8,12 +8,13 @@ function proposal(id: string, from: number | null, turnId: string | null, state:
     state,
     from,
     to: from === null ? null : from + 3,
+    line: from === null ? null : 1,
     target: "abc",
     replacement: "xyz",
     current: null,
     reason: null,
     diff: [],
-    author: { kind: "agent", id: "claude", model: "m", label: "claude (m)" },
+    author: { kind: "agent", id: "claude", model: "m", label: "claude (m)", sdk: null, sessionId: null },
     turnId,
     instruction: turnId ? `do ${turnId}` : null,
     createdAt: "2026-06-10T00:00:00.000Z",
@@ -52,7 +53,7 @@ describe("groupByTurn", () => {
   it("splits a turn by producer, names the producer from the contract, and marks shared turns", () => {
     const harper = (id: string, from: number, turn: string, category: string) => ({
       ...proposal(id, from, turn),
-      author: { kind: "agent", id: "harper", model: null, label: "harper 0.1" },
+      author: { kind: "agent", id: "harper", model: null, label: "harper 0.1", sdk: null, sessionId: null },
       instruction: null,
       contract: { proposalId: `pp_${id}`, producer: "harper", producerVersion: "0.1", provenance: "rule:Spelling", category, reason: `why ${id}` },
     });

@@ -5,9 +5,37 @@ import type { DiffPart } from "./DiffPart";
 import type { ProposalState } from "./ProposalState";
 
 /**
- * A pending proposal, positioned in UTF-16 units.
+ * A proposal waiting for the writer.
  */
-export type ProposalDto = { id: string, state: ProposalState, from: number | null, to: number | null, target: string, replacement: string, current: string | null, reason: string | null, diff: Array<DiffPart>, author: AuthorDto, turnId: string | null, instruction: string | null, createdAt: string, 
+export type ProposalDto = { 
+/**
+ * The sidecar id (`pr_…`): what accept and reject take.
+ */
+id: string, state: ProposalState, 
+/**
+ * The target (pending) or the text now in its place (stale); `None` when orphaned.
+ */
+from: number | null, to: number | null, 
+/**
+ * The 1-based line `from` is on.
+ */
+line: number | null, 
+/**
+ * What the proposal replaces.
+ */
+target: string, replacement: string, 
+/**
+ * For a stale proposal, the text now where the target was.
+ */
+current: string | null, 
+/**
+ * Why it cannot be accepted (stale, orphaned).
+ */
+reason: string | null, 
+/**
+ * Word diff of target → replacement.
+ */
+diff: Array<DiffPart>, author: AuthorDto, turnId: string | null, instruction: string | null, createdAt: string, 
 /**
  * The contract record behind the proposal, when a producer filed it.
  */

@@ -2,6 +2,10 @@
 import type { AuthorDto } from "./AuthorDto";
 
 /**
- * An attribution span.
+ * An attribution span: who wrote this text.
  */
-export type SpanDto = { from: number, to: number, author: AuthorDto, turnId: string | null, instruction: string | null, createdAt: string, };
+export type SpanDto = { 
+/**
+ * The attribution record's id, when it came from one.
+ */
+id: string | null, from: number, to: number, line: number, text: string, author: AuthorDto, turnId: string | null, instruction: string | null, createdAt: string, };
