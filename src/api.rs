@@ -373,10 +373,11 @@ impl Api {
     ) -> Result<EditAck> {
         let s = self.session_mut(path)?;
         if s.document().version() != version {
-            return Err(Error::BadInput(format!(
-                "{path}: edit for version {version}, but the document is at version {}; reload it",
-                s.document().version()
-            )));
+            return Err(Error::OutOfStep {
+                path: path.to_owned(),
+                version,
+                current: s.document().version(),
+            });
         }
         let change = from_text_changes(s.document(), changes).map_err(|e| Error::Document {
             path: path.to_owned(),

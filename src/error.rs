@@ -7,14 +7,14 @@
 
 use crate::document::DocumentError;
 use crate::model::ModelError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use thiserror::Error;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What went wrong, by what a caller does about it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
@@ -35,21 +35,29 @@ pub enum ErrorCode {
     /// A producer (Claude, Vale, an external command) failed or answered badly;
     /// nothing was filed.
     Producer,
-    /// The user cancelled a running turn, or it timed out; nothing was filed.
+    /// The user cancelled a running turn; nothing was filed.
     Cancelled,
+    /// A producer took longer than its time limit and was stopped; nothing was filed.
+    TimedOut,
+    /// A producer's program is not on this machine; nothing was filed.
+    NotInstalled,
+    /// An edit was made on another version of the text than the one the core
+    /// holds (the client's copy and the core's diverged): refused, the client reloads.
+    OutOfStep,
 }
 
 impl ErrorCode {
     /// The CLI's exit code: 2 bad input, 3 refused by a guard, 4 corrupt sidecar,
-    /// 5 a producer failed, 6 cancelled or timed out, 1 anything else.
+    /// 5 a producer failed or is not installed, 6 cancelled or timed out, 1
+    /// anything else.
     pub fn exit_code(self) -> i32 {
         match self {
             ErrorCode::BadInput | ErrorCode::NotFound => 2,
-            ErrorCode::Stale | ErrorCode::Orphaned | ErrorCode::NewerSchema => 3,
+            ErrorCode::Stale | ErrorCode::Orphaned | ErrorCode::NewerSchema | ErrorCode::OutOfStep => 3,
             ErrorCode::CorruptSidecar => 4,
             ErrorCode::Io => 1,
-            ErrorCode::Producer => 5,
-            ErrorCode::Cancelled => 6,
+            ErrorCode::Producer | ErrorCode::NotInstalled => 5,
+            ErrorCode::Cancelled | ErrorCode::TimedOut => 6,
         }
     }
 }
@@ -102,6 +110,24 @@ pub enum Error {
     Cancelled { what: String },
     #[error("{what} timed out after {secs} s; nothing was filed")]
     TimedOut { what: String, secs: u64 },
+    /// `program` is not on `PATH`; `hint` says what else would do.
+    #[error("{producer}: {program:?} is not installed (not found on PATH){}", hint_text(.hint))]
+    NotInstalled {
+        producer: String,
+        program: String,
+        hint: Option<String>,
+    },
+    /// An edit based on `version` of `path`'s text, which is at `current`.
+    #[error("{path}: edit for version {version}, but the document is at version {current}; reload it")]
+    OutOfStep {
+        path: String,
+        version: u64,
+        current: u64,
+    },
+}
+
+fn hint_text(hint: &Option<String>) -> String {
+    hint.as_deref().map(|h| format!(": {h}")).unwrap_or_default()
 }
 
 impl Error {
@@ -122,7 +148,10 @@ impl Error {
             Error::Contract(crate::contract::ContractError::Invalid { .. }) => ErrorCode::BadInput,
             Error::Contract(crate::contract::ContractError::StaleSpan { .. }) => ErrorCode::Stale,
             Error::Producer { .. } => ErrorCode::Producer,
-            Error::Cancelled { .. } | Error::TimedOut { .. } => ErrorCode::Cancelled,
+            Error::Cancelled { .. } => ErrorCode::Cancelled,
+            Error::TimedOut { .. } => ErrorCode::TimedOut,
+            Error::NotInstalled { .. } => ErrorCode::NotInstalled,
+            Error::OutOfStep { .. } => ErrorCode::OutOfStep,
         }
     }
 

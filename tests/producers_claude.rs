@@ -285,9 +285,14 @@ fn cli_not_installed_says_what_to_do() {
     let mut cfg = fake_cli();
     cfg.command = "/nonexistent/dir/claude".into();
     let e = run_cli(&cfg, "Livelier").unwrap_err();
-    let m = producer_message(&e);
-    assert!(m.contains("Claude Code is not installed"), "{m}");
+    assert_eq!(e.code(), ErrorCode::NotInstalled, "{e:?}");
+    let m = e.to_string();
+    assert!(
+        m.starts_with("claude: \"/nonexistent/dir/claude\" is not installed"),
+        "{m}"
+    );
     assert!(m.contains("install Claude Code, or set ANTHROPIC_API_KEY"), "{m}");
+    assert!(!m.contains('\n'), "one line: {m:?}");
 }
 
 #[test]
@@ -316,6 +321,7 @@ fn cli_times_out() {
     cfg.timeout_secs = 1;
     let e = run_cli(&cfg, "Livelier [[fake:slow]]").unwrap_err();
     assert!(matches!(e, Error::TimedOut { secs: 1, .. }), "{e:?}");
+    assert_eq!(e.code(), ErrorCode::TimedOut);
 }
 
 #[test]

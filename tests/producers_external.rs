@@ -10,7 +10,7 @@ use cowriting::config::ExternalConfig;
 use cowriting::contract::{
     byte_span, to_json, verify, ContractProposal, Decision, Finding, Outcome, Producer, Source, Suggestion,
 };
-use cowriting::error::Error;
+use cowriting::error::{Error, ErrorCode};
 use cowriting::producers::external::{self, ExternalRequest};
 use cowriting::producers::{Cancel, Request};
 use serde_json::Value;
@@ -169,6 +169,7 @@ fn a_failing_producer_names_its_first_stderr_line() {
         timeout_secs: 5,
     };
     let e = external::run("teh", &missing, &request(b"x"), &Cancel::new()).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::NotInstalled, "{e:?}");
     assert!(e.to_string().contains("is not installed"), "{e}");
 }
 
@@ -181,6 +182,7 @@ fn a_slow_producer_times_out() {
         matches!(&e, Error::TimedOut { what, secs: 1 } if what == "teh"),
         "{e:?}"
     );
+    assert_eq!(e.code(), ErrorCode::TimedOut);
 }
 
 #[test]

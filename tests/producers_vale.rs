@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use cowriting::config::ValeConfig;
 use cowriting::contract::{to_json, verify, Suggestion};
-use cowriting::error::Error;
+use cowriting::error::{Error, ErrorCode};
 use cowriting::producers::{vale, Cancel, Request, Run};
 use serde_json::{json, Value};
 
@@ -449,8 +449,9 @@ fn not_installed_is_a_clear_error() {
     };
     let e = vale::run(&cfg, &request("a.md", b"x"), &Cancel::new()).unwrap_err();
     assert!(
-        matches!(&e, Error::Producer { producer, .. } if producer == "vale"),
+        matches!(&e, Error::NotInstalled { producer, .. } if producer == "vale"),
         "{e:?}"
     );
+    assert_eq!(e.code(), ErrorCode::NotInstalled);
     assert!(e.to_string().contains("is not installed"), "{e}");
 }

@@ -560,15 +560,14 @@ fn ask_cli(cfg: &ClaudeConfig, prompt: &str, cancel: &Cancel) -> Result<Answer> 
     cmd.current_dir(std::env::temp_dir());
     let timeout = Duration::from_secs(cfg.timeout_secs);
     let out = match run_command(PRODUCER_ID, cmd, prompt.as_bytes(), timeout, cancel) {
-        Err(Error::Producer { message, .. }) if message.contains("is not installed") => {
-            return Err(failed(
-                PRODUCER_ID,
-                format!(
-                    "Claude Code is not installed ({:?} not found): install Claude Code, \
-                     or set ANTHROPIC_API_KEY to use the Messages API",
-                    cfg.command
-                ),
-            ))
+        Err(Error::NotInstalled {
+            producer, program, ..
+        }) => {
+            return Err(Error::NotInstalled {
+                producer,
+                program,
+                hint: Some("install Claude Code, or set ANTHROPIC_API_KEY to use the Messages API".into()),
+            })
         }
         r => r?,
     };

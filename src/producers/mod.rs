@@ -99,13 +99,19 @@ pub fn run_command(
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child: Child = cmd.spawn().map_err(|e| Error::Producer {
-        producer: what.to_owned(),
-        message: if e.kind() == std::io::ErrorKind::NotFound {
-            format!("{program:?} is not installed (not found on PATH)")
+    let mut child: Child = cmd.spawn().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Error::NotInstalled {
+                producer: what.to_owned(),
+                program: program.clone(),
+                hint: None,
+            }
         } else {
-            format!("cannot start {program:?}: {e}")
-        },
+            Error::Producer {
+                producer: what.to_owned(),
+                message: format!("cannot start {program:?}: {e}"),
+            }
+        }
     })?;
     let mut input = child.stdin.take().expect("stdin is piped");
     let stdin = stdin.to_vec();

@@ -86,8 +86,14 @@ export function checkLine(o: Outcome): string {
   if ("notRun" in o) return `${p}: not run`;
   if ("error" in o) {
     const m = stripProducer(o.error.message, p);
-    if (o.error.code === "cancelled") return /timed out/i.test(m) ? `${p}: timed out (${m})` : `${p}: cancelled`;
-    if (/not installed|not found on PATH/i.test(m)) return `${p}: not installed`;
+    switch (o.error.code) {
+      case "cancelled":
+        return `${p}: cancelled`;
+      case "timed_out":
+        return `${p}: timed out (${m})`;
+      case "not_installed":
+        return `${p}: not installed`;
+    }
     return `${p}: failed (${m})`;
   }
   const f = o.filing;

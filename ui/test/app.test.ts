@@ -279,7 +279,7 @@ describe("Check document", () => {
     const chip = q('.job-running[data-kind="check"]')!;
     expect(chip.querySelector(".job-label")!.textContent).toBe("Checking with harper…");
     expect(fake.runs[before].args.slice(0, 5)).toEqual(["a.md", "harper", null, null, null]);
-    fake.runs[before].reject({ code: "producer", message: 'harper: "harper" is not installed (not found on PATH)' });
+    fake.runs[before].reject({ code: "not_installed", message: 'harper: "harper" is not installed (not found on PATH)' });
     await until(() => fake.runs.length === before + 2, "vale");
     expect(chip.querySelector(".job-label")!.textContent).toBe("Checking with vale…");
     fake.runs[before + 1].resolve({ producer: "vale", turnId: "turn-v", filed: 3, skipped: [], migrated: 0, warnings: [], review: fake.review });

@@ -76,9 +76,9 @@ describe("messages", () => {
   it("summarizes a check, one producer after the other", () => {
     const summary = checkSummary([
       { producer: "harper", filing: filing({ producer: "harper", filed: 3 }) },
-      { producer: "vale", error: { code: "producer", message: 'vale: "vale" is not installed (not found on PATH)' } },
+      { producer: "vale", error: { code: "not_installed", message: 'vale: "vale" is not installed (not found on PATH)' } },
       { producer: "lint", error: { code: "producer", message: "lint: exit status 2" } },
-      { producer: "slow", error: { code: "cancelled", message: "slow timed out after 60 s; nothing was filed" } },
+      { producer: "slow", error: { code: "timed_out", message: "slow timed out after 60 s; nothing was filed" } },
       { producer: "later", notRun: true },
     ]);
     expect(summary).toBe(
