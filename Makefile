@@ -30,7 +30,7 @@ tour: cli
 ## Every test: Rust (unit, CLI, property, golden), UI (vitest + tsc), real-app end to end.
 test: deps test-rust test-ui test-e2e
 
-## The core's tests build without Harper (fast); Harper's own tests run with it.
+## The core's tests (cowriting-core and cowriting) build without Harper (fast); Harper's own tests run with it.
 test-rust:
 	$(CARGO) test --locked
 	$(CARGO) test --locked --features harper --test producers_harper
@@ -43,16 +43,17 @@ test-e2e: app cli
 
 ## TypeScript types for the IPC, generated from Rust (ts-rs).
 bindings:
-	$(CARGO) test --locked --lib --features ts export_bindings
+	$(CARGO) test --locked --lib --features ts -p cowriting -p cowriting-core export_bindings
 
 ## The committed bindings must be what the Rust code generates.
 check-bindings: bindings
 	git diff --exit-code -- ui/src/bindings || { echo "ui/src/bindings is stale: run 'make bindings' and commit" >&2; exit 1; }
 
-## fmt + clippy -D warnings (core and app) + fresh IPC types.
+## fmt + clippy -D warnings (core and app) + rustdoc -D warnings + fresh IPC types.
 lint: deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps -p cowriting-core -p cowriting
 	$(MAKE) check-bindings
 
 ## What CI runs: tests and lints.

@@ -7,7 +7,12 @@
 //! extension writes (`.threads/<doc>.json`), so both tools can work on one
 //! workspace without losing each other's data.
 //!
-//! This crate knows nothing of any UI. The desktop app (`src-tauri/`, through
+//! The pure primitives (offsets, change sets, documents, diffs, anchoring,
+//! attribution, history, the sidecar and contract models) are the
+//! `cowriting-core` package, re-exported here under their usual paths
+//! ([`offset`], [`anchor`], …); this crate is the workspace shell over them
+//! (containment, locks, store, ledger, transactions, sessions), the producers,
+//! git, the views and the clients. This crate knows nothing of any UI. The desktop app (`src-tauri/`, through
 //! [`api::Api`]), the `cowriting` CLI and its MCP server ([`mcp`]) work on
 //! [`Session`] for one open document, [`Store`] and [`Workspace`] beneath it,
 //! and answer with the same [`views`].
@@ -44,27 +49,17 @@
 //! | **revision** | a version of a document's bytes (git blob id, in the suggestion contract) |
 //! | **change set** | an edit: retain / delete / insert over the whole document, in chars |
 
-pub mod anchor;
 pub mod api;
-pub mod attribution;
-pub mod changeset;
 pub mod check;
 pub mod config;
-pub mod contract;
-pub mod diff;
-pub mod document;
 pub mod error;
 pub mod eval;
 pub mod fsutil;
 pub mod gitops;
-pub mod history;
 pub mod identity;
 pub mod ledger;
 pub mod lock;
 pub mod mcp;
-pub mod model;
-mod model_serde;
-pub mod offset;
 pub mod producers;
 pub mod session;
 pub mod store;
@@ -73,8 +68,11 @@ pub mod txn;
 pub mod views;
 pub mod workspace;
 
+// The pure core, under the paths it always had (`cowriting::offset`, ...).
+pub use cowriting_core::{anchor, attribution, changeset, contract, diff, document, history, model, offset};
+
 #[cfg(any(test, feature = "test-support"))]
-pub mod test_support;
+pub use cowriting_core::test_support;
 
 pub use changeset::{Assoc, ChangeSet, RangeAssoc};
 pub use document::Document;

@@ -1,9 +1,17 @@
 //! `cowriting` — the command-line client of the cowriting core.
 //!
-//! Every command is a thin layer over the same core API the desktop app uses.
-//! Offsets are UTF-8 bytes of the document's text (after a BOM, if any) and
-//! must fall on char boundaries. Exit codes: 0 ok, 2 bad input, 3 refused by a
-//! guard, 4 corrupt sidecar, 1 other failures.
+//! Each command opens the document's [`Session`] (or the workspace's
+//! [`Store`]) as the desktop app's API does, and answers with the same views
+//! (`cowriting::views`): `--json` prints them, the plain output words them for a
+//! terminal. Offsets are UTF-8 bytes of the document's text (after a BOM, if
+//! any) and must fall on char boundaries; `--unit utf16` reports positions in
+//! UTF-16 code units instead. Exit codes: 0 ok, 2 bad input, 3 refused by a
+//! guard, 4 corrupt sidecar, 5 a producer failed or is not installed, 6
+//! cancelled or timed out, 1 other failures ([`cowriting::ErrorCode::exit_code`]).
+//!
+//! Not yet through `cowriting::api::Api`: the CLI and MCP still open sessions
+//! themselves (one process per command); docs/architecture.md ("Not there
+//! yet") says what moving them onto one transport-neutral API leaves.
 
 use clap::{Args, Parser, Subcommand};
 use cowriting::anchor::{resolve, Resolution};

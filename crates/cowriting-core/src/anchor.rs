@@ -10,14 +10,14 @@
 //! 3. else every exact occurrence of `text` — and, when it has whitespace in
 //!    it, every place that holds its words in order with only the whitespace
 //!    between them changed (a re-wrap or re-indent) — weighed by the
-//!    [evidence](evidence) around it: when one place is clearly it,
+//!    evidence (`anchor::evidence`) around it: when one place is clearly it,
 //!    [`Resolution::Found`] if it holds the exact text, else
 //!    [`Resolution::Relocated`], flagged, because the text is no longer exactly
 //!    what was anchored;
 //! 4. else [`Resolution::Orphaned`].
 //!
 //! Weighing the candidates of one step (context compared with whitespace
-//! squashed, see [`evidence`]):
+//! squashed, see `anchor::evidence`):
 //! - a candidate whose recorded context agrees *whole* on both sides is it; of
 //!   several, the nearest to `lineHint` (exact context before squashed), and a
 //!   tie that still stands is orphaned;

@@ -9,7 +9,7 @@
 //!
 //! Every position-bearing thing in the core (thread and proposal anchors,
 //! attribution spans, cursors) maps through a ChangeSet in one place:
-//! [`crate::Session::apply_change`]. CodeMirror 6 has the same shape, so a UI
+//! `Session::apply_change` (in the `cowriting` crate). CodeMirror 6 has the same shape, so a UI
 //! transaction converts one to one (after UTF-16 → char conversion).
 //!
 //! Invariants (checked by [`ChangeSet::check_invariants`]):

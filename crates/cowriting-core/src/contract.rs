@@ -21,10 +21,11 @@
 //! is carried over only by an explicit [`migrate`]: new source, new span, new id,
 //! `migratedFrom` naming the old one.
 //!
-//! Where the records live in a workspace is [`crate::ledger`]'s business.
+//! Where the records live in a workspace is the business of the `cowriting` crate's `ledger`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use sha1::Sha1;
 use sha2::{Digest, Sha256};
 use thiserror::Error;
 
@@ -86,21 +87,18 @@ impl Source {
     }
 }
 
-/// The git blob id git would give `bytes` (`git hash-object`).
+/// The git blob id git would give `bytes` (`git hash-object`): the SHA-1 of
+/// `blob <len>\0` and the bytes.
 pub fn git_blob_id(bytes: &[u8]) -> String {
-    git2::Oid::hash_object(git2::ObjectType::Blob, bytes)
-        .expect("hashing a blob in memory cannot fail")
-        .to_string()
+    let mut h = Sha1::new();
+    h.update(format!("blob {}\0", bytes.len()));
+    h.update(bytes);
+    format!("{:x}", h.finalize())
 }
 
 /// Lowercase hex SHA-256.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut s = String::with_capacity(64);
-    for b in digest {
-        s.push_str(&format!("{b:02x}"));
-    }
-    s
+    format!("{:x}", Sha256::digest(bytes))
 }
 
 /// One local change, as `suggestion-contract-v1.md` fixes it.
@@ -586,6 +584,8 @@ mod tests {
             git_blob_id(b"hello\n"),
             "ce013625030ba8dba906f756967f9e9ca394464a"
         );
+        // `git hash-object /dev/null`
+        assert_eq!(git_blob_id(b""), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
         assert_eq!(
             sha256_hex(b""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"

@@ -543,7 +543,7 @@ fn shape(path: impl Into<String>, message: impl Into<String>) -> ModelError {
 }
 
 /// "a string", "an object", …: what a JSON value is, for error messages.
-pub(crate) fn type_name(v: &Value) -> &'static str {
+pub fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -1,0 +1,246 @@
+//! `docs/architecture.md` against the tree: a package, module, error code or
+//! test file missing from it fails here, as does a path it names that is gone,
+//! and the pure core's dependencies must be exactly the ones it lists.
+
+use cowriting::ErrorCode;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn doc() -> String {
+    std::fs::read_to_string(root().join("docs/architecture.md")).unwrap()
+}
+
+fn manifest(dir: &Path) -> toml::Table {
+    std::fs::read_to_string(dir.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Every `.rs` (or `ext`) file under `dir`, sorted.
+fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == ext) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(root()).unwrap().to_string_lossy().into_owned()
+}
+
+fn missing(doc: &str, names: impl IntoIterator<Item = String>) -> Vec<String> {
+    names
+        .into_iter()
+        .filter(|n| !doc.contains(&format!("`{n}`")))
+        .collect()
+}
+
+#[test]
+fn every_package_is_on_the_map() {
+    let doc = doc();
+    let members = manifest(&root())["workspace"]["members"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let names: Vec<String> = members
+        .iter()
+        .map(|m| {
+            let m = manifest(&root().join(m.as_str().unwrap()));
+            m["package"]["name"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    assert_eq!(
+        missing(&doc, names),
+        Vec::<String>::new(),
+        "packages missing from docs/architecture.md"
+    );
+}
+
+/// The names after "Dependencies of `cowriting-core`:" in the doc.
+fn listed_core_dependencies(doc: &str) -> BTreeSet<String> {
+    let line = doc
+        .lines()
+        .find(|l| l.starts_with("Dependencies of `cowriting-core`:"))
+        .expect("docs/architecture.md lists the core's dependencies");
+    let after = line.split_once(':').unwrap().1;
+    after.split('`').skip(1).step_by(2).map(str::to_owned).collect()
+}
+
+#[test]
+fn the_core_depends_on_what_the_map_says_and_on_no_client_transport_or_git() {
+    let core = manifest(&root().join("crates/cowriting-core"));
+    let deps: BTreeSet<String> = core["dependencies"].as_table().unwrap().keys().cloned().collect();
+    assert_eq!(
+        deps,
+        listed_core_dependencies(&doc()),
+        "crates/cowriting-core/Cargo.toml vs docs/architecture.md"
+    );
+    for never in [
+        "clap",
+        "rmcp",
+        "tokio",
+        "ureq",
+        "git2",
+        "tauri",
+        "notify",
+        "libc",
+        "tempfile",
+        "toml",
+        "regex",
+        "harper-core",
+        "cowriting",
+    ] {
+        assert!(!deps.contains(never), "the pure core must not depend on {never}");
+    }
+}
+
+/// `a/b.rs` → `a::b`, `a/mod.rs` → `a`; `None` for a crate root.
+fn module_path(src: &Path, file: &Path) -> Option<String> {
+    let r = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = r.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    if parts.last().is_some_and(|l| l == "mod") {
+        parts.pop();
+    }
+    match parts.as_slice() {
+        [one] if one == "lib" || one == "main" => None,
+        _ => Some(parts.join("::")),
+    }
+}
+
+#[test]
+fn every_module_is_on_the_map() {
+    let doc = doc();
+    let mut names = Vec::new();
+    for src in ["crates/cowriting-core/src", "src"] {
+        let src = root().join(src);
+        names.extend(files(&src, "rs").iter().filter_map(|f| module_path(&src, f)));
+    }
+    assert!(
+        names.contains(&"anchor::evidence".to_owned()) && names.contains(&"mcp".to_owned()),
+        "{names:?}"
+    );
+    let mut paths: Vec<String> = files(&root().join("src-tauri/src"), "rs")
+        .iter()
+        .map(|p| rel(p))
+        .collect();
+    paths.extend(
+        files(&root().join("ui/src"), "ts")
+            .iter()
+            .filter(|p| !p.starts_with(root().join("ui/src/bindings")))
+            .map(|p| rel(p)),
+    );
+    names.extend(paths);
+    assert_eq!(
+        missing(&doc, names),
+        Vec::<String>::new(),
+        "modules missing from docs/architecture.md"
+    );
+}
+
+/// Every string an `ErrorCode` serializes to, from its JSON Schema.
+fn error_codes() -> Vec<String> {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(c)) = m.get("const") {
+                    out.push(c.clone());
+                }
+                if let Some(Value::Array(e)) = m.get("enum") {
+                    out.extend(e.iter().filter_map(|x| x.as_str().map(str::to_owned)));
+                }
+                m.values().for_each(|x| walk(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let schema = serde_json::to_value(schemars::schema_for!(ErrorCode)).unwrap();
+    let mut out = Vec::new();
+    walk(&schema, &mut out);
+    out
+}
+
+#[test]
+fn every_error_code_is_on_the_map_with_its_exit_code() {
+    let doc = doc();
+    let codes = error_codes();
+    assert!(codes.len() >= 12, "{codes:?}");
+    for code in codes {
+        let exit = serde_json::from_value::<ErrorCode>(Value::String(code.clone()))
+            .unwrap()
+            .exit_code();
+        let row = format!("| `{code}` | {exit} |");
+        assert!(doc.contains(&row), "docs/architecture.md lacks the row {row:?}");
+    }
+}
+
+#[test]
+fn every_test_file_is_on_the_map() {
+    let doc = doc();
+    let mut names = Vec::new();
+    for (dir, ext) in [("tests", "rs"), ("tests/e2e", "mjs"), ("ui/test", "ts")] {
+        // The files of `dir` itself (helpers in subfolders are named by folder).
+        let dir = root().join(dir);
+        names.extend(
+            files(&dir, ext)
+                .iter()
+                .filter(|f| f.parent() == Some(&dir))
+                .map(|f| rel(f)),
+        );
+    }
+    names.extend(["tests/common/mod.rs".to_owned()]);
+    assert!(names.contains(&"tests/architecture.rs".to_owned()), "{names:?}");
+    assert_eq!(
+        missing(&doc, names),
+        Vec::<String>::new(),
+        "test files missing from docs/architecture.md"
+    );
+}
+
+#[test]
+fn every_path_the_map_names_exists() {
+    let doc = doc();
+    let gone: Vec<&str> = doc
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| {
+            [
+                "src/",
+                "src-tauri/",
+                "crates/",
+                "tests/",
+                "ui/",
+                "docs/",
+                "benches/",
+                "examples/",
+            ]
+            .iter()
+            .any(|p| s.starts_with(p))
+                && !s.contains(' ')
+        })
+        .filter(|s| !root().join(s).exists())
+        .collect();
+    assert_eq!(
+        gone,
+        Vec::<&str>::new(),
+        "docs/architecture.md names paths that do not exist"
+    );
+}
