@@ -88,8 +88,19 @@ pub enum Error {
     },
     #[error("{text:?} not found in {doc}")]
     TextNotFound { text: String, doc: String },
-    #[error("{text:?} occurs {count} times in {doc}; choose one with --nth 1..{count}")]
+    /// The text occurs `count` times and no occurrence was named. (Clients
+    /// reword it with their own way of naming one: the CLI's `--nth`, MCP's
+    /// `occurrence`.)
+    #[error("{text:?} occurs {count} times in {doc}; say which occurrence, 1..{count}")]
     Ambiguous { text: String, count: usize, doc: String },
+    /// Occurrence `nth` (1-based) was asked for; the text occurs `count` times.
+    #[error("occurrence {nth}: {text:?} occurs {count} time{} in {doc}", if *.count == 1 { "" } else { "s" })]
+    NoSuchOccurrence {
+        text: String,
+        nth: usize,
+        count: usize,
+        doc: String,
+    },
     #[error("proposal {id} is stale: {reason}; not applied")]
     Stale { id: String, reason: String },
     #[error("proposal {id} is orphaned: its target text {target:?} is not in the document; not applied")]
@@ -138,7 +149,8 @@ impl Error {
             | Error::OutsideWorkspace { .. }
             | Error::MissingDocument { .. }
             | Error::TextNotFound { .. }
-            | Error::Ambiguous { .. } => ErrorCode::BadInput,
+            | Error::Ambiguous { .. }
+            | Error::NoSuchOccurrence { .. } => ErrorCode::BadInput,
             Error::NotFound { .. } => ErrorCode::NotFound,
             Error::Stale { .. } => ErrorCode::Stale,
             Error::Orphaned { .. } => ErrorCode::Orphaned,

@@ -225,19 +225,39 @@ fn main() {
     match run(cli) {
         Ok(code) => std::process::exit(code),
         Err(e) => {
+            let info = worded(&e);
             if json {
                 let _ = writeln!(
                     std::io::stderr(),
                     "{}",
-                    serde_json::to_string(&e.info()).unwrap_or_default()
+                    serde_json::to_string(&info).unwrap_or_default()
                 );
             } else {
-                let msg = e.to_string().replace('\n', " ");
+                let msg = info.message.replace('\n', " ");
                 let _ = writeln!(std::io::stderr(), "cowriting: error: {msg}");
             }
             std::process::exit(e.code().exit_code());
         }
     }
+}
+
+/// `e` in this client's words: an occurrence is chosen with `--nth`.
+fn worded(e: &Error) -> ErrorInfo {
+    let mut info = e.info();
+    match e {
+        Error::Ambiguous { text, count, doc } => {
+            info.message =
+                format!("{text:?} occurs {count} times in {doc}; choose one with --nth 1..{count}");
+        }
+        Error::NoSuchOccurrence { nth, .. } => {
+            info.message = format!(
+                "--nth {nth}: {}",
+                info.message.trim_start_matches(&format!("occurrence {nth}: "))
+            );
+        }
+        _ => {}
+    }
+    info
 }
 
 struct Ctx {
@@ -509,6 +529,19 @@ fn cmd_suggest(
         (None, None, None) => None,
         (find, start, end) => Some(range_of(&s, find.as_deref(), t.nth, start, end)?),
     };
+    if producer == cowriting::suggest::Producer::Claude {
+        // This client's words for what the core would refuse.
+        if selection.is_none_or(|r| r.is_empty()) {
+            return Err(Error::BadInput(
+                "--producer claude needs a selection: give --find TEXT or --start B --end B".into(),
+            ));
+        }
+        if instruction.as_deref().is_none_or(|i| i.trim().is_empty()) {
+            return Err(Error::BadInput(
+                "--producer claude needs --instruction TEXT".into(),
+            ));
+        }
+    }
     let cancel = cowriting::producers::Cancel::new();
     let filing = cowriting::suggest::run_and_file(&mut s, &cfg, producer, selection, instruction, &cancel)?;
     warn(&mut s);

@@ -1195,21 +1195,12 @@ impl CowritingMcp {
 }
 
 /// Find `text` (the `occurrence`-th, 1-based), with messages that name this
-/// tool's argument rather than the CLI's flag.
+/// tool's argument.
 fn find(s: &Session, text: &str, occurrence: Option<usize>) -> Result<CharRange> {
     match s.find(text, occurrence) {
         Err(Error::Ambiguous { text, count, doc }) => Err(Error::BadInput(format!(
             "{text:?} occurs {count} times in {doc}; give occurrence 1..{count}"
         ))),
-        Err(Error::BadInput(_)) if !text.is_empty() && occurrence.is_some() => {
-            let count = s.document().text().match_indices(text).count();
-            Err(Error::BadInput(format!(
-                "occurrence {}: {text:?} occurs {count} time{} in {}",
-                occurrence.unwrap_or_default(),
-                if count == 1 { "" } else { "s" },
-                s.doc_path()
-            )))
-        }
         r => r,
     }
 }

@@ -325,10 +325,12 @@ impl Session {
                 })
             }
             (count, Some(k)) if k == 0 || k > count => {
-                return Err(Error::BadInput(format!(
-                    "--nth {k}: {text:?} occurs {count} time{} in {doc}",
-                    if count == 1 { "" } else { "s" }
-                )))
+                return Err(Error::NoSuchOccurrence {
+                    text: text.to_owned(),
+                    nth: k,
+                    count,
+                    doc,
+                })
             }
             (_, Some(k)) => hits[k - 1],
         };
@@ -776,7 +778,52 @@ impl Session {
             self.spans.paint(range, who);
         }
         self.history.record(change.clone(), inverse, kind, review, before);
+        #[cfg(debug_assertions)]
+        self.check_invariants();
         Ok(())
+    }
+
+    /// Panics naming the invariant that does not hold:
+    /// 1. every tracked anchor range lies within the text;
+    /// 2. every tracked anchor is an anchor of the sidecar as the session has it;
+    /// 3. every relocated anchor is tracked;
+    /// 4. every pinned range lies within the text;
+    /// 5. the attribution spans keep their own invariants and lie within the text.
+    ///
+    /// Run after every change in debug builds and by the randomized tests
+    /// (`tests/proptest_core.rs`); O(anchors + spans).
+    pub fn check_invariants(&self) {
+        let len = self.doc.len_chars();
+        for (id, r) in &self.tracked {
+            assert!(
+                r.start <= r.end && r.end.0 <= len,
+                "Session invariant 1: anchor {id} at {r:?} is outside the text ({len} chars)"
+            );
+            assert!(
+                self.artifact.anchors.contains_key(id),
+                "Session invariant 2: tracked anchor {id} is not in the sidecar"
+            );
+        }
+        for id in &self.relocated {
+            assert!(
+                self.tracked.contains_key(id),
+                "Session invariant 3: relocated anchor {id} is not tracked"
+            );
+        }
+        for (key, r) in &self.pins {
+            assert!(
+                r.start <= r.end && r.end.0 <= len,
+                "Session invariant 4: pin {key} at {r:?} is outside the text ({len} chars)"
+            );
+        }
+        self.spans.check_invariants();
+        if let Some(last) = self.spans.iter().last() {
+            assert!(
+                last.range.end.0 <= len,
+                "Session invariant 5: a span ends at {:?}, past the text ({len} chars)",
+                last.range.end
+            );
+        }
     }
 
     fn map_positions(&mut self, change: &ChangeSet) {

@@ -104,12 +104,12 @@ impl Job {
             let sel = selection.filter(|r| !r.is_empty());
             if sel.is_none() {
                 return Err(Error::BadInput(
-                    "Ask Claude needs a selection: give --find TEXT or --start B --end B".into(),
+                    "Claude needs a selection: the text to edit".into(),
                 ));
             }
             if instruction.as_deref().is_none_or(|i| i.trim().is_empty()) {
                 return Err(Error::BadInput(
-                    "Ask Claude needs an instruction (--instruction TEXT)".into(),
+                    "Claude needs an instruction: what to do with the selection".into(),
                 ));
             }
         }

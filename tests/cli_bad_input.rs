@@ -200,12 +200,30 @@ fn empty_absent_and_ambiguous_find_are_refused() {
     let err = ws.fails(&["propose", "a.md", "--find", "absent", "--replace", "x"], 2);
     assert!(err.contains("\"absent\" not found in a.md"), "{err}");
     let err = ws.fails(&["propose", "a.md", "--find", "o", "--replace", "x"], 2);
-    assert!(err.contains("occurs 2 times"), "{err}");
+    assert!(
+        err.contains("occurs 2 times in a.md; choose one with --nth 1..2"),
+        "{err}"
+    );
     let err = ws.fails(
         &["propose", "a.md", "--find", "o", "--nth", "3", "--replace", "x"],
         2,
     );
-    assert!(err.contains("--nth 3"), "{err}");
+    assert!(err.contains("--nth 3: \"o\" occurs 2 times in a.md"), "{err}");
+    // Claude needs a selection and an instruction, said in this client's flags.
+    let err = ws.fails(
+        &[
+            "suggest",
+            "a.md",
+            "--producer",
+            "claude",
+            "--instruction",
+            "Shorter",
+        ],
+        2,
+    );
+    assert!(err.contains("give --find TEXT or --start B --end B"), "{err}");
+    let err = ws.fails(&["suggest", "a.md", "--producer", "claude", "--find", "Hello"], 2);
+    assert!(err.contains("needs --instruction TEXT"), "{err}");
     let err = ws.fails(&["propose", "a.md", "--find", "Hello", "--replace", "Hello"], 2);
     assert!(err.contains("same as the target"), "{err}");
     let err = ws.fails(&["thread", "new", "a.md", "--find", "Hello", "--body", "  "], 2);

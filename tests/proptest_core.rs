@@ -581,6 +581,7 @@ impl NaiveDoc {
 }
 
 fn check_session(s: &Session, naive: &NaiveDoc) -> TestResult {
+    s.check_invariants();
     prop_assert_eq!(s.document().text(), naive.text());
     prop_assert_eq!(human_coverage(s)?, naive.human.clone());
     Ok(())
@@ -814,6 +815,7 @@ proptest! {
                     }
                 }
             }
+            s.check_invariants();
             prop_assert_eq!(s.document().text(), naive.text());
             let threads = s.threads();
             prop_assert_eq!(threads.len(), 1);
@@ -867,12 +869,15 @@ proptest! {
         prop_assert_eq!(s.document().text(), before_accept.as_str());
         prop_assert_eq!(s.proposals().len(), 1);
 
+        s.check_invariants();
         prop_assert!(s.undo().unwrap().is_some());
+        s.check_invariants();
         prop_assert_eq!(s.document().text(), naive.text());
         let views = s.proposals();
         prop_assert_eq!(views[0].state, ProposalState::Pending);
         prop_assert_eq!(views[0].range, Some(r));
         s.accept(&id, None).unwrap();
+        s.check_invariants();
         naive.apply(&[Edit { start: r.start.0, end: r.end.0, text: replacement.clone() }]);
         prop_assert_eq!(s.document().text(), naive.text());
         prop_assert!(s.proposals().is_empty());

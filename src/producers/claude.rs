@@ -156,10 +156,10 @@ fn selection<'a>(req: &Request<'a>) -> Result<Selection<'a>> {
         .instruction
         .map(str::trim)
         .filter(|i| !i.is_empty())
-        .ok_or_else(|| bad("Ask Claude needs an instruction: say what to do with the selection".into()))?;
+        .ok_or_else(|| bad("Claude needs an instruction: what to do with the selection".into()))?;
     let range = req
         .selection
-        .ok_or_else(|| bad("Ask Claude needs a selection: select the text to edit".into()))?;
+        .ok_or_else(|| bad("Claude needs a selection: the text to edit".into()))?;
     let doc = std::str::from_utf8(req.bytes)
         .map_err(|e| bad(format!("{}: not UTF-8 at byte {}", req.doc_id, e.valid_up_to())))?;
     let (start, end) = (range.start.0, range.end.0);
