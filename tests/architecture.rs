@@ -244,3 +244,53 @@ fn every_path_the_map_names_exists() {
         "docs/architecture.md names paths that do not exist"
     );
 }
+
+/// The names in `generate_handler![…]`, the `#[tauri::command]` functions and
+/// the UI's `invoke("…")` calls.
+fn app_commands() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
+    let main = std::fs::read_to_string(root().join("src-tauri/src/main.rs")).unwrap();
+    let list = main
+        .split_once("generate_handler![")
+        .unwrap()
+        .1
+        .split_once(']')
+        .unwrap()
+        .0;
+    let handled = list
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let mut defined = BTreeSet::new();
+    let mut lines = main.lines();
+    while let Some(l) = lines.next() {
+        if l.trim_start().starts_with("#[tauri::command") {
+            let f = lines.by_ref().find(|l| l.contains("fn ")).unwrap();
+            let name = f.split_once("fn ").unwrap().1.split(['(', '<']).next().unwrap();
+            defined.insert(name.trim().to_owned());
+        }
+    }
+    let mut invoked = BTreeSet::new();
+    for f in files(&root().join("ui/src"), "ts") {
+        let ts = std::fs::read_to_string(&f).unwrap();
+        for part in ts.split("invoke(\"").skip(1) {
+            invoked.insert(part.split('"').next().unwrap().to_owned());
+        }
+    }
+    (handled, defined, invoked)
+}
+
+#[test]
+fn the_app_registers_every_command_it_defines_and_the_ui_calls_exactly_those() {
+    let (handled, defined, invoked) = app_commands();
+    assert!(handled.len() >= 30 && handled.contains("edit"), "{handled:?}");
+    assert_eq!(
+        defined, handled,
+        "#[tauri::command] functions vs generate_handler!"
+    );
+    assert_eq!(
+        invoked, handled,
+        "the UI's invoke(\"…\") calls vs the app's commands"
+    );
+}
