@@ -1,0 +1,336 @@
+//! Proposals: filing one (INV-10), accept (INV-11, exactly where its text is),
+//! accept or reject a whole turn, reject.
+
+use super::*;
+
+impl Session {
+    /// File a proposal to replace `range` with `replacement`. The document is not
+    /// touched (INV-10); the proposal is in the sidecar when this returns.
+    pub fn propose(&mut self, range: CharRange, replacement: &str, opts: ProposeOptions) -> Result<String> {
+        self.check_range(range)?;
+        let target = self.doc.slice(range);
+        if target == replacement {
+            return Err(Error::BadInput(format!(
+                "the replacement is the same as the target text {target:?}; nothing to propose"
+            )));
+        }
+        let fingerprint = build_fingerprint(&self.doc, range);
+        let anchor_id = new_id("a");
+        let id = new_id("pr");
+        let proposal = Proposal {
+            id: id.clone(),
+            anchor_id: anchor_id.clone(),
+            replacement: replacement.to_owned(),
+            author: opts.author,
+            created_at: now_iso(),
+            turn_id: opts.turn_id,
+            instruction: opts.instruction,
+            extra: Extra::new(),
+        };
+        self.add_anchored(range, anchor_id, fingerprint, |a| {
+            a.proposals.push(proposal.clone())
+        })?;
+        Ok(id)
+    }
+
+    /// Persist a new record on a new anchor for `range` (read-modify-write), and
+    /// track the anchor live.
+    pub(super) fn add_anchored(
+        &mut self,
+        range: CharRange,
+        anchor_id: String,
+        fingerprint: crate::model::Fingerprint,
+        push: impl Fn(&mut Artifact),
+    ) -> Result<()> {
+        self.update(|a| {
+            a.anchors.insert(
+                anchor_id.clone(),
+                Anchor {
+                    fingerprint: fingerprint.clone(),
+                    extra: Extra::new(),
+                },
+            );
+            push(a);
+            Ok(())
+        })?;
+        self.tracked.insert(anchor_id, range);
+        Ok(())
+    }
+
+    pub(super) fn check_range(&self, range: CharRange) -> Result<()> {
+        if range.start > range.end || range.end.0 > self.doc.len_chars() {
+            return Err(Error::BadInput(format!(
+                "range {range} is outside {} ({} chars)",
+                self.doc_path,
+                self.doc.len_chars()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Accept a proposal (a human gesture, INV-12): its replacement — or the
+    /// human's edited version `with` — replaces the target text in the buffer,
+    /// attributed word by word; the proposal leaves the sidecar, and the decision
+    /// is logged, when the buffer is saved (until then the decision is unsaved
+    /// and the buffer dirty). Refused when the proposal is stale or orphaned
+    /// (INV-11). Undo brings it back. Returns the change applied to the text.
+    pub fn accept(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
+        self.accept_impl(id, with, false)
+    }
+
+    /// [`Session::accept`], then save, as one transaction ([`crate::txn`]): the
+    /// sidecar, the ledger entry, the document (the commit point) and the
+    /// decision log. A crash anywhere leaves the proposal pending with the text
+    /// untouched, or decided with its text in place — never applied twice.
+    pub fn accept_and_save(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
+        self.accept_impl(id, with, true)
+    }
+
+    pub(super) fn accept_impl(&mut self, id: &str, with: Option<&str>, save: bool) -> Result<ChangeSet> {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            // Decide on what is on disk now, not on what this session last saw.
+            self.check_sidecar()?;
+            if save && !self.is_dirty() && self.changed_on_disk()? {
+                self.reload_from_disk()?;
+            }
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+            let change = self.accept_in_buffer(id, with)?;
+            if !save {
+                return Ok(change);
+            }
+            let ops = self.unsaved.clone();
+            match self.commit_ops(&lock, "accept", &ops, true) {
+                Ok(after) => {
+                    self.unsaved.clear();
+                    self.saved_now();
+                    self.adopt(after);
+                    self.migrate_pending(&lock);
+                    return Ok(change);
+                }
+                Err(e) => {
+                    // Not on disk: neither the decision nor its text.
+                    self.unsaved.pop();
+                    self.undo_buffer_only();
+                    self.refresh();
+                    match e {
+                        CommitError::Changed => continue,
+                        CommitError::Failed(e) => return Err(e),
+                    }
+                }
+            }
+        }
+        Err(self.gave_up("accept"))
+    }
+
+    /// The buffer half of an accept: checks, the change, the paint, the undo
+    /// step and the unsaved decision.
+    pub(super) fn accept_in_buffer(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
+        let view = self.proposal(id)?;
+        let range = match view.state {
+            ProposalState::Pending => view.range.expect("a pending proposal has a range"),
+            ProposalState::Stale => {
+                return Err(Error::Stale {
+                    id: id.to_owned(),
+                    reason: view.reason.unwrap_or_default(),
+                })
+            }
+            ProposalState::Orphaned => {
+                return Err(Error::Orphaned {
+                    id: id.to_owned(),
+                    target: view.target,
+                })
+            }
+        };
+        let p = view.proposal;
+        // Before application the contract record must hold (or be migrated
+        // explicitly); a member whose text is gone is a stale-span conflict.
+        let members = self.revalidate_entry(&p.id, range)?;
+        let anchor = self.artifact.anchors[&p.anchor_id].clone();
+        let final_text = with.unwrap_or(&p.replacement).to_owned();
+        let outcome = match with {
+            Some(w) if w != p.replacement => Outcome::Changed,
+            _ => Outcome::Accepted,
+        };
+        let change = word_change(self.doc.len_chars(), range, &view.target, &final_text);
+        let paints = self.accept_paints(&change, range, &p, &final_text, with.is_some());
+        let review = vec![ReviewOp::ProposalDecided {
+            proposal: p.clone(),
+            anchor: anchor.clone(),
+            outcome,
+            chosen: Some(final_text.clone()),
+        }];
+        self.apply_with(&change, EditKind::Other, paints, review)?;
+        self.tracked.remove(&p.anchor_id);
+        self.unsaved.push(Unsaved::Decided {
+            proposal: p,
+            anchor,
+            outcome,
+            chosen: Some(final_text),
+            members,
+        });
+        self.refresh();
+        Ok(change)
+    }
+
+    /// Accept several proposals as one undo step (accept all of a turn). Stops at
+    /// the first that cannot be accepted, leaving the ones before it accepted;
+    /// returns the combined change.
+    pub fn accept_all(&mut self, ids: &[String]) -> Result<ChangeSet> {
+        self.decide_all(ids, |s, id| s.accept(id, None).map(Some))
+    }
+
+    /// Reject several proposals as one undo step (reject all of a turn).
+    pub fn reject_all(&mut self, ids: &[String]) -> Result<()> {
+        self.decide_all(ids, |s, id| s.reject(id).map(|()| None))
+            .map(|_| ())
+    }
+
+    /// Decide each of `ids` in turn, then merge what was done into one undo step.
+    /// The first failure stops it; it is returned only when nothing was decided.
+    pub(super) fn decide_all(
+        &mut self,
+        ids: &[String],
+        mut decide: impl FnMut(&mut Self, &str) -> Result<Option<ChangeSet>>,
+    ) -> Result<ChangeSet> {
+        let mut total = ChangeSet::identity(self.doc.len_chars());
+        let mut done = 0;
+        let mut failure = None;
+        for id in ids {
+            match decide(self, id) {
+                Ok(change) => {
+                    if let Some(c) = change {
+                        total = total.compose(&c).expect("consecutive changes compose");
+                    }
+                    done += 1;
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.history.merge_last(done);
+        match failure {
+            Some(e) if done == 0 => Err(e),
+            _ => Ok(total),
+        }
+    }
+
+    /// Who gets each inserted piece of an accepted change: the proposal's author
+    /// for its words; with accept-with-changes, the human for words the human
+    /// changed.
+    pub(super) fn accept_paints(
+        &self,
+        change: &ChangeSet,
+        range: CharRange,
+        p: &Proposal,
+        final_text: &str,
+        changed_by_human: bool,
+    ) -> Vec<(CharRange, Option<SpanAuthor>)> {
+        let now = now_iso();
+        let agent = SpanAuthor {
+            author: p.author.clone(),
+            turn_id: p.turn_id.clone(),
+            instruction: p.instruction.clone(),
+            created_at: now.clone(),
+        };
+        let human = SpanAuthor {
+            author: self.identity.clone(),
+            turn_id: None,
+            instruction: None,
+            created_at: now,
+        };
+        let inserted = change.inserted_ranges();
+        if !changed_by_human {
+            return inserted.into_iter().map(|r| (r, Some(agent.clone()))).collect();
+        }
+        let kept = chars_kept_from(&p.replacement, final_text);
+        let is_agent = |pos: usize| kept.get(pos - range.start.0).copied().unwrap_or(false);
+        let mut paints = Vec::new();
+        for r in inserted {
+            let mut run_start = r.start.0;
+            for pos in r.start.0 + 1..=r.end.0 {
+                if pos == r.end.0 || is_agent(pos) != is_agent(run_start) {
+                    let who = if is_agent(run_start) { &agent } else { &human };
+                    paints.push((CharRange::new(run_start, pos), Some(who.clone())));
+                    run_start = pos;
+                }
+            }
+        }
+        paints
+    }
+
+    pub(super) fn undo_buffer_only(&mut self) {
+        if let Some(entry) = self.history.pop_undo() {
+            if self.doc.apply(&entry.inverse).is_ok() {
+                self.map_positions(&entry.inverse);
+                self.restore(&entry.before);
+            }
+        }
+    }
+
+    /// Reject a proposal (a human gesture): it leaves the sidecar and the
+    /// decision is logged, in one transaction; the document is untouched. Works
+    /// whatever the proposal's state. (When a decision about it is still unsaved,
+    /// the reject waits for the save too.) Undo brings it back.
+    pub fn reject(&mut self, id: &str) -> Result<()> {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            self.check_sidecar()?;
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+            let p = self
+                .artifact
+                .proposal(id)
+                .cloned()
+                .ok_or_else(|| self.not_found("proposal", id))?;
+            let anchor = self
+                .artifact
+                .anchors
+                .get(&p.anchor_id)
+                .cloned()
+                .unwrap_or_else(|| Anchor {
+                    fingerprint: Default::default(),
+                    extra: Extra::new(),
+                });
+            let op = Unsaved::Decided {
+                proposal: p.clone(),
+                anchor: anchor.clone(),
+                outcome: Outcome::Rejected,
+                chosen: None,
+                members: None,
+            };
+            if self.last_unsaved(id).is_some() {
+                self.unsaved.push(op);
+                self.refresh();
+            } else {
+                match self.commit_ops(&lock, "reject", std::slice::from_ref(&op), false) {
+                    Ok(after) => self.adopt(after),
+                    Err(CommitError::Changed) => continue,
+                    Err(CommitError::Failed(e)) => return Err(e),
+                }
+            }
+            let identity = ChangeSet::identity(self.doc.len_chars());
+            return self.apply_with(
+                &identity,
+                EditKind::Other,
+                Vec::new(),
+                vec![ReviewOp::ProposalDecided {
+                    proposal: p,
+                    anchor,
+                    outcome: Outcome::Rejected,
+                    chosen: None,
+                }],
+            );
+        }
+        Err(self.gave_up("reject"))
+    }
+}

@@ -1,0 +1,327 @@
+//! The suggestion contract: the bytes producers see, byte ↔ char ranges, filing
+//! contract suggestions as proposals, keeping their ledger entries in step with
+//! the text (revalidate, migrate at save), pins for a running producer.
+
+use super::*;
+
+impl Session {
+    /// The workspace's contract ledger.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The exact bytes the contract speaks of: the buffer as it would be saved
+    /// (BOM included).
+    pub fn contract_bytes(&self) -> Vec<u8> {
+        self.doc.to_bytes()
+    }
+
+    pub(super) fn bom_len(&self) -> usize {
+        if self.doc.has_bom() {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// A contract byte span (into [`Session::contract_bytes`]) as chars.
+    pub fn char_range_of(&self, span: ByteRange) -> Result<CharRange> {
+        let bom = self.bom_len();
+        if span.start.0 < bom || span.end.0 < span.start.0 {
+            return Err(Error::BadInput(format!(
+                "byte span {span} is not inside the text of {}",
+                self.doc_path
+            )));
+        }
+        let conv = |b: usize| {
+            self.doc
+                .byte_to_char(ByteOffset(b - bom))
+                .map_err(|source| Error::Document {
+                    path: self.doc_path.to_string(),
+                    source,
+                })
+        };
+        Ok(CharRange {
+            start: conv(span.start.0)?,
+            end: conv(span.end.0)?,
+        })
+    }
+
+    /// A char range as a contract byte span.
+    pub fn byte_range_of(&self, range: CharRange) -> ByteRange {
+        let bom = self.bom_len();
+        ByteRange::new(
+            self.doc.char_to_byte(range.start).0 + bom,
+            self.doc.char_to_byte(range.end).0 + bom,
+        )
+    }
+
+    /// File contract suggestions, each as one one-member proposal: a pending
+    /// proposal in the sidecar (author and turn from `opts`) and its record in
+    /// the ledger. Every suggestion must hold against the buffer now (its
+    /// source hash and span text, [`contract::verify`]); a stale one refuses the
+    /// whole batch and nothing is filed. Overlapping suggestions are filed as
+    /// separate proposals: accepting one turns the other stale (INV-11).
+    pub fn file_suggestions(
+        &mut self,
+        suggestions: &[Suggestion],
+        opts: ProposeOptions,
+    ) -> Result<Vec<Filed>> {
+        self.check_sidecar()?;
+        let bytes = self.contract_bytes();
+        let mut suggestions = suggestions.to_vec();
+        contract::sort_suggestions(&mut suggestions);
+        let mut sorted: Vec<(Suggestion, CharRange)> = Vec::with_capacity(suggestions.len());
+        for s in suggestions {
+            contract::verify(&s, &bytes)?;
+            if s.source.doc_id != self.doc_path.as_str() {
+                return Err(Error::BadInput(format!(
+                    "suggestion {} is about {}, not {}",
+                    s.id, s.source.doc_id, self.doc_path
+                )));
+            }
+            let range = self.char_range_of(s.span)?;
+            sorted.push((s, range));
+        }
+        // One read-modify-write of the sidecar for the whole batch.
+        let mut filed = Vec::with_capacity(sorted.len());
+        let mut entries = Vec::with_capacity(sorted.len());
+        let mut records = Vec::with_capacity(sorted.len());
+        for (s, range) in sorted {
+            let anchor_id = new_id("a");
+            let proposal = Proposal {
+                id: new_id("pr"),
+                anchor_id: anchor_id.clone(),
+                replacement: s.replacement.clone(),
+                author: opts.author.clone(),
+                created_at: now_iso(),
+                turn_id: opts.turn_id.clone(),
+                instruction: opts.instruction.clone(),
+                extra: Extra::new(),
+            };
+            let anchor = Anchor {
+                fingerprint: build_fingerprint(&self.doc, range),
+                extra: Extra::new(),
+            };
+            let entry = Entry::new(proposal.id.clone(), opts.turn_id.clone(), vec![s]);
+            filed.push(Filed {
+                sidecar_id: proposal.id.clone(),
+                proposal_id: entry.proposal.id.clone(),
+            });
+            entries.push(entry);
+            records.push((range, proposal, anchor));
+        }
+        // The sidecar proposals and their ledger entries in one transaction.
+        crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        let mut attempt = 0;
+        let written = loop {
+            attempt += 1;
+            if attempt > REDO_LIMIT {
+                return Err(self.gave_up("filing"));
+            }
+            if attempt > 1 {
+                crate::fsutil::backoff(attempt);
+            }
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            let (disk, sidecar_bytes) = match self.store.load_bytes(&self.doc_path)? {
+                Some((a, b)) => (a, Some(b)),
+                None => (Artifact::empty(self.doc_path.as_str()), None),
+            };
+            let mut after = disk;
+            for (_, p, anchor) in &records {
+                after.anchors.insert(p.anchor_id.clone(), anchor.clone());
+                after.proposals.push(p.clone());
+            }
+            let mut txn = Txn::new("propose", &self.doc_path);
+            txn.sidecar = Some((sidecar_bytes, after.clone()));
+            match self.ledger.pending_with_bytes(&self.doc_path) {
+                Ok((bytes, mut have)) => {
+                    have.extend(entries.iter().cloned());
+                    txn.pending = Some((bytes, have));
+                }
+                Err(e) if e.code() == ErrorCode::BadInput => return Err(e),
+                // The proposals are filed and reviewable; only their contract
+                // records are missing, so no decision on them can be recorded.
+                Err(e) => self.warnings.push(format!("contract records not kept: {e}")),
+            }
+            match txn.commit(&self.store, &lock) {
+                Ok(w) => {
+                    self.warnings.extend(w);
+                    break after;
+                }
+                Err(CommitError::Changed) => continue,
+                Err(CommitError::Failed(e)) => return Err(e),
+            }
+        };
+        self.sidecar_problem = None;
+        self.adopt(written);
+        for (range, p, _) in records {
+            self.tracked.insert(p.anchor_id, range);
+        }
+        Ok(filed)
+    }
+
+    /// [`Session::propose`] through the contract: the edit becomes a one-member
+    /// contract proposal by `producer` (category and reason as given), filed
+    /// with its ledger record so its decision is logged. The same checks and
+    /// errors as `propose`.
+    pub fn propose_suggestion(
+        &mut self,
+        range: CharRange,
+        replacement: &str,
+        producer: &contract::Producer,
+        category: &str,
+        reason: &str,
+        opts: ProposeOptions,
+    ) -> Result<Filed> {
+        self.check_range(range)?;
+        let target = self.doc.slice(range);
+        if target == replacement {
+            return Err(Error::BadInput(format!(
+                "the replacement is the same as the target text {target:?}; nothing to propose"
+            )));
+        }
+        let bytes = self.contract_bytes();
+        let source = contract::Source::of(self.doc_path.as_str(), &bytes);
+        let suggestion = Suggestion::new(
+            producer,
+            &source,
+            &bytes,
+            contract::Finding {
+                span: self.byte_range_of(range),
+                replacement: replacement.to_owned(),
+                category: category.to_owned(),
+                reason: reason.to_owned(),
+                confidence: None,
+            },
+        )?;
+        let mut filed = self.file_suggestions(&[suggestion], opts)?;
+        Ok(filed.remove(0))
+    }
+
+    /// Check the ledger entry of `sidecar_id` against the buffer before it is
+    /// applied at `range`: members that still hold are kept; members whose
+    /// bytes moved but whose text is intact are migrated explicitly (new
+    /// revision, span and id, `migratedFrom`); a member whose text is gone is a
+    /// stale-span conflict. Returns the migrated members, if any migrated.
+    pub(super) fn revalidate_entry(
+        &mut self,
+        sidecar_id: &str,
+        range: CharRange,
+    ) -> Result<Option<Vec<Suggestion>>> {
+        let entry = match self.ledger.pending(&self.doc_path) {
+            Ok(entries) => entries.into_iter().find(|e| e.sidecar_proposal_id == sidecar_id),
+            Err(e) => {
+                self.warnings.push(format!("contract records unreadable: {e}"));
+                None
+            }
+        };
+        let Some(entry) = entry else { return Ok(None) };
+        let bytes = self.contract_bytes();
+        let migrated = self.migrated(&entry, &bytes, range)?;
+        if migrated.is_some() {
+            crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        }
+        Ok(migrated)
+    }
+
+    /// The members of `entry` carried over to `bytes`, where the proposal's
+    /// target now sits at `range`; `None` when they hold as they are.
+    pub(super) fn migrated(
+        &self,
+        entry: &Entry,
+        bytes: &[u8],
+        range: CharRange,
+    ) -> std::result::Result<Option<Vec<Suggestion>>, contract::ContractError> {
+        if entry
+            .suggestions
+            .iter()
+            .all(|s| contract::verify(s, bytes).is_ok())
+        {
+            return Ok(None);
+        }
+        let origin = entry
+            .suggestions
+            .iter()
+            .map(|s| s.span.start.0)
+            .min()
+            .unwrap_or(0);
+        let now = self.byte_range_of(range).start.0;
+        let mut out = Vec::with_capacity(entry.suggestions.len());
+        for s in &entry.suggestions {
+            let start = s.span.start.0 - origin + now;
+            let span = ByteRange::new(start, start + (s.span.end.0 - s.span.start.0));
+            out.push(contract::migrate(s, self.doc_path.as_str(), bytes, span)?);
+        }
+        Ok(Some(out))
+    }
+
+    /// After a save: migrate every pending entry of this document whose
+    /// proposal is pending and whose text is intact to the saved bytes; the
+    /// rest stay as they were (their proposals show stale or orphaned).
+    pub(super) fn migrate_pending(&mut self, lock: &DocLock) {
+        let bytes = self.contract_bytes();
+        let live: HashMap<String, CharRange> = self
+            .artifact
+            .proposals
+            .iter()
+            .filter_map(|p| self.tracked.get(&p.anchor_id).map(|r| (p.id.clone(), *r)))
+            .collect();
+        let mut moves = Vec::new();
+        let entries = match self.ledger.pending(&self.doc_path) {
+            Ok(e) => e,
+            Err(e) => {
+                self.warnings.push(format!("contract records not migrated: {e}"));
+                return;
+            }
+        };
+        for e in &entries {
+            if let Some(range) = live.get(&e.sidecar_proposal_id) {
+                if let Ok(Some(m)) = self.migrated(e, &bytes, *range) {
+                    moves.push((e.sidecar_proposal_id.clone(), m));
+                }
+            }
+        }
+        if moves.is_empty() {
+            return;
+        }
+        // The migrated suggestions name these bytes' revision: keep it readable.
+        crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        let res = self
+            .ledger
+            .update_pending_locked(lock, &self.doc_path, |entries| {
+                for (id, members) in &moves {
+                    if let Some(e) = entries.iter_mut().find(|e| &e.sidecar_proposal_id == id) {
+                        *e = Entry::new(id.clone(), e.turn_id.clone(), members.clone());
+                    }
+                }
+            });
+        if let Err(e) = res {
+            self.warnings.push(format!("contract records not migrated: {e}"));
+        }
+    }
+
+    /// Problems with the ledger since the last call (a decision that could not
+    /// be logged, say); the review itself went through.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        self.warnings.extend(crate::txn::take_recovery_warnings());
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// Track `range` through every change until [`Session::unpin`], under `key`
+    /// (a selection a producer is working on while the human keeps typing).
+    pub fn pin(&mut self, key: &str, range: CharRange) -> Result<()> {
+        self.check_range(range)?;
+        self.pins.insert(key.to_owned(), range);
+        Ok(())
+    }
+
+    /// Where a pinned range is now; `None` when its text was deleted.
+    pub fn pinned(&self, key: &str) -> Option<CharRange> {
+        self.pins.get(key).copied()
+    }
+
+    pub fn unpin(&mut self, key: &str) {
+        self.pins.remove(key);
+    }
+}
