@@ -19,7 +19,7 @@ use crate::identity::human_identity;
 use crate::ledger::LEDGER_DIR;
 use crate::model::{Provenance, ThreadStatus};
 use crate::offset::{CharRange, Utf16Offset};
-use crate::session::{ProposalState, Session};
+use crate::session::{ProposalState, Session, Target};
 use crate::store::Store;
 use crate::suggest::Producer as SuggestProducer;
 pub use crate::suggest::{Job, Outcome as JobOutcome};
@@ -491,19 +491,10 @@ impl Api {
     }
 
     fn range_of(s: &Session, from: u32, to: u32) -> Result<CharRange> {
-        let d = s.document();
-        let conv = |o: u32| {
-            d.utf16_to_char(Utf16Offset(o as usize))
-                .map_err(|source| Error::Document {
-                    path: s.doc_path().to_string(),
-                    source,
-                })
-        };
-        let (a, b) = (conv(from)?, conv(to)?);
-        if a > b {
-            return Err(Error::BadInput(format!("range {from}..{to} is inverted")));
-        }
-        Ok(CharRange { start: a, end: b })
+        s.resolve_target(Target::Utf16 {
+            from: Utf16Offset(from as usize),
+            to: Utf16Offset(to as usize),
+        })
     }
 
     pub fn new_thread(&mut self, path: &str, from: u32, to: u32, body: &str) -> Result<ReviewDto> {

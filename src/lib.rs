@@ -79,6 +79,6 @@ pub use document::Document;
 pub use error::{Error, ErrorCode, ErrorInfo, Result};
 pub use model::{Artifact, Provenance};
 pub use offset::{ByteOffset, ByteRange, CharOffset, CharRange, LineCol, Utf16Offset};
-pub use session::{ProposalState, ProposalView, ProposeOptions, SaveReport, Session, ThreadView};
+pub use session::{ProposalState, ProposalView, ProposeOptions, SaveReport, Session, Target, ThreadView};
 pub use store::Store;
 pub use workspace::{DocPath, Workspace};

@@ -487,14 +487,12 @@ fn range_of(
     end: Option<usize>,
 ) -> Result<CharRange> {
     match (find, start, end) {
-        (Some(text), _, _) => s.find(text, nth),
+        (Some(text), _, _) => s.resolve_target(cowriting::Target::Text {
+            text,
+            occurrence: nth,
+        }),
         (None, Some(start), Some(end)) => {
-            let doc = s.document();
-            doc.byte_range_to_chars(ByteRange::new(start, end))
-                .map_err(|source| Error::Document {
-                    path: s.doc_path().to_string(),
-                    source,
-                })
+            s.resolve_target(cowriting::Target::Bytes(ByteRange::new(start, end)))
         }
         _ => Err(Error::BadInput("give --find TEXT or --start B --end B".into())),
     }

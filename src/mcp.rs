@@ -36,7 +36,7 @@ use crate::error::{Error, ErrorInfo, Result};
 use crate::ledger::Ledger;
 use crate::model::{AgentInfo, Provenance, ThreadStatus};
 use crate::offset::{ByteRange, CharRange};
-use crate::session::{ProposalState, ProposeOptions, Session};
+use crate::session::{ProposalState, ProposeOptions, Session, Target};
 use crate::store::Store;
 use crate::views::{self, Unit};
 use crate::workspace::{DocPath, Workspace};
@@ -997,12 +997,7 @@ impl CowritingMcp {
                         "occurrence goes with find, not with a byte span".into(),
                     ));
                 }
-                s.document()
-                    .byte_range_to_chars(ByteRange::new(start, end))
-                    .map_err(|source| Error::Document {
-                        path: doc.to_string(),
-                        source,
-                    })?
+                s.resolve_target(Target::Bytes(ByteRange::new(start, end)))?
             }
             (None, _, _) => {
                 return Err(Error::BadInput(
@@ -1197,7 +1192,7 @@ impl CowritingMcp {
 /// Find `text` (the `occurrence`-th, 1-based), with messages that name this
 /// tool's argument.
 fn find(s: &Session, text: &str, occurrence: Option<usize>) -> Result<CharRange> {
-    match s.find(text, occurrence) {
+    match s.resolve_target(Target::Text { text, occurrence }) {
         Err(Error::Ambiguous { text, count, doc }) => Err(Error::BadInput(format!(
             "{text:?} occurs {count} times in {doc}; give occurrence 1..{count}"
         ))),

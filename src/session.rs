@@ -54,7 +54,7 @@ use crate::model::{
     new_id, now_iso, Anchor, Artifact, Attribution, Comment, Extra, Proposal, Provenance, Thread,
     ThreadStatus,
 };
-use crate::offset::{ByteOffset, ByteRange, CharRange};
+use crate::offset::{ByteOffset, ByteRange, CharRange, Utf16Offset};
 // A decision is redone up to the store's bound when a file changed under it
 // (with its backoff, a few seconds of another writer changing the files
 // without pause; a writer that never pauses is given up on).
@@ -176,6 +176,20 @@ pub struct Session {
     /// backup names its base; hashing a large file at every backup would hold
     /// the app's lock for long). Reset wherever `saved` is assigned.
     saved_sha: std::cell::OnceCell<String>,
+}
+
+/// How a client names a piece of the text ([`Session::resolve_target`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target<'a> {
+    /// The exact text; `occurrence` (1-based) when it occurs more than once.
+    Text {
+        text: &'a str,
+        occurrence: Option<usize>,
+    },
+    /// UTF-8 bytes of the text (after a BOM, if any).
+    Bytes(ByteRange),
+    /// UTF-16 code units (JavaScript's).
+    Utf16 { from: Utf16Offset, to: Utf16Offset },
 }
 
 /// A review decision held until the text it belongs to is saved.
@@ -309,6 +323,22 @@ impl Session {
     /// Attribution records that could not be placed in the current text.
     pub fn orphaned_attributions(&self) -> impl Iterator<Item = &Attribution> {
         self.orphan_attributions.iter().map(|(a, _)| a)
+    }
+
+    /// The text a client names, as chars: the one resolver of the CLI, MCP and
+    /// the app, with one set of messages (clients reword only how an
+    /// occurrence is chosen).
+    pub fn resolve_target(&self, target: Target<'_>) -> Result<CharRange> {
+        let doc = &self.doc;
+        let r = match target {
+            Target::Text { text, occurrence } => return self.find(text, occurrence),
+            Target::Bytes(range) => doc.byte_range_to_chars(range),
+            Target::Utf16 { from, to } => doc.utf16_range_to_chars(from, to),
+        };
+        r.map_err(|source| Error::Document {
+            path: self.doc_path.to_string(),
+            source,
+        })
     }
 
     /// Find `text`: the `nth` occurrence (1-based), or the only one.

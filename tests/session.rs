@@ -450,3 +450,60 @@ fn accepting_all_of_a_turn_is_one_undo_step() {
     );
     assert!(f.sidecar()["proposals"].as_array().unwrap().len() == 3);
 }
+
+#[test]
+fn one_resolver_names_the_same_text_by_words_bytes_and_utf16() {
+    use cowriting::{ByteRange, Target, Utf16Offset};
+    let f = Fixture::new("café 😀 café 😀 end");
+    let s = f.open();
+    let second = s
+        .resolve_target(Target::Text {
+            text: "café 😀",
+            occurrence: Some(2),
+        })
+        .unwrap();
+    assert_eq!(second, CharRange::new(7, 13));
+    // "café 😀 " is 11 bytes and 8 UTF-16 units, "café 😀" 10 and 7 (é is 2 bytes, 1 unit; 😀 4 bytes, 2 units).
+    let by_bytes = s.resolve_target(Target::Bytes(ByteRange::new(11, 21))).unwrap();
+    let by_utf16 = s
+        .resolve_target(Target::Utf16 {
+            from: Utf16Offset(8),
+            to: Utf16Offset(15),
+        })
+        .unwrap();
+    assert_eq!((by_bytes, by_utf16), (second, second));
+    // One set of refusals, each naming the document, all bad input.
+    let refused = [
+        s.resolve_target(Target::Text {
+            text: "café",
+            occurrence: None,
+        }),
+        s.resolve_target(Target::Text {
+            text: "café",
+            occurrence: Some(3),
+        }),
+        s.resolve_target(Target::Text {
+            text: "absent",
+            occurrence: None,
+        }),
+        s.resolve_target(Target::Bytes(ByteRange::new(4, 2))),
+        s.resolve_target(Target::Bytes(ByteRange::new(4, 5))), // inside é
+        s.resolve_target(Target::Utf16 {
+            from: Utf16Offset(6),
+            to: Utf16Offset(8),
+        }), // inside 😀
+        s.resolve_target(Target::Utf16 {
+            from: Utf16Offset(9),
+            to: Utf16Offset(3),
+        }),
+        s.resolve_target(Target::Utf16 {
+            from: Utf16Offset(0),
+            to: Utf16Offset(99),
+        }),
+    ];
+    for r in refused {
+        let e = r.unwrap_err();
+        assert_eq!(e.code(), ErrorCode::BadInput, "{e}");
+        assert!(e.to_string().contains("d.md"), "{e}");
+    }
+}

@@ -266,6 +266,25 @@ impl Document {
         })
     }
 
+    /// `from..to` in UTF-16 code units as chars; an inverted range, an offset
+    /// past the end or inside a surrogate pair is refused.
+    pub fn utf16_range_to_chars(
+        &self,
+        from: Utf16Offset,
+        to: Utf16Offset,
+    ) -> Result<CharRange, DocumentError> {
+        if from > to {
+            return Err(DocumentError::InvertedRange {
+                start: from.0,
+                end: to.0,
+            });
+        }
+        Ok(CharRange {
+            start: self.utf16_to_char(from)?,
+            end: self.utf16_to_char(to)?,
+        })
+    }
+
     pub fn char_range_to_bytes(&self, range: CharRange) -> ByteRange {
         ByteRange {
             start: self.char_to_byte(range.start),
