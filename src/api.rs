@@ -8,12 +8,16 @@
 //!
 //! Positions that arrive from the UI are untrusted: every one is checked against
 //! the document (and must not split a surrogate pair) before it is used.
+//!
+//! By concept: the shapes (`dto`), the UTF-16 conversion (`convert`), producer
+//! runs (`jobs`), file events (`notices`), settings (`settings`), hot exit
+//! (`backups`); this file holds the documents and the review commands.
 
 use crate::changeset::{ChangeSet, Operation};
 use crate::config::Config;
-use crate::diff::{word_diff, DiffPart};
+use crate::diff::word_diff;
 use crate::document::Document;
-use crate::error::{Error, ErrorInfo, Result};
+use crate::error::{Error, Result};
 use crate::history::EditKind;
 use crate::identity::human_identity;
 use crate::ledger::LEDGER_DIR;
@@ -26,184 +30,21 @@ pub use crate::suggest::{Job, Outcome as JobOutcome};
 use crate::views::{self, Unit};
 pub use crate::views::{AuthorDto, CommentDto, ContractDto, ProposalDto, SpanDto, ThreadDto};
 use crate::workspace::{DocPath, Workspace, SIDECAR_DIR};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-#[cfg(feature = "ts")]
-use ts_rs::TS;
+mod convert;
+mod dto;
+mod jobs;
+mod notices;
+mod settings;
+pub use convert::from_text_changes;
+use convert::to_text_changes;
+pub use dto::*;
 
 mod backups;
 pub use backups::{backup_root, write_backups, RestoreReport, RestoredDto, UnrestoredDto, BACKUP_DIR_ENV};
-
-/// A workspace as the file tree shows it.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct WorkspaceInfo {
-    pub root: String,
-    pub name: String,
-    /// The git branch, when the workspace is in a repository.
-    pub branch: Option<String>,
-    pub documents: Vec<DocEntry>,
-}
-
-/// One document in the file tree, with its badges.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct DocEntry {
-    pub path: String,
-    pub proposals: u32,
-    pub open_threads: u32,
-    /// The sidecar cannot be read (corrupt or newer).
-    pub sidecar_error: bool,
-}
-
-/// What a producer run filed.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct FilingDto {
-    pub producer: String,
-    pub turn_id: String,
-    pub filed: u32,
-    /// Findings reported but not filed, one line each.
-    pub skipped: Vec<String>,
-    /// Suggestions carried over because the text moved during the run.
-    pub migrated: u32,
-    /// Ledger problems (the proposals were filed regardless).
-    pub warnings: Vec<String>,
-    pub review: ReviewDto,
-}
-
-/// The user's producer settings, as the settings dialog edits them.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct SettingsDto {
-    /// Where they are kept (user-level, never the workspace).
-    pub path: String,
-    /// `"cli"`, `"api"`, or `null` for automatic (the API when `ANTHROPIC_API_KEY` is set).
-    pub transport: Option<String>,
-    pub model: Option<String>,
-    pub claude_command: String,
-    pub timeout_secs: u32,
-    /// What "Check document" runs.
-    pub enabled: Vec<String>,
-    /// Every producer that can be enabled: harper, vale and the configured external ones.
-    pub available: Vec<String>,
-    pub have_api_key: bool,
-}
-
-/// Everything the review panel and the decorations need.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct ReviewDto {
-    pub proposals: Vec<ProposalDto>,
-    pub threads: Vec<ThreadDto>,
-    pub spans: Vec<SpanDto>,
-    /// Why review is unavailable (corrupt or newer sidecar), if it is.
-    pub sidecar_error: Option<ErrorInfo>,
-    pub can_undo: bool,
-    pub can_redo: bool,
-}
-
-/// An open document.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct DocView {
-    pub path: String,
-    pub text: String,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub version: u64,
-    pub dirty: bool,
-    pub review: ReviewDto,
-}
-
-/// One replacement in UTF-16 units of the document *before* the change (as
-/// CodeMirror's `ChangeSpec` takes it). A list of them is in document order and
-/// does not overlap.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-pub struct TextChange {
-    pub from: u32,
-    pub to: u32,
-    pub insert: String,
-}
-
-/// The answer to an edit made in the UI (already applied there).
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct EditAck {
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub version: u64,
-    pub dirty: bool,
-}
-
-/// A change the core made (accept, undo, reload): the UI applies `changes` to
-/// its view, then shows `review`.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct Applied {
-    pub changes: Vec<TextChange>,
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub version: u64,
-    pub dirty: bool,
-    pub review: ReviewDto,
-}
-
-/// What a save did.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct SaveResult {
-    pub dirty: bool,
-    /// Set when the sidecar could not be written (it is corrupt or newer).
-    pub sidecar_skipped: Option<ErrorInfo>,
-    pub review: ReviewDto,
-}
-
-/// Something the watcher saw that the UI must show.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(tag = "kind", rename_all = "camelCase")]
-pub enum Notice {
-    /// Documents or badges changed: refresh the tree.
-    TreeChanged,
-    /// The sidecar of an open document changed: fetch its review.
-    #[serde(rename_all = "camelCase")]
-    ReviewChanged { path: String },
-    /// An open, clean document changed on disk and was reloaded: apply `changes`.
-    #[serde(rename_all = "camelCase")]
-    DocumentReloaded {
-        path: String,
-        changes: Vec<TextChange>,
-        #[cfg_attr(feature = "ts", ts(type = "number"))]
-        version: u64,
-    },
-    /// An open document with unsaved changes changed on disk: ask the writer.
-    #[serde(rename_all = "camelCase")]
-    Conflict { path: String },
-    /// An open document was deleted or renamed on disk.
-    #[serde(rename_all = "camelCase")]
-    DocumentGone { path: String },
-}
-
-/// The comparison shown for a conflict: the buffer against the file on disk.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "ts", derive(TS), ts(export))]
-#[serde(rename_all = "camelCase")]
-pub struct Comparison {
-    pub path: String,
-    /// Word diff of mine → theirs.
-    pub diff: Vec<DiffPart>,
-}
 
 /// See the module docs.
 pub struct Api {
@@ -212,38 +53,6 @@ pub struct Api {
     sessions: BTreeMap<DocPath, Session>,
     /// The hot-exit journal of unsaved buffers ([`backups`]), outside the workspace.
     backups: Option<backups::Backups>,
-}
-
-/// A core change as UTF-16 replacements against `before`.
-fn to_text_changes(before: &Document, change: &ChangeSet) -> Vec<TextChange> {
-    let mut out: Vec<TextChange> = Vec::new();
-    let mut pos = 0usize;
-    let at = |p: usize| before.char_to_utf16(crate::offset::CharOffset(p)).0 as u32;
-    for op in change.ops() {
-        match op {
-            Operation::Retain(n) => pos += n,
-            Operation::Insert(s) => out.push(TextChange {
-                from: at(pos),
-                to: at(pos),
-                insert: s.clone(),
-            }),
-            Operation::Delete(n) => {
-                let from = at(pos);
-                let to = at(pos + n);
-                match out.last_mut() {
-                    // Insert then delete at one place is one replacement.
-                    Some(last) if last.from == from && last.to == from => last.to = to,
-                    _ => out.push(TextChange {
-                        from,
-                        to,
-                        insert: String::new(),
-                    }),
-                }
-                pos += n;
-            }
-        }
-    }
-    out
 }
 
 impl Api {
@@ -562,195 +371,6 @@ impl Api {
             diff: word_diff(s.document().text(), disk.text()),
         })
     }
-
-    // ---- producers --------------------------------------------------------------
-
-    /// Copy what a producer run needs from an open document (the app then runs
-    /// it off the lock with [`Job::run`] and files it with [`Api::file_job`]).
-    /// `from`/`to` are the selection in UTF-16 units (required for Claude).
-    pub fn prepare_job(
-        &mut self,
-        cfg: &Config,
-        path: &str,
-        producer: &str,
-        from: Option<u32>,
-        to: Option<u32>,
-        instruction: Option<String>,
-    ) -> Result<Job> {
-        let producer = SuggestProducer::parse(producer, cfg)?;
-        let s = self.session_mut(path)?;
-        let selection = match (from, to) {
-            (Some(a), Some(b)) => Some(Self::range_of(s, a, b)?),
-            _ => None,
-        };
-        Job::prepare(s, producer, selection, instruction)
-    }
-
-    /// File what a job found in its document.
-    pub fn file_job(&mut self, path: &str, job: &Job, outcome: JobOutcome) -> Result<FilingDto> {
-        let s = self.session_mut(path)?;
-        let filing = job.file(s, outcome)?;
-        Ok(FilingDto {
-            producer: filing.producer,
-            turn_id: filing.turn_id,
-            filed: filing.filed.len() as u32,
-            skipped: filing.skipped,
-            migrated: filing.migrated as u32,
-            warnings: s.take_warnings(),
-            review: review_of(s),
-        })
-    }
-
-    /// Forget a job that failed or was cancelled (its selection pin).
-    pub fn drop_job(&mut self, path: &str, job: &Job) {
-        if let Ok(s) = self.session_mut(path) {
-            job.abandon(s);
-        }
-    }
-
-    /// The producers "Check document" runs, from the user's settings.
-    pub fn enabled_producers(&self) -> Result<Vec<String>> {
-        Ok(Config::load()?.producers.enabled)
-    }
-
-    /// The user's producer settings.
-    pub fn settings(&self) -> Result<SettingsDto> {
-        let cfg = Config::load()?;
-        Ok(settings_dto(&cfg))
-    }
-
-    /// Change the user's producer settings (the file is rewritten; other keys
-    /// it holds are kept).
-    pub fn save_settings(&self, dto: &SettingsDto) -> Result<SettingsDto> {
-        let path = Config::path()
-            .ok_or_else(|| Error::BadInput("no HOME: cannot find the settings folder".into()))?;
-        let mut cfg = Config::load_from(&path)?;
-        cfg.claude.transport = match dto.transport.as_deref() {
-            None | Some("") | Some("auto") => None,
-            Some("cli") => Some(crate::config::Transport::Cli),
-            Some("api") => Some(crate::config::Transport::Api),
-            Some(other) => {
-                return Err(Error::BadInput(format!(
-                    "unknown Claude transport {other:?}: choose cli or api"
-                )))
-            }
-        };
-        cfg.claude.model = dto.model.clone().filter(|m| !m.trim().is_empty());
-        if !dto.claude_command.trim().is_empty() {
-            cfg.claude.command = dto.claude_command.trim().to_owned();
-        }
-        if dto.timeout_secs > 0 {
-            cfg.claude.timeout_secs = u64::from(dto.timeout_secs);
-        }
-        let available = settings_dto(&cfg).available;
-        if let Some(bad) = dto.enabled.iter().find(|p| !available.contains(p)) {
-            return Err(Error::BadInput(format!(
-                "unknown producer {bad:?}: choose from {}",
-                available.join(", ")
-            )));
-        }
-        cfg.producers.enabled = dto.enabled.clone();
-        cfg.save_to(&path)?;
-        Ok(settings_dto(&cfg))
-    }
-
-    /// A file in the workspace changed (the watcher calls this, debounced). The
-    /// store's own writes and the app's own saves produce no notices.
-    pub fn file_changed(&mut self, path: &Path) -> Vec<Notice> {
-        let Ok(rel) = path.strip_prefix(self.root()).map(Path::to_path_buf) else {
-            return Vec::new();
-        };
-        let rel_str = rel.to_string_lossy().replace('\\', "/");
-        if rel_str.starts_with(".git/") || rel_str == ".git" {
-            return Vec::new();
-        }
-        // Contract records of an open document changed (a CLI or agent filed):
-        // its review shows their category and reason.
-        if let Some(doc) = rel_str
-            .strip_prefix(&format!("{LEDGER_DIR}/suggestions/"))
-            .and_then(|d| d.strip_suffix(".json"))
-        {
-            return match DocPath::parse(doc) {
-                Ok(dp) if self.sessions.contains_key(&dp) => {
-                    vec![Notice::ReviewChanged { path: dp.to_string() }]
-                }
-                _ => Vec::new(),
-            };
-        }
-        if rel_str.starts_with(&format!("{LEDGER_DIR}/")) {
-            return Vec::new();
-        }
-        if let Some(side) = rel_str.strip_prefix(&format!("{SIDECAR_DIR}/")) {
-            let Some(doc) = side.strip_suffix(".json") else {
-                return Vec::new();
-            };
-            if self.store.is_own_write(path) {
-                return Vec::new();
-            }
-            let mut out = vec![Notice::TreeChanged];
-            if let Ok(dp) = DocPath::parse(doc) {
-                if let Some(s) = self.sessions.get_mut(&dp) {
-                    // A corrupt file is recorded on the session and shown with the review.
-                    let _ = s.reload_sidecar();
-                    out.push(Notice::ReviewChanged { path: dp.to_string() });
-                }
-            }
-            return out;
-        }
-        let Ok(dp) = DocPath::parse(&rel_str) else {
-            return Vec::new();
-        };
-        let Some(s) = self.sessions.get_mut(&dp) else {
-            return if crate::workspace::is_document_name(&rel_str) {
-                vec![Notice::TreeChanged]
-            } else {
-                Vec::new()
-            };
-        };
-        match s.changed_on_disk() {
-            Err(_) => vec![Notice::DocumentGone { path: dp.to_string() }, Notice::TreeChanged],
-            Ok(false) => Vec::new(),
-            Ok(true) if s.is_dirty() => vec![Notice::Conflict { path: dp.to_string() }],
-            Ok(true) => {
-                let before = s.document().clone();
-                match s.reload_from_disk() {
-                    Ok(change) => {
-                        let changes = change.map(|c| to_text_changes(&before, &c)).unwrap_or_default();
-                        let version = s.document().version();
-                        vec![
-                            Notice::DocumentReloaded {
-                                path: dp.to_string(),
-                                changes,
-                                version,
-                            },
-                            Notice::ReviewChanged { path: dp.to_string() },
-                        ]
-                    }
-                    Err(_) => vec![Notice::Conflict { path: dp.to_string() }],
-                }
-            }
-        }
-    }
-}
-
-fn settings_dto(cfg: &Config) -> SettingsDto {
-    let mut available = vec!["harper".to_owned(), "vale".to_owned()];
-    available.extend(cfg.external.keys().cloned());
-    SettingsDto {
-        path: Config::path()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-        transport: cfg.claude.transport.map(|t| match t {
-            crate::config::Transport::Cli => "cli".to_owned(),
-            crate::config::Transport::Api => "api".to_owned(),
-        }),
-        model: cfg.claude.model.clone(),
-        claude_command: cfg.claude.command.clone(),
-        timeout_secs: cfg.claude.timeout_secs.min(u64::from(u32::MAX)) as u32,
-        enabled: cfg.producers.enabled.clone(),
-        available,
-        have_api_key: std::env::var_os("ANTHROPIC_API_KEY").is_some(),
-    }
 }
 
 fn not_open(path: &str) -> Error {
@@ -759,27 +379,6 @@ fn not_open(path: &str) -> Error {
         id: path.to_owned(),
         doc: "this window".into(),
     }
-}
-
-/// UTF-16 replacements from the UI → a core change. Untrusted: offsets are
-/// checked, must be in order, and must not split a surrogate pair.
-pub fn from_text_changes(
-    doc: &Document,
-    changes: &[TextChange],
-) -> std::result::Result<ChangeSet, crate::document::DocumentError> {
-    let mut ranges = Vec::with_capacity(changes.len());
-    for c in changes {
-        let from = doc.utf16_to_char(Utf16Offset(c.from as usize))?;
-        let to = doc.utf16_to_char(Utf16Offset(c.to as usize))?;
-        if from > to {
-            return Err(crate::document::DocumentError::InvertedRange {
-                start: c.from as usize,
-                end: c.to as usize,
-            });
-        }
-        ranges.push((CharRange { start: from, end: to }, c.insert.as_str()));
-    }
-    Ok(ChangeSet::from_changes(doc.len_chars(), ranges)?)
 }
 
 fn review_of(s: &Session) -> ReviewDto {

@@ -1,0 +1,49 @@
+//! Producer runs for the app: prepare under the state lock, run off it
+//! ([`Job::run`]), file the outcome.
+
+use super::*;
+
+impl Api {
+    /// Copy what a producer run needs from an open document (the app then runs
+    /// it off the lock with [`Job::run`] and files it with [`Api::file_job`]).
+    /// `from`/`to` are the selection in UTF-16 units (required for Claude).
+    pub fn prepare_job(
+        &mut self,
+        cfg: &Config,
+        path: &str,
+        producer: &str,
+        from: Option<u32>,
+        to: Option<u32>,
+        instruction: Option<String>,
+    ) -> Result<Job> {
+        let producer = SuggestProducer::parse(producer, cfg)?;
+        let s = self.session_mut(path)?;
+        let selection = match (from, to) {
+            (Some(a), Some(b)) => Some(Self::range_of(s, a, b)?),
+            _ => None,
+        };
+        Job::prepare(s, producer, selection, instruction)
+    }
+
+    /// File what a job found in its document.
+    pub fn file_job(&mut self, path: &str, job: &Job, outcome: JobOutcome) -> Result<FilingDto> {
+        let s = self.session_mut(path)?;
+        let filing = job.file(s, outcome)?;
+        Ok(FilingDto {
+            producer: filing.producer,
+            turn_id: filing.turn_id,
+            filed: filing.filed.len() as u32,
+            skipped: filing.skipped,
+            migrated: filing.migrated as u32,
+            warnings: s.take_warnings(),
+            review: review_of(s),
+        })
+    }
+
+    /// Forget a job that failed or was cancelled (its selection pin).
+    pub fn drop_job(&mut self, path: &str, job: &Job) {
+        if let Ok(s) = self.session_mut(path) {
+            job.abandon(s);
+        }
+    }
+}
