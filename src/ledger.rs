@@ -43,7 +43,7 @@ use crate::contract::{ContractProposal, Decision, Outcome, Suggestion, SCHEMA_VE
 use crate::error::{Error, Result};
 use crate::fsutil::{self, Expect, WriteError};
 use crate::lock::DocLock;
-use crate::model::{now_iso, AgentInfo, ModelError, Provenance};
+use crate::model::{now_iso, ModelError, Provenance};
 use crate::store::read_settled;
 use crate::workspace::{DocPath, Workspace};
 
@@ -661,21 +661,7 @@ pub fn is_pending_file(text: &str) -> bool {
         .is_some_and(|v| v.get("entries").is_some() && v.get("docId").is_some())
 }
 
-/// The sidecar author of a producer's proposals: an agent named after the
-/// producer, its version as `sdk`, its model (for `model:` provenance).
-pub fn author_for(producer: &crate::contract::Producer) -> Provenance {
-    let model = producer.provenance.strip_prefix("model:").map(str::to_owned);
-    Provenance::agent(
-        producer.id.clone(),
-        AgentInfo {
-            sdk: Some(format!("{} {}", producer.id, producer.version)),
-            // Every writer in the seeds sets model and sessionId ("" when unknown).
-            model: Some(model.unwrap_or_default()),
-            session_id: Some(String::new()),
-            extra: Default::default(),
-        },
-    )
-}
+pub use crate::identity::author_for;
 
 /// A proposal filed from contract suggestions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -18,7 +18,7 @@ use cowriting::anchor::{resolve, Resolution};
 use cowriting::check;
 use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
-use cowriting::model::{to_js_json, AgentInfo, Fingerprint, Provenance, ThreadStatus};
+use cowriting::model::{to_js_json, Fingerprint, ThreadStatus};
 use cowriting::views::{self, Unit};
 use cowriting::{
     ByteRange, CharRange, DocPath, Document, Error, ProposalState, ProposeOptions, Result, Session, Store,
@@ -362,24 +362,14 @@ fn run(cli: Cli) -> Result<i32> {
         } => {
             let mut s = ctx.review_session(&doc)?;
             let range = target_range(&s, &target)?;
-            let author = Provenance::agent(
-                agent,
-                AgentInfo {
-                    sdk: Some("cowriting-cli".into()),
-                    // Every writer in the seeds sets model and sessionId ("" when unknown).
-                    model: Some(model.unwrap_or_default()),
-                    session_id: Some(session.unwrap_or_default()),
-                    ..AgentInfo::default()
-                },
-            );
-            let producer = cowriting::contract::Producer {
-                id: author.id.clone(),
+            let client = cowriting::identity::AgentClient {
+                name: agent,
                 version: format!("cowriting-cli {}", env!("CARGO_PKG_VERSION")),
-                provenance: match author.model() {
-                    Some(m) => format!("model:{m}"),
-                    None => format!("agent:{}", author.id),
-                },
+                sdk: "cowriting-cli".into(),
+                model,
+                session_id: session,
             };
+            let (author, producer) = (client.author(), client.producer());
             let reason = instruction.clone().unwrap_or_default();
             let filed = s.propose_suggestion(
                 range,

@@ -33,8 +33,9 @@
 
 use crate::contract::Producer;
 use crate::error::{Error, ErrorInfo, Result};
+use crate::identity::AgentClient;
 use crate::ledger::Ledger;
-use crate::model::{AgentInfo, Provenance, ThreadStatus};
+use crate::model::{Provenance, ThreadStatus};
 use crate::offset::{ByteRange, CharRange};
 use crate::session::{ProposalState, ProposeOptions, Session, Target};
 use crate::store::Store;
@@ -587,29 +588,25 @@ impl Client {
     }
 
     /// The agent author of what this client files.
+    /// This client, naming `model` (or not), as [`AgentClient`]: one mapping
+    /// to an author and a producer for every client.
+    fn agent(&self, model: Option<&str>) -> AgentClient {
+        AgentClient {
+            name: self.name.clone(),
+            version: self.version.clone(),
+            sdk: format!("mcp:{}/{}", self.name, self.version),
+            model: model.map(str::to_owned),
+            session_id: None,
+        }
+    }
+
     fn author(&self, model: Option<String>) -> Provenance {
-        Provenance::agent(
-            self.name.clone(),
-            AgentInfo {
-                sdk: Some(format!("mcp:{}/{}", self.name, self.version)),
-                // Every writer in the seeds sets model and sessionId ("" when unknown).
-                model: Some(model.unwrap_or_default()),
-                session_id: Some(String::new()),
-                extra: Default::default(),
-            },
-        )
+        self.agent(model.as_deref()).author()
     }
 
     /// The contract producer of what this client proposes.
     fn producer(&self, model: Option<&str>) -> Producer {
-        Producer {
-            id: self.name.clone(),
-            version: self.version.clone(),
-            provenance: match model {
-                Some(m) => format!("model:{m}"),
-                None => format!("agent:{}", self.name),
-            },
-        }
+        self.agent(model).producer()
     }
 }
 
