@@ -78,7 +78,9 @@ pub use changeset::{Assoc, ChangeSet, RangeAssoc};
 pub use document::Document;
 pub use error::{Error, ErrorCode, ErrorInfo, Result};
 pub use model::{Artifact, Provenance};
-pub use offset::{ByteOffset, ByteRange, CharOffset, CharRange, LineCol, Utf16Offset};
+pub use offset::{
+    ByteOffset, ByteRange, CharOffset, CharRange, FileByteOffset, FileByteRange, LineCol, Utf16Offset,
+};
 pub use session::{ProposalState, ProposalView, ProposeOptions, SaveReport, Session, Target, ThreadView};
 pub use store::Store;
 pub use workspace::{DocPath, Workspace};

@@ -54,7 +54,7 @@ use crate::model::{
     new_id, now_iso, Anchor, Artifact, Attribution, Comment, Extra, Proposal, Provenance, Thread,
     ThreadStatus,
 };
-use crate::offset::{ByteOffset, ByteRange, CharRange, Utf16Offset};
+use crate::offset::{ByteOffset, ByteRange, CharRange, FileByteRange, Utf16Offset};
 // A decision is redone up to the store's bound when a file changed under it
 // (with its backoff, a few seconds of another writer changing the files
 // without pause; a writer that never pauses is given up on).

@@ -15,7 +15,7 @@ use crate::contract::{self, Suggestion};
 use crate::error::{Error, Result};
 use crate::ledger::{author_for, Filed};
 use crate::model::new_id;
-use crate::offset::{ByteRange, CharRange};
+use crate::offset::{CharRange, FileByteRange};
 use crate::producers::{self, Cancel, Request, Run};
 use crate::session::{ProposeOptions, Session};
 
@@ -67,7 +67,7 @@ pub struct Job {
     pub producer: Producer,
     pub doc_id: String,
     pub bytes: Vec<u8>,
-    pub selection: Option<ByteRange>,
+    pub selection: Option<FileByteRange>,
     pub instruction: Option<String>,
     pub(crate) pin: Option<(String, String)>,
 }
@@ -123,7 +123,7 @@ impl Job {
         Ok(Job {
             producer,
             doc_id: session.doc_path().as_str().to_owned(),
-            selection: selection.map(|r| session.byte_range_of(r)),
+            selection: selection.map(|r| session.file_range_of(r)),
             instruction,
             bytes,
             pin,
@@ -222,11 +222,11 @@ impl Job {
                 message: "the selection was edited while the turn ran; nothing filed — ask again".into(),
             });
         }
-        let moved_to = session.byte_range_of(at).start.0;
+        let moved_to = session.file_range_of(at).start.0;
         let mut out = Vec::with_capacity(suggestions.len());
         for s in &suggestions {
             let start = s.span.start.0 - sel.start.0 + moved_to;
-            let span = ByteRange::new(start, start + s.span.end.0 - s.span.start.0);
+            let span = FileByteRange::new(start, start + s.span.end.0 - s.span.start.0);
             out.push(contract::migrate(s, &self.doc_id, now, span)?);
         }
         Ok(out)

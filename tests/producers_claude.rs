@@ -13,7 +13,7 @@ use std::time::Duration;
 use cowriting::config::{ClaudeConfig, Transport};
 use cowriting::contract::{verify, Producer, Source, Suggestion};
 use cowriting::error::{Error, ErrorCode};
-use cowriting::offset::ByteRange;
+use cowriting::offset::FileByteRange;
 use cowriting::producers::claude::{
     build_prompt, check_answer, edit_selection, edit_selection_with, hunks, Turn,
 };
@@ -24,9 +24,9 @@ const DOC: &str = "# Notes\n\nIntro.\n\nThe café was very nice and the 日本 g
 const SELECTION: &str = "The café was very nice and the 日本 garden was big 🎉 too.";
 const ANSWER: &str = "The café was lovely, and the 日本 garden was vast 🎉 too.";
 
-fn sel_range(doc: &str, sel: &str) -> ByteRange {
+fn sel_range(doc: &str, sel: &str) -> FileByteRange {
     let start = doc.find(sel).expect("selection is in the document");
-    ByteRange::new(start, start + sel.len())
+    FileByteRange::new(start, start + sel.len())
 }
 
 fn request<'a>(doc: &'a str, sel: &str, instruction: &'a str) -> Request<'a> {
@@ -141,11 +141,11 @@ fn cli_answer_becomes_per_hunk_suggestions() {
     let at = |w: &str| base + SELECTION.find(w).unwrap();
     assert_eq!(
         turn.run.suggestions[0].span,
-        ByteRange::new(at("very"), at("very") + "very nice".len())
+        FileByteRange::new(at("very"), at("very") + "very nice".len())
     );
     assert_eq!(
         turn.run.suggestions[1].span,
-        ByteRange::new(at("big"), at("big") + 3)
+        FileByteRange::new(at("big"), at("big") + 3)
     );
     assert_eq!(apply(DOC, &turn.run.suggestions), expected_doc());
 
@@ -373,7 +373,7 @@ fn bad_requests_run_nothing() {
         ),
         (
             Request {
-                selection: Some(ByteRange::new(cafe, cafe)),
+                selection: Some(FileByteRange::new(cafe, cafe)),
                 ..request(DOC, SELECTION, &instruction)
             },
             "the selection is empty",
@@ -381,14 +381,14 @@ fn bad_requests_run_nothing() {
         (
             // Inside "é".
             Request {
-                selection: Some(ByteRange::new(cafe, cafe + 4)),
+                selection: Some(FileByteRange::new(cafe, cafe + 4)),
                 ..request(DOC, SELECTION, &instruction)
             },
             "is inside a multi-byte character",
         ),
         (
             Request {
-                selection: Some(ByteRange::new(0, DOC.len() + 1)),
+                selection: Some(FileByteRange::new(0, DOC.len() + 1)),
                 ..request(DOC, SELECTION, &instruction)
             },
             "is past the end of notes/a.md",
@@ -741,8 +741,8 @@ fn hunks_on_multibyte_text() {
         vec![("crème", "noir"), ("", "le "), ("", "très "), ("", "🎉")]
     );
     let at = |w: &str| doc.find(w).unwrap();
-    assert_eq!(list[1].span, ByteRange::new(at("日本 est"), at("日本 est")));
-    assert_eq!(list[2].span, ByteRange::new(at("loin"), at("loin")));
+    assert_eq!(list[1].span, FileByteRange::new(at("日本 est"), at("日本 est")));
+    assert_eq!(list[2].span, FileByteRange::new(at("loin"), at("loin")));
     // The new emoji goes next to the old one, on a char boundary.
     let e = at("🎉 et");
     assert!(list[3].span.start.0 == e || list[3].span.start.0 == e + "🎉".len());
@@ -750,7 +750,7 @@ fn hunks_on_multibyte_text() {
     let list = split(doc, sel, "Café crème — 日本 est vraiment loin 🎉 et beau.");
     assert_eq!(pairs(&list), vec![("", "vraiment ")]);
     let at = doc.find("loin").unwrap();
-    assert_eq!(list[0].span, ByteRange::new(at, at));
+    assert_eq!(list[0].span, FileByteRange::new(at, at));
     let list = split(doc, sel, "Café — 日本 est loin 🎉 et beau.");
     assert_eq!(pairs(&list), vec![("crème ", "")]);
     // Edits in two paragraphs stay two proposals; across one line break they merge.

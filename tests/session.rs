@@ -507,3 +507,20 @@ fn one_resolver_names_the_same_text_by_words_bytes_and_utf16() {
         assert!(e.to_string().contains("d.md"), "{e}");
     }
 }
+
+#[test]
+fn on_a_bom_file_text_bytes_and_file_bytes_are_three_apart_and_never_mixed() {
+    use cowriting::{ByteRange, FileByteRange, Target};
+    let f = Fixture::new("\u{feff}café end");
+    let s = f.open();
+    let end = s.find("end", None).unwrap();
+    // The CLI's and MCP's bytes are the text's; the contract's are the file's.
+    let text = s.resolve_target(Target::Bytes(ByteRange::new(6, 9))).unwrap();
+    assert_eq!(text, end);
+    let file = s.file_range_of(end);
+    assert_eq!(file, FileByteRange::new(9, 12));
+    assert_eq!(&s.contract_bytes()[9..12], b"end");
+    assert_eq!(s.char_range_of(file).unwrap(), end);
+    // A file span inside the BOM is not in the text.
+    assert!(s.char_range_of(FileByteRange::new(1, 4)).is_err());
+}

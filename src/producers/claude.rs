@@ -37,7 +37,7 @@ use crate::config::{ClaudeConfig, Transport};
 use crate::contract::{sha256_hex, sort_suggestions, Finding, Producer, Source, Suggestion};
 use crate::diff::{word_diff, DiffTag};
 use crate::error::{Error, Result};
-use crate::offset::ByteRange;
+use crate::offset::FileByteRange;
 
 /// The producer id of every suggestion Claude makes.
 pub const PRODUCER_ID: &str = "claude";
@@ -143,7 +143,7 @@ fn cancelled() -> Error {
 
 /// A request's selection, checked.
 struct Selection<'a> {
-    range: ByteRange,
+    range: FileByteRange,
     text: &'a str,
     before: &'a str,
     after: &'a str,
@@ -491,7 +491,7 @@ pub fn hunks(
             source,
             req.bytes,
             Finding {
-                span: ByteRange::new(base + start, base + end),
+                span: FileByteRange::new(base + start, base + end),
                 replacement: repl,
                 category: "rewrite".into(),
                 reason: sel.instruction.to_owned(),

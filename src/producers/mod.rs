@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::contract::{Producer, Suggestion};
 use crate::error::{Error, Result};
-use crate::offset::ByteRange;
+use crate::offset::FileByteRange;
 
 pub mod claude;
 pub mod external;
@@ -36,7 +36,7 @@ pub struct Request<'a> {
     /// The exact UTF-8 bytes the suggestions will be made on.
     pub bytes: &'a [u8],
     /// For Claude: the selection to rewrite.
-    pub selection: Option<ByteRange>,
+    pub selection: Option<FileByteRange>,
     /// For Claude: what the human asked for.
     pub instruction: Option<&'a str>,
 }

@@ -25,7 +25,7 @@ impl Session {
     }
 
     /// A contract byte span (into [`Session::contract_bytes`]) as chars.
-    pub fn char_range_of(&self, span: ByteRange) -> Result<CharRange> {
+    pub fn char_range_of(&self, span: FileByteRange) -> Result<CharRange> {
         let bom = self.bom_len();
         if span.start.0 < bom || span.end.0 < span.start.0 {
             return Err(Error::BadInput(format!(
@@ -47,10 +47,10 @@ impl Session {
         })
     }
 
-    /// A char range as a contract byte span.
-    pub fn byte_range_of(&self, range: CharRange) -> ByteRange {
+    /// A char range as a contract byte span (file bytes, a BOM included).
+    pub fn file_range_of(&self, range: CharRange) -> FileByteRange {
         let bom = self.bom_len();
-        ByteRange::new(
+        FileByteRange::new(
             self.doc.char_to_byte(range.start).0 + bom,
             self.doc.char_to_byte(range.end).0 + bom,
         )
@@ -188,7 +188,7 @@ impl Session {
             &source,
             &bytes,
             contract::Finding {
-                span: self.byte_range_of(range),
+                span: self.file_range_of(range),
                 replacement: replacement.to_owned(),
                 category: category.to_owned(),
                 reason: reason.to_owned(),
@@ -246,11 +246,11 @@ impl Session {
             .map(|s| s.span.start.0)
             .min()
             .unwrap_or(0);
-        let now = self.byte_range_of(range).start.0;
+        let now = self.file_range_of(range).start.0;
         let mut out = Vec::with_capacity(entry.suggestions.len());
         for s in &entry.suggestions {
             let start = s.span.start.0 - origin + now;
-            let span = ByteRange::new(start, start + (s.span.end.0 - s.span.start.0));
+            let span = FileByteRange::new(start, start + (s.span.end.0 - s.span.start.0));
             out.push(contract::migrate(s, self.doc_path.as_str(), bytes, span)?);
         }
         Ok(Some(out))

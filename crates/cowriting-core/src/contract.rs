@@ -30,7 +30,7 @@ use sha2::{Digest, Sha256};
 use thiserror::Error;
 
 use crate::model::type_name as kind;
-use crate::offset::{ByteOffset, ByteRange};
+use crate::offset::{FileByteOffset, FileByteRange};
 
 /// The contract's schema version; records with another are refused.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -109,8 +109,8 @@ pub struct Suggestion {
     pub id: String,
     pub producer: Producer,
     pub source: Source,
-    /// Half-open UTF-8 byte offsets into the source bytes.
-    pub span: ByteRange,
+    /// Half-open UTF-8 byte offsets into the source bytes (the file's: a BOM included).
+    pub span: FileByteRange,
     /// The source text at `span`, exactly.
     pub text: String,
     pub replacement: String,
@@ -126,7 +126,7 @@ pub struct Suggestion {
 /// What a producer knows about one finding; [`Suggestion::new`] adds the rest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
-    pub span: ByteRange,
+    pub span: FileByteRange,
     pub replacement: String,
     pub category: String,
     pub reason: String,
@@ -341,7 +341,7 @@ pub fn migrate(
     old: &Suggestion,
     doc_id: &str,
     bytes: &[u8],
-    span: ByteRange,
+    span: FileByteRange,
 ) -> Result<Suggestion, ContractError> {
     let here = bytes.get(span.start.0..span.end.0);
     if here != Some(old.text.as_bytes()) {
@@ -360,7 +360,7 @@ pub fn migrate(
 
 /// The text of `span` in `bytes`, refusing spans out of range or off a char
 /// boundary; `field` names the span in the error.
-pub fn span_text<'a>(bytes: &'a [u8], span: ByteRange, field: &str) -> Result<&'a str, ContractError> {
+pub fn span_text<'a>(bytes: &'a [u8], span: FileByteRange, field: &str) -> Result<&'a str, ContractError> {
     let (start, end) = (span.start.0, span.end.0);
     if start > end {
         return Err(ContractError::invalid(
@@ -516,7 +516,7 @@ pub fn validate_suggestion(
             ),
         ));
     }
-    let actual = span_text(bytes, ByteRange::new(ends[0], ends[1]), &field("span"))?;
+    let actual = span_text(bytes, FileByteRange::new(ends[0], ends[1]), &field("span"))?;
     if actual != s.text {
         return Err(ContractError::invalid(
             field("text"),
@@ -548,10 +548,10 @@ fn jcs_sha256<T: Serialize>(value: &T) -> String {
 }
 
 /// A byte span from two offsets, for producers.
-pub fn byte_span(start: usize, end: usize) -> ByteRange {
-    ByteRange {
-        start: ByteOffset(start),
-        end: ByteOffset(end),
+pub fn byte_span(start: usize, end: usize) -> FileByteRange {
+    FileByteRange {
+        start: FileByteOffset(start),
+        end: FileByteOffset(end),
     }
 }
 

@@ -37,4 +37,6 @@ pub mod test_support;
 pub use changeset::{Assoc, ChangeSet, RangeAssoc};
 pub use document::Document;
 pub use model::{Artifact, Provenance};
-pub use offset::{ByteOffset, ByteRange, CharOffset, CharRange, LineCol, Utf16Offset};
+pub use offset::{
+    ByteOffset, ByteRange, CharOffset, CharRange, FileByteOffset, FileByteRange, LineCol, Utf16Offset,
+};

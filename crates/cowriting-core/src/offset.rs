@@ -41,6 +41,15 @@ offset_newtype!(
     /// A position counted in UTF-16 code units (CodeMirror's and JavaScript's unit).
     Utf16Offset
 );
+offset_newtype!(
+    /// A position counted in UTF-8 bytes of a document's **file**, a BOM (if
+    /// any) included: the suggestion contract's unit, since producers read the
+    /// file's bytes. [`ByteOffset`] counts the *text's* bytes, after the BOM;
+    /// on a file with a BOM the two differ by three, so they are different
+    /// types, converted only by the session (`Session::char_range_of`,
+    /// `Session::file_range_of`).
+    FileByteOffset
+);
 
 /// A 0-based line and a 0-based column counted in chars. Lines end at `\n`
 /// (a `\r\n` pair counts as one line break; a lone `\r` does not end a line).
@@ -98,7 +107,8 @@ impl fmt::Display for CharRange {
     }
 }
 
-/// A half-open range of UTF-8 bytes, as the CLI and the contract speak it.
+/// A half-open range of UTF-8 bytes of the text (after a BOM, if any), as the
+/// CLI and MCP speak it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ByteRange {
     pub start: ByteOffset,
@@ -115,6 +125,29 @@ impl ByteRange {
 }
 
 impl fmt::Display for ByteRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// A half-open range of UTF-8 bytes of a document's file, a BOM included (the
+/// suggestion contract's spans); see [`FileByteOffset`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct FileByteRange {
+    pub start: FileByteOffset,
+    pub end: FileByteOffset,
+}
+
+impl FileByteRange {
+    pub fn new(start: usize, end: usize) -> Self {
+        FileByteRange {
+            start: FileByteOffset(start),
+            end: FileByteOffset(end),
+        }
+    }
+}
+
+impl fmt::Display for FileByteRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}..{}", self.start, self.end)
     }
