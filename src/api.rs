@@ -268,6 +268,23 @@ impl Api {
         })
     }
 
+    /// Accept these proposals (a group the writer chose, e.g. one producer's
+    /// part of a shared turn), as one undo step. Each must be acceptable.
+    pub fn accept_all(&mut self, path: &str, ids: &[String]) -> Result<Applied> {
+        if ids.is_empty() {
+            return Err(Error::BadInput("no proposals to accept".into()));
+        }
+        self.change_with(path, |s| s.accept_all(ids).map(Some))
+    }
+
+    /// Reject these proposals (whatever their state), as one undo step.
+    pub fn reject_all(&mut self, path: &str, ids: &[String]) -> Result<Applied> {
+        if ids.is_empty() {
+            return Err(Error::BadInput("no proposals to reject".into()));
+        }
+        self.change_with(path, |s| s.reject_all(ids).map(|()| None))
+    }
+
     pub fn undo(&mut self, path: &str) -> Result<Applied> {
         self.change_with(path, |s| s.undo())
     }
@@ -471,6 +488,52 @@ mod tests {
         assert!(err.to_string().contains("surrogate"), "{err}");
         // A stale version is refused.
         assert!(api.edit("d.md", 0, &[], true).is_err());
+    }
+
+    #[test]
+    fn a_chosen_group_is_accepted_in_one_call_and_undone_in_one_step() {
+        let (dir, mut api) = setup("one two three four\n");
+        let mut s = Session::open(
+            api.store().clone(),
+            DocPath::parse("d.md").unwrap(),
+            Provenance::human("h"),
+        )
+        .unwrap();
+        let mut ids = Vec::new();
+        for (at, by) in [((0, 3), "1"), ((4, 7), "2"), ((8, 13), "3")] {
+            let opts = crate::session::ProposeOptions {
+                author: Provenance::human("bot"),
+                turn_id: Some("turn-shared".into()),
+                instruction: None,
+            };
+            ids.push(s.propose(CharRange::new(at.0, at.1), by, opts).unwrap());
+        }
+        drop(s);
+        api.open_document("d.md").unwrap();
+        let chosen = vec![ids[0].clone(), ids[2].clone()];
+        let applied = api.accept_all("d.md", &chosen).unwrap();
+        assert_eq!(api.session("d.md").unwrap().document().text(), "1 two 3 four\n");
+        assert_eq!(applied.review.proposals.len(), 1, "the other one stays pending");
+        let undone = api.undo("d.md").unwrap();
+        assert_eq!(undone.review.proposals.len(), 3, "one undo step takes both back");
+        assert_eq!(
+            api.session("d.md").unwrap().document().text(),
+            "one two three four\n"
+        );
+        api.reject_all("d.md", &chosen).unwrap();
+        let left: Vec<String> = api
+            .review("d.md")
+            .unwrap()
+            .proposals
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+        assert_eq!(left, vec![ids[1].clone()]);
+        assert_eq!(
+            api.accept_all("d.md", &[]).unwrap_err().code(),
+            crate::ErrorCode::BadInput
+        );
+        drop(dir);
     }
 
     #[test]

@@ -128,6 +128,16 @@ fn reject_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Ap
     state.with(|api| api.reject_turn(&path, &turn))
 }
 
+#[tauri::command]
+fn accept_all(state: State<'_, AppState>, path: String, ids: Vec<String>) -> Res<Applied> {
+    state.with(|api| api.accept_all(&path, &ids))
+}
+
+#[tauri::command]
+fn reject_all(state: State<'_, AppState>, path: String, ids: Vec<String>) -> Res<Applied> {
+    state.with(|api| api.reject_all(&path, &ids))
+}
+
 /// Run a producer on an open document (Ask Claude…, Check document) and file
 /// what it finds. The run happens off the UI thread and off the workspace lock:
 /// the writer keeps typing; the selection is tracked meanwhile. `job` is the
@@ -549,6 +559,8 @@ fn main() {
             reject,
             accept_turn,
             reject_turn,
+            accept_all,
+            reject_all,
             undo,
             redo,
             seal_undo_group,

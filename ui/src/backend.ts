@@ -25,6 +25,8 @@ export interface Backend {
   reject(path: string, id: string): Promise<Applied>;
   acceptTurn(path: string, turn: string): Promise<Applied>;
   rejectTurn(path: string, turn: string): Promise<Applied>;
+  acceptAll(path: string, ids: string[]): Promise<Applied>;
+  rejectAll(path: string, ids: string[]): Promise<Applied>;
   /**
    * Run a producer ("claude", "harper", "vale", …) on an open document and file
    * what it finds. `from`/`to`: the selection in UTF-16 units (Claude needs one
@@ -103,6 +105,8 @@ export async function tauriBackend(): Promise<Backend> {
     reject: (path, id) => invoke("reject", { path, id }),
     acceptTurn: (path, turn) => invoke("accept_turn", { path, turn }),
     rejectTurn: (path, turn) => invoke("reject_turn", { path, turn }),
+    acceptAll: (path, ids) => invoke("accept_all", { path, ids }),
+    rejectAll: (path, ids) => invoke("reject_all", { path, ids }),
     runProducer: (path, producer, from, to, instruction, job) =>
       invoke("run_producer", { path, producer, from, to, instruction, job }),
     cancelJob: (job) => invoke("cancel_job", { job }),

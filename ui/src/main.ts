@@ -649,11 +649,12 @@ class App {
   rejectTurn(turn: string) {
     return this.coreOp((p) => this.backend.rejectTurn(p, turn));
   }
-  async acceptEach(ids: string[]) {
-    for (const id of ids) await this.accept(id);
+  /** Accept a group of proposals (one producer's part of a shared turn) in one call: one undo step. */
+  acceptAll(ids: string[]) {
+    return this.coreOp((p) => this.backend.acceptAll(p, ids));
   }
-  async rejectEach(ids: string[]) {
-    for (const id of ids) await this.reject(id);
+  rejectAll(ids: string[]) {
+    return this.coreOp((p) => this.backend.rejectAll(p, ids));
   }
   undo() {
     return this.coreOp((p) => this.backend.undo(p));
@@ -911,8 +912,8 @@ class App {
         const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
         a.toggleAttribute("disabled", pending.length === 0);
         // A turn another producer filed under too: act on this group's proposals only.
-        a.addEventListener("click", () => void (g.sharedTurn ? this.acceptEach(pending) : this.acceptTurn(turn)));
-        r.addEventListener("click", () => void (g.sharedTurn ? this.rejectEach(all) : this.rejectTurn(turn)));
+        a.addEventListener("click", () => void (g.sharedTurn ? this.acceptAll(pending) : this.acceptTurn(turn)));
+        r.addEventListener("click", () => void (g.sharedTurn ? this.rejectAll(all) : this.rejectTurn(turn)));
         actions.append(a, r);
         head.append(actions);
       }

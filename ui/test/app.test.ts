@@ -58,6 +58,8 @@ vi.mock("../src/backend", async (importOriginal) => {
       reject: async (...a) => (call("reject", ...a), applied()),
       acceptTurn: async (...a) => (call("acceptTurn", ...a), applied()),
       rejectTurn: async (...a) => (call("rejectTurn", ...a), applied()),
+      acceptAll: async (...a) => (call("acceptAll", ...a), applied()),
+      rejectAll: async (...a) => (call("rejectAll", ...a), applied()),
       runProducer: (...args) => {
         call("runProducer", ...args);
         return new Promise<FilingDto>((resolve, reject) => fake.runs.push({ producer: args[1], args, resolve, reject }));
@@ -222,6 +224,24 @@ describe("Ask Claude…", () => {
     q<HTMLButtonElement>(".btn-accept-turn")!.click();
     await until(() => fake.calls.some((c) => c.name === "acceptTurn"), "accept all");
     expect(fake.calls.find((c) => c.name === "acceptTurn")!.args).toEqual(["a.md", "turn-c"]);
+
+    // A turn two producers filed under: each group decides its own proposals, in one call
+    // (one undo step), not one call per proposal.
+    fake.review = {
+      ...fake.emptyReview(),
+      proposals: [proposal("p3", 0, "turn-s", "harper", "spelling", "typo"), proposal("p4", 20, "turn-s", "vale", "style", "wordy")],
+    };
+    q<HTMLButtonElement>(".btn-reject-turn")!.click();
+    await until(() => document.querySelectorAll(".review-body .group").length === 2, "the two groups of the shared turn");
+    const shared = Array.from(document.querySelectorAll<HTMLElement>(".review-body .group"));
+    expect(shared.map((g) => g.dataset.producer)).toEqual(["harper", "vale"]);
+    shared[1].querySelector<HTMLButtonElement>(".btn-accept-turn")!.click();
+    await until(() => fake.calls.some((c) => c.name === "acceptAll"), "accept the group");
+    expect(fake.calls.filter((c) => c.name === "acceptAll").map((c) => c.args)).toEqual([["a.md", ["p4"]]]);
+    shared[0].querySelector<HTMLButtonElement>(".btn-reject-turn")!.click();
+    await until(() => fake.calls.some((c) => c.name === "rejectAll"), "reject the group");
+    expect(fake.calls.filter((c) => c.name === "rejectAll").map((c) => c.args)).toEqual([["a.md", ["p3"]]]);
+    expect(fake.calls.filter((c) => c.name === "accept" || c.name === "reject")).toEqual([]);
   });
 
   it("cancels a run with its button; the error shows in the chip", async () => {

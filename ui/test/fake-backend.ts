@@ -21,6 +21,8 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     reject: applied,
     acceptTurn: applied,
     rejectTurn: applied,
+    acceptAll: applied,
+    rejectAll: applied,
     runProducer: no,
     cancelJob: async () => undefined,
     enabledProducers: async () => [],
