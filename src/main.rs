@@ -106,12 +106,14 @@ enum Command {
     Threads { doc: String },
     /// List attribution spans.
     Spans { doc: String },
-    /// Run a producer on a document and file what it finds as pending proposals.
+    /// Run a producer on a document and file what it finds as pending proposals;
+    /// without --producer, every producer enabled in your settings, one after
+    /// the other, as the app's Check document does.
     Suggest {
         doc: String,
         /// harper, vale, claude, or an external producer named in your config.
         #[arg(long)]
-        producer: String,
+        producer: Option<String>,
         /// For claude: what to do with the selection.
         #[arg(long)]
         instruction: Option<String>,
@@ -416,7 +418,10 @@ fn run(cli: Cli) -> Result<i32> {
             producer,
             instruction,
             target,
-        } => cmd_suggest(&ctx, &doc, &producer, instruction, &target),
+        } => match producer {
+            Some(p) => cmd_suggest(&ctx, &doc, &p, instruction, &target),
+            None => cmd_check_document(&ctx, &doc, instruction, &target),
+        },
         Command::Decisions { doc } => cmd_decisions(&ctx, doc.as_deref()),
         Command::Eval { replay } => cmd_eval(&ctx, replay.as_deref()),
         Command::Mcp => cowriting::mcp::serve_stdio(ctx.ws().root()).map(|()| 0),
@@ -501,6 +506,75 @@ fn warn(s: &mut Session) {
     for w in s.take_warnings() {
         eprintln!("cowriting: warning: {w}");
     }
+}
+
+/// `suggest DOC` without `--producer`: Check document. Exit 0 when every
+/// producer that ran filed; else the first failure's exit code.
+fn cmd_check_document(ctx: &Ctx, doc: &str, instruction: Option<String>, t: &OptTarget) -> Result<i32> {
+    if instruction.is_some() || t.find.is_some() || t.start.is_some() {
+        return Err(Error::BadInput(
+            "--instruction, --find and --start go with --producer (Check document looks at the whole text)"
+                .into(),
+        ));
+    }
+    let cfg = cowriting::config::Config::load()?;
+    let enabled = cfg.producers.enabled.clone();
+    if enabled.is_empty() {
+        return Err(Error::BadInput(
+            "no producers are enabled: name one with --producer, or enable them in the settings".into(),
+        ));
+    }
+    let mut s = ctx.review_session(doc)?;
+    let cancel = cowriting::producers::Cancel::new();
+    let outcomes = cowriting::suggest::check_document(&enabled, &cancel, |name| {
+        let producer = cowriting::suggest::Producer::parse(name, &cfg)?;
+        cowriting::suggest::run_and_file(&mut s, &cfg, producer, None, None, &cancel)
+    });
+    warn(&mut s);
+    let exit = outcomes
+        .iter()
+        .find_map(|o| match o {
+            cowriting::suggest::CheckOutcome::Failed { error, .. } => Some(error.code.exit_code()),
+            _ => None,
+        })
+        .unwrap_or(0);
+    ctx.print(
+        || {
+            let lines: Vec<String> = outcomes
+                .iter()
+                .map(|o| match o {
+                    cowriting::suggest::CheckOutcome::Filed { producer, filing } => format!(
+                        "{producer}: {} proposal{} filed (turn {}){}",
+                        filing.filed.len(),
+                        if filing.filed.len() == 1 { "" } else { "s" },
+                        filing.turn_id,
+                        if filing.skipped.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", {} not filed", filing.skipped.len())
+                        }
+                    ),
+                    cowriting::suggest::CheckOutcome::Failed { producer, error } => {
+                        let m = error
+                            .message
+                            .strip_prefix(&format!("{producer}: "))
+                            .unwrap_or(&error.message);
+                        match error.code {
+                            cowriting::ErrorCode::NotInstalled => format!("{producer}: not installed ({m})"),
+                            cowriting::ErrorCode::TimedOut => format!("{producer}: timed out ({m})"),
+                            _ => format!("{producer}: failed ({m})"),
+                        }
+                    }
+                    cowriting::suggest::CheckOutcome::NotRun { producer, .. } => {
+                        format!("{producer}: not run")
+                    }
+                })
+                .collect();
+            lines.join("\n")
+        },
+        || json!({ "document": s.doc_path().as_str(), "outcomes": outcomes }),
+    );
+    Ok(exit)
 }
 
 fn cmd_suggest(

@@ -12,7 +12,7 @@
 
 use crate::config::Config;
 use crate::contract::{self, Suggestion};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorInfo, Result};
 use crate::ledger::{author_for, Filed};
 use crate::model::new_id;
 use crate::offset::{CharRange, FileByteRange};
@@ -73,7 +73,8 @@ pub struct Job {
 }
 
 /// What a finished job filed.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Filing {
     pub producer: String,
     pub turn_id: String,
@@ -274,4 +275,107 @@ pub fn run_and_file(
         }
     };
     job.file(session, outcome)
+}
+
+/// How one producer of a Check document ended (`F`: what the client shows of a
+/// filing). Serialized as `{producer, filing}`, `{producer, error}` or
+/// `{producer, notRun: true}`.
+#[derive(Clone, Debug, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(untagged)]
+pub enum CheckOutcome<F> {
+    Filed {
+        producer: String,
+        filing: F,
+    },
+    Failed {
+        producer: String,
+        error: ErrorInfo,
+    },
+    NotRun {
+        producer: String,
+        #[serde(rename = "notRun")]
+        not_run: bool,
+    },
+}
+
+impl<F> CheckOutcome<F> {
+    pub fn producer(&self) -> &str {
+        match self {
+            CheckOutcome::Filed { producer, .. }
+            | CheckOutcome::Failed { producer, .. }
+            | CheckOutcome::NotRun { producer, .. } => producer,
+        }
+    }
+}
+
+/// Check document: each of `producers` in turn on one document, `run` preparing,
+/// running and filing one of them. A producer that fails (not installed, timed
+/// out, a bad answer) does not stop the others; once `cancel` is set the rest
+/// are not run. The app and `cowriting suggest` (without `--producer`) both
+/// check this way.
+pub fn check_document<F>(
+    producers: &[String],
+    cancel: &Cancel,
+    mut run: impl FnMut(&str) -> Result<F>,
+) -> Vec<CheckOutcome<F>> {
+    let mut out = Vec::with_capacity(producers.len());
+    for p in producers {
+        let producer = p.clone();
+        if cancel.is_cancelled() {
+            out.push(CheckOutcome::NotRun {
+                producer,
+                not_run: true,
+            });
+            continue;
+        }
+        out.push(match run(p) {
+            Ok(filing) => CheckOutcome::Filed { producer, filing },
+            Err(e) => CheckOutcome::Failed {
+                producer,
+                error: e.info(),
+            },
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod check_tests {
+    use super::*;
+    use crate::error::ErrorCode;
+
+    #[test]
+    fn a_failure_does_not_stop_the_others_and_a_cancel_leaves_the_rest_unrun() {
+        let names: Vec<String> = ["harper", "vale", "lint", "later"].map(String::from).into();
+        let cancel = Cancel::new();
+        let mut ran = Vec::new();
+        let out = check_document(&names, &cancel, |p| {
+            ran.push(p.to_owned());
+            match p {
+                "vale" => Err(Error::NotInstalled {
+                    producer: "vale".into(),
+                    program: "vale".into(),
+                    hint: None,
+                }),
+                "lint" => {
+                    cancel.cancel();
+                    Ok(1)
+                }
+                _ => Ok(3),
+            }
+        });
+        assert_eq!(ran, ["harper", "vale", "lint"]);
+        let json = serde_json::to_value(&out).unwrap();
+        assert_eq!(json[0], serde_json::json!({ "producer": "harper", "filing": 3 }));
+        assert_eq!(json[1]["error"]["code"], "not_installed");
+        assert_eq!(json[2], serde_json::json!({ "producer": "lint", "filing": 1 }));
+        assert_eq!(
+            json[3],
+            serde_json::json!({ "producer": "later", "notRun": true })
+        );
+        assert!(
+            matches!(&out[1], CheckOutcome::Failed { error, .. } if error.code == ErrorCode::NotInstalled)
+        );
+    }
 }

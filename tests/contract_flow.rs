@@ -435,3 +435,62 @@ fn a_backup_carries_unsaved_text_spans_and_decisions_into_a_new_session() {
     let d = Ledger::new(ws.path()).decisions().unwrap();
     assert_eq!(d.len(), 2, "both decisions logged once");
 }
+
+#[test]
+fn check_document_from_the_cli_runs_every_enabled_producer_and_a_missing_one_does_not_stop_it() {
+    let ws = Ws::new();
+    ws.write("d.md", "One teh two teh three teh.\n");
+    let producer = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/producers/external/producer.py");
+    let cfg_dir = tempfile::tempdir().unwrap();
+    let config = cfg_dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[producers]\nenabled = [\"vale\", \"thefix\"]\n\n[vale]\ncommand = \"/nonexistent/cowriting-test/vale\"\n\n\
+             [external.thefix]\ncommand = {:?}\nargs = [\"good\"]\n",
+            producer.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = ws
+        .cmd(&["--json", "suggest", "d.md"])
+        .env("COWRITING_CONFIG", &config)
+        .output()
+        .unwrap();
+    // Vale is not installed: the check goes on, and the exit status says a producer did not run.
+    assert_eq!(
+        out.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["document"], "d.md");
+    let outcomes = v["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 2, "{v}");
+    assert_eq!(outcomes[0]["producer"], "vale");
+    assert_eq!(outcomes[0]["error"]["code"], "not_installed", "{v}");
+    assert_eq!(outcomes[1]["producer"], "thefix");
+    assert_eq!(outcomes[1]["filing"]["filed"].as_array().unwrap().len(), 3, "{v}");
+    assert_eq!(ws.sidecar_json("d.md")["proposals"].as_array().unwrap().len(), 3);
+    // The same in words.
+    let out = ws
+        .cmd(&["suggest", "d.md"])
+        .env("COWRITING_CONFIG", &config)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("vale: not installed (\"/nonexistent/cowriting-test/vale\" is not installed"),
+        "{text}"
+    );
+    assert!(text.contains("\nthefix: "), "{text}");
+    // Check document looks at the whole text.
+    let out = ws
+        .cmd(&["suggest", "d.md", "--find", "teh"])
+        .env("COWRITING_CONFIG", &config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
