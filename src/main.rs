@@ -527,8 +527,8 @@ fn cmd_check_document(ctx: &Ctx, doc: &str, instruction: Option<String>, t: &Opt
     let mut s = ctx.review_session(doc)?;
     let cancel = cowriting::producers::Cancel::new();
     let outcomes = cowriting::suggest::check_document(&enabled, &cancel, |name| {
-        let producer = cowriting::suggest::Producer::parse(name, &cfg)?;
-        cowriting::suggest::run_and_file(&mut s, &cfg, producer, None, None, &cancel)
+        let producer = cowriting::suggest::Producer::parse(name, &cfg).map_err(|e| e.info())?;
+        cowriting::suggest::run_and_file(&mut s, &cfg, producer, None, None, &cancel).map_err(|e| e.info())
     });
     warn(&mut s);
     let exit = outcomes

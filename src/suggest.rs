@@ -317,7 +317,7 @@ impl<F> CheckOutcome<F> {
 pub fn check_document<F>(
     producers: &[String],
     cancel: &Cancel,
-    mut run: impl FnMut(&str) -> Result<F>,
+    mut run: impl FnMut(&str) -> std::result::Result<F, ErrorInfo>,
 ) -> Vec<CheckOutcome<F>> {
     let mut out = Vec::with_capacity(producers.len());
     for p in producers {
@@ -331,10 +331,7 @@ pub fn check_document<F>(
         }
         out.push(match run(p) {
             Ok(filing) => CheckOutcome::Filed { producer, filing },
-            Err(e) => CheckOutcome::Failed {
-                producer,
-                error: e.info(),
-            },
+            Err(error) => CheckOutcome::Failed { producer, error },
         });
     }
     out
@@ -357,7 +354,8 @@ mod check_tests {
                     producer: "vale".into(),
                     program: "vale".into(),
                     hint: None,
-                }),
+                }
+                .info()),
                 "lint" => {
                     cancel.cancel();
                     Ok(1)

@@ -15,15 +15,16 @@ mod sample;
 mod watch;
 
 use cowriting::api::{
-    Api, Applied, Comparison, DocView, EditAck, FilingDto, RestoreReport, ReviewDto, SaveResult, SettingsDto,
-    TextChange, WorkspaceInfo,
+    Api, Applied, Comparison, DocView, EditAck, FilingDto, JobProgress, RestoreReport, ReviewDto, SaveResult,
+    SettingsDto, TextChange, WorkspaceInfo,
 };
 use cowriting::producers::Cancel;
+use cowriting::suggest::CheckOutcome;
 use cowriting::{Error, ErrorCode, ErrorInfo};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use tauri::{Emitter, Manager, State};
+use tauri::{AppHandle, Emitter, Manager, State};
 
 type Res<T> = Result<T, ErrorInfo>;
 
@@ -175,17 +176,54 @@ async fn run_producer(
     }
 }
 
+/// Check document: every producer enabled in the settings, in turn
+/// (`cowriting::suggest::check_document`: one failing does not stop the next),
+/// each prepared under the state lock, run off it and off the UI thread, and
+/// filed; a `job-progress` event names the producer running. `job` cancels the
+/// whole check: the running producer stops and the rest are not run.
+#[tauri::command]
+async fn check_document(app: AppHandle, path: String, job: String) -> Res<Vec<CheckOutcome<FilingDto>>> {
+    let cfg = cowriting::config::Config::load().map_err(|e| e.info())?;
+    let cancel = Cancel::new();
+    lock(&app.state::<AppState>().jobs).insert(job.clone(), cancel.clone());
+    let handle = app.clone();
+    let running = job.clone();
+    let outcomes = tauri::async_runtime::spawn_blocking(move || {
+        let state = handle.state::<AppState>();
+        let enabled = cfg.producers.enabled.clone();
+        cowriting::suggest::check_document(&enabled, &cancel, |producer| {
+            let _ = handle.emit(
+                "job-progress",
+                JobProgress {
+                    job: running.clone(),
+                    producer: producer.to_owned(),
+                },
+            );
+            let prepared = state.with(|api| api.prepare_job(&cfg, &path, producer, None, None, None))?;
+            match prepared.run(&cfg, &cancel) {
+                Ok(o) => state.with(|api| api.file_job(&path, &prepared, o)),
+                Err(e) => {
+                    let _ = state.with(|api| {
+                        api.drop_job(&path, &prepared);
+                        Ok(())
+                    });
+                    Err(e.info())
+                }
+            }
+        })
+    })
+    .await
+    .map_err(info);
+    lock(&app.state::<AppState>().jobs).remove(&job);
+    outcomes
+}
+
 /// Cancel a running producer job; nothing it found is filed.
 #[tauri::command]
 fn cancel_job(state: State<'_, AppState>, job: String) {
     if let Some(c) = lock(&state.jobs).get(&job) {
         c.cancel();
     }
-}
-
-#[tauri::command]
-fn enabled_producers(state: State<'_, AppState>) -> Res<Vec<String>> {
-    state.with(|api| api.enabled_producers())
 }
 
 #[tauri::command]
@@ -576,8 +614,8 @@ fn main() {
             dirty_documents,
             restored_backups,
             run_producer,
+            check_document,
             cancel_job,
-            enabled_producers,
             settings,
             save_settings,
             open_folder,

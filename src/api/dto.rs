@@ -176,3 +176,13 @@ pub struct Comparison {
     /// Word diff of mine → theirs.
     pub diff: Vec<DiffPart>,
 }
+
+/// Which producer a running Check document is on (the app's `job-progress` event).
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct JobProgress {
+    /// The UI's id of the job (what `cancel_job` takes).
+    pub job: String,
+    pub producer: String,
+}

@@ -3,11 +3,6 @@
 use super::*;
 
 impl Api {
-    /// The producers "Check document" runs, from the user's settings.
-    pub fn enabled_producers(&self) -> Result<Vec<String>> {
-        Ok(Config::load()?.producers.enabled)
-    }
-
     /// The user's producer settings.
     pub fn settings(&self) -> Result<SettingsDto> {
         let cfg = Config::load()?;

@@ -2,11 +2,13 @@
 // src-tauri/src/main.rs appears here with the types generated from Rust
 // (src/bindings/, by ts-rs); errors arrive as `{code, message}`.
 import type { Applied } from "./bindings/Applied";
+import type { CheckOutcome } from "./bindings/CheckOutcome";
 import type { Comparison } from "./bindings/Comparison";
 import type { DocView } from "./bindings/DocView";
 import type { EditAck } from "./bindings/EditAck";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { FilingDto } from "./bindings/FilingDto";
+import type { JobProgress } from "./bindings/JobProgress";
 import type { Notice } from "./bindings/Notice";
 import type { RestoreReport } from "./bindings/RestoreReport";
 import type { ReviewDto } from "./bindings/ReviewDto";
@@ -43,8 +45,12 @@ export interface Backend {
   ): Promise<FilingDto>;
   /** Ask a running job to stop (it then fails with code `cancelled`); unknown ids are ignored. */
   cancelJob(job: string): Promise<void>;
-  /** What "Check document" runs, from the user's settings. */
-  enabledProducers(): Promise<string[]>;
+  /**
+   * Check document: every producer enabled in the settings, in turn, on an open
+   * document; how each ended (none when nothing is enabled). `job` cancels the
+   * whole check; `onJobProgress` names the producer running.
+   */
+  checkDocument(path: string, job: string): Promise<CheckOutcome<FilingDto>[]>;
   settings(): Promise<SettingsDto>;
   saveSettings(settings: SettingsDto): Promise<SettingsDto>;
   undo(path: string): Promise<Applied>;
@@ -75,6 +81,8 @@ export interface Backend {
   quit(): Promise<void>;
   uiReady(): Promise<void>;
   onNotice(f: (n: Notice) => void): Promise<() => void>;
+  /** A running Check document moved on to `producer`. */
+  onJobProgress(f: (p: JobProgress) => void): Promise<() => void>;
   onWorkspaceOpened(f: (w: WorkspaceInfo) => void): Promise<() => void>;
   onCloseRequested(f: (dirty: string[]) => void): Promise<() => void>;
 }
@@ -110,7 +118,7 @@ export async function tauriBackend(): Promise<Backend> {
     runProducer: (path, producer, from, to, instruction, job) =>
       invoke("run_producer", { path, producer, from, to, instruction, job }),
     cancelJob: (job) => invoke("cancel_job", { job }),
-    enabledProducers: () => invoke("enabled_producers"),
+    checkDocument: (path, job) => invoke("check_document", { path, job }),
     settings: () => invoke("settings"),
     saveSettings: (settings) => invoke("save_settings", { settings }),
     undo: (path) => invoke("undo", { path }),
@@ -134,6 +142,7 @@ export async function tauriBackend(): Promise<Backend> {
     quit: () => invoke("quit"),
     uiReady: () => invoke("ui_ready"),
     onNotice: (f) => on("notice", f),
+    onJobProgress: (f) => on("job-progress", f),
     onWorkspaceOpened: (f) => on("workspace-opened", f),
     onCloseRequested: (f) => on("close-requested", f),
   };

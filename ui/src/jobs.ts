@@ -2,6 +2,7 @@
 // dialog: job ids, elapsed time, the messages shown when a run ends. Unit-tested
 // in test/jobs.test.ts. Everything here returns plain text: producer names,
 // reasons and messages are untrusted and go into the DOM as textContent.
+import type { CheckOutcome } from "./bindings/CheckOutcome";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { FilingDto } from "./bindings/FilingDto";
 
@@ -24,6 +25,13 @@ export type Outcome =
   | { producer: string; filing: FilingSummary }
   | { producer: string; error: ErrorInfo }
   | { producer: string; notRun: true };
+
+/** How the core said one producer of a Check document ended, as the UI keeps it. */
+export function fromCheck(o: CheckOutcome<FilingDto>): Outcome {
+  if ("filing" in o) return { producer: o.producer, filing: filingSummary(o.filing) };
+  if ("error" in o) return { producer: o.producer, error: o.error };
+  return { producer: o.producer, notRun: true };
+}
 
 let counter = 0;
 

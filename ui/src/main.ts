@@ -6,8 +6,10 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, type KeyBinding } from "@codemirror/view";
 import { openSearchPanel } from "@codemirror/search";
 import type { Applied } from "./bindings/Applied";
+import type { CheckOutcome } from "./bindings/CheckOutcome";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { FilingDto } from "./bindings/FilingDto";
+import type { JobProgress } from "./bindings/JobProgress";
 import type { Notice } from "./bindings/Notice";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
@@ -29,6 +31,7 @@ import {
   parseTimeout,
   plural,
   snippet,
+  fromCheck,
   type FilingSummary,
   type Outcome,
 } from "./jobs";
@@ -172,6 +175,7 @@ class App {
     this.commands = this.buildCommands();
     this.wireChrome();
     await this.backend.onNotice((n) => void this.onNotice(n));
+    await this.backend.onJobProgress((p) => this.onJobProgress(p));
     await this.backend.onWorkspaceOpened((w) => void this.setWorkspace(w));
     await this.backend.onCloseRequested((dirty) => this.confirmQuit(dirty));
     try {
@@ -1333,7 +1337,11 @@ class App {
     document.querySelector(`.card[data-proposal="${CSS.escape(first.id)}"]`)?.scrollIntoView({ block: "nearest" });
   }
 
-  /** Run every enabled producer on the active document, one after the other; one failing does not stop the rest. */
+  /**
+   * Check document: the core runs every enabled producer on the active document in
+   * turn (one failing does not stop the rest) and says how each ended; its
+   * `job-progress` events name the one running.
+   */
   async checkDocument() {
     const path = this.active;
     if (!path) {
@@ -1345,34 +1353,47 @@ class App {
       return;
     }
     const task = this.startTask("check", path, "Checking…");
-    let producers: string[];
-    try {
-      producers = await this.backend.enabledProducers();
-    } catch (e) {
-      this.finishTask(task, `Cannot read the settings: ${errorMessage(e)}`, "error");
+    const job = newJobId("check");
+    const started: { run?: Promise<CheckOutcome<FilingDto>[]> } = {};
+    // Started in the edit queue, so what was typed so far reaches the core first.
+    await this.enqueue(async () => {
+      if (task.cancelled) return;
+      task.job = job;
+      const run = this.backend.checkDocument(path, job);
+      started.run = run;
+      await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
+    });
+    if (!started.run) {
+      this.finishTask(task, "Cancelled; nothing was checked.", "info");
       return;
     }
-    if (!producers.length) {
+    let outcomes: Outcome[];
+    try {
+      outcomes = (await started.run).map(fromCheck);
+    } catch (e) {
+      this.finishTask(task, `The check could not run: ${errorMessage(e)}`, "error");
+      return;
+    } finally {
+      task.job = null;
+    }
+    if (!outcomes.length) {
       this.finishTask(task, "No checkers are enabled: choose them in Settings… (Ctrl+,).", "info");
       return;
     }
-    const outcomes: Outcome[] = [];
-    for (const p of producers) {
-      if (task.cancelled || !this.docs.has(path)) {
-        outcomes.push({ producer: p, notRun: true });
-        continue;
-      }
-      task.label.textContent = `Checking with ${p}…`;
-      task.el.dataset.producer = p;
-      const o = await this.runProducer(task, p, null, null, null);
-      if ("filing" in o) this.lastFiling = o.filing;
-      outcomes.push(o);
-    }
+    for (const o of outcomes) if ("filing" in o) this.lastFiling = o.filing;
     const ok = outcomes.filter((o) => "filing" in o).length;
     const failed = outcomes.filter((o) => "error" in o && o.error.code !== "cancelled").length;
     if (ok) await this.afterFiling(path);
     const prefix = this.active === path ? "" : `${path}: `;
     this.finishTask(task, prefix + checkSummary(outcomes), failed ? (ok ? "warn" : "error") : task.cancelled ? "info" : "ok");
+  }
+
+  /** A running check moved on to another producer. */
+  onJobProgress(p: JobProgress) {
+    const task = [...this.tasks.values()].find((t) => t.job === p.job && !t.done);
+    if (!task || task.cancelled) return;
+    task.label.textContent = `Checking with ${p.producer}…`;
+    task.el.dataset.producer = p.producer;
   }
 
   // ---- settings ------------------------------------------------------------------------

@@ -4,7 +4,9 @@
 // end-to-end tests (tests/e2e); this checks what a browser-free run can.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EditorView } from "@codemirror/view";
+import type { CheckOutcome } from "../src/bindings/CheckOutcome";
 import type { ErrorInfo } from "../src/bindings/ErrorInfo";
+import type { JobProgress } from "../src/bindings/JobProgress";
 import type { FilingDto } from "../src/bindings/FilingDto";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
@@ -26,6 +28,8 @@ const fake = vi.hoisted(() => {
     runs: [] as Pending[],
     enabled: ["harper", "vale"],
     saveError: null as ErrorInfo | null,
+    cancelled: new Set<string>(),
+    progress: null as ((p: JobProgress) => void) | null,
     settings: {
       path: "/home/w/.config/cowriting/config.toml",
       transport: null,
@@ -66,10 +70,35 @@ vi.mock("../src/backend", async (importOriginal) => {
       },
       cancelJob: async (job) => {
         call("cancelJob", job);
+        fake.cancelled.add(job);
         const run = fake.runs.find((r) => r.args[5] === job);
         run?.reject({ code: "cancelled", message: `${run.producer} was cancelled; nothing was filed` });
       },
-      enabledProducers: async () => [...fake.enabled],
+      // The core's Check document (suggest::check_document), one pending run per producer.
+      checkDocument: async (path, job) => {
+        call("checkDocument", path, job);
+        const out: CheckOutcome<FilingDto>[] = [];
+        for (const producer of [...fake.enabled]) {
+          if (fake.cancelled.has(job)) {
+            out.push({ producer, notRun: true });
+            continue;
+          }
+          fake.progress?.({ job, producer });
+          try {
+            const filing = await new Promise<FilingDto>((resolve, reject) =>
+              fake.runs.push({ producer, args: [path, producer, null, null, null, job], resolve, reject }),
+            );
+            out.push({ producer, filing });
+          } catch (e) {
+            out.push({ producer, error: e as ErrorInfo });
+          }
+        }
+        return out;
+      },
+      onJobProgress: async (f) => {
+        fake.progress = f;
+        return () => undefined;
+      },
       settings: async () => ({ ...fake.settings }),
       saveSettings: async (s) => {
         call("saveSettings", s);
@@ -307,6 +336,19 @@ describe("Check document", () => {
     expect(hook().lastJobMessage()).toBe('harper: not installed, vale: 3 suggestions');
     expect(q(".job-warn .job-message")!.textContent).toBe(hook().lastJobMessage());
     expect(hook().lastFiling()?.producer).toBe("vale");
+  });
+
+  it("cancel stops the running checker and leaves the rest unrun", async () => {
+    const before = fake.runs.length;
+    key("F7");
+    await until(() => fake.runs.length === before + 1, "harper");
+    const chip = q('.job-running[data-kind="check"]')!;
+    chip.querySelector<HTMLButtonElement>(".job-cancel")!.click();
+    await until(() => hook().jobsRunning() === 0, "the check to end");
+    expect(fake.runs.length).toBe(before + 1);
+    expect(hook().lastJobMessage()).toBe("harper: cancelled, vale: not run");
+    const job = fake.calls.filter((c) => c.name === "checkDocument").at(-1)!.args[1];
+    expect(fake.calls.some((c) => c.name === "cancelJob" && c.args[0] === job)).toBe(true);
   });
 
   it("says so when nothing is enabled", async () => {

@@ -25,7 +25,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     rejectAll: applied,
     runProducer: no,
     cancelJob: async () => undefined,
-    enabledProducers: async () => [],
+    checkDocument: async () => [],
     settings: no,
     saveSettings: no,
     undo: applied,
@@ -49,6 +49,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     quit: async () => undefined,
     uiReady: async () => undefined,
     onNotice: async () => () => undefined,
+    onJobProgress: async () => () => undefined,
     onWorkspaceOpened: async () => () => undefined,
     onCloseRequested: async () => () => undefined,
   };
