@@ -301,6 +301,22 @@ fn a_corrupt_ledger_does_not_block_review() {
     );
 }
 
+/// A settings file (in a temporary folder, kept alive by the returned guard)
+/// holding `before`, then the external producer `thefix` (the fixture script,
+/// answering "good").
+fn thefix_config(before: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let producer = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/producers/external/producer.py");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let thefix = format!(
+        "[external.thefix]\ncommand = {:?}\nargs = [\"good\"]\n",
+        producer.display().to_string()
+    );
+    std::fs::write(&config, format!("{before}{thefix}")).unwrap();
+    (dir, config)
+}
+
 #[test]
 fn eval_replays_a_producer_on_the_recorded_revisions_read_back_from_git() {
     let ws = Ws::new();
@@ -320,18 +336,7 @@ fn eval_replays_a_producer_on_the_recorded_revisions_read_back_from_git() {
         );
     };
     git(&["init", "-q"]);
-    let producer = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/producers/external/producer.py");
-    let cfg_dir = tempfile::tempdir().unwrap();
-    let config = cfg_dir.path().join("config.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[external.thefix]\ncommand = {:?}\nargs = [\"good\"]\n",
-            producer.display().to_string()
-        ),
-    )
-    .unwrap();
+    let (_cfg_dir, config) = thefix_config("");
     let run = |args: &[&str]| {
         let out = ws.cmd(args).env("COWRITING_CONFIG", &config).output().unwrap();
         assert!(
@@ -440,19 +445,9 @@ fn a_backup_carries_unsaved_text_spans_and_decisions_into_a_new_session() {
 fn check_document_from_the_cli_runs_every_enabled_producer_and_a_missing_one_does_not_stop_it() {
     let ws = Ws::new();
     ws.write("d.md", "One teh two teh three teh.\n");
-    let producer = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/producers/external/producer.py");
-    let cfg_dir = tempfile::tempdir().unwrap();
-    let config = cfg_dir.path().join("config.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[producers]\nenabled = [\"vale\", \"thefix\"]\n\n[vale]\ncommand = \"/nonexistent/cowriting-test/vale\"\n\n\
-             [external.thefix]\ncommand = {:?}\nargs = [\"good\"]\n",
-            producer.display().to_string()
-        ),
-    )
-    .unwrap();
+    let (_cfg_dir, config) = thefix_config(
+        "[producers]\nenabled = [\"vale\", \"thefix\"]\n\n[vale]\ncommand = \"/nonexistent/cowriting-test/vale\"\n\n",
+    );
     let out = ws
         .cmd(&["--json", "suggest", "d.md"])
         .env("COWRITING_CONFIG", &config)
