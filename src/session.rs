@@ -56,7 +56,7 @@ use crate::model::{
 };
 use crate::offset::{ByteOffset, ByteRange, CharRange, FileByteRange, Utf16Offset};
 // A decision is redone up to the store's bound when a file changed under it
-// (with its backoff, a few seconds of another writer changing the files
+// (with its backoff, about ten seconds of another writer changing the files
 // without pause; a writer that never pauses is given up on).
 use crate::store::{Store, REDO_LIMIT};
 use crate::txn::{lock_and_recover, CommitError, Txn};
