@@ -23,7 +23,6 @@ import { setMarkdown } from "./markdown";
 import {
   askResult,
   checkSummary,
-  elapsed,
   errorText,
   filingSummary,
   newJobId,
@@ -36,6 +35,8 @@ import {
   type Outcome,
 } from "./jobs";
 import { age, groupByTurn, nextProposal, proposalAt, wordCount } from "./util";
+import { $, h } from "./dom";
+import { TaskChips, type Task } from "./tasks";
 import { restoreNotice } from "./restore";
 import type { RestoreReport } from "./bindings/RestoreReport";
 
@@ -49,27 +50,6 @@ interface OpenDoc {
   conflict: boolean;
 }
 
-/**
- * A producer run shown as a chip above the status bar (Ask Claude…, or Check
- * document running its producers one after the other). It never takes the
- * focus: the writer keeps typing while it runs.
- */
-interface Task {
-  id: string;
-  kind: "ask" | "check";
-  path: string;
-  started: number;
-  /** The core's job running now (the id `cancelJob` takes), if any. */
-  job: string | null;
-  cancelled: boolean;
-  done: boolean;
-  el: HTMLElement;
-  label: HTMLElement;
-  time: HTMLElement;
-  cancel: HTMLButtonElement;
-}
-
-type TaskEnd = "ok" | "info" | "warn" | "error";
 
 const delay = (ms: number) => new Promise<void>((r) => window.setTimeout(r, ms));
 
@@ -82,28 +62,6 @@ interface Command {
   title: string;
   keys: string;
   run: () => void | Promise<void>;
-}
-
-const $ = <T extends HTMLElement = HTMLElement>(sel: string, root: ParentNode = document): T => {
-  const el = root.querySelector(sel);
-  if (!el) throw new Error(`missing ${sel}`);
-  return el as T;
-};
-
-function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<Record<string, string>> = {},
-  ...children: (Node | string | null)[]
-): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (v === undefined) continue;
-    if (k === "class") el.className = v;
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null) el.append(c);
-  return el;
 }
 
 const LAYOUT = `
@@ -159,10 +117,12 @@ class App {
   shownStale = 0;
   lastOpenMs = 0;
   /** Producer runs by task id (running, or finished and still showing their result). */
-  tasks = new Map<string, Task>();
-  ticker: number | undefined;
+  /** The producer runs' chips above the status bar. */
+  tasks = new TaskChips(
+    (job) => this.backend.cancelJob(job),
+    () => this.view?.focus(),
+  );
   lastFiling: FilingSummary | null = null;
-  lastJobMessage: string | null = null;
   /** The Ask Claude… instruction typed but not sent (the dialog was closed). */
   askDraft = "";
 
@@ -204,9 +164,9 @@ class App {
        */
       lastFiling: () => this.lastFiling,
       /** How many producer tasks (Ask Claude…, Check document) are still running. */
-      jobsRunning: () => this.runningTasks().length,
+      jobsRunning: () => this.tasks.running().length,
       /** The message the last finished task showed ("Claude proposed 2 edits", "harper: 3 suggestions, …"). */
-      lastJobMessage: () => this.lastJobMessage,
+      lastJobMessage: () => this.tasks.lastMessage,
       /** Select `from..to` (UTF-16 offsets) in the editor, as a drag would. */
       select: (from: number, to: number) => {
         this.view?.dispatch({ selection: { anchor: from, head: to }, userEvent: "select.pointer" });
@@ -404,10 +364,10 @@ class App {
         // unless the writer is in a text field of the panels.
         const target = e.target instanceof Element ? e.target : null;
         const inField = !!target?.closest("textarea, input, select") && !target.closest(".cm-editor");
-        const task = !this.modalOpen() && !e.defaultPrevented && !inField ? this.runningTasks().pop() : undefined;
+        const task = !this.modalOpen() && !e.defaultPrevented && !inField ? this.tasks.running().pop() : undefined;
         if (task) {
           e.preventDefault();
-          this.cancelTask(task);
+          this.tasks.cancel(task);
         } else this.closeModal();
       }
     });
@@ -1123,81 +1083,6 @@ class App {
 
   // ---- producer runs: Ask Claude…, Check document ----------------------------------------
 
-  runningTasks(): Task[] {
-    return [...this.tasks.values()].filter((t) => !t.done);
-  }
-
-  /** A chip above the status bar for a run; ticks its elapsed time until it ends. */
-  startTask(kind: Task["kind"], path: string, text: string): Task {
-    const id = newJobId(`task-${kind}`);
-    const label = h("span", { class: "job-label", text });
-    const time = h("span", { class: "job-time", text: elapsed(0), "aria-hidden": "true" });
-    const cancel = h("button", { class: "job-cancel", text: "Cancel", title: "Cancel (Esc)" });
-    const el = h(
-      "div",
-      { class: "job job-running", "data-job": id, "data-kind": kind, "data-path": path },
-      h("span", { class: "job-spinner", "aria-hidden": "true" }),
-      label,
-      time,
-      cancel,
-    );
-    const task: Task = { id, kind, path, started: performance.now(), job: null, cancelled: false, done: false, el, label, time, cancel };
-    cancel.addEventListener("click", () => this.cancelTask(task));
-    this.tasks.set(id, task);
-    $(".jobs").append(el);
-    if (this.ticker === undefined) this.ticker = window.setInterval(() => this.tick(), 500);
-    return task;
-  }
-
-  tick() {
-    const now = performance.now();
-    const running = this.runningTasks();
-    for (const t of running) t.time.textContent = elapsed(now - t.started);
-    if (!running.length) {
-      window.clearInterval(this.ticker);
-      this.ticker = undefined;
-    }
-  }
-
-  /** Show how a task ended in its chip (a success fades after a while; a problem stays until dismissed). */
-  finishTask(task: Task, message: string, end: TaskEnd) {
-    task.done = true;
-    task.job = null;
-    this.lastJobMessage = message;
-    const close = h("button", { class: "job-dismiss", text: "×", title: "Dismiss", "aria-label": "Dismiss" });
-    const refocus = task.el.contains(document.activeElement);
-    task.el.className = `job job-${end}`;
-    task.el.replaceChildren(h("span", { class: "job-message", text: message }), close);
-    const remove = () => {
-      task.el.remove();
-      this.tasks.delete(task.id);
-    };
-    close.addEventListener("click", () => {
-      remove();
-      this.view?.focus();
-    });
-    if (end === "ok" || end === "info") window.setTimeout(remove, 12_000);
-    if (refocus) this.view?.focus();
-    this.tick();
-  }
-
-  /**
-   * Stop a task: the core's job is told to stop (again every half second until
-   * it answers: a cancel sent before the core registered the job is lost), and
-   * Check document runs no further producer.
-   */
-  cancelTask(task: Task) {
-    if (task.done || task.cancelled) return;
-    task.cancelled = true;
-    task.label.textContent = "Cancelling…";
-    task.cancel.disabled = true;
-    const job = task.job;
-    if (!job) return;
-    const send = () => void this.backend.cancelJob(job).catch(() => undefined);
-    send();
-    const again = window.setInterval(() => (task.job === job && !task.done ? send() : window.clearInterval(again)), 500);
-  }
-
   /**
    * Run one producer for `task`. The run starts in order with the writer's
    * edits (the core must have every edit made before, and none made after,
@@ -1297,7 +1182,7 @@ class App {
   }
 
   async runAsk(path: string, from: number, to: number, instruction: string) {
-    const task = this.startTask("ask", path, "Asking Claude…");
+    const task = this.tasks.start("ask", path, "Asking Claude…");
     task.el.title = `“${snippet(instruction, 120)}”`;
     const docAtStart = this.active === path ? this.view?.state.doc : undefined;
     const o = await this.runProducer(task, "claude", from, to, instruction);
@@ -1305,12 +1190,12 @@ class App {
     if ("filing" in o) {
       this.lastFiling = o.filing;
       await this.afterFiling(path);
-      this.finishTask(task, askResult(o.filing) + where(), o.filing.filed > 0 ? "ok" : "info");
+      this.tasks.finish(task, askResult(o.filing) + where(), o.filing.filed > 0 ? "ok" : "info");
       if (o.filing.filed > 0) this.revealTurn(path, o.filing.turnId, docAtStart);
     } else if ("error" in o) {
-      this.finishTask(task, errorText(o.error, "claude") + where(), o.error.code === "cancelled" ? "info" : "error");
+      this.tasks.finish(task, errorText(o.error, "claude") + where(), o.error.code === "cancelled" ? "info" : "error");
     } else {
-      this.finishTask(task, "Cancelled; Claude was not asked.", "info");
+      this.tasks.finish(task, "Cancelled; Claude was not asked.", "info");
     }
   }
 
@@ -1348,11 +1233,11 @@ class App {
       this.toast("Open a document to check first.");
       return;
     }
-    if (this.runningTasks().some((t) => t.kind === "check" && t.path === path)) {
+    if (this.tasks.running().some((t) => t.kind === "check" && t.path === path)) {
       this.toast(`${path} is being checked already.`);
       return;
     }
-    const task = this.startTask("check", path, "Checking…");
+    const task = this.tasks.start("check", path, "Checking…");
     const job = newJobId("check");
     const started: { run?: Promise<CheckOutcome<FilingDto>[]> } = {};
     // Started in the edit queue, so what was typed so far reaches the core first.
@@ -1364,20 +1249,20 @@ class App {
       await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
     });
     if (!started.run) {
-      this.finishTask(task, "Cancelled; nothing was checked.", "info");
+      this.tasks.finish(task, "Cancelled; nothing was checked.", "info");
       return;
     }
     let outcomes: Outcome[];
     try {
       outcomes = (await started.run).map(fromCheck);
     } catch (e) {
-      this.finishTask(task, `The check could not run: ${errorMessage(e)}`, "error");
+      this.tasks.finish(task, `The check could not run: ${errorMessage(e)}`, "error");
       return;
     } finally {
       task.job = null;
     }
     if (!outcomes.length) {
-      this.finishTask(task, "No checkers are enabled: choose them in Settings… (Ctrl+,).", "info");
+      this.tasks.finish(task, "No checkers are enabled: choose them in Settings… (Ctrl+,).", "info");
       return;
     }
     for (const o of outcomes) if ("filing" in o) this.lastFiling = o.filing;
@@ -1385,12 +1270,12 @@ class App {
     const failed = outcomes.filter((o) => "error" in o && o.error.code !== "cancelled").length;
     if (ok) await this.afterFiling(path);
     const prefix = this.active === path ? "" : `${path}: `;
-    this.finishTask(task, prefix + checkSummary(outcomes), failed ? (ok ? "warn" : "error") : task.cancelled ? "info" : "ok");
+    this.tasks.finish(task, prefix + checkSummary(outcomes), failed ? (ok ? "warn" : "error") : task.cancelled ? "info" : "ok");
   }
 
   /** A running check moved on to another producer. */
   onJobProgress(p: JobProgress) {
-    const task = [...this.tasks.values()].find((t) => t.job === p.job && !t.done);
+    const task = this.tasks.byJob(p.job);
     if (!task || task.cancelled) return;
     task.label.textContent = `Checking with ${p.producer}…`;
     task.el.dataset.producer = p.producer;
@@ -1556,9 +1441,9 @@ class App {
         title: "Cancel running Claude and checker runs",
         keys: "Esc",
         run: () => {
-          const running = this.runningTasks();
+          const running = this.tasks.running();
           if (!running.length) this.toast("Nothing is running.");
-          for (const t of running) this.cancelTask(t);
+          for (const t of running) this.tasks.cancel(t);
         },
       },
       { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void this.openSettings() },

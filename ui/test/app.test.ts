@@ -347,7 +347,8 @@ describe("Check document", () => {
     await until(() => hook().jobsRunning() === 0, "the check to end");
     expect(fake.runs.length).toBe(before + 1);
     expect(hook().lastJobMessage()).toBe("harper: cancelled, vale: not run");
-    const job = fake.calls.filter((c) => c.name === "checkDocument").at(-1)!.args[1];
+    const checks = fake.calls.filter((c) => c.name === "checkDocument");
+    const job = checks[checks.length - 1].args[1];
     expect(fake.calls.some((c) => c.name === "cancelJob" && c.args[0] === job)).toBe(true);
   });
 
