@@ -339,6 +339,9 @@ impl Api {
         let Some(dir) = self.backups.as_ref().filter(|b| b.enabled).map(|b| b.dir.clone()) else {
             return report;
         };
+        // A write a crash cut short leaves its temp file; nothing else would remove it
+        // when this session has nothing unsaved to write.
+        crate::fsutil::remove_dead_temp_files(&dir);
         let Ok(entries) = std::fs::read_dir(&dir) else {
             return report;
         };
@@ -541,6 +544,28 @@ mod tests {
             .unwrap_or_default();
         v.sort();
         v
+    }
+
+    #[test]
+    fn a_write_a_crash_cut_short_is_removed_at_the_restore_and_never_restored() {
+        let f = fixture();
+        let mut api = f.api();
+        type_at_end(&mut api, " and more");
+        assert!(write_backups(&api.backups_due()).is_empty());
+        let dir = api.backup_dir().unwrap().to_path_buf();
+        drop(api);
+        // What a kill in the middle of the next write leaves: a temp file nobody holds.
+        let torn = dir.join(".cw-abcdefgh.tmp");
+        std::fs::write(&torn, "{ \"doc\": \"d.md\", \"te").unwrap();
+        let mut api = f.api();
+        let report = api.restore_backups();
+        assert_eq!(report.restored.len(), 1, "{report:?}");
+        assert!(
+            report.unrestored.is_empty(),
+            "the temp file is not a backup: {report:?}"
+        );
+        assert!(!torn.exists(), "the dead writer's temp file is removed");
+        assert!(api.open_document("d.md").unwrap().text.ends_with(" and more"));
     }
 
     #[test]
