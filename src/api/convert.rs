@@ -43,15 +43,8 @@ pub fn from_text_changes(
 ) -> std::result::Result<ChangeSet, crate::document::DocumentError> {
     let mut ranges = Vec::with_capacity(changes.len());
     for c in changes {
-        let from = doc.utf16_to_char(Utf16Offset(c.from as usize))?;
-        let to = doc.utf16_to_char(Utf16Offset(c.to as usize))?;
-        if from > to {
-            return Err(crate::document::DocumentError::InvertedRange {
-                start: c.from as usize,
-                end: c.to as usize,
-            });
-        }
-        ranges.push((CharRange { start: from, end: to }, c.insert.as_str()));
+        let range = doc.utf16_range_to_chars(Utf16Offset(c.from as usize), Utf16Offset(c.to as usize))?;
+        ranges.push((range, c.insert.as_str()));
     }
     Ok(ChangeSet::from_changes(doc.len_chars(), ranges)?)
 }
