@@ -36,6 +36,7 @@ use crate::error::{Error, Result};
 
 /// How Claude is reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "lowercase")]
 pub enum Transport {
     /// The Claude Code CLI in headless mode, riding the user's own login.

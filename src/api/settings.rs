@@ -15,16 +15,7 @@ impl Api {
         let path = Config::path()
             .ok_or_else(|| Error::BadInput("no HOME: cannot find the settings folder".into()))?;
         let mut cfg = Config::load_from(&path)?;
-        cfg.claude.transport = match dto.transport.as_deref() {
-            None | Some("") | Some("auto") => None,
-            Some("cli") => Some(crate::config::Transport::Cli),
-            Some("api") => Some(crate::config::Transport::Api),
-            Some(other) => {
-                return Err(Error::BadInput(format!(
-                    "unknown Claude transport {other:?}: choose cli or api"
-                )))
-            }
-        };
+        cfg.claude.transport = dto.transport;
         cfg.claude.model = dto.model.clone().filter(|m| !m.trim().is_empty());
         if !dto.claude_command.trim().is_empty() {
             cfg.claude.command = dto.claude_command.trim().to_owned();
@@ -52,10 +43,7 @@ fn settings_dto(cfg: &Config) -> SettingsDto {
         path: Config::path()
             .map(|p| p.display().to_string())
             .unwrap_or_default(),
-        transport: cfg.claude.transport.map(|t| match t {
-            crate::config::Transport::Cli => "cli".to_owned(),
-            crate::config::Transport::Api => "api".to_owned(),
-        }),
+        transport: cfg.claude.transport,
         model: cfg.claude.model.clone(),
         claude_command: cfg.claude.command.clone(),
         timeout_secs: cfg.claude.timeout_secs.min(u64::from(u32::MAX)) as u32,

@@ -1295,7 +1295,6 @@ class App {
       ["cli", "Claude Code CLI"],
       ["api", "Messages API"],
     ];
-    if (s.transport && !options.some(([v]) => v === s.transport)) options.push([s.transport, s.transport]);
     for (const [value, text] of options) transport.append(h("option", { value, text }));
     transport.value = s.transport ?? "";
     const keyNote = h("span", {
@@ -1360,7 +1359,7 @@ class App {
       const checked = new Set([...boxes].filter(([, b]) => b.checked).map(([p]) => p));
       const next: SettingsDto = {
         ...s,
-        transport: transport.value || null,
+        transport: transport.value === "cli" || transport.value === "api" ? transport.value : null,
         model: model.value.trim() || null,
         claudeCommand: command.value.trim(),
         timeoutSecs: secs,
