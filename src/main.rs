@@ -251,11 +251,14 @@ fn worded(e: &Error) -> ErrorInfo {
             info.message =
                 format!("{text:?} occurs {count} times in {doc}; choose one with --nth 1..{count}");
         }
-        Error::NoSuchOccurrence { nth, .. } => {
-            info.message = format!(
-                "--nth {nth}: {}",
-                info.message.trim_start_matches(&format!("occurrence {nth}: "))
-            );
+        Error::NoSuchOccurrence {
+            text,
+            nth,
+            count,
+            doc,
+        } => {
+            let times = if *count == 1 { "time" } else { "times" };
+            info.message = format!("--nth {nth}: {text:?} occurs {count} {times} in {doc}");
         }
         _ => {}
     }
