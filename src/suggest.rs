@@ -225,10 +225,11 @@ impl Job {
         }
         let moved_to = session.file_range_of(at).start.0;
         let mut out = Vec::with_capacity(suggestions.len());
+        let rev = contract::Revision::of(now);
         for s in &suggestions {
             let start = s.span.start.0 - sel.start.0 + moved_to;
             let span = FileByteRange::new(start, start + s.span.end.0 - s.span.start.0);
-            out.push(contract::migrate(s, &self.doc_id, now, span)?);
+            out.push(contract::migrate(s, &self.doc_id, &rev, span)?);
         }
         Ok(out)
     }

@@ -245,7 +245,7 @@ fn stale_suggestions_are_refused_and_intact_ones_migrate_on_save() {
     // A span whose text differs is stale too, even when the hash is right.
     let mut wrong = suggestion(&s.contract_bytes(), "start", "begin");
     wrong.text = "stars".into();
-    let e = contract::verify(&wrong, &s.contract_bytes())
+    let e = contract::verify(&wrong, &contract::Revision::of(&s.contract_bytes()))
         .unwrap_err()
         .to_string();
     assert!(e.contains("hold \"start\", not \"stars\""), "{e}");
@@ -265,7 +265,7 @@ fn stale_suggestions_are_refused_and_intact_ones_migrate_on_save() {
     assert_eq!(m.source.revision, contract::git_blob_id(&saved));
     let original = suggestion(&now, "recieve", "receive").id;
     assert_eq!(m.migrated_from.as_deref(), Some(original.as_str()));
-    contract::verify(m, &saved).unwrap();
+    contract::verify(m, &contract::Revision::of(&saved)).unwrap();
     assert_ne!(
         entry.proposal.id, filed[0].proposal_id,
         "new members, new proposal id"
@@ -488,4 +488,63 @@ fn check_document_from_the_cli_runs_every_enabled_producer_and_a_missing_one_doe
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Accept all checks every member against one revision of the buffer — the
+/// bytes before the first accept — not against each intermediate text (which
+/// hashed the document, and kept a copy of it in git, once per proposal); and
+/// reject all decides the lot in one write.
+#[test]
+fn deciding_all_of_a_turn_uses_one_revision_and_one_write() {
+    let ws = Ws::new();
+    ws.write("d.md", "Teh one, tow two, thre three, fuor four.\n");
+    let mut s = session(&ws);
+    let bytes = s.contract_bytes();
+    let filed = s
+        .file_suggestions(
+            &[
+                suggestion(&bytes, "Teh", "The"),
+                suggestion(&bytes, "tow", "two"),
+                suggestion(&bytes, "thre", "three"),
+                suggestion(&bytes, "fuor", "four"),
+            ],
+            opts(),
+        )
+        .unwrap();
+    let ids: Vec<String> = filed.iter().map(|f| f.sidecar_id.clone()).collect();
+    // Typed after filing: every member must be carried over to new bytes.
+    s.replace(CharRange::point(0), "So. ", EditKind::Typing).unwrap();
+    let before = s.contract_bytes();
+    s.accept_all(&ids[..3]).unwrap();
+    s.save().unwrap();
+    assert_eq!(ws.read("d.md"), "So. The one, two two, three three, fuor four.\n");
+    let ledger = Ledger::new(ws.path());
+    let decided = ledger.decisions().unwrap();
+    assert_eq!(decided.len(), 3);
+    let revision = contract::git_blob_id(&before);
+    for d in &decided {
+        assert_eq!(
+            d.revision(),
+            Some(revision.as_str()),
+            "{:?}",
+            d.sidecar_proposal_id
+        );
+        assert!(d.suggestions.iter().all(|m| m.migrated_from.is_some()));
+    }
+
+    // Reject all: one unknown id stops it there, the ones before it are decided.
+    let mut s = session(&ws);
+    let err = s.reject_all(&["pr_unknown".to_owned()]).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::NotFound, "{err}");
+    s.reject_all(&[ids[3].clone(), "pr_unknown".to_owned()]).unwrap();
+    assert!(s.proposals().is_empty());
+    assert!(ws.sidecar_json("d.md")["proposals"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let log = ledger.decisions().unwrap();
+    assert_eq!(log.len(), 4);
+    assert_eq!(log[3].sidecar_proposal_id, ids[3]);
+    s.undo().unwrap();
+    assert_eq!(s.proposals().len(), 1, "undo brings the rejected one back");
 }

@@ -11,7 +11,7 @@ use std::thread;
 use std::time::Duration;
 
 use cowriting::config::{ClaudeConfig, Transport};
-use cowriting::contract::{verify, Producer, Source, Suggestion};
+use cowriting::contract::{verify, Producer, Revision, Source, Suggestion};
 use cowriting::error::{Error, ErrorCode};
 use cowriting::offset::FileByteRange;
 use cowriting::producers::claude::{
@@ -81,7 +81,7 @@ fn check_suggestions(turn: &Turn, doc: &str, instruction: &str) {
         assert_eq!(s.reason, instruction.trim());
         assert_eq!(&s.producer, producer);
         assert_eq!(s.source, Source::of("notes/a.md", doc.as_bytes()));
-        verify(s, doc.as_bytes()).unwrap();
+        verify(s, &Revision::of(doc.as_bytes())).unwrap();
     }
     let spans: Vec<_> = turn.run.suggestions.iter().map(|s| s.span).collect();
     let mut sorted = spans.clone();
@@ -725,7 +725,7 @@ fn split(doc: &str, sel: &str, answer: &str) -> Vec<Suggestion> {
     let list = hunks(&req, answer, &claude(), &Source::of("notes/a.md", doc.as_bytes())).unwrap();
     for s in &list {
         assert_eq!(s.text.as_bytes(), &doc.as_bytes()[s.span.start.0..s.span.end.0]);
-        verify(s, doc.as_bytes()).unwrap();
+        verify(s, &Revision::of(doc.as_bytes())).unwrap();
     }
     assert_eq!(apply(doc, &list), doc.replacen(sel, answer, 1));
     list

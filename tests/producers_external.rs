@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use cowriting::config::ExternalConfig;
 use cowriting::contract::{
-    byte_span, to_json, verify, ContractProposal, Decision, Finding, Outcome, Producer, Source, Suggestion,
+    byte_span, to_json, verify, ContractProposal, Decision, Finding, Outcome, Producer, Revision, Source,
+    Suggestion,
 };
 use cowriting::error::{Error, ErrorCode};
 use cowriting::producers::external::{self, ExternalRequest};
@@ -86,7 +87,7 @@ fn a_good_producer_is_read_and_its_ids_agree_with_ours() {
     assert_eq!(got.suggestions, want);
     assert_eq!(to_json(&got.suggestions), to_json(&want));
     for s in &got.suggestions {
-        verify(s, DOC.as_bytes()).unwrap();
+        verify(s, &Revision::of(DOC.as_bytes())).unwrap();
     }
     assert_eq!(got.producer.as_ref().map(|p| p.id.as_str()), Some("teh-fixer"));
     assert!(got.skipped.is_empty());

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use cowriting::contract::{to_json, verify};
+use cowriting::contract::{to_json, verify, Revision};
 use cowriting::producers::{harper, Request};
 
 const PROSE: &str = "# Notes\n\nCafé owners in Zürich recieve teh best résumés. 日本 is nice.\n\nIt is a   emoji 🎉 test, and and it works.\n";
@@ -35,7 +35,7 @@ fn harper_suggestions_sit_on_exact_byte_spans() {
         assert!(PROSE.is_char_boundary(a) && PROSE.is_char_boundary(b), "{s:?}");
         assert_eq!(&PROSE[a..b], s.text, "{s:?}");
         assert_ne!(s.text, s.replacement);
-        verify(s, bytes).unwrap();
+        verify(s, &Revision::of(bytes)).unwrap();
         assert_eq!(s.producer.id, "harper");
         assert_eq!(s.producer.version, harper::version());
         assert!(s.producer.provenance.starts_with("rule:"), "{s:?}");

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use cowriting::config::ValeConfig;
-use cowriting::contract::{to_json, verify, Suggestion};
+use cowriting::contract::{to_json, verify, Revision, Suggestion};
 use cowriting::error::{Error, ErrorCode};
 use cowriting::producers::{vale, Cancel, Request, Run};
 use serde_json::{json, Value};
@@ -59,7 +59,7 @@ fn at(bytes: &[u8], s: &Suggestion) -> String {
 fn check_all(bytes: &[u8], run: &Run) {
     for s in &run.suggestions {
         assert_eq!(at(bytes, s), s.text);
-        verify(s, bytes).unwrap();
+        verify(s, &Revision::of(bytes)).unwrap();
     }
 }
 
@@ -240,7 +240,7 @@ fn a_match_away_from_its_span_is_found_on_the_line() {
     assert_eq!(s.text, "very");
     assert_eq!(s.replacement, "quite");
     assert_eq!(s.category, "very");
-    verify(s, bytes).unwrap();
+    verify(s, &Revision::of(bytes)).unwrap();
 }
 
 #[test]

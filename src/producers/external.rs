@@ -39,7 +39,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::ExternalConfig;
-use crate::contract::{sort_suggestions, validate_suggestion, Source, SCHEMA_VERSION};
+use crate::contract::{sort_suggestions, validate_suggestion, Revision, Source, SCHEMA_VERSION};
 use crate::error::Result;
 use crate::model::type_name as kind;
 use crate::producers::{failed, first_line, run_command, Cancel, Request, Run};
@@ -154,9 +154,10 @@ pub fn from_output(name: &str, stdout: &[u8], req: &Request) -> Result<Run> {
     };
     let mut suggestions = Vec::with_capacity(records.len());
     let mut ids: BTreeMap<String, usize> = BTreeMap::new();
+    let rev = Revision::of(req.bytes);
     for (i, v) in records.iter().enumerate() {
         let at = format!("suggestions[{i}]");
-        let s = validate_suggestion(v, req.doc_id, req.bytes, &at).map_err(|e| refuse(e.to_string()))?;
+        let s = validate_suggestion(v, req.doc_id, &rev, &at).map_err(|e| refuse(e.to_string()))?;
         if let Some(first) = ids.insert(s.id.clone(), i) {
             return Err(refuse(format!("{at}.id: duplicates suggestions[{first}]")));
         }

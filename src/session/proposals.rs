@@ -130,6 +130,18 @@ impl Session {
     /// The buffer half of an accept: checks, the change, the paint, the undo
     /// step and the unsaved decision.
     pub(super) fn accept_in_buffer(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
+        self.accept_checked(id, with, |s, id, range| s.revalidate_entry(id, range))
+    }
+
+    /// [`Session::accept_in_buffer`] with the contract check `members` (the
+    /// proposal's ledger members as they hold before the change, given its id and
+    /// its range now).
+    fn accept_checked(
+        &mut self,
+        id: &str,
+        with: Option<&str>,
+        members: impl FnOnce(&mut Self, &str, CharRange) -> Result<Option<Vec<Suggestion>>>,
+    ) -> Result<ChangeSet> {
         let view = self.proposal(id)?;
         let range = match view.state {
             ProposalState::Pending => view.range.expect("a pending proposal has a range"),
@@ -149,7 +161,7 @@ impl Session {
         let p = view.proposal;
         // Before application the contract record must hold (or be migrated
         // explicitly); a member whose text is gone is a stale-span conflict.
-        let members = self.revalidate_entry(&p.id, range)?;
+        let members = members(self, &p.id, range)?;
         let anchor = self.artifact.anchors[&p.anchor_id].clone();
         let final_text = with.unwrap_or(&p.replacement).to_owned();
         let outcome = match with {
@@ -180,14 +192,106 @@ impl Session {
     /// Accept several proposals as one undo step (accept all of a turn). Stops at
     /// the first that cannot be accepted, leaving the ones before it accepted;
     /// returns the combined change.
+    ///
+    /// One gesture, one read: the sidecar is read once, and every proposal's
+    /// contract members are checked (and carried over) against the bytes as they
+    /// are before the first accept — one hash of the document and one ledger
+    /// read for the lot, not one per proposal.
     pub fn accept_all(&mut self, ids: &[String]) -> Result<ChangeSet> {
-        self.decide_all(ids, |s, id| s.accept(id, None).map(Some))
+        {
+            let _lock = lock_and_recover(&self.store, &self.doc_path)?;
+            self.check_sidecar()?;
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+        }
+        let mut checked = self.revalidate_entries(ids);
+        self.decide_all(ids, |s, id| {
+            let members = checked.remove(id).unwrap_or(Ok(None));
+            s.accept_checked(id, None, |_, _, _| members).map(Some)
+        })
     }
 
-    /// Reject several proposals as one undo step (reject all of a turn).
+    /// Reject several proposals as one undo step (reject all of a turn), in one
+    /// transaction: one read and one write of the sidecar and the ledger, and one
+    /// decision-log append, however many there are. Stops at the first unknown
+    /// id, rejecting the ones before it; refused only when none was rejected.
+    /// (Those whose acceptance is still unsaved wait for the save, as with
+    /// [`Session::reject`].)
     pub fn reject_all(&mut self, ids: &[String]) -> Result<()> {
-        self.decide_all(ids, |s, id| s.reject(id).map(|()| None))
-            .map(|_| ())
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            self.check_sidecar()?;
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+            let mut failure = None;
+            let mut ops = Vec::with_capacity(ids.len());
+            let mut review = Vec::with_capacity(ids.len());
+            for id in ids {
+                match self.artifact.proposal(id) {
+                    Some(p) => {
+                        let (op, step) = self.rejection(p.clone());
+                        ops.push(op);
+                        review.push(step);
+                    }
+                    None => {
+                        failure = Some(self.not_found("proposal", id));
+                        break;
+                    }
+                }
+            }
+            if ops.is_empty() {
+                return Err(failure.unwrap_or_else(|| Error::BadInput("no proposals to reject".into())));
+            }
+            let (waiting, now): (Vec<Unsaved>, Vec<Unsaved>) = ops
+                .into_iter()
+                .partition(|op| self.last_unsaved(op.id()).is_some());
+            if now.is_empty() {
+                self.refresh();
+            } else {
+                match self.commit_ops(&lock, "reject", &now, false) {
+                    Ok(after) => self.adopt(after),
+                    Err(CommitError::Changed) => continue,
+                    Err(CommitError::Failed(e)) => return Err(e),
+                }
+            }
+            if !waiting.is_empty() {
+                self.unsaved.extend(waiting);
+                self.refresh();
+            }
+            let identity = ChangeSet::identity(self.doc.len_chars());
+            return self.apply_with(&identity, EditKind::Other, Vec::new(), review);
+        }
+        Err(self.gave_up("reject"))
+    }
+
+    /// The rejection of `p`: the decision to write, and its step in the undo history.
+    fn rejection(&self, p: Proposal) -> (Unsaved, ReviewOp) {
+        let anchor = self
+            .artifact
+            .anchors
+            .get(&p.anchor_id)
+            .cloned()
+            .unwrap_or_else(|| Anchor {
+                fingerprint: Default::default(),
+                extra: Extra::new(),
+            });
+        let review = ReviewOp::ProposalDecided {
+            proposal: p.clone(),
+            anchor: anchor.clone(),
+            outcome: Outcome::Rejected,
+            chosen: None,
+        };
+        let op = Unsaved::Decided {
+            proposal: p,
+            anchor,
+            outcome: Outcome::Rejected,
+            chosen: None,
+            members: None,
+        };
+        (op, review)
     }
 
     /// Decide each of `ids` in turn, then merge what was done into one undo step.
@@ -279,58 +383,6 @@ impl Session {
     /// whatever the proposal's state. (When a decision about it is still unsaved,
     /// the reject waits for the save too.) Undo brings it back.
     pub fn reject(&mut self, id: &str) -> Result<()> {
-        for attempt in 0..REDO_LIMIT {
-            if attempt > 0 {
-                crate::fsutil::backoff(attempt);
-            }
-            let lock = lock_and_recover(&self.store, &self.doc_path)?;
-            self.check_sidecar()?;
-            let fresh = self.store.load_or_empty(&self.doc_path)?;
-            self.adopt(fresh);
-            let p = self
-                .artifact
-                .proposal(id)
-                .cloned()
-                .ok_or_else(|| self.not_found("proposal", id))?;
-            let anchor = self
-                .artifact
-                .anchors
-                .get(&p.anchor_id)
-                .cloned()
-                .unwrap_or_else(|| Anchor {
-                    fingerprint: Default::default(),
-                    extra: Extra::new(),
-                });
-            let op = Unsaved::Decided {
-                proposal: p.clone(),
-                anchor: anchor.clone(),
-                outcome: Outcome::Rejected,
-                chosen: None,
-                members: None,
-            };
-            if self.last_unsaved(id).is_some() {
-                self.unsaved.push(op);
-                self.refresh();
-            } else {
-                match self.commit_ops(&lock, "reject", std::slice::from_ref(&op), false) {
-                    Ok(after) => self.adopt(after),
-                    Err(CommitError::Changed) => continue,
-                    Err(CommitError::Failed(e)) => return Err(e),
-                }
-            }
-            let identity = ChangeSet::identity(self.doc.len_chars());
-            return self.apply_with(
-                &identity,
-                EditKind::Other,
-                Vec::new(),
-                vec![ReviewOp::ProposalDecided {
-                    proposal: p,
-                    anchor,
-                    outcome: Outcome::Rejected,
-                    chosen: None,
-                }],
-            );
-        }
-        Err(self.gave_up("reject"))
+        self.reject_all(&[id.to_owned()])
     }
 }

@@ -69,11 +69,12 @@ impl Session {
     ) -> Result<Vec<Filed>> {
         self.check_sidecar()?;
         let bytes = self.contract_bytes();
+        let rev = contract::Revision::of(&bytes);
         let mut suggestions = suggestions.to_vec();
         contract::sort_suggestions(&mut suggestions);
         let mut sorted: Vec<(Suggestion, CharRange)> = Vec::with_capacity(suggestions.len());
         for s in suggestions {
-            contract::verify(&s, &bytes)?;
+            contract::verify(&s, &rev)?;
             if s.source.doc_id != self.doc_path.as_str() {
                 return Err(Error::BadInput(format!(
                     "suggestion {} is about {}, not {}",
@@ -218,26 +219,60 @@ impl Session {
         };
         let Some(entry) = entry else { return Ok(None) };
         let bytes = self.contract_bytes();
-        let migrated = self.migrated(&entry, &bytes, range)?;
+        let migrated = self.migrated(&entry, &contract::Revision::of(&bytes), range)?;
         if migrated.is_some() {
             crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
         }
         Ok(migrated)
     }
 
-    /// The members of `entry` carried over to `bytes`, where the proposal's
+    /// [`Session::revalidate_entry`] for each pending proposal of `ids`, against
+    /// one revision of the buffer (read and hashed once). Ids missing from the
+    /// answer have no ledger entry or are not pending (accepting them refuses).
+    pub(super) fn revalidate_entries(
+        &mut self,
+        ids: &[String],
+    ) -> HashMap<String, Result<Option<Vec<Suggestion>>>> {
+        let mut entries: HashMap<String, Entry> = match self.ledger.pending(&self.doc_path) {
+            Ok(entries) => entries
+                .into_iter()
+                .map(|e| (e.sidecar_proposal_id.clone(), e))
+                .collect(),
+            Err(e) => {
+                self.warnings.push(format!("contract records unreadable: {e}"));
+                return HashMap::new();
+            }
+        };
+        let bytes = self.contract_bytes();
+        let rev = contract::Revision::of(&bytes);
+        let mut out = HashMap::with_capacity(ids.len());
+        let mut any_migrated = false;
+        for id in ids {
+            let (Some(entry), Ok(view)) = (entries.remove(id), self.proposal(id)) else {
+                continue;
+            };
+            let Some(range) = view.range.filter(|_| view.state == ProposalState::Pending) else {
+                continue;
+            };
+            let members = self.migrated(&entry, &rev, range).map_err(Error::from);
+            any_migrated |= matches!(members, Ok(Some(_)));
+            out.insert(id.clone(), members);
+        }
+        if any_migrated {
+            crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        }
+        out
+    }
+
+    /// The members of `entry` carried over to `rev`, where the proposal's
     /// target now sits at `range`; `None` when they hold as they are.
     pub(super) fn migrated(
         &self,
         entry: &Entry,
-        bytes: &[u8],
+        rev: &contract::Revision,
         range: CharRange,
     ) -> std::result::Result<Option<Vec<Suggestion>>, contract::ContractError> {
-        if entry
-            .suggestions
-            .iter()
-            .all(|s| contract::verify(s, bytes).is_ok())
-        {
+        if entry.suggestions.iter().all(|s| contract::verify(s, rev).is_ok()) {
             return Ok(None);
         }
         let origin = entry
@@ -251,7 +286,7 @@ impl Session {
         for s in &entry.suggestions {
             let start = s.span.start.0 - origin + now;
             let span = FileByteRange::new(start, start + (s.span.end.0 - s.span.start.0));
-            out.push(contract::migrate(s, self.doc_path.as_str(), bytes, span)?);
+            out.push(contract::migrate(s, self.doc_path.as_str(), rev, span)?);
         }
         Ok(Some(out))
     }
@@ -267,6 +302,7 @@ impl Session {
             .iter()
             .filter_map(|p| self.tracked.get(&p.anchor_id).map(|r| (p.id.clone(), *r)))
             .collect();
+        let rev = contract::Revision::of(&bytes);
         let mut moves = Vec::new();
         let entries = match self.ledger.pending(&self.doc_path) {
             Ok(e) => e,
@@ -277,7 +313,7 @@ impl Session {
         };
         for e in &entries {
             if let Some(range) = live.get(&e.sidecar_proposal_id) {
-                if let Ok(Some(m)) = self.migrated(e, &bytes, *range) {
+                if let Ok(Some(m)) = self.migrated(e, &rev, *range) {
                     moves.push((e.sidecar_proposal_id.clone(), m));
                 }
             }

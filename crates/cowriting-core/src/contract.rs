@@ -79,10 +79,45 @@ pub struct Source {
 impl Source {
     /// The source record of `bytes` (the exact file bytes, BOM included).
     pub fn of(doc_id: &str, bytes: &[u8]) -> Source {
+        Revision::of(bytes).source(doc_id)
+    }
+}
+
+/// File bytes with their hashes, computed once. Checking or carrying over many
+/// suggestions against one revision takes one of these, so a save with N
+/// pending suggestions hashes the document once, not N times.
+#[derive(Clone, Debug)]
+pub struct Revision<'a> {
+    bytes: &'a [u8],
+    sha256: String,
+    blob: String,
+}
+
+impl<'a> Revision<'a> {
+    /// Hash `bytes` (the exact file bytes, BOM included): SHA-256 and git blob id.
+    pub fn of(bytes: &'a [u8]) -> Revision<'a> {
+        Revision {
+            bytes,
+            sha256: sha256_hex(bytes),
+            blob: git_blob_id(bytes),
+        }
+    }
+
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Lowercase hex SHA-256 of the bytes.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// The source record of these bytes as the document `doc_id`.
+    pub fn source(&self, doc_id: &str) -> Source {
         Source {
             doc_id: doc_id.to_owned(),
-            revision: git_blob_id(bytes),
-            sha256: sha256_hex(bytes),
+            revision: self.blob.clone(),
+            sha256: self.sha256.clone(),
         }
     }
 }
@@ -300,18 +335,18 @@ pub fn to_json(list: &[Suggestion]) -> String {
 
 /// Before display or application: the bytes must be the source's bytes and
 /// hold the suggestion's text at its span. Anything else is a stale span.
-pub fn verify(s: &Suggestion, bytes: &[u8]) -> Result<(), ContractError> {
+pub fn verify(s: &Suggestion, rev: &Revision) -> Result<(), ContractError> {
     let stale = |why: String| ContractError::StaleSpan {
         id: s.id.clone(),
         why,
     };
-    let sha = sha256_hex(bytes);
-    if sha != s.source.sha256 {
+    let bytes = rev.bytes();
+    if rev.sha256() != s.source.sha256 {
         return Err(stale(format!(
             "{} changed since it was made (sha256 {} is now {})",
             s.source.doc_id,
             short(&s.source.sha256),
-            short(&sha)
+            short(rev.sha256())
         )));
     }
     match bytes.get(s.span.start.0..s.span.end.0) {
@@ -334,16 +369,16 @@ fn short(hex: &str) -> &str {
     &hex[..hex.len().min(12)]
 }
 
-/// Carry `old` over to `bytes`, where its text now sits at `span`: a new
+/// Carry `old` over to the revision `rev`, where its text now sits at `span`: a new
 /// suggestion (new source, span and id) that names `old` as `migratedFrom`.
 /// Refused — stale — when the text at `span` is not `old.text`.
 pub fn migrate(
     old: &Suggestion,
     doc_id: &str,
-    bytes: &[u8],
+    rev: &Revision,
     span: FileByteRange,
 ) -> Result<Suggestion, ContractError> {
-    let here = bytes.get(span.start.0..span.end.0);
+    let here = rev.bytes().get(span.start.0..span.end.0);
     if here != Some(old.text.as_bytes()) {
         return Err(ContractError::StaleSpan {
             id: old.id.clone(),
@@ -351,7 +386,7 @@ pub fn migrate(
         });
     }
     let mut s = old.clone();
-    s.source = Source::of(doc_id, bytes);
+    s.source = rev.source(doc_id);
     s.span = span;
     s.migrated_from = Some(old.migrated_from.clone().unwrap_or_else(|| old.id.clone()));
     s.id = s.compute_id();
@@ -399,14 +434,15 @@ fn check_confidence(c: f64, field: &str) -> Result<(), ContractError> {
 }
 
 /// Validate one suggestion record from an untrusted producer against the
-/// document it claims to be about (`doc_id`, `bytes`): shape, schema version,
+/// document it claims to be about (`doc_id` at `rev`): shape, schema version,
 /// source identity, span, text and id. `at` prefixes field paths (`[3]`).
 pub fn validate_suggestion(
     v: &Value,
     doc_id: &str,
-    bytes: &[u8],
+    rev: &Revision,
     at: &str,
 ) -> Result<Suggestion, ContractError> {
+    let bytes = rev.bytes();
     let field = |f: &str| format!("{at}.{f}");
     let obj = v
         .as_object()
@@ -500,7 +536,7 @@ pub fn validate_suggestion(
             format!("is {:?}, the document is {doc_id:?}", s.source.doc_id),
         ));
     }
-    let expect = Source::of(doc_id, bytes);
+    let expect = rev.source(doc_id);
     if s.source.sha256 != expect.sha256 {
         return Err(ContractError::invalid(
             field("source.sha256"),
@@ -647,17 +683,17 @@ mod tests {
     fn verify_and_migrate() {
         let bytes = b"one teh two";
         let s = Suggestion::new(&harper(), &Source::of("a.md", bytes), bytes, finding(4, 7, "the")).unwrap();
-        verify(&s, bytes).unwrap();
+        verify(&s, &Revision::of(bytes)).unwrap();
         let edited = b"zero one teh two";
-        let e = verify(&s, edited).unwrap_err();
+        let e = verify(&s, &Revision::of(edited)).unwrap_err();
         assert!(matches!(e, ContractError::StaleSpan { .. }));
-        let m = migrate(&s, "a.md", edited, byte_span(9, 12)).unwrap();
+        let m = migrate(&s, "a.md", &Revision::of(edited), byte_span(9, 12)).unwrap();
         assert_eq!(m.migrated_from.as_deref(), Some(s.id.as_str()));
         assert_ne!(m.id, s.id);
-        verify(&m, edited).unwrap();
-        assert!(migrate(&s, "a.md", b"one ten two", byte_span(4, 7)).is_err());
+        verify(&m, &Revision::of(edited)).unwrap();
+        assert!(migrate(&s, "a.md", &Revision::of(b"one ten two"), byte_span(4, 7)).is_err());
         // A second migration still names the original.
-        let m2 = migrate(&m, "a.md", b"-zero one teh two", byte_span(10, 13)).unwrap();
+        let m2 = migrate(&m, "a.md", &Revision::of(b"-zero one teh two"), byte_span(10, 13)).unwrap();
         assert_eq!(m2.migrated_from.as_deref(), Some(s.id.as_str()));
     }
 
@@ -666,7 +702,10 @@ mod tests {
         let bytes = "a teh b".as_bytes();
         let s = Suggestion::new(&harper(), &Source::of("a.md", bytes), bytes, finding(2, 5, "the")).unwrap();
         let good = serde_json::to_value(&s).unwrap();
-        assert_eq!(validate_suggestion(&good, "a.md", bytes, "[0]").unwrap(), s);
+        assert_eq!(
+            validate_suggestion(&good, "a.md", &Revision::of(bytes), "[0]").unwrap(),
+            s
+        );
         type Mutation = fn(&mut Value);
         let cases: Vec<(Mutation, &str)> = vec![
             (
@@ -698,7 +737,7 @@ mod tests {
         for (mutate, want) in cases {
             let mut v = good.clone();
             mutate(&mut v);
-            let e = validate_suggestion(&v, "a.md", bytes, "[0]")
+            let e = validate_suggestion(&v, "a.md", &Revision::of(bytes), "[0]")
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(want), "{e} should contain {want}");
