@@ -281,6 +281,31 @@ fn app_commands() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
     (handled, defined, invoked)
 }
 
+/// Tauri runs a plain `#[tauri::command] fn` on the main thread, which paints
+/// the window: every command must be `async fn` or `#[tauri::command(async)]`.
+#[test]
+fn every_app_command_runs_off_the_main_thread() {
+    let main = std::fs::read_to_string(root().join("src-tauri/src/main.rs")).unwrap();
+    let mut lines = main.lines();
+    let mut on_main_thread = Vec::new();
+    let mut seen = 0;
+    while let Some(l) = lines.next() {
+        let attr = l.trim_start();
+        if attr.starts_with("#[tauri::command") {
+            seen += 1;
+            let f = lines.by_ref().find(|l| l.contains("fn ")).unwrap();
+            if !(attr.starts_with("#[tauri::command(async") || f.contains("async fn ")) {
+                on_main_thread.push(f.trim().to_owned());
+            }
+        }
+    }
+    assert!(seen >= 30, "{seen} commands found");
+    assert!(
+        on_main_thread.is_empty(),
+        "these commands would run on the main thread: {on_main_thread:#?}"
+    );
+}
+
 #[test]
 fn the_app_registers_every_command_it_defines_and_the_ui_calls_exactly_those() {
     let (handled, defined, invoked) = app_commands();

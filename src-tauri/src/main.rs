@@ -1,7 +1,11 @@
 //! Cowriting Desktop: the Tauri 2 shell over the `cowriting` core.
 //!
 //! Every command is a one-line wrapper over [`cowriting::api::Api`]: take the
-//! state, call the core, map the error to `{code, message}`. The rest of this
+//! state, call the core, map the error to `{code, message}`. Every command runs
+//! off the main thread (`#[tauri::command(async)]`, or an `async fn`): Tauri runs
+//! a plain command on the thread that paints the window, so a slow save or
+//! check would freeze it. The UI sends one command at a time per window (its
+//! queue), so running them on the async runtime does not reorder edits. The rest of this
 //! file is app plumbing the core must not know about: which folder is open (the
 //! command line, a dialog, recent folders, or the bundled sample on first run),
 //! the file watcher, the close-with-unsaved-changes prompt, and hot exit: a
@@ -78,22 +82,22 @@ fn info(e: impl std::fmt::Display) -> ErrorInfo {
 
 // ---- commands: one line each over the core API -------------------------------------
 
-#[tauri::command]
+#[tauri::command(async)]
 fn workspace(state: State<'_, AppState>) -> Res<WorkspaceInfo> {
     state.with(|api| Ok(api.workspace()))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn open_document(state: State<'_, AppState>, path: String) -> Res<DocView> {
     state.with(|api| api.open_document(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn close_document(state: State<'_, AppState>, path: String) -> Res<()> {
     state.with(|api| api.close_document(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn edit(
     state: State<'_, AppState>,
     path: String,
@@ -104,37 +108,37 @@ fn edit(
     state.with(|api| api.edit(&path, version, &changes, typing))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn review(state: State<'_, AppState>, path: String) -> Res<ReviewDto> {
     state.with(|api| api.review(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn accept(state: State<'_, AppState>, path: String, id: String, with: Option<String>) -> Res<Applied> {
     state.with(|api| api.accept(&path, &id, with.as_deref()))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn reject(state: State<'_, AppState>, path: String, id: String) -> Res<Applied> {
     state.with(|api| api.reject(&path, &id))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn accept_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Applied> {
     state.with(|api| api.accept_turn(&path, &turn))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn reject_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Applied> {
     state.with(|api| api.reject_turn(&path, &turn))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn accept_all(state: State<'_, AppState>, path: String, ids: Vec<String>) -> Res<Applied> {
     state.with(|api| api.accept_all(&path, &ids))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn reject_all(state: State<'_, AppState>, path: String, ids: Vec<String>) -> Res<Applied> {
     state.with(|api| api.reject_all(&path, &ids))
 }
@@ -219,14 +223,14 @@ async fn check_document(app: AppHandle, path: String, job: String) -> Res<Vec<Ch
 }
 
 /// Cancel a running producer job; nothing it found is filed.
-#[tauri::command]
+#[tauri::command(async)]
 fn cancel_job(state: State<'_, AppState>, job: String) {
     if let Some(c) = lock(&state.jobs).get(&job) {
         c.cancel();
     }
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn settings(state: State<'_, AppState>) -> Res<SettingsDto> {
     state.with(|api| api.settings())
 }
@@ -277,47 +281,47 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn undo(state: State<'_, AppState>, path: String) -> Res<Applied> {
     state.with(|api| api.undo(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn redo(state: State<'_, AppState>, path: String) -> Res<Applied> {
     state.with(|api| api.redo(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn seal_undo_group(state: State<'_, AppState>, path: String) -> Res<()> {
     state.with(|api| api.seal_undo_group(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn save(state: State<'_, AppState>, path: String) -> Res<SaveResult> {
     state.with(|api| api.save(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn new_thread(state: State<'_, AppState>, path: String, from: u32, to: u32, body: String) -> Res<ReviewDto> {
     state.with(|api| api.new_thread(&path, from, to, &body))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn reply(state: State<'_, AppState>, path: String, thread: String, body: String) -> Res<ReviewDto> {
     state.with(|api| api.reply(&path, &thread, &body))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn keep_thread_here(state: State<'_, AppState>, path: String, thread: String) -> Res<ReviewDto> {
     state.with(|api| api.keep_thread_here(&path, &thread))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn detach_thread(state: State<'_, AppState>, path: String, thread: String) -> Res<ReviewDto> {
     state.with(|api| api.detach_thread(&path, &thread))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn set_thread_resolved(
     state: State<'_, AppState>,
     path: String,
@@ -327,28 +331,28 @@ fn set_thread_resolved(
     state.with(|api| api.set_thread_resolved(&path, &thread, resolved))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn reload_document(state: State<'_, AppState>, path: String) -> Res<Applied> {
     state.with(|api| api.reload_document(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn keep_mine(state: State<'_, AppState>, path: String) -> Res<()> {
     state.with(|api| api.keep_mine(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn compare_with_disk(state: State<'_, AppState>, path: String) -> Res<Comparison> {
     state.with(|api| api.compare_with_disk(&path))
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn dirty_documents(state: State<'_, AppState>) -> Res<Vec<String>> {
     state.with(|api| Ok(api.dirty_documents()))
 }
 
 /// What opening the workspace restored from a crashed session (once; then empty).
-#[tauri::command]
+#[tauri::command(async)]
 fn restored_backups(state: State<'_, AppState>) -> RestoreReport {
     lock(&state.restored).take().unwrap_or_default()
 }
@@ -422,7 +426,7 @@ fn info_of_watch(e: notify::Error) -> ErrorInfo {
 /// Reopen a folder the app already knows: a recent folder, the one given on the
 /// command line, or the sample. Any other path from the webview is refused (a
 /// new folder is opened with the native dialog, `pick_folder`).
-#[tauri::command]
+#[tauri::command(async)]
 fn open_folder(app: tauri::AppHandle, path: String) -> Res<WorkspaceInfo> {
     let state = app.state::<AppState>();
     let mut known: Vec<PathBuf> = lock(&state.config_dir)
@@ -464,7 +468,7 @@ async fn pick_folder(app: tauri::AppHandle) -> Res<Option<WorkspaceInfo>> {
     open_workspace(&app, &dir).map(Some)
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn recent_folders(state: State<'_, AppState>) -> Vec<String> {
     match state
         .config_dir
@@ -477,7 +481,7 @@ fn recent_folders(state: State<'_, AppState>) -> Vec<String> {
     }
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 fn open_sample(app: tauri::AppHandle) -> Res<WorkspaceInfo> {
     let dir = sample::ensure(&data_dir(&app)).map_err(info)?;
     open_workspace(&app, &dir)
@@ -485,7 +489,7 @@ fn open_sample(app: tauri::AppHandle) -> Res<WorkspaceInfo> {
 
 /// The UI shows its first document. With `COWRITING_TIMING` set, prints the time
 /// since the process started (the cold-start figure of docs/performance.md).
-#[tauri::command]
+#[tauri::command(async)]
 fn ui_ready(state: State<'_, AppState>) {
     if std::env::var_os("COWRITING_TIMING").is_some() {
         eprintln!(
@@ -496,7 +500,7 @@ fn ui_ready(state: State<'_, AppState>) {
 }
 
 /// Close the window for good (after the UI asked about unsaved changes).
-#[tauri::command]
+#[tauri::command(async)]
 fn quit(app: tauri::AppHandle) {
     app.exit(0);
 }
