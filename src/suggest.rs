@@ -235,6 +235,20 @@ impl Job {
     }
 }
 
+/// Load what the in-process producers that `cfg` enables for Check document
+/// need (Harper's dictionary and rules: seconds in a debug build), so the
+/// first check answers at once. Blocking and CPU-bound: a client calls it off
+/// its UI thread once it has started. Does nothing when Harper is not enabled
+/// or not built in.
+pub fn preload_enabled(cfg: &Config) {
+    #[cfg(feature = "harper")]
+    if cfg.producers.enabled.iter().any(|p| p == producers::harper::ID) {
+        producers::harper::preload();
+    }
+    #[cfg(not(feature = "harper"))]
+    let _ = cfg;
+}
+
 #[cfg(feature = "harper")]
 fn harper(req: &Request) -> Result<Run> {
     producers::harper::check(req)

@@ -4,11 +4,14 @@
 //! state, call the core, map the error to `{code, message}`. Every command runs
 //! off the main thread (`#[tauri::command(async)]`, or an `async fn`): Tauri runs
 //! a plain command on the thread that paints the window, so a slow save or
-//! check would freeze it. The UI sends one command at a time per window (its
-//! queue), so running them on the async runtime does not reorder edits. The rest of this
-//! file is app plumbing the core must not know about: which folder is open (the
-//! command line, a dialog, recent folders, or the bundled sample on first run),
-//! the file watcher, the close-with-unsaved-changes prompt, and hot exit: a
+//! check would freeze it. The UI sends edits and review commands one at a time
+//! (its queue), so running them on the async runtime does not reorder them, and
+//! every command takes the API's lock.
+//!
+//! The rest of this file is app plumbing the core must not know about: which
+//! folder is open (the command line, a dialog, recent folders, or the bundled
+//! sample on first run), the file watcher, the close-with-unsaved-changes
+//! prompt, the checkers' preload once the first document is editable, and hot exit: a
 //! background thread journals unsaved buffers outside the workspace
 //! ([`cowriting::api::Api::backups_due`]) every [`BACKUP_EVERY`]; opening a
 //! workspace restores a crashed session's; a normal quit removes them.
@@ -48,6 +51,8 @@ struct AppState {
     /// Held while backups are taken and written, and while a quit removes them:
     /// no write lands after the removal.
     backup_io: Mutex<()>,
+    /// Set once the checkers' preload has started (at the first `ui_ready`).
+    preloading: std::sync::atomic::AtomicBool,
 }
 
 impl Default for AppState {
@@ -61,6 +66,7 @@ impl Default for AppState {
             given_folder: Mutex::default(),
             restored: Mutex::default(),
             backup_io: Mutex::default(),
+            preloading: Default::default(),
         }
     }
 }
@@ -496,6 +502,19 @@ fn ui_ready(state: State<'_, AppState>) {
             "cowriting-desktop: first document editable {} ms after start",
             state.started.elapsed().as_millis()
         );
+    }
+    // Now that the writer can type, load the checkers Check document will run,
+    // in the background, so the first check answers in seconds.
+    if !state.preloading.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        let spawned = std::thread::Builder::new()
+            .name("preload-checkers".into())
+            .spawn(|| match cowriting::config::Config::load() {
+                Ok(cfg) => cowriting::suggest::preload_enabled(&cfg),
+                Err(e) => eprintln!("cowriting-desktop: checkers not preloaded: {}", e.info().message),
+            });
+        if let Err(e) = spawned {
+            eprintln!("cowriting-desktop: checkers not preloaded: {e}");
+        }
     }
 }
 
