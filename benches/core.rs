@@ -1,5 +1,5 @@
-//! Criterion benchmarks of the core: keystrokes, resolving anchors, sidecar I/O and
-//! opening large documents. Run with `cargo bench --bench core`; results and targets
+//! Criterion benchmarks of the core: keystrokes, resolving anchors, sidecar I/O,
+//! opening large documents, and saving and deciding in a large reviewed document. Run with `cargo bench --bench core`; results and targets
 //! are in `docs/performance.md`.
 //!
 //! Every input is realistic generated Markdown prose (headings, paragraphs with
@@ -8,11 +8,13 @@
 
 use cowriting::anchor::{self, build_fingerprint, Resolution};
 use cowriting::attribution::{SpanAuthor, Spans};
+use cowriting::contract::{Finding, Producer, Source, Suggestion};
 use cowriting::history::EditKind;
 use cowriting::model::{
     parse_artifact, parse_artifact_via_value, serialize_artifact, AgentInfo, Anchor, Artifact, Attribution,
     Comment, Extra, Fingerprint, Proposal, Provenance, Thread, ThreadStatus,
 };
+use cowriting::session::ProposeOptions;
 use cowriting::{ChangeSet, CharRange, DocPath, Document, RangeAssoc, Session, Store, Workspace};
 use criterion::{criterion_group, criterion_main, BatchSize, Bencher, Criterion, SamplingMode};
 use std::hint::black_box;
@@ -967,5 +969,134 @@ fn open_10mib(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, keystroke, resolve_1000, sidecar_10k, open_10mib);
+// ---- 5. saving and deciding in a 5 MB document with 300 agent proposals ---------------------
+
+/// A workspace holding a 5 MB document and 300 one-word proposals filed by an agent
+/// through the contract (sidecar + ledger), as an MCP agent files them.
+fn review_fixture() -> (tempfile::TempDir, Vec<String>) {
+    let text = markdown(5 * MIB, SEED ^ 6);
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join(DOC_NAME), &text).expect("write document");
+    let store = Arc::new(Store::new(Workspace::open(dir.path()).expect("workspace")));
+    let doc_path = DocPath::parse(DOC_NAME).expect("doc path");
+    let mut s = open_session(&store, &doc_path);
+    let bytes = s.contract_bytes();
+    let source = Source::of(DOC_NAME, &bytes);
+    let producer = Producer {
+        id: "mcp:bench-agent".into(),
+        version: "1".into(),
+        provenance: "agent".into(),
+    };
+    let words = words_of(&text);
+    let suggestions: Vec<Suggestion> = (0..300)
+        .map(|i| {
+            let (from, to) = words[i * words.len() / 300 + 1];
+            let range = s.file_range_of(CharRange::new(from, to));
+            let word = &text[range.start.0..range.end.0];
+            let finding = Finding {
+                span: range,
+                replacement: format!("{word}s"),
+                category: "edit".into(),
+                reason: "bench".into(),
+                confidence: None,
+            };
+            Suggestion::new(&producer, &source, &bytes, finding).expect("suggestion")
+        })
+        .collect();
+    let filed = s
+        .file_suggestions(
+            &suggestions,
+            ProposeOptions {
+                author: agent(1),
+                turn_id: Some("turn-bench".into()),
+                instruction: None,
+            },
+        )
+        .expect("file 300");
+    assert_eq!(filed.len(), 300);
+    let ids = s.proposals().iter().map(|p| p.proposal.id.clone()).collect();
+    (dir, ids)
+}
+
+/// Copy the workspace's files (document, sidecar, ledger) from `from` to `to`.
+fn restore_workspace(from: &Path, to: &Path) {
+    for rel in [
+        DOC_NAME,
+        ".threads/bench.md.json",
+        ".cowriting/suggestions/bench.md.json",
+    ] {
+        let (src, dst) = (from.join(rel), to.join(rel));
+        std::fs::create_dir_all(dst.parent().unwrap()).unwrap();
+        std::fs::copy(src, dst).unwrap();
+    }
+    let _ = std::fs::remove_file(to.join(".cowriting/decisions.jsonl"));
+}
+
+fn review_5mb(c: &mut Criterion) {
+    let (pristine, ids) = review_fixture();
+    let work = tempfile::tempdir().expect("temp dir");
+    restore_workspace(pristine.path(), work.path());
+    let store = Arc::new(Store::new(Workspace::open(work.path()).expect("workspace")));
+    let doc_path = DocPath::parse(DOC_NAME).expect("doc path");
+
+    let mut g = c.benchmark_group("review_5mb_300_proposals");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(5))
+        .sampling_mode(SamplingMode::Flat);
+    // Ctrl+S after typing a character: the text, the sidecar, and every pending
+    // contract record carried over to the saved bytes.
+    let mut s = open_session(&store, &doc_path);
+    assert_eq!(s.proposals().len(), 300);
+    g.bench_function("save_after_typing", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                s.replace(CharRange::point(0), "x", EditKind::Typing).unwrap();
+                let t = Instant::now();
+                s.save().unwrap();
+                total += t.elapsed();
+            }
+            total
+        })
+    });
+    drop(s);
+    restore_workspace(pristine.path(), work.path());
+    // Accept all 300 in the buffer (the app's Accept all; written at the next save).
+    g.bench_function("accept_all", |b| {
+        b.iter_batched(
+            || open_session(&store, &doc_path),
+            |mut s| {
+                s.accept_all(&ids).unwrap();
+                assert_eq!(s.proposals().len(), 0);
+                s
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    // Reject all 300: decided on disk at once, the document untouched.
+    g.bench_function("reject_all", |b| {
+        b.iter_batched(
+            || {
+                restore_workspace(pristine.path(), work.path());
+                open_session(&store, &doc_path)
+            },
+            |mut s| {
+                s.reject_all(&ids).unwrap();
+                s
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    keystroke,
+    resolve_1000,
+    sidecar_10k,
+    open_10mib,
+    review_5mb
+);
 criterion_main!(benches);
