@@ -24,9 +24,9 @@
 //!   core's one-line message, so the model reads it and can correct the call,
 //!   and whose `structuredContent` is `{code, message}` with the codes of
 //!   [`crate::ErrorCode`]; nothing is written. Arguments that do not fit a
-//!   tool's schema are refused the same way, with `bad_input` ([`args`]).
-//! - **Pages.** `read_document` shows a page of at most [`PAGE_LINES`] lines
-//!   and [`PAGE_BYTES`] bytes, says which lines it shows of how many and the
+//!   tool's schema are refused the same way, with `bad_input` (`mcp::args`).
+//! - **Pages.** `read_document` shows a page of at most 400 lines and 64 KiB
+//!   of text, says which lines it shows of how many and the
 //!   `from_line` that reads on, and lists the proposals and threads on those
 //!   lines.
 //! - **Once.** `propose_edit` does not file a proposal the same client already
