@@ -376,7 +376,7 @@ fn run(cli: Cli) -> Result<i32> {
             };
             let (author, producer) = (client.author(), client.producer());
             let reason = instruction.clone().unwrap_or_default();
-            let filed = s.propose_suggestion(
+            let proposed = s.propose_suggestion_once(
                 range,
                 &replacement,
                 &producer,
@@ -389,10 +389,33 @@ fn run(cli: Cli) -> Result<i32> {
                 },
             )?;
             warn(&mut s);
-            let id = filed.sidecar_id;
-            // The proposal as `proposals --json` lists it (its contract id in `contract`).
-            let filed = views::proposal(&s, ctx.unit, &id);
-            ctx.print(|| id.clone(), || json!(filed));
+            let id = proposed.id.clone();
+            // The proposal as `proposals --json` lists it (its contract id in
+            // `contract`), and what it met among the pending ones.
+            let shown = views::proposal(&s, ctx.unit, &id);
+            let overlapping = views::proposals_named(&s, ctx.unit, &proposed.overlapping);
+            if proposed.already_pending() {
+                eprintln!(
+                    "cowriting: {id} is already pending: the same edit by the same agent; not filed again"
+                );
+            }
+            for p in &overlapping {
+                eprintln!(
+                    "cowriting: note: it overlaps pending {} by {} on {:?} (accepting one turns the other stale)",
+                    p.id, p.author.label, p.target
+                );
+            }
+            ctx.print(
+                || id.clone(),
+                || {
+                    let mut v = json!(shown);
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert("alreadyPending".into(), json!(proposed.already_pending()));
+                        o.insert("overlapping".into(), json!(overlapping));
+                    }
+                    v
+                },
+            );
             Ok(0)
         }
         Command::Proposals { doc } => cmd_proposals(&ctx, &doc),

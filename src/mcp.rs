@@ -24,14 +24,21 @@
 //!   core's one-line message, so the model reads it and can correct the call,
 //!   and whose `structuredContent` is `{code, message}` with the codes of
 //!   [`crate::ErrorCode`]; nothing is written. Arguments that do not fit a
-//!   tool's schema are tool errors too (rmcp's message, e.g.
-//!   ``missing field `document` ``).
+//!   tool's schema are refused the same way, with `bad_input` (`mcp::args`).
+//! - **Pages.** `read_document` shows a page of at most 400 lines and 64 KiB
+//!   of text, says which lines it shows of how many and the
+//!   `from_line` that reads on, and lists the proposals and threads on those
+//!   lines.
+//! - **Once.** `propose_edit` does not file a proposal the same client already
+//!   has pending, and names the pending proposals a new one overlaps
+//!   ([`Session::propose_suggestion_once`]).
 //!
 //! Offsets in arguments and results (`start_byte`, `end_byte`, `bytes`) are
 //! UTF-8 bytes of the text as `read_document` shows it (after a BOM, if any),
 //! like the CLI's `--start`/`--end`; lines are 1-based.
 
 use crate::contract::Producer;
+use crate::document::Document;
 use crate::error::{Error, ErrorInfo, Result};
 use crate::identity::AgentClient;
 use crate::ledger::Ledger;
@@ -56,6 +63,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+mod args;
+use args::{Args, Whole};
 
 /// Serve the workspace at `root` over MCP on stdin/stdout until the client
 /// closes the connection. Runs on a current-thread runtime; tool calls are
@@ -450,9 +460,15 @@ pub struct CowritingMcp {
 // ---- arguments ---------------------------------------------------------------------
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-struct DocumentArgs {
+struct ReadArgs {
     /// Workspace-relative document path, e.g. `chapters/one.md` (an absolute path inside the workspace also works).
     document: String,
+    /// The first line to show (1-based; default 1). To read the next page, give the `nextFromLine` of the last answer.
+    #[serde(default)]
+    from_line: Whole<1>,
+    /// The last line to show (1-based, inclusive; default: as far as one page goes). A page is at most 400 lines and 64 KiB of text.
+    #[serde(default)]
+    to_line: Whole<1>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -464,13 +480,13 @@ struct ProposeEditArgs {
     find: Option<String>,
     /// Which occurrence of `find` (1-based), when it occurs more than once.
     #[serde(default)]
-    occurrence: Option<usize>,
+    occurrence: Whole<1>,
     /// Start of the target as a UTF-8 byte offset into the text (instead of `find`).
     #[serde(default)]
-    start_byte: Option<usize>,
+    start_byte: Whole<0>,
     /// End (exclusive) of the target as a UTF-8 byte offset into the text.
     #[serde(default)]
-    end_byte: Option<usize>,
+    end_byte: Whole<0>,
     /// The proposed text that would replace the target.
     replacement: String,
     /// Why this edit: shown to the writer with the proposal.
@@ -535,7 +551,7 @@ struct CreateThreadArgs {
     find: String,
     /// Which occurrence of `find` (1-based), when it occurs more than once.
     #[serde(default)]
-    occurrence: Option<usize>,
+    occurrence: Whole<1>,
     /// The first comment (Markdown).
     body: String,
     /// The model writing the comment.
@@ -563,7 +579,7 @@ struct RecentDecisionsArgs {
     document: Option<String>,
     /// At most this many, newest first (default 20).
     #[serde(default)]
-    limit: Option<usize>,
+    limit: Whole<1>,
 }
 
 /// Who the client is, from its `initialize` request.
@@ -647,27 +663,62 @@ struct DocumentsOut {
     errors: Vec<views::DocError>,
 }
 
-/// `read_document`.
+/// `read_document`: one page of the document.
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct ReadOut {
     document: String,
     unit: Unit,
+    /// The text of the lines shown, exactly, line ends included: a document's
+    /// pages put together are its text.
     text: String,
-    /// Every proposal waiting on the document.
+    /// The document's lines (a last line without a line end counts; an empty
+    /// document has none).
+    total_lines: u32,
+    /// The first line shown (1-based).
+    from_line: u32,
+    /// The last line shown (1-based, inclusive; `fromLine - 1` when the
+    /// document is empty).
+    to_line: u32,
+    /// The `from_line` that reads on from here; null when this page reaches
+    /// the end of the document.
+    next_from_line: Option<u32>,
+    /// Where `text` is in the document's text: UTF-8 bytes `startByte..endByte`
+    /// (the offsets `propose_edit` and the proposals' `from`/`to` use).
+    start_byte: u32,
+    end_byte: u32,
+    /// The length of the whole text in UTF-8 bytes.
+    total_bytes: u32,
+    /// The proposals waiting on the lines shown (the ones whose text is not in
+    /// the document at all are listed with the page starting at line 1).
     proposals: Vec<views::ProposalDto>,
-    /// Its open threads.
+    /// The open threads on the lines shown (detached and orphaned ones with the
+    /// page starting at line 1).
     threads: Vec<views::ThreadDto>,
+    /// Proposals waiting on the document that are not on this page
+    /// (`list_proposals` lists every one).
+    other_proposals: u32,
+    /// Open threads of the document that are not on this page.
+    other_threads: u32,
     /// Why its review data cannot be read, if it cannot (then no proposals or threads).
     sidecar_error: Option<ErrorInfo>,
 }
 
 /// `propose_edit`.
 #[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 struct ProposedOut {
     document: String,
     unit: Unit,
+    /// The proposal filed, or, when `alreadyPending`, the identical one that
+    /// was already waiting.
     proposal: views::ProposalDto,
+    /// The same edit (same target, same replacement) by the same client was
+    /// already pending: nothing was filed, `proposal` is that one.
+    already_pending: bool,
+    /// Other pending proposals whose targets overlap this one's: accepting one
+    /// turns the others stale. Filed regardless.
+    overlapping: Vec<views::ProposalDto>,
     /// Ledger problems (the proposal was filed regardless).
     warnings: Vec<String>,
 }
@@ -725,29 +776,32 @@ impl CowritingMcp {
     }
 
     #[tool(
-        description = "Read a document: its text with 1-based line numbers (`   1| …`), then the proposals already pending on it (id, state, line, target → replacement, author, turn) and its open comment threads (id, line, anchored text, comments). Read this before proposing, so as not to propose what is already proposed.",
+        description = "Read a document, a page at a time: its text with 1-based line numbers (`   1| …`), then the proposals already pending on those lines (id, state, line, target → replacement, author, turn) and the open comment threads on them (id, line, anchored text, comments). A page is at most 400 lines and 64 KiB; the answer says which lines it shows of how many, and the `from_line` that reads on (`nextFromLine`, null at the end). Choose lines with `from_line`/`to_line`. Read this before proposing, so as not to propose what is already proposed.",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = schema::<ReadOut>()
     )]
     fn read_document(
         &self,
-        Parameters(a): Parameters<DocumentArgs>,
+        Parameters(a): Parameters<Args<ReadArgs>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        answer(self.read_document_impl(&a.document, &Client::of(&ctx)))
+        answer(
+            a.get()
+                .and_then(|a| self.read_document_impl(a, &Client::of(&ctx))),
+        )
     }
 
     #[tool(
-        description = "Propose replacing a piece of a document's text. The document is NOT changed: the proposal waits for the writer, who reviews it in Cowriting. Target the text with `find` (its exact text; add `occurrence` when it occurs more than once) or with `start_byte`/`end_byte` (UTF-8 byte offsets into the text). Returns the new proposal, with its id.",
+        description = "Propose replacing a piece of a document's text. The document is NOT changed: the proposal waits for the writer, who reviews it in Cowriting. Target the text with `find` (its exact text; add `occurrence` when it occurs more than once) or with `start_byte`/`end_byte` (UTF-8 byte offsets into the text). Returns the new proposal, with its id. The same edit you already proposed and is still pending is not filed twice (`alreadyPending`); pending proposals whose targets overlap this one are listed (`overlapping`).",
         annotations(read_only_hint = false, destructive_hint = false, open_world_hint = false),
         output_schema = schema::<ProposedOut>()
     )]
     fn propose_edit(
         &self,
-        Parameters(a): Parameters<ProposeEditArgs>,
+        Parameters(a): Parameters<Args<ProposeEditArgs>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        answer(self.propose_edit_impl(a, &Client::of(&ctx)))
+        answer(a.get().and_then(|a| self.propose_edit_impl(a, &Client::of(&ctx))))
     }
 
     #[tool(
@@ -757,10 +811,13 @@ impl CowritingMcp {
     )]
     fn list_proposals(
         &self,
-        Parameters(a): Parameters<ListProposalsArgs>,
+        Parameters(a): Parameters<Args<ListProposalsArgs>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        answer(self.list_proposals_impl(a, &Client::of(&ctx)))
+        answer(
+            a.get()
+                .and_then(|a| self.list_proposals_impl(a, &Client::of(&ctx))),
+        )
     }
 
     #[tool(
@@ -770,10 +827,10 @@ impl CowritingMcp {
     )]
     fn list_threads(
         &self,
-        Parameters(a): Parameters<ListThreadsArgs>,
+        Parameters(a): Parameters<Args<ListThreadsArgs>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        answer(self.list_threads_impl(a, &Client::of(&ctx)))
+        answer(a.get().and_then(|a| self.list_threads_impl(a, &Client::of(&ctx))))
     }
 
     #[tool(
@@ -783,10 +840,13 @@ impl CowritingMcp {
     )]
     fn create_thread(
         &self,
-        Parameters(a): Parameters<CreateThreadArgs>,
+        Parameters(a): Parameters<Args<CreateThreadArgs>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        answer(self.create_thread_impl(a, &Client::of(&ctx)))
+        answer(
+            a.get()
+                .and_then(|a| self.create_thread_impl(a, &Client::of(&ctx))),
+        )
     }
 
     #[tool(
@@ -796,10 +856,10 @@ impl CowritingMcp {
     )]
     fn reply_to_thread(
         &self,
-        Parameters(a): Parameters<ReplyArgs>,
+        Parameters(a): Parameters<Args<ReplyArgs>>,
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
-        answer(self.reply_impl(a, &Client::of(&ctx)))
+        answer(a.get().and_then(|a| self.reply_impl(a, &Client::of(&ctx))))
     }
 
     #[tool(
@@ -807,8 +867,8 @@ impl CowritingMcp {
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = schema::<DecisionsOut>()
     )]
-    fn recent_decisions(&self, Parameters(a): Parameters<RecentDecisionsArgs>) -> CallToolResult {
-        answer(self.recent_decisions_impl(a))
+    fn recent_decisions(&self, Parameters(a): Parameters<Args<RecentDecisionsArgs>>) -> CallToolResult {
+        answer(a.get().and_then(|a| self.recent_decisions_impl(a)))
     }
 }
 
@@ -918,33 +978,60 @@ impl CowritingMcp {
         Ok((text, DocumentsOut { documents, errors }))
     }
 
-    fn read_document_impl(&self, document: &str, client: &Client) -> Result<(String, ReadOut)> {
-        let doc = self.doc(document)?;
+    fn read_document_impl(&self, a: ReadArgs, client: &Client) -> Result<(String, ReadOut)> {
+        let doc = self.doc(&a.document)?;
         let s = self.open(&doc, client.author(None))?;
         let d = s.document();
-        let text = d.text();
-        let lines: Vec<&str> = text.split('\n').collect();
-        let shown = if text.ends_with('\n') {
-            &lines[..lines.len() - 1]
+        let page = Page::of(d, a.from_line.get(), a.to_line.get())
+            .map_err(|m| Error::BadInput(format!("{doc}: {m}")))?;
+        let text = d.rope().byte_slice(page.start_byte..page.end_byte).to_string();
+        let whole = page.from_line == 1 && page.next_from_line.is_none();
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let mut out = if whole {
+            format!(
+                "{doc} — {} line{}, {} bytes\n",
+                page.total_lines,
+                plural(page.total_lines),
+                d.len_bytes()
+            )
         } else {
-            &lines[..]
+            format!(
+                "{doc} — lines {}–{} of {}, bytes {}..{} of {}\n",
+                page.from_line,
+                page.to_line,
+                page.total_lines,
+                page.start_byte,
+                page.end_byte,
+                d.len_bytes()
+            )
         };
-        let width = shown.len().to_string().len().max(4);
-        let mut out = format!(
-            "{doc} — {} line{}, {} bytes\n",
-            shown.len(),
-            if shown.len() == 1 { "" } else { "s" },
-            text.len()
-        );
-        for (i, line) in shown.iter().enumerate() {
-            out.push_str(&format!("{:>width$}| {}\n", i + 1, line.trim_end_matches('\r')));
+        let width = page.total_lines.to_string().len().max(4);
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            let line = line.strip_suffix('\n').unwrap_or(line).trim_end_matches('\r');
+            out.push_str(&format!("{:>width$}| {line}\n", page.from_line + i));
         }
+        if let Some(next) = page.next_from_line {
+            out.push_str(&format!(
+                "(lines {next}–{} not shown: read_document with from_line {next} reads on)\n",
+                page.total_lines
+            ));
+        }
+        let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
         let mut data = ReadOut {
             document: doc.to_string(),
             unit: Unit::Byte,
-            text: text.to_owned(),
+            text,
+            total_lines: n(page.total_lines),
+            from_line: n(page.from_line),
+            to_line: n(page.to_line),
+            next_from_line: page.next_from_line.map(n),
+            start_byte: n(page.start_byte),
+            end_byte: n(page.end_byte),
+            total_bytes: n(d.len_bytes()),
             proposals: Vec::new(),
             threads: Vec::new(),
+            other_proposals: 0,
+            other_threads: 0,
             sidecar_error: s.sidecar_problem().cloned(),
         };
         if let Some(p) = s.sidecar_problem() {
@@ -954,42 +1041,57 @@ impl CowritingMcp {
             ));
             return Ok((out, data));
         }
-        data.proposals = views::proposals(&s, Unit::Byte);
-        data.threads = views::threads(&s, Unit::Byte)
+        let (proposals, others): (Vec<_>, Vec<_>) = views::proposals(&s, Unit::Byte)
+            .into_iter()
+            .partition(|p| page.shows(p.from, p.to));
+        let (threads, other_threads): (Vec<_>, Vec<_>) = views::threads(&s, Unit::Byte)
             .into_iter()
             .filter(|t| t.status == ThreadStatus::Open.as_str())
-            .collect();
+            .partition(|t| page.shows(t.from, t.to));
+        data.proposals = proposals;
+        data.threads = threads;
+        data.other_proposals = n(others.len());
+        data.other_threads = n(other_threads.len());
+        let on = if whole { "" } else { " on these lines" };
+        let elsewhere = |count: usize, what: &str, tool: &str| match count {
+            0 => String::new(),
+            1 => format!("1 more {what} on other lines ({tool} lists every one).\n"),
+            k => format!("{k} more {what}s on other lines ({tool} lists every one).\n"),
+        };
         if data.proposals.is_empty() {
-            out.push_str("\nNo proposals pending.\n");
+            out.push_str(&format!("\nNo proposals pending{on}.\n"));
         } else {
-            out.push_str(&format!("\nProposals pending ({}):\n", data.proposals.len()));
+            out.push_str(&format!("\nProposals pending{on} ({}):\n", data.proposals.len()));
             for p in &data.proposals {
                 out.push_str(&proposal_text(p));
             }
         }
+        out.push_str(&elsewhere(others.len(), "proposal", "list_proposals"));
         if data.threads.is_empty() {
-            out.push_str("\nNo open threads.\n");
+            out.push_str(&format!("\nNo open threads{on}.\n"));
         } else {
-            out.push_str(&format!("\nOpen threads ({}):\n", data.threads.len()));
+            out.push_str(&format!("\nOpen threads{on} ({}):\n", data.threads.len()));
             for t in &data.threads {
                 out.push_str(&thread_text(t));
             }
         }
+        out.push_str(&elsewhere(other_threads.len(), "open thread", "list_threads"));
         Ok((out, data))
     }
 
     fn propose_edit_impl(&self, a: ProposeEditArgs, client: &Client) -> Result<(String, ProposedOut)> {
         let doc = self.doc(&a.document)?;
         let mut s = self.open_for_review(&doc, client.author(a.model.clone()))?;
-        let range = match (&a.find, a.start_byte, a.end_byte) {
+        let (occurrence, start, end) = (a.occurrence.get(), a.start_byte.get(), a.end_byte.get());
+        let range = match (&a.find, start, end) {
             (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
                 return Err(Error::BadInput(
                     "give either find or start_byte and end_byte, not both".into(),
                 ))
             }
-            (Some(text), None, None) => find(&s, text, a.occurrence)?,
+            (Some(text), None, None) => find(&s, text, occurrence)?,
             (None, Some(start), Some(end)) => {
-                if a.occurrence.is_some() {
+                if occurrence.is_some() {
                     return Err(Error::BadInput(
                         "occurrence goes with find, not with a byte span".into(),
                     ));
@@ -1008,7 +1110,7 @@ impl CowritingMcp {
             .clone()
             .or_else(|| a.instruction.clone())
             .unwrap_or_default();
-        let filed = s.propose_suggestion(
+        let proposed = s.propose_suggestion_once(
             range,
             &a.replacement,
             &producer,
@@ -1020,13 +1122,34 @@ impl CowritingMcp {
                 instruction: a.instruction,
             },
         )?;
-        let proposal = views::proposal(&s, Unit::Byte, &filed.sidecar_id).ok_or_else(|| Error::NotFound {
+        let proposal = views::proposal(&s, Unit::Byte, &proposed.id).ok_or_else(|| Error::NotFound {
             what: "proposal",
-            id: filed.sidecar_id.clone(),
+            id: proposed.id.clone(),
             doc: doc.to_string(),
         })?;
+        let overlapping = views::proposals_named(&s, Unit::Byte, &proposed.overlapping);
         let warnings = s.take_warnings();
-        let mut text = format!("Proposed {} in {doc}:\n{}", proposal.id, proposal_text(&proposal));
+        let mut text = if proposed.already_pending() {
+            format!(
+                "Already pending: {} is this same edit by {} {}, not filed again:\n{}",
+                proposal.id,
+                proposal.author.kind,
+                proposal.author.label,
+                proposal_text(&proposal)
+            )
+        } else {
+            format!("Proposed {} in {doc}:\n{}", proposal.id, proposal_text(&proposal))
+        };
+        if !overlapping.is_empty() {
+            text.push_str(&format!(
+                "It overlaps {} other pending proposal{} (accepting one turns the other stale):\n",
+                overlapping.len(),
+                if overlapping.len() == 1 { "" } else { "s" }
+            ));
+            for p in &overlapping {
+                text.push_str(&proposal_text(p));
+            }
+        }
         for w in &warnings {
             text.push_str(&format!("warning: {w}\n"));
         }
@@ -1035,7 +1158,9 @@ impl CowritingMcp {
             ProposedOut {
                 document: doc.to_string(),
                 unit: Unit::Byte,
+                already_pending: proposed.already_pending(),
                 proposal,
+                overlapping,
                 warnings,
             },
         ))
@@ -1122,7 +1247,7 @@ impl CowritingMcp {
     fn create_thread_impl(&self, a: CreateThreadArgs, client: &Client) -> Result<(String, ThreadOut)> {
         let doc = self.doc(&a.document)?;
         let mut s = self.open_for_review(&doc, client.author(a.model))?;
-        let range = find(&s, &a.find, a.occurrence)?;
+        let range = find(&s, &a.find, a.occurrence.get())?;
         let id = s.new_thread(range, &a.body)?;
         let comment = s
             .threads()
@@ -1144,7 +1269,7 @@ impl CowritingMcp {
     fn recent_decisions_impl(&self, a: RecentDecisionsArgs) -> Result<(String, DecisionsOut)> {
         let doc = a.document.as_deref().map(|d| self.doc(d)).transpose()?;
         let log = Ledger::new(self.ws().root()).log()?;
-        let limit = a.limit.unwrap_or(20);
+        let limit = a.limit.get().unwrap_or(20);
         let decisions: Vec<views::DecisionDto> = log
             .records
             .iter()
@@ -1194,6 +1319,92 @@ fn find(s: &Session, text: &str, occurrence: Option<usize>) -> Result<CharRange>
             "{text:?} occurs {count} times in {doc}; give occurrence 1..{count}"
         ))),
         r => r,
+    }
+}
+
+/// The most lines one `read_document` page shows.
+const PAGE_LINES: usize = 400;
+/// The most text one page shows, in UTF-8 bytes (a single longer line is
+/// shown whole, so that every page moves on).
+const PAGE_BYTES: usize = 64 * 1024;
+
+/// The lines one `read_document` page shows. Lines end at `\n`, as the
+/// document counts them (a `\r\n` pair is one line end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Page {
+    total_lines: usize,
+    /// 1-based, inclusive; `to_line == from_line - 1` for an empty document.
+    from_line: usize,
+    to_line: usize,
+    /// `to_line + 1`, unless the page reaches the end.
+    next_from_line: Option<usize>,
+    /// Bytes of the text, line ends included.
+    start_byte: usize,
+    end_byte: usize,
+}
+
+impl Page {
+    /// The page of `d` from line `from` (default 1) to line `to` (default and
+    /// at most the last line), cut at [`PAGE_LINES`] lines or [`PAGE_BYTES`]
+    /// bytes, whichever comes first. Refused (with the reason) when `from` is
+    /// past the end or `to` before `from`.
+    fn of(d: &Document, from: Option<usize>, to: Option<usize>) -> std::result::Result<Page, String> {
+        let rope = d.rope();
+        let ends_open = d.len_bytes() > 0 && rope.byte(d.len_bytes() - 1) != b'\n';
+        // The rope counts the empty line after a last line end; a reader does not.
+        let total = rope.len_lines() - usize::from(!ends_open);
+        let from = from.unwrap_or(1);
+        if let Some(to) = to.filter(|&to| to < from) {
+            return Err(format!("to_line {to} is before from_line {from}"));
+        }
+        if from > total.max(1) {
+            return Err(format!(
+                "from_line {from} is past the end ({total} line{})",
+                if total == 1 { "" } else { "s" }
+            ));
+        }
+        // Byte where 0-based line `i` starts (the end of the text past the last).
+        let line_start = |i: usize| {
+            if i >= rope.len_lines() {
+                d.len_bytes()
+            } else {
+                rope.line_to_byte(i)
+            }
+        };
+        let want = to.unwrap_or(total).min(total);
+        let start = line_start(from - 1);
+        let mut to_line = from - 1;
+        while to_line < want
+            && to_line + 1 - from < PAGE_LINES
+            && (to_line < from || line_start(to_line + 1) - start <= PAGE_BYTES)
+        {
+            to_line += 1;
+        }
+        Ok(Page {
+            total_lines: total,
+            from_line: from,
+            to_line,
+            next_from_line: (to_line < total).then_some(to_line + 1),
+            start_byte: start,
+            end_byte: line_start(to_line),
+        })
+    }
+
+    /// Whether a proposal or thread at bytes `from..to` is on this page: its
+    /// target shares a byte with the page (an insertion point inside it, or at
+    /// the very end on the last page). One not in the text (`None`) goes with
+    /// the page starting at line 1.
+    fn shows(&self, from: Option<u32>, to: Option<u32>) -> bool {
+        let (Some(f), Some(t)) = (from, to) else {
+            return self.from_line == 1;
+        };
+        let (f, t) = (f as usize, t as usize);
+        if f == t {
+            self.start_byte <= f
+                && (f < self.end_byte || (self.next_from_line.is_none() && f == self.end_byte))
+        } else {
+            f < self.end_byte && t > self.start_byte
+        }
     }
 }
 
@@ -1282,6 +1493,54 @@ mod tests {
         whole.feed(message.as_bytes());
         assert_eq!(scanner.id(), whole.id(), "{message}");
         whole.id()
+    }
+
+    fn page(text: &str, from: Option<usize>, to: Option<usize>) -> std::result::Result<Page, String> {
+        Page::of(&Document::new(text), from, to)
+    }
+
+    #[test]
+    fn pages_count_lines_as_a_reader_does_and_stop_at_their_limits() {
+        let p = page("a\nb\r\nc", None, None).unwrap();
+        assert_eq!(
+            (p.total_lines, p.from_line, p.to_line, p.next_from_line),
+            (3, 1, 3, None)
+        );
+        assert_eq!((p.start_byte, p.end_byte), (0, 6));
+        assert_eq!(page("a\nb\n", None, None).unwrap().total_lines, 2);
+        let empty = page("", None, None).unwrap();
+        assert_eq!((empty.total_lines, empty.to_line, empty.end_byte), (0, 0, 0));
+        assert!(
+            empty.shows(Some(0), Some(0)),
+            "an insertion into an empty document"
+        );
+        assert_eq!(
+            page("", Some(2), None).unwrap_err(),
+            "from_line 2 is past the end (0 lines)"
+        );
+        let p = page("a\nb\nc\n", Some(2), Some(2)).unwrap();
+        assert_eq!(
+            (p.to_line, p.next_from_line, p.start_byte, p.end_byte),
+            (2, Some(3), 2, 4)
+        );
+        assert!(p.shows(Some(2), Some(3)) && p.shows(Some(3), Some(5)));
+        assert!(!p.shows(Some(4), Some(4)) && !p.shows(Some(0), Some(2)));
+        assert!(!p.shows(None, None), "unplaced ones go with line 1's page");
+        assert_eq!(
+            page("a\nb\n", Some(2), Some(1)).unwrap_err(),
+            "to_line 1 is before from_line 2"
+        );
+        // 1,000 short lines: 400 a page.
+        let many = "x\n".repeat(1000);
+        let p = page(&many, None, None).unwrap();
+        assert_eq!((p.to_line, p.next_from_line), (400, Some(401)));
+        assert_eq!(page(&many, Some(801), None).unwrap().to_line, 1000);
+        // Long lines: as many as fit in 64 KiB, and always at least one.
+        let wide = format!("{}\n", "y".repeat(1023)).repeat(100);
+        assert_eq!(page(&wide, None, None).unwrap().to_line, 64);
+        let huge = format!("{}\nz\n", "y".repeat(100 * 1024));
+        let p = page(&huge, None, None).unwrap();
+        assert_eq!((p.to_line, p.next_from_line), (1, Some(2)));
     }
 
     #[test]

@@ -384,6 +384,18 @@ pub fn proposal(s: &Session, unit: Unit, id: &str) -> Option<ProposalDto> {
     proposals(s, unit).into_iter().find(|p| p.id == id)
 }
 
+/// The session's proposals named by `ids` (sidecar ids), in the order of
+/// `ids`; an id that is not in the sidecar is left out.
+pub fn proposals_named(s: &Session, unit: Unit, ids: &[String]) -> Vec<ProposalDto> {
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let all = proposals(s, unit);
+    ids.iter()
+        .filter_map(|id| all.iter().find(|p| &p.id == id).cloned())
+        .collect()
+}
+
 /// The session's threads, in sidecar order.
 pub fn threads(s: &Session, unit: Unit) -> Vec<ThreadDto> {
     let d = s.document();

@@ -493,3 +493,74 @@ fn two_proposals_sharing_an_id_are_two_proposals_accept_takes_one() {
     assert_eq!(left.len(), 1, "the other record with the same id is kept");
     assert_eq!(left[0]["replacement"], "closing");
 }
+
+#[test]
+fn propose_files_the_same_edit_once_and_notes_overlaps() {
+    let ws = ws();
+    let run = |args: &[&str]| {
+        let out = ws.cmd(args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let propose = [
+        "propose",
+        "docs/notes.md",
+        "--find",
+        "quick brown",
+        "--replace",
+        "slow red",
+    ];
+    let (id, err) = run(&propose);
+    let id = id.trim().to_owned();
+    assert!(id.starts_with("pr_") && err.is_empty(), "{id} {err}");
+    // Again, by the same agent (another model): the same id, nothing filed, a note, exit 0.
+    let (again, err) = run(&[&propose[..], &["--model", "other"]].concat());
+    assert_eq!(again.trim(), id);
+    assert_eq!(
+        err,
+        format!("cowriting: {id} is already pending: the same edit by the same agent; not filed again\n")
+    );
+    assert_eq!(ws.proposals("docs/notes.md").len(), 1);
+    let again = ws.json(&propose);
+    assert_eq!(
+        (again["id"].as_str(), again["alreadyPending"].as_bool()),
+        (Some(id.as_str()), Some(true))
+    );
+    assert_eq!(again["overlapping"], serde_json::json!([]));
+    assert_eq!(
+        ws.sidecar_json("docs/notes.md")["proposals"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // Another agent's same edit is filed; an overlapping one is filed and names what it overlaps.
+    let theirs = ws.json(&[&propose[..], &["--agent", "vale"]].concat());
+    assert_eq!(theirs["alreadyPending"], false);
+    assert_eq!(theirs["overlapping"][0]["id"], id.as_str());
+    let (other, err) = run(&[
+        "propose",
+        "docs/notes.md",
+        "--find",
+        "brown fox",
+        "--replace",
+        "red fox",
+    ]);
+    assert_ne!(other.trim(), id);
+    assert!(
+        err.contains(&format!(
+            "cowriting: note: it overlaps pending {id} by claude on \"quick brown\""
+        )),
+        "{err}"
+    );
+    assert_eq!(ws.proposals("docs/notes.md").len(), 3);
+    assert_eq!(ws.read("docs/notes.md"), DOC);
+}

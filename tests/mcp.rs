@@ -21,6 +21,11 @@ struct Mcp {
 impl Mcp {
     /// Start the server and initialize as `test-agent` 1.0.
     fn start(ws: &Ws) -> Mcp {
+        Mcp::start_as(ws, "test-agent")
+    }
+
+    /// Start the server and initialize as the client `name` 1.0.
+    fn start_as(ws: &Ws, name: &str) -> Mcp {
         let home = tempfile::tempdir().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_cowriting"))
             .env("HOME", home.path())
@@ -47,7 +52,7 @@ impl Mcp {
             json!({
                 "protocolVersion": "2025-06-18",
                 "capabilities": {},
-                "clientInfo": { "name": "test-agent", "version": "1.0" }
+                "clientInfo": { "name": name, "version": "1.0" }
             }),
         );
         assert_eq!(init["result"]["serverInfo"]["name"], "cowriting", "{init}");
@@ -93,11 +98,9 @@ impl Mcp {
         let data = result["structuredContent"].clone();
         let is_error = result["isError"].as_bool().unwrap_or(false);
         if is_error {
-            // rmcp's own argument errors carry text only; ours carry the code.
-            if !data.is_null() {
-                let keys: Vec<&String> = data.as_object().unwrap().keys().collect();
-                assert_eq!(keys, ["code", "message"], "{resp}");
-            }
+            // Every refusal, argument errors included, carries its code.
+            let keys: Vec<&String> = data.as_object().unwrap().keys().collect();
+            assert_eq!(keys, ["code", "message"], "{resp}");
         } else {
             assert!(data.is_object(), "{tool}: no structuredContent: {resp}");
             let schema = self.output_schema(tool);
@@ -142,15 +145,11 @@ impl Mcp {
         self.err_info(tool, args).1
     }
 
-    /// Call a tool that must fail; its `(code, message)` (no code for rmcp's
-    /// own argument errors).
+    /// Call a tool that must fail; its `(code, message)`.
     fn err_info(&mut self, tool: &str, args: Value) -> (Option<String>, String) {
         let (is_error, text, data) = self.call(tool, args.clone());
         assert!(is_error, "{tool} {args} should have failed: {text}");
         assert_eq!(text.lines().count(), 1, "errors are one line: {text:?}");
-        if data.is_null() {
-            return (None, text);
-        }
         assert_eq!(data["message"], text.as_str());
         (Some(data["code"].as_str().unwrap().to_owned()), text)
     }
@@ -729,12 +728,14 @@ fn bad_arguments_are_tool_errors_and_write_nothing() {
         assert_eq!(code.as_deref(), Some(expected), "{tool} {args}: {msg}");
         assert!(ws.snapshot() == before, "{tool} {args} wrote something");
     }
-    // Arguments that do not fit the schema are tool errors too (from rmcp).
+    // Arguments that do not fit the schema are refused the same way.
     let before = ws.snapshot();
-    let msg = mcp.err("propose_edit", json!({ "find": "open", "replacement": "ajar" }));
+    let (code, msg) = mcp.err_info("propose_edit", json!({ "find": "open", "replacement": "ajar" }));
     assert!(msg.contains("missing field `document`"), "{msg}");
-    let msg = mcp.err("list_proposals", json!({ "state": "maybe" }));
-    assert!(msg.contains("unknown variant `maybe`"), "{msg}");
+    assert_eq!(code.as_deref(), Some("bad_input"));
+    let (code, msg) = mcp.err_info("list_proposals", json!({ "state": "maybe" }));
+    assert!(msg.contains("state: unknown variant `maybe`"), "{msg}");
+    assert_eq!(code.as_deref(), Some("bad_input"));
     assert!(ws.snapshot() == before);
     // A corrupt sidecar is never overwritten; reading still shows the text.
     ws.write(".threads/notes.md.json", "{ not json");
@@ -959,4 +960,399 @@ fn an_oversized_request_is_answered_with_an_error_and_the_session_goes_on() {
         "{}",
         msg.chars().take(200).collect::<String>()
     );
+}
+
+// ---- agents' needs: pages, plain numbers, proposals filed once ---------------------
+
+/// A 2,000-line document: lines of varied length (some far longer than
+/// average, so pages are cut by bytes as well as by lines), multi-byte
+/// characters, a CRLF line, and no line end after the last line.
+fn long_text() -> String {
+    let mut text = String::new();
+    for i in 1..=2000 {
+        let pad = "é日🎉x".repeat((i * 7) % 41);
+        let end = if i == 700 { "\r\n" } else { "\n" };
+        text.push_str(&format!("line {i} {pad}{end}"));
+        if i == 1200 {
+            // One line longer than a page's 64 KiB: shown whole, on its own page.
+            text.push_str(&format!("line 1200b {}\n", "w".repeat(70 * 1024)));
+        }
+    }
+    text.pop(); // the last line has no line end
+    text
+}
+
+/// Walk `doc` page by page as an agent does; every page's answer.
+fn walk(mcp: &mut Mcp, doc: &str) -> Vec<Value> {
+    let mut pages = Vec::new();
+    let mut args = json!({ "document": doc });
+    loop {
+        let page = mcp.json("read_document", args.clone());
+        let next = page["nextFromLine"].clone();
+        pages.push(page);
+        if next.is_null() {
+            return pages;
+        }
+        args["from_line"] = next;
+        assert!(pages.len() < 100, "the pages do not end");
+    }
+}
+
+#[test]
+fn read_document_pages_a_long_document_and_its_pages_make_the_text() {
+    let ws = Ws::new();
+    let text = long_text();
+    let total = text.split('\n').count();
+    assert_eq!(total, 2001);
+    ws.write("long.md", &text);
+    let mut mcp = Mcp::start(&ws);
+    // A proposal far down, a thread near the top.
+    let far = mcp.json(
+        "propose_edit",
+        json!({ "document": "long.md", "find": "line 1500 ", "replacement": "LINE 1500 " }),
+    )["proposal"]["id"]
+        .clone();
+    let near = mcp.json(
+        "create_thread",
+        json!({ "document": "long.md", "find": "line 10 ", "body": "why ten?" }),
+    )["thread"]["id"]
+        .clone();
+
+    let pages = walk(&mut mcp, "long.md");
+    let mut joined = String::new();
+    let mut expect_line = 1;
+    let mut expect_byte = 0;
+    let (mut seen_far, mut seen_near) = (0, 0);
+    for p in &pages {
+        let t = p["text"].as_str().unwrap();
+        let (from, to) = (p["fromLine"].as_u64().unwrap(), p["toLine"].as_u64().unwrap());
+        assert_eq!(from, expect_line, "pages follow on: {}", p["fromLine"]);
+        assert_eq!(p["startByte"], expect_byte);
+        assert_eq!(p["endByte"].as_u64().unwrap() - expect_byte, t.len() as u64);
+        assert_eq!(p["totalLines"], total);
+        assert_eq!(p["totalBytes"], text.len());
+        let lines = to - from + 1;
+        assert_eq!(t.split_inclusive('\n').count() as u64, lines);
+        assert!(lines <= 400, "a page of {lines} lines");
+        assert!(t.len() <= 64 * 1024 || lines == 1, "a page of {} bytes", t.len());
+        // Each page lists what is on its lines and counts the rest.
+        let ids =
+            |k: &str| -> Vec<Value> { p[k].as_array().unwrap().iter().map(|x| x["id"].clone()).collect() };
+        let here = ids("proposals").contains(&far);
+        seen_far += usize::from(here);
+        assert_eq!(p["otherProposals"], if here { 0 } else { 1 }, "{}", p["fromLine"]);
+        let here = ids("threads").contains(&near);
+        seen_near += usize::from(here);
+        assert_eq!(p["otherThreads"], if here { 0 } else { 1 });
+        joined.push_str(t);
+        expect_line = to + 1;
+        expect_byte = p["endByte"].as_u64().unwrap();
+    }
+    assert_eq!(joined, text, "the pages put together are the text");
+    assert_eq!((seen_far, seen_near), (1, 1));
+    assert!(pages.len() >= 6, "{} pages", pages.len());
+    // Cut by bytes, not only by lines: some page before the long line has fewer than 400.
+    assert!(pages.iter().any(
+        |p| p["toLine"].as_u64().unwrap() - p["fromLine"].as_u64().unwrap() + 1 < 400
+            && p["text"].as_str().unwrap().len() > 60 * 1024
+    ));
+    // The long line is a page of its own.
+    assert!(pages.iter().any(|p| p["fromLine"] == 1201 && p["toLine"] == 1201));
+
+    // The readable page says where it is and how to go on.
+    let first = mcp.ok("read_document", json!({ "document": "long.md" }));
+    let to = pages[0]["toLine"].as_u64().unwrap();
+    assert!(
+        first.starts_with(&format!("long.md — lines 1–{to} of 2001, bytes 0..")),
+        "{}",
+        first.chars().take(200).collect::<String>()
+    );
+    assert!(
+        first.contains(&format!("read_document with from_line {} reads on", to + 1)),
+        "{first}"
+    );
+    assert!(
+        first.contains("  10| line 10 "),
+        "{}",
+        first.chars().take(500).collect::<String>()
+    );
+    assert!(first.contains("Open threads on these lines (1):"));
+    assert!(first.contains("No proposals pending on these lines.\n1 more proposal on other lines"));
+    let last = mcp.ok(
+        "read_document",
+        json!({ "document": "long.md", "from_line": 2001 }),
+    );
+    assert!(last.contains("2001| line 2000 "), "{last}");
+    assert!(!last.contains("not shown"), "{last}");
+}
+
+#[test]
+fn read_document_shows_the_lines_asked_for() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let lines: Vec<&str> = TEXT.split_inclusive('\n').collect();
+    let page = mcp.json(
+        "read_document",
+        json!({ "document": "notes.md", "from_line": 2, "to_line": "3" }),
+    );
+    assert_eq!(page["text"], lines[1..3].concat());
+    assert_eq!(
+        (page["fromLine"].clone(), page["toLine"].clone()),
+        (json!(2), json!(3))
+    );
+    assert_eq!(page["nextFromLine"], 4);
+    assert_eq!(page["totalLines"], 4);
+    assert_eq!(page["startByte"], lines[0].len());
+    let text = mcp.ok(
+        "read_document",
+        json!({ "document": "notes.md", "from_line": "3", "to_line": 3 }),
+    );
+    assert!(
+        text.starts_with("notes.md — lines 3–3 of 4, bytes 15..53 of 73\n   3| The café is open. The café is warm.\n(lines 4–4 not shown: read_document with from_line 4 reads on)\n"),
+        "{text}"
+    );
+    // A to_line past the end stops at the end; the whole document reads as before.
+    let page = mcp.json(
+        "read_document",
+        json!({ "document": "notes.md", "from_line": 4, "to_line": 99 }),
+    );
+    assert_eq!(page["text"], lines[3]);
+    assert!(page["nextFromLine"].is_null());
+    let whole = mcp.json("read_document", json!({ "document": "notes.md" }));
+    assert_eq!(whole["text"], TEXT);
+    assert_eq!(
+        (whole["fromLine"].clone(), whole["toLine"].clone()),
+        (json!(1), json!(4))
+    );
+    // An empty document has no lines.
+    ws.write("empty.md", "");
+    let empty = mcp.json("read_document", json!({ "document": "empty.md" }));
+    assert_eq!(
+        (
+            empty["text"].clone(),
+            empty["totalLines"].clone(),
+            empty["toLine"].clone(),
+            empty["nextFromLine"].clone()
+        ),
+        (json!(""), json!(0), json!(0), Value::Null)
+    );
+    for (args, want) in [
+        (json!({ "from_line": 5 }), "notes.md: from_line 5 is past the end (4 lines)"),
+        (json!({ "from_line": 3, "to_line": 2 }), "notes.md: to_line 2 is before from_line 3"),
+        (json!({ "from_line": 0 }), "from_line: expected a whole number of at least 1"),
+        (json!({ "to_line": -1 }), "to_line: expected a whole number of at least 1"),
+        (json!({ "from_line": "abc" }), "from_line: expected a whole number of at least 1 (a JSON number or a numeric string such as \"3\"), got \"abc\""),
+        (json!({ "from_line": 1.5 }), "got 1.5"),
+    ] {
+        let mut args = args;
+        args["document"] = json!("notes.md");
+        let (code, msg) = mcp.err_info("read_document", args.clone());
+        assert_eq!(code.as_deref(), Some("bad_input"), "{args}: {msg}");
+        assert!(msg.contains(want), "{args}: {msg:?} does not say {want:?}");
+    }
+}
+
+#[test]
+fn every_number_argument_is_a_plain_integer_with_its_minimum() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let resp = mcp.request("tools/list", json!({}));
+    let mut numbers = Vec::new();
+    for t in resp["result"]["tools"].as_array().unwrap() {
+        let schema = &t["inputSchema"];
+        // No `null` anywhere: not in a type, an anyOf, a default.
+        assert!(!schema.to_string().contains("null"), "{}: {schema}", t["name"]);
+        for (name, p) in schema["properties"].as_object().unwrap() {
+            // One plain type, or a reference to one (an enum).
+            assert!(
+                p["type"].is_string() || (p.get("type").is_none() && p["$ref"].is_string()),
+                "{}.{name}: {p}",
+                t["name"]
+            );
+            if p["type"] == "integer" {
+                numbers.push((
+                    format!("{}.{name}", t["name"].as_str().unwrap()),
+                    p["minimum"].clone(),
+                ));
+                assert!(p.get("format").is_none(), "{p}");
+                assert!(!p["description"].as_str().unwrap_or("").is_empty(), "{p}");
+            }
+        }
+    }
+    numbers.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        numbers,
+        [
+            ("create_thread.occurrence", json!(1)),
+            ("propose_edit.end_byte", json!(0)),
+            ("propose_edit.occurrence", json!(1)),
+            ("propose_edit.start_byte", json!(0)),
+            ("read_document.from_line", json!(1)),
+            ("read_document.to_line", json!(1)),
+            ("recent_decisions.limit", json!(1)),
+        ]
+        .map(|(n, m)| (n.to_owned(), m))
+    );
+}
+
+#[test]
+fn numbers_come_as_numbers_or_numeric_strings_and_nothing_else() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let bad = [
+        json!("abc"),
+        json!(-1),
+        json!(0),
+        json!("-1"),
+        json!(""),
+        json!(true),
+        json!({ "n": 1 }),
+    ];
+    for (tool, field, base) in [
+        (
+            "propose_edit",
+            "occurrence",
+            json!({ "document": "notes.md", "find": "café", "replacement": "bar" }),
+        ),
+        (
+            "create_thread",
+            "occurrence",
+            json!({ "document": "notes.md", "find": "café", "body": "hm" }),
+        ),
+        ("recent_decisions", "limit", json!({})),
+        ("read_document", "from_line", json!({ "document": "notes.md" })),
+    ] {
+        for v in &bad {
+            let mut args = base.clone();
+            args[field] = v.clone();
+            let before = ws.snapshot();
+            let (code, msg) = mcp.err_info(tool, args.clone());
+            assert_eq!(code.as_deref(), Some("bad_input"), "{tool} {args}: {msg}");
+            assert!(
+                msg.starts_with(&format!(
+                    "bad arguments: {field}: expected a whole number of at least 1"
+                )),
+                "{tool} {args}: {msg}"
+            );
+            assert!(ws.snapshot() == before, "{tool} {args} wrote something");
+        }
+    }
+    // Byte offsets start at 0: -1 and "abc" are refused, 0 and "0" are not.
+    for v in [json!(-1), json!("abc"), json!("1e3"), json!(2.5)] {
+        let before = ws.snapshot();
+        let (code, msg) = mcp.err_info(
+            "propose_edit",
+            json!({ "document": "notes.md", "start_byte": v, "end_byte": 1, "replacement": "x" }),
+        );
+        assert_eq!(code.as_deref(), Some("bad_input"), "{msg}");
+        assert!(
+            msg.contains("start_byte: expected a whole number of at least 0"),
+            "{msg}"
+        );
+        assert!(ws.snapshot() == before);
+    }
+    // Numeric strings do what numbers do.
+    let by_string = mcp.json(
+        "propose_edit",
+        json!({ "document": "notes.md", "find": "café", "occurrence": "2", "replacement": "bistro" }),
+    );
+    assert_eq!(by_string["proposal"]["from"], 38);
+    let span = mcp.json(
+        "propose_edit",
+        json!({ "document": "notes.md", "start_byte": "0", "end_byte": " 1", "replacement": "" }),
+    );
+    assert_eq!(
+        (span["proposal"]["from"].clone(), span["proposal"]["to"].clone()),
+        (json!(0), json!(1))
+    );
+    let t = mcp.json(
+        "create_thread",
+        json!({ "document": "notes.md", "find": "café", "occurrence": "1", "body": "hm" }),
+    );
+    assert_eq!(t["thread"]["from"], 19);
+    let d = mcp.json("recent_decisions", json!({ "limit": "5" }));
+    assert_eq!(d["decisions"], json!([]));
+    // Not given, or null: the default.
+    let d = mcp.json("recent_decisions", json!({ "limit": null }));
+    assert_eq!(d["decisions"], json!([]));
+    assert_eq!(
+        ws.sidecar_json("notes.md")["proposals"].as_array().unwrap().len(),
+        2
+    );
+}
+
+#[test]
+fn the_same_proposal_is_filed_once_and_overlaps_are_named() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let args = json!({ "document": "notes.md", "find": "café is open", "replacement": "café is closed" });
+    let first = mcp.json("propose_edit", args.clone());
+    assert_eq!(first["alreadyPending"], false);
+    assert_eq!(first["overlapping"], json!([]));
+    let id = first["proposal"]["id"].clone();
+    // The same edit again — by bytes this time, naming another model — is not filed twice.
+    let (is_error, text, again) = mcp.call(
+        "propose_edit",
+        json!({ "document": "notes.md", "start_byte": 19, "end_byte": 32, "replacement": "café is closed", "model": "another" }),
+    );
+    assert!(!is_error, "{text}");
+    assert_eq!(again["alreadyPending"], true, "{again}");
+    assert_eq!(again["proposal"]["id"], id);
+    assert_eq!(again["proposal"], first["proposal"]);
+    assert!(
+        text.starts_with(&format!(
+            "Already pending: {} is this same edit by agent test-agent, not filed again:\n",
+            id.as_str().unwrap()
+        )),
+        "{text}"
+    );
+    let sidecar = ws.sidecar_json("notes.md");
+    assert_eq!(sidecar["proposals"].as_array().unwrap().len(), 1, "{sidecar}");
+    assert_eq!(sidecar["anchors"].as_object().unwrap().len(), 1, "{sidecar}");
+    let ledger: Value = serde_json::from_str(&ws.read(".cowriting/suggestions/notes.md.json")).unwrap();
+    assert_eq!(ledger["entries"].as_array().unwrap().len(), 1);
+
+    // Another replacement of an overlapping target is filed, and says what it overlaps.
+    let (is_error, text, other) = mcp.call(
+        "propose_edit",
+        json!({ "document": "notes.md", "find": "open. The", "replacement": "open; the" }),
+    );
+    assert!(!is_error, "{text}");
+    assert_eq!(other["alreadyPending"], false);
+    let overlapping = other["overlapping"].as_array().unwrap();
+    assert_eq!(overlapping.len(), 1, "{other}");
+    assert_eq!(overlapping[0]["id"], id);
+    assert_eq!(overlapping[0]["target"], "café is open");
+    assert_eq!(overlapping[0]["author"]["id"], "test-agent");
+    assert!(
+        text.contains(&format!(
+            "It overlaps 1 other pending proposal (accepting one turns the other stale):\n- {}  pending  line 3, bytes 19..32  \"café is open\" → \"café is closed\"  by agent test-agent",
+            id.as_str().unwrap()
+        )),
+        "{text}"
+    );
+    // The same edit by another client is its own proposal, overlapping both.
+    drop(mcp);
+    let mut other_client = Mcp::start_as(&ws, "other-agent");
+    let theirs = other_client.json("propose_edit", args);
+    assert_eq!(theirs["alreadyPending"], false);
+    assert_ne!(theirs["proposal"]["id"], id);
+    let named: Vec<&Value> = theirs["overlapping"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["id"])
+        .collect();
+    assert_eq!(named, [&id, &other["proposal"]["id"]]);
+    // Touching is not overlapping: " café is warm" starts where "open. The" ends.
+    let next = other_client.json(
+        "propose_edit",
+        json!({ "document": "notes.md", "find": " café is warm", "replacement": " café is cosy" }),
+    );
+    assert_eq!(next["overlapping"], json!([]));
+    assert_eq!(
+        ws.sidecar_json("notes.md")["proposals"].as_array().unwrap().len(),
+        4
+    );
+    assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
 }

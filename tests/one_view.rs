@@ -40,7 +40,12 @@ fn the_app_and_the_cli_show_one_proposal_thread_and_span_alike() {
         "--model",
         "claude-sonnet-4-5",
     ]);
-    // `propose --json` answers the proposal as every listing shows it.
+    // `propose --json` answers the proposal as every listing shows it, with
+    // what filing it met: a new proposal, overlapping none.
+    let mut filed = filed;
+    let met = filed.as_object_mut().unwrap();
+    assert_eq!(met.remove("alreadyPending"), Some(false.into()));
+    assert_eq!(met.remove("overlapping"), Some(json!([])));
     assert_eq!(ws.json(&["proposals", "notes.md"])["proposals"][0], filed);
     assert!(filed["contract"]["proposalId"]
         .as_str()

@@ -1,9 +1,112 @@
-//! Proposals: filing one (INV-10), accept (INV-11, exactly where its text is),
-//! accept or reject a whole turn, reject.
+//! Proposals: filing one (INV-10) — once: what is already pending is found
+//! first — accept (INV-11, exactly where its text is), accept or reject a whole
+//! turn, reject.
 
 use super::*;
 
+/// What a new proposal would meet among the pending ones
+/// ([`Session::pending_overlaps`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overlaps {
+    /// The sidecar id of a pending proposal by the same author (the same
+    /// author kind and id: one client, whatever model it names) with the same
+    /// target range and the same replacement: the new one would be a duplicate.
+    pub identical: Option<String>,
+    /// The sidecar ids of the other pending proposals, by anyone, whose targets
+    /// overlap (accepting one turns the others stale, INV-11), in sidecar order.
+    pub overlapping: Vec<String>,
+}
+
+/// What [`Session::propose_suggestion_once`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proposed {
+    /// The sidecar id (`pr_…`) of the proposal: the new one, or the identical
+    /// one that was already pending.
+    pub id: String,
+    /// The new proposal's ids; `None` when nothing was filed because the same
+    /// proposal was already pending.
+    pub filed: Option<Filed>,
+    /// Pending proposals whose targets overlap this one's (itself excluded).
+    pub overlapping: Vec<String>,
+}
+
+impl Proposed {
+    /// Nothing was filed: the same proposal by the same author was pending.
+    pub fn already_pending(&self) -> bool {
+        self.filed.is_none()
+    }
+}
+
+/// Whether two targets meet: they share a char, or an insertion point is
+/// strictly inside the other target, or both are insertions at one point.
+/// (Ranges that only touch do not: accepting one leaves the other's text.)
+fn targets_meet(a: CharRange, b: CharRange) -> bool {
+    match (a.is_empty(), b.is_empty()) {
+        (false, false) => a.overlaps(&b),
+        (true, true) => a.start == b.start,
+        (true, false) => b.start < a.start && a.start < b.end,
+        (false, true) => a.start < b.start && b.start < a.end,
+    }
+}
+
 impl Session {
+    /// What a proposal by `author` to replace `range` with `replacement` would
+    /// meet among the pending proposals (those whose target text is there
+    /// exactly; stale and orphaned ones cannot be accepted as they are). A
+    /// query: nothing is written.
+    pub fn pending_overlaps(&self, range: CharRange, replacement: &str, author: &Provenance) -> Overlaps {
+        let mut out = Overlaps::default();
+        for v in self.proposals() {
+            let Some(r) = v.range.filter(|_| v.state == ProposalState::Pending) else {
+                continue;
+            };
+            let p = &v.proposal;
+            let same = r == range
+                && p.replacement == replacement
+                && p.author.kind == author.kind
+                && p.author.id == author.id;
+            if same && out.identical.is_none() {
+                out.identical = Some(p.id.clone());
+            } else if targets_meet(r, range) {
+                out.overlapping.push(p.id.clone());
+            }
+        }
+        out
+    }
+
+    /// [`Session::propose_suggestion`], once: when the same author already
+    /// has the same proposal pending (the same target range and replacement),
+    /// nothing is filed and that one is returned; otherwise the proposal is
+    /// filed. Either way the pending proposals its target overlaps are named.
+    /// (The check reads the sidecar as this session last read it, just before
+    /// filing.)
+    pub fn propose_suggestion_once(
+        &mut self,
+        range: CharRange,
+        replacement: &str,
+        producer: &contract::Producer,
+        category: &str,
+        reason: &str,
+        opts: ProposeOptions,
+    ) -> Result<Proposed> {
+        self.check_range(range)?;
+        self.check_sidecar()?;
+        let met = self.pending_overlaps(range, replacement, &opts.author);
+        if let Some(id) = met.identical {
+            return Ok(Proposed {
+                id,
+                filed: None,
+                overlapping: met.overlapping,
+            });
+        }
+        let filed = self.propose_suggestion(range, replacement, producer, category, reason, opts)?;
+        Ok(Proposed {
+            id: filed.sidecar_id.clone(),
+            filed: Some(filed),
+            overlapping: met.overlapping,
+        })
+    }
+
     /// File a proposal to replace `range` with `replacement`. The document is not
     /// touched (INV-10); the proposal is in the sidecar when this returns.
     pub fn propose(&mut self, range: CharRange, replacement: &str, opts: ProposeOptions) -> Result<String> {
@@ -384,5 +487,29 @@ impl Session {
     /// the reject waits for the save too.) Undo brings it back.
     pub fn reject(&mut self, id: &str) -> Result<()> {
         self.reject_all(&[id.to_owned()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_meet_when_they_share_a_char_or_an_insertion_is_inside() {
+        let r = CharRange::new;
+        assert!(targets_meet(r(2, 5), r(4, 8)));
+        assert!(targets_meet(r(2, 5), r(2, 5)));
+        assert!(!targets_meet(r(2, 5), r(5, 8)), "touching");
+        assert!(targets_meet(r(3, 3), r(2, 5)));
+        assert!(
+            !targets_meet(r(2, 2), r(2, 5)),
+            "an insertion before a target leaves it"
+        );
+        assert!(
+            !targets_meet(r(2, 5), r(5, 5)),
+            "an insertion after a target leaves it"
+        );
+        assert!(targets_meet(r(4, 4), r(4, 4)));
+        assert!(!targets_meet(r(4, 4), r(6, 6)));
     }
 }
