@@ -8,5 +8,6 @@ export default defineConfig({
     environment: "jsdom",
     include: ["bench/**/*.bench.ts"],
     setupFiles: ["test/setup.ts"],
+    fileParallelism: false,
   },
 });
