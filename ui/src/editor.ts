@@ -4,11 +4,10 @@
 // decorations for what the core reports — proposals inline as word diffs,
 // attribution tint and gutter, anchored threads. CodeMirror's own history is
 // not loaded: undo is the core's.
-import { Annotation, Compartment, EditorState, StateEffect, StateField, type Extension, type Transaction } from "@codemirror/state";
+import { Annotation, Compartment, EditorState, RangeSet, StateEffect, StateField, type Extension, type Transaction } from "@codemirror/state";
 import {
   Decoration,
   EditorView,
-  GutterMarker,
   ViewPlugin,
   WidgetType,
   drawSelection,
@@ -28,7 +27,8 @@ import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { TextChange } from "./bindings/TextChange";
 import { age } from "./util";
-import { decorationSpecs, mapReview, type DecoSpec } from "./review-model";
+import type { DecoSpec } from "./review-model";
+import { ReviewState, humanMarker } from "./review-state";
 
 /** Marks transactions that carry the core's own changes (not sent back). */
 export const fromCore = Annotation.define<boolean>();
@@ -46,22 +46,28 @@ export interface EditorHandlers {
   keys: KeyBinding[];
 }
 
-/** The review state, its positions mapped through the writer's edits until the core's next word. */
-export const reviewField = StateField.define<ReviewDto | null>({
+/**
+ * The review state, its positions mapped through the writer's edits until the
+ * core's next word: RangeSets built once per `setReview` and mapped per change
+ * (see review-state.ts). Read it as a ReviewDto with `reviewOf`.
+ */
+export const reviewField = StateField.define<ReviewState | null>({
   create: () => null,
   update(value, tr) {
-    for (const e of tr.effects) if (e.is(setReview)) return e.value;
+    for (const e of tr.effects) if (e.is(setReview)) return ReviewState.of(e.value, tr.newDoc);
     if (!value || !tr.docChanged) return value;
-    return mapReview(value, (pos, assoc) => tr.changes.mapPos(pos, assoc), insertedRanges(tr), !tr.annotation(fromCore));
+    return value.map(tr.changes, tr.newDoc, !tr.annotation(fromCore));
   },
 });
 
-function insertedRanges(tr: Transaction): { from: number; to: number }[] {
-  const out: { from: number; to: number }[] = [];
-  tr.changes.iterChanges((_fa, _ta, fromB, toB) => {
-    if (toB > fromB) out.push({ from: fromB, to: toB });
-  });
-  return out;
+/** The review of `state` with its positions as they are now (built when asked for, not per keystroke). */
+export function reviewOf(state: EditorState): ReviewDto | null {
+  return state.field(reviewField, false)?.toDto() ?? null;
+}
+
+/** How many of `state`'s proposals are not pending (kept as edits turn them stale; cheap per keystroke). */
+export function staleCountOf(state: EditorState): number {
+  return state.field(reviewField, false)?.staleCount ?? 0;
 }
 
 /** The transaction's changes as the core takes them: old-document UTF-16 offsets, in order. */
@@ -140,7 +146,10 @@ function toDecoration(spec: DecoSpec, handlers: EditorHandlers) {
   }
 }
 
-/** Decorations only for what is on screen (a 5 MB document with 1,000 proposals stays smooth). */
+/**
+ * Decorations only for what is on screen (a 5 MB document with 1,000 proposals
+ * stays smooth), built from the mapped review: the records in view, not all of them.
+ */
 function reviewDecorations(handlers: EditorHandlers) {
   return ViewPlugin.fromClass(
     class {
@@ -156,7 +165,7 @@ function reviewDecorations(handlers: EditorHandlers) {
       build(view: EditorView): DecorationSet {
         const review = view.state.field(reviewField);
         if (!review) return Decoration.none;
-        const specs = decorationSpecs(review, view.visibleRanges, view.state.doc.length);
+        const specs = review.decorations(view.visibleRanges, view.state.doc.length);
         return Decoration.set(specs.map((s) => toDecoration(s, handlers)), true);
       }
     },
@@ -164,32 +173,15 @@ function reviewDecorations(handlers: EditorHandlers) {
   );
 }
 
-class HumanMarker extends GutterMarker {
-  elementClass = "cm-human-line";
-  toDOM() {
-    const el = document.createElement("span");
-    el.className = "cm-human-mark";
-    el.title = "Written by you";
-    return el;
-  }
-}
-const humanMarker = new HumanMarker();
-
+/** A mark beside each line with the writer's own text: markers kept in the review state, mapped per edit. */
 const humanGutter = gutter({
   class: "cm-human-gutter",
-  lineMarker(view, line) {
-    const review = view.state.field(reviewField);
-    if (!review) return null;
-    const hit = review.spans.some((s) => s.author.kind === "human" && s.from < line.to + 1 && s.to > line.from);
-    return hit ? humanMarker : null;
-  },
-  lineMarkerChange: (u) => u.startState.field(reviewField) !== u.state.field(reviewField),
+  markers: (view) => view.state.field(reviewField)?.gutter ?? RangeSet.empty,
   initialSpacer: () => humanMarker,
 });
 
 const attributionTooltip = hoverTooltip((view, pos) => {
-  const review = view.state.field(reviewField);
-  const span = review?.spans.find((s) => s.author.kind !== "human" && s.from <= pos && pos < s.to);
+  const span = view.state.field(reviewField)?.agentSpanAt(pos);
   if (!span) return null;
   return {
     pos: span.from,
@@ -251,7 +243,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
     search({ top: true }),
     highlightSelectionMatches(),
     readOnly.of(EditorState.readOnly.of(false)),
-    reviewField.init(() => review),
+    reviewField.init((state) => ReviewState.of(review, state.doc)),
     reviewDecorations(handlers),
     attributionTooltip,
     keymap.of([...handlers.keys, ...searchKeymap, indentWithTab, ...defaultKeymap]),

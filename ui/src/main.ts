@@ -18,7 +18,7 @@ import type { TextChange } from "./bindings/TextChange";
 import type { ThreadDto } from "./bindings/ThreadDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { errorMessage, isErrorInfo, tauriBackend, type Backend } from "./backend";
-import { createState, fromCore, readOnly, reviewField, setReview, type EditorHandlers } from "./editor";
+import { createState, fromCore, readOnly, reviewOf, setReview, staleCountOf, type EditorHandlers } from "./editor";
 import { setMarkdown } from "./markdown";
 import {
   askResult,
@@ -152,7 +152,7 @@ class App {
     return {
       activePath: () => this.active,
       text: () => (this.view ? this.view.state.doc.toString() : null),
-      review: () => (this.view ? this.view.state.field(reviewField) : null),
+      review: () => (this.view ? reviewOf(this.view.state) : null),
       idle: async () => {
         await this.queue;
         return true;
@@ -464,7 +464,7 @@ class App {
   }
 
   review(): ReviewDto | null {
-    return this.view?.state.field(reviewField) ?? null;
+    return this.view ? reviewOf(this.view.state) : null;
   }
 
   async closeTab(path: string) {
@@ -508,7 +508,8 @@ class App {
       this.renderDirty();
     }
     // An edit inside a proposal shows it stale at once, in the panel too.
-    const stale = this.review()?.proposals.filter((p) => p.state !== "pending").length ?? 0;
+    // (A count the editor keeps: reading the whole review per keystroke would cost O(records).)
+    const stale = this.view ? staleCountOf(this.view.state) : 0;
     if (stale !== this.shownStale) this.renderPanel();
     void this.enqueue(async () => {
       try {

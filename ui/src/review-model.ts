@@ -1,6 +1,8 @@
 // Pure parts of the editor's review display (unit-tested without a browser):
 // mapping the core's positions through the writer's edits until the core's next
-// word, and the decorations to draw for the visible ranges.
+// word, and the decorations to draw for the visible ranges. `mapReview` is the
+// naive model (every record, every edit): the editor keeps the same positions in
+// RangeSets instead (review-state.ts), and the tests hold the two to each other.
 import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SpanDto } from "./bindings/SpanDto";
@@ -13,6 +15,16 @@ export type DecoSpec =
   | { kind: "decision"; from: number; proposal: ProposalDto };
 
 const HUMAN_LOCAL: SpanDto["author"] = { kind: "human", id: "you", model: null, label: "you", sdk: null, sessionId: null };
+
+/** Text the writer typed at `r`, shown as theirs in the gutter until the core's next word brings the real span. */
+export function localSpan(r: { from: number; to: number }): SpanDto {
+  return { id: null, from: r.from, to: r.to, line: 0, text: "", author: HUMAN_LOCAL, turnId: null, instruction: null, createdAt: "" };
+}
+
+/** Whether a proposal now at `from..to`, `oldSize` long before a change that inserted `inserted`, was edited inside. */
+export function touchedBy(from: number, to: number, oldSize: number, inserted: readonly { from: number; to: number }[]): boolean {
+  return inserted.some((r) => r.from > from && r.from < to) || to - from !== oldSize;
+}
 
 /**
  * Map every position of `review` through a change. Ranges keep their edges
@@ -30,8 +42,7 @@ export function mapReview(
     if (p.from === null || p.to === null) return p;
     const from = map(p.from, 1);
     const to = Math.max(from, map(p.to, -1));
-    const touched = inserted.some((r) => r.from > from && r.from < to) || to - from !== p.to - p.from;
-    const state = p.state === "pending" && touched ? "stale" : p.state;
+    const state = p.state === "pending" && touchedBy(from, to, p.to - p.from, inserted) ? "stale" : p.state;
     return { ...p, from, to, state };
   });
   const threads = review.threads.map((t) => {
@@ -46,10 +57,7 @@ export function mapReview(
     if (to > from) spans.push({ ...s, from, to });
   }
   if (byWriter && inserted.length) {
-    spans = spans.concat(
-      // Shown in the gutter only; the core's next word brings the real span.
-      inserted.map((r) => ({ id: null, from: r.from, to: r.to, line: 0, text: "", author: HUMAN_LOCAL, turnId: null, instruction: null, createdAt: "" })),
-    );
+    spans = spans.concat(inserted.map(localSpan));
   }
   return { ...review, proposals, threads, spans };
 }
