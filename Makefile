@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test check lint fmt bench perf deps ui app cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug
+.PHONY: run test check lint fmt bench perf deps ui app cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
 
 deps:
 	@scripts/deps.sh
@@ -85,7 +85,18 @@ dist: ui
 	$(TAURI) build --ci --bundles deb --config $(call deb_cli,release) -- --locked
 	@echo "Built $$(ls -t $(TARGET_DIR)/release/bundle/deb/*.deb | head -1)"
 
-## The same .deb from the debug profile (target/debug/bundle/deb/).
+## The same .deb from the debug profile (target/debug/bundle/deb/), for the CI check.
 dist-debug: ui cli
 	$(TAURI) build --debug --ci --bundles deb --config $(call deb_cli,debug) -- --locked
 	@echo "Built $$(ls -t $(TARGET_DIR)/debug/bundle/deb/*.deb | head -1)"
+
+## Install the .deb, check the CLI on PATH, the desktop entry and its icons, start the app
+## from its desktop entry with a .md file under Xvfb (screenshot: target/dist-check.png),
+## uninstall. Root (or CI with sudo). CI checks the debug-profile .deb, which reuses the
+## debug build `make test` has just made: measured +1 min 45 s (the app crate rebuilt with
+## the bundle config, then bundled) and +1 min for the check. The release build of
+## `make dist` took 38 min (32 min of CPU: release CLI with Harper, then the app) on a
+## 2-core machine, far more than CI should add; the two packages differ only in the
+## profile (debug 177 MiB, release 29 MiB).
+dist-check: dist-debug
+	scripts/dist-check.sh $(TARGET_DIR)/debug/bundle/deb
