@@ -74,7 +74,10 @@ perf: app
 ## Tauri's bundler (the npm @tauri-apps/cli in ui/, offline) makes the .deb from
 ## src-tauri/tauri.conf.json: the app, the desktop entry (src-tauri/linux/), the icons,
 ## .md/.markdown as files it opens, and the `cowriting` CLI as /usr/bin/cowriting. The
-## CLI's path depends on the target folder and the profile, so it is passed here.
+## CLI's path depends on the target folder and the profile, so it is passed here. The
+## bundle settings live in tauri.conf.json itself (bundle.active: true): only `tauri build`
+## reads them; `cargo build` (make app, run, test) never bundles, so a separate file merged
+## with --config would keep nothing apart.
 TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 TAURI := TAURI_APP_PATH=src-tauri TAURI_FRONTEND_PATH=ui ui/node_modules/.bin/tauri
 deb_cli = '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/cowriting":"$(abspath $(TARGET_DIR))/$(1)/cowriting"}}}}}'
