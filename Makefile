@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test check lint fmt bench perf deps ui app cli tour test-rust test-ui test-e2e bindings check-bindings
+.PHONY: run test check lint fmt bench perf deps ui app cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
 
 deps:
 	@scripts/deps.sh
@@ -69,3 +69,37 @@ bench:
 ## Measure the real app (cold start, keystroke round trip, 5 MB + 1,000 proposals, RSS).
 perf: app
 	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf.mjs; else node perf.mjs; fi
+
+## ---- The Debian package -------------------------------------------------------------
+## Tauri's bundler (the npm @tauri-apps/cli in ui/, offline) makes the .deb from
+## src-tauri/tauri.conf.json: the app, the desktop entry (src-tauri/linux/), the icons,
+## .md/.markdown as files it opens, and the `cowriting` CLI as /usr/bin/cowriting. The
+## CLI's path depends on the target folder and the profile, so it is passed here. The
+## bundle settings live in tauri.conf.json itself (bundle.active: true): only `tauri build`
+## reads them; `cargo build` (make app, run, test) never bundles, so a separate file merged
+## with --config would keep nothing apart.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+TAURI := TAURI_APP_PATH=src-tauri TAURI_FRONTEND_PATH=ui ui/node_modules/.bin/tauri
+deb_cli = '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/cowriting":"$(abspath $(TARGET_DIR))/$(1)/cowriting"}}}}}'
+
+## The release .deb (target/release/bundle/deb/).
+dist: ui
+	$(CARGO) build --locked --release --features harper --bin cowriting
+	$(TAURI) build --ci --bundles deb --config $(call deb_cli,release) -- --locked
+	@echo "Built $$(ls -t $(TARGET_DIR)/release/bundle/deb/*.deb | head -1)"
+
+## The same .deb from the debug profile (target/debug/bundle/deb/), for the CI check.
+dist-debug: ui cli
+	$(TAURI) build --debug --ci --bundles deb --config $(call deb_cli,debug) -- --locked
+	@echo "Built $$(ls -t $(TARGET_DIR)/debug/bundle/deb/*.deb | head -1)"
+
+## Install the .deb, check the CLI on PATH, the desktop entry and its icons, start the app
+## from its desktop entry with a .md file under Xvfb (screenshot: target/dist-check.png),
+## uninstall. Root (or CI with sudo). CI checks the debug-profile .deb, which reuses the
+## debug build `make test` has just made: measured +1 min 45 s (the app crate rebuilt with
+## the bundle config, then bundled) and +1 min for the check. The release build of
+## `make dist` took 38 min (32 min of CPU: release CLI with Harper, then the app) on a
+## 2-core machine, far more than CI should add; the two packages differ only in the
+## profile (debug 177 MiB, release 29 MiB).
+dist-check: dist-debug
+	scripts/dist-check.sh $(TARGET_DIR)/debug/bundle/deb

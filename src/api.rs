@@ -419,6 +419,30 @@ pub fn git_branch(root: &Path) -> Option<String> {
     head.target().map(|oid| oid.to_string()[..7].to_owned())
 }
 
+/// The workspace for a document named on its own (`cowriting-desktop
+/// notes/essay.md`, or a file manager's "Open with"): the git work tree the file
+/// is in, else the file's folder; and the document's path in it. Refused like
+/// any document path: a file under `.git`, `.threads` or `.cowriting`, or one
+/// that is not Markdown or text.
+pub fn workspace_of_document(file: &Path) -> Result<(Workspace, DocPath)> {
+    let file = file
+        .canonicalize()
+        .map_err(|e| Error::BadInput(format!("{}: cannot open: {e}", file.display())))?;
+    if !file.is_file() {
+        return Err(Error::BadInput(format!("{}: not a file", file.display())));
+    }
+    let folder = file
+        .parent()
+        .ok_or_else(|| Error::BadInput(format!("{}: no folder", file.display())))?;
+    let work_tree = git2::Repository::discover(folder)
+        .ok()
+        .and_then(|repo| repo.workdir().and_then(|w| w.canonicalize().ok()))
+        .filter(|w| file.starts_with(w));
+    let ws = Workspace::open(work_tree.as_deref().unwrap_or(folder))?;
+    let doc = ws.doc_path_for_arg(&file.to_string_lossy())?;
+    Ok((ws, doc))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,6 +474,41 @@ mod tests {
             Some(oid.to_string()[..7].to_owned()),
             "detached: a short id"
         );
+    }
+
+    #[test]
+    fn a_document_opens_in_its_git_work_tree_else_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes");
+        std::fs::create_dir_all(notes.join("drafts")).unwrap();
+        std::fs::write(notes.join("drafts/essay.md"), "text\n").unwrap();
+        let (ws, doc) = workspace_of_document(&notes.join("drafts/essay.md")).unwrap();
+        assert_eq!(
+            ws.root(),
+            notes.join("drafts").canonicalize().unwrap(),
+            "no repository: its folder"
+        );
+        assert_eq!(doc.as_str(), "essay.md");
+
+        git2::Repository::init(&notes).unwrap();
+        let (ws, doc) = workspace_of_document(&notes.join("drafts/./essay.md")).unwrap();
+        assert_eq!(
+            ws.root(),
+            notes.canonicalize().unwrap(),
+            "the enclosing work tree"
+        );
+        assert_eq!(doc.as_str(), "drafts/essay.md");
+
+        std::fs::write(notes.join(".git/notes.md"), "x\n").unwrap();
+        assert!(
+            workspace_of_document(&notes.join(".git/notes.md")).is_err(),
+            "nothing under .git"
+        );
+        assert!(
+            workspace_of_document(&notes.join("drafts")).is_err(),
+            "a folder is not a document"
+        );
+        assert!(workspace_of_document(&notes.join("missing.md")).is_err());
     }
 
     #[test]

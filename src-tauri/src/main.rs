@@ -9,9 +9,10 @@
 //! every command takes the API's lock.
 //!
 //! The rest of this file is app plumbing the core must not know about: which
-//! folder is open (the command line, a dialog, recent folders, or the bundled
-//! sample on first run), the file watcher, the close-with-unsaved-changes
-//! prompt, the checkers' preload once the first document is editable, and hot exit: a
+//! folder is open (the command line: a folder, or a document, opened in its git
+//! work tree or its folder; a dialog; recent folders; or the bundled sample on
+//! first run), the file watcher, the close-with-unsaved-changes prompt, the
+//! checkers' preload once the first document is editable, and hot exit: a
 //! background thread journals unsaved buffers outside the workspace
 //! ([`cowriting::api::Api::backups_due`]) every [`BACKUP_EVERY`]; opening a
 //! workspace restores a crashed session's; a normal quit removes them.
@@ -43,9 +44,11 @@ struct AppState {
     started: std::time::Instant,
     /// Running producer jobs by the UI's job id, for cancel.
     jobs: Mutex<HashMap<String, Cancel>>,
-    /// The folder named on the command line (or in `COWRITING_WORKSPACE`), which
-    /// `open_folder` may reopen.
+    /// The folder named on the command line (or in `COWRITING_WORKSPACE`), or the
+    /// one a document named there opened in, which `open_folder` may reopen.
     given_folder: Mutex<Option<PathBuf>>,
+    /// The document named on the command line, until the UI takes it to show.
+    initial_document: Mutex<Option<String>>,
     /// What opening the workspace restored from the last session, until the UI takes it.
     restored: Mutex<Option<RestoreReport>>,
     /// Held while backups are taken and written, and while a quit removes them:
@@ -64,6 +67,7 @@ impl Default for AppState {
             started: std::time::Instant::now(),
             jobs: Mutex::default(),
             given_folder: Mutex::default(),
+            initial_document: Mutex::default(),
             restored: Mutex::default(),
             backup_io: Mutex::default(),
             preloading: Default::default(),
@@ -357,6 +361,12 @@ fn dirty_documents(state: State<'_, AppState>) -> Res<Vec<String>> {
     state.with(|api| Ok(api.dirty_documents()))
 }
 
+/// The document named on the command line, to show first (once; then none).
+#[tauri::command(async)]
+fn initial_document(state: State<'_, AppState>) -> Option<String> {
+    lock(&state.initial_document).take()
+}
+
 /// What opening the workspace restored from a crashed session (once; then empty).
 #[tauri::command(async)]
 fn restored_backups(state: State<'_, AppState>) -> RestoreReport {
@@ -559,21 +569,54 @@ mod recent {
     }
 }
 
-/// The folder to open at start, and whether it was given (the first
-/// command-line argument, or `COWRITING_WORKSPACE`); else the bundled sample
-/// workspace (copied to the app's data folder on first run).
-fn initial_folder(app: &tauri::AppHandle) -> Result<(PathBuf, bool), String> {
+/// What to open at start.
+struct Start {
+    /// The workspace folder.
+    dir: PathBuf,
+    /// Named on the command line or in `COWRITING_WORKSPACE` (not the sample).
+    given: bool,
+    /// The document named on the command line, workspace-relative.
+    document: Option<String>,
+}
+
+/// The first command-line argument: a folder, or a document (`cowriting-desktop
+/// essay.md`, as the desktop entry passes it), which opens in the git work tree
+/// it is in, else in its folder ([`cowriting::api::workspace_of_document`]);
+/// else the folder in `COWRITING_WORKSPACE`; else the bundled sample workspace
+/// (copied to the app's data folder on first run).
+fn initial_workspace(app: &tauri::AppHandle) -> Result<Start, String> {
     if let Some(arg) = std::env::args_os()
         .skip(1)
         .find(|a| !a.to_string_lossy().starts_with('-'))
     {
-        return Ok((PathBuf::from(arg), true));
+        let path = PathBuf::from(arg);
+        if path.is_file() {
+            let (ws, doc) = cowriting::api::workspace_of_document(&path).map_err(|e| e.to_string())?;
+            return Ok(Start {
+                dir: ws.root().to_path_buf(),
+                given: true,
+                document: Some(doc.to_string()),
+            });
+        }
+        return Ok(Start {
+            dir: path,
+            given: true,
+            document: None,
+        });
     }
     if let Ok(dir) = std::env::var("COWRITING_WORKSPACE") {
-        return Ok((PathBuf::from(dir), true));
+        return Ok(Start {
+            dir: PathBuf::from(dir),
+            given: true,
+            document: None,
+        });
     }
     sample::ensure(&data_dir(app))
-        .map(|d| (d, false))
+        .map(|dir| Start {
+            dir,
+            given: false,
+            document: None,
+        })
         .map_err(|e| e.to_string())
 }
 
@@ -585,13 +628,14 @@ fn main() {
             let handle = app.handle().clone();
             let state = handle.state::<AppState>();
             *state.config_dir.lock().unwrap_or_else(|e| e.into_inner()) = handle.path().app_config_dir().ok();
-            match initial_folder(&handle) {
-                Ok((dir, given)) => {
-                    if given {
-                        *lock(&state.given_folder) = Some(dir.clone());
+            match initial_workspace(&handle) {
+                Ok(start) => {
+                    if start.given {
+                        *lock(&state.given_folder) = Some(start.dir.clone());
                     }
-                    if let Err(e) = open_workspace(&handle, &dir) {
-                        eprintln!("cowriting-desktop: {}", e.message);
+                    match open_workspace(&handle, &start.dir) {
+                        Ok(_) => *lock(&state.initial_document) = start.document,
+                        Err(e) => eprintln!("cowriting-desktop: {}", e.message),
                     }
                 }
                 Err(e) => eprintln!("cowriting-desktop: {e}"),
@@ -636,6 +680,7 @@ fn main() {
             compare_with_disk,
             dirty_documents,
             restored_backups,
+            initial_document,
             run_producer,
             check_document,
             cancel_job,

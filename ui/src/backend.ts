@@ -74,6 +74,11 @@ export interface Backend {
    * Answered once; empty afterwards.
    */
   restoredBackups(): Promise<RestoreReport>;
+  /**
+   * The document named on the command line (`cowriting-desktop essay.md`, as the
+   * desktop entry passes a file), to show first. Answered once; null afterwards.
+   */
+  initialDocument(): Promise<string | null>;
   openFolder(path: string): Promise<WorkspaceInfo>;
   pickFolder(): Promise<WorkspaceInfo | null>;
   recentFolders(): Promise<string[]>;
@@ -135,6 +140,7 @@ export async function tauriBackend(): Promise<Backend> {
     compareWithDisk: (path) => invoke("compare_with_disk", { path }),
     dirtyDocuments: () => invoke("dirty_documents"),
     restoredBackups: () => invoke("restored_backups"),
+    initialDocument: () => invoke("initial_document"),
     openFolder: (path) => invoke("open_folder", { path }),
     pickFolder: () => invoke("pick_folder"),
     recentFolders: () => invoke("recent_folders"),

@@ -265,6 +265,8 @@ class App {
     this.renderStatus();
     const restored = await this.backend.restoredBackups().catch(() => null);
     if (restored) await this.showRestored(restored);
+    const named = await this.backend.initialDocument().catch(() => null);
+    if (named) await this.open(named);
     if (!this.active && w.documents.length) {
       const first = w.documents.find((d) => d.proposals > 0) ?? w.documents[0];
       await this.open(first.path);

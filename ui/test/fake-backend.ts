@@ -42,6 +42,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     compareWithDisk: async (path) => ({ path, diff: [] }),
     dirtyDocuments: async () => [],
     restoredBackups: async () => ({ restored: [], unrestored: [] }),
+    initialDocument: async () => null,
     openFolder: no,
     pickFolder: async () => null,
     recentFolders: async () => [],

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Install the .deb `make dist` / `make dist-debug` built, check what it installed, start the
+# app the way a menu does with a Markdown file (gtk-launch on the installed desktop entry,
+# under Xvfb), screenshot it to target/dist-check.png, and uninstall the package.
+#
+#   scripts/dist-check.sh [DIR_OR_DEB]   (default: target/debug/bundle/deb)
+#
+# It installs and removes a system package, so it runs as root, or in CI (CI set) with
+# passwordless sudo. The Debian packages it needs are installed first (a fresh machine).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+pkg=cowriting
+desktop_id=Cowriting
+shot="$here/target/dist-check.png"
+wait_secs=${DIST_CHECK_WAIT:-120}
+
+say() { printf 'dist-check: %s\n' "$*"; }
+fail() {
+  printf 'dist-check: FAILED: %s\n' "$*" >&2
+  exit 1
+}
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if [ -n "${CI:-}" ] && sudo -n true 2>/dev/null; then
+    sudo="sudo"
+  else
+    echo "dist-check installs and removes the system package '$pkg', so it runs as root" >&2
+    echo "(or in CI with passwordless sudo). Try: sudo make dist-check" >&2
+    exit 1
+  fi
+fi
+
+src=${1:-"${CARGO_TARGET_DIR:-$here/target}/debug/bundle/deb"}
+if [ -d "$src" ]; then
+  # shellcheck disable=SC2012 # the newest of Tauri's own file names (no odd characters)
+  deb=$(ls -t "$src"/*.deb 2>/dev/null | head -1 || true)
+else
+  deb=$src
+fi
+if [ -z "$deb" ] || [ ! -f "$deb" ]; then
+  fail "no .deb in $src (build one with 'make dist' or 'make dist-debug')"
+fi
+deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+
+if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" && [ -z "${CI:-}" ]; then
+  echo "The package '$pkg' is already installed here; dist-check would replace and then remove it." >&2
+  echo "Remove it first (apt-get remove $pkg) and run again." >&2
+  exit 1
+fi
+
+# What the check itself needs: Xvfb, gtk-launch (libgtk-3-bin), xdotool, xwininfo
+# and xprop (x11-utils), import (imagemagick), desktop-file-validate and the MIME cache
+# (desktop-file-utils, installed before the package so its trigger runs), git.
+need=(xvfb xauth libgtk-3-bin xdotool x11-utils imagemagick desktop-file-utils git)
+missing=()
+for p in "${need[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+apt_updated=""
+apt_update() {
+  [ -n "$apt_updated" ] || { $sudo apt-get update -qq; apt_updated=1; }
+}
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing what the check needs: ${missing[*]}"
+  apt_update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+tmp=$(mktemp -d /tmp/cowriting-dist-check.XXXXXX)
+xvfb_pid=""
+app_pid=""
+installed=""
+cleanup() {
+  status=$?
+  [ -z "$app_pid" ] || kill "$app_pid" 2>/dev/null || true
+  [ -z "$xvfb_pid" ] || kill "$xvfb_pid" 2>/dev/null || true
+  if [ -n "$installed" ]; then
+    say "removing the package"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -qq "$pkg" >/dev/null || status=1
+    if command -v cowriting >/dev/null 2>&1 || [ -e /usr/bin/cowriting-desktop ]; then
+      echo "dist-check: FAILED: the binaries are still there after removing the package" >&2
+      status=1
+    fi
+  fi
+  rm -rf "$tmp"
+  exit $status
+}
+trap cleanup EXIT
+
+# ---- install --------------------------------------------------------------------
+say "installing $deb"
+apt_update
+installed=1
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall "$deb" >/dev/null
+dpkg-query -W -f='${Package} ${Version} ${Status}\n' "$pkg"
+dpkg-query -W -f='Depends: ${Depends}\n' "$pkg"
+
+# ---- the CLI on PATH -----------------------------------------------------------
+[ "$(command -v cowriting)" = /usr/bin/cowriting ] || fail "cowriting is not /usr/bin/cowriting on PATH ($(command -v cowriting || echo none))"
+[ "$(command -v cowriting-desktop)" = /usr/bin/cowriting-desktop ] || fail "cowriting-desktop is not on PATH"
+cowriting --help | grep -q '^Usage: cowriting' || fail "cowriting --help did not print its usage"
+say "cowriting --help: ok ($(cowriting --help | sed -n 1p))"
+
+# A sample workspace in a git work tree; the document is in a subfolder, so opening it
+# must open the work tree (not notes/) with notes/meeting.md in a tab.
+ws="$tmp/My notes"
+mkdir -p "$ws"
+cp -R "$here/examples/workspace/." "$ws/"
+git -C "$ws" init -q
+doc="$ws/notes/meeting.md"
+(cd "$tmp" && cowriting --json -w "$ws" status >/dev/null) || fail "cowriting status on the sample failed"
+# Harper is built in (the CLI is built with --features harper).
+(cd "$ws" && cowriting --json suggest story.md --producer harper >/dev/null) || fail "cowriting suggest --producer harper failed (built without Harper?)"
+say "cowriting status and the built-in Harper producer: ok"
+
+# ---- the desktop entry ----------------------------------------------------------
+entry=$(dpkg -L "$pkg" | grep '^/usr/share/applications/.*\.desktop$' | head -1)
+[ -n "$entry" ] || fail "the package installs no desktop entry"
+[ "$(basename "$entry" .desktop)" = "$desktop_id" ] || fail "unexpected desktop entry $entry"
+say "desktop entry $entry:"
+sed 's/^/    /' "$entry"
+desktop-file-validate "$entry" || fail "desktop-file-validate: $entry"
+field() { sed -n "s/^$1=//p" "$entry" | head -1; }
+exec_line=$(field Exec)
+case "$exec_line" in
+  "cowriting-desktop %f" | "cowriting-desktop %F" | "cowriting-desktop %u" | "cowriting-desktop %U") ;;
+  *) fail "Exec=$exec_line: expected cowriting-desktop with a file field code" ;;
+esac
+field MimeType | tr ';' '\n' | grep -qx text/markdown || fail "MimeType lacks text/markdown"
+field Categories | tr ';' '\n' | grep -qx TextEditor || fail "Categories lacks TextEditor"
+icon=$(field Icon)
+icons=$(ls /usr/share/icons/hicolor/*/apps/"$icon".png 2>/dev/null || true)
+[ -n "$icons" ] || fail "Icon=$icon: no /usr/share/icons/hicolor/*/apps/$icon.png installed"
+say "Icon=$icon resolves to: $(echo "$icons" | sed 's#/usr/share/icons/hicolor/##; s#/apps/.*##' | tr '\n' ' ')"
+grep -q "^text/markdown=.*$desktop_id.desktop" /usr/share/applications/mimeinfo.cache ||
+  fail "the MIME cache does not list $desktop_id.desktop for text/markdown"
+say "the MIME cache offers $desktop_id.desktop for text/markdown"
+
+# ---- launch it as a menu does, with a file, under Xvfb --------------------------------
+exec 5>"$tmp/display"
+Xvfb -displayfd 5 -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+exec 5>&-
+for _ in $(seq 50); do [ -s "$tmp/display" ] && break; sleep 0.2; done
+[ -s "$tmp/display" ] || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
+DISPLAY=":$(head -1 "$tmp/display")"
+export DISPLAY
+say "Xvfb on $DISPLAY; gtk-launch $desktop_id '$doc'"
+# Its own home, so the check leaves the user's settings and recent folders alone.
+mkdir -p "$tmp/home"
+started=$(date +%s)
+(cd "$tmp/home" && HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" XDG_DATA_HOME="$tmp/home/.local/share" \
+  COWRITING_TIMING=1 gtk-launch "$desktop_id" "$doc") >"$tmp/app.log" 2>&1 ||
+  fail "gtk-launch $desktop_id failed: $(cat "$tmp/app.log")"
+
+win=""
+while [ $(($(date +%s) - started)) -lt "$wait_secs" ]; do
+  win=$(xdotool search --onlyvisible --name '^Cowriting' 2>/dev/null | head -1 || true)
+  [ -n "$win" ] && break
+  sleep 1
+done
+[ -n "$win" ] || fail "no Cowriting window within ${wait_secs} s; the app said: $(cat "$tmp/app.log")"
+app_pid=$(xdotool getwindowpid "$win")
+say "window $win (pid $app_pid) after $(($(date +%s) - started)) s: $(xwininfo -id "$win" | sed -n 's/^xwininfo: //p')"
+wm_class=$(xprop -id "$win" WM_CLASS | sed 's/.*= //')
+say "WM_CLASS $wm_class (the entry's StartupWMClass=$(field StartupWMClass))"
+case "$wm_class" in *"\"$(field StartupWMClass)\""*) ;; *) fail "StartupWMClass does not match the window's WM_CLASS" ;; esac
+cmdline=$(tr '\0' ' ' <"/proc/$app_pid/cmdline")
+say "the app was started as: $cmdline"
+case "$cmdline" in *"$doc"*) ;; *) fail "the app was not given the file" ;; esac
+# The UI says when its first document is editable (COWRITING_TIMING).
+while [ $(($(date +%s) - started)) -lt "$wait_secs" ] && ! grep -q 'first document editable' "$tmp/app.log"; do
+  sleep 1
+done
+grep -q 'first document editable' "$tmp/app.log" || fail "the UI never showed a document; the app said: $(cat "$tmp/app.log")"
+say "$(grep 'first document editable' "$tmp/app.log")"
+# The window maps before WebKit paints (longer on a loaded machine): screenshot until the
+# picture is more than a blank window (a few colours), within the same bound.
+mkdir -p "$(dirname "$shot")"
+colours=0
+while [ $(($(date +%s) - started)) -lt "$wait_secs" ]; do
+  import -display "$DISPLAY" -window root "$shot"
+  colours=$(identify -format '%k' "$shot")
+  [ "$colours" -gt 200 ] && break
+  sleep 1
+done
+[ "$colours" -gt 200 ] || fail "the window stayed blank ($colours colours) for ${wait_secs} s"
+sleep 1
+import -display "$DISPLAY" -window root "$shot"
+say "screenshot: $shot (it should show '$(basename "$ws")' with notes/meeting.md open in a tab)"
+kill "$app_pid"
+app_pid=""
+say "ok"
