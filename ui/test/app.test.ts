@@ -3,6 +3,7 @@
 // review panel's groups, the settings dialog. The real app is driven by the
 // end-to-end tests (tests/e2e); this checks what a browser-free run can.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { q, stubLayout, until } from "./dom";
 import { EditorView } from "@codemirror/view";
 import type { CheckOutcome } from "../src/bindings/CheckOutcome";
 import type { ErrorInfo } from "../src/bindings/ErrorInfo";
@@ -122,15 +123,7 @@ interface Hook {
   lastJobMessage(): string | null;
 }
 const hook = () => (window as unknown as { __cowriting: Hook }).__cowriting;
-const q = <T extends Element = HTMLElement>(sel: string) => document.querySelector<T>(sel);
 
-async function until(f: () => unknown, what: string, ms = 3000) {
-  const end = Date.now() + ms;
-  while (!f()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const key = (k: string, mods: KeyboardEventInit = {}, target: EventTarget = window) =>
   target.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true, ...mods }));
@@ -167,9 +160,7 @@ function proposal(id: string, from: number, turnId: string, producer: string, ca
 const errors: unknown[] = [];
 beforeAll(async () => {
   // What jsdom lacks and a browser has.
-  Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
-  Range.prototype.getBoundingClientRect = () => new DOMRect();
-  Element.prototype.scrollIntoView = () => undefined;
+  stubLayout();
   const g = globalThis as unknown as { CSS?: { escape?: (s: string) => string } };
   if (!g.CSS?.escape) g.CSS = { ...g.CSS, escape: (s: string) => s.replace(/["\\]/g, "\\$&") };
   window.addEventListener("error", (e) => errors.push(e.error ?? e.message));

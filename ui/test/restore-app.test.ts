@@ -2,6 +2,7 @@
 // and shows a notice that stays until dismissed (against a test double of the
 // Backend; the real app across a real kill is tests/e2e/hot-exit.test.mjs).
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { q, stubLayout, until } from "./dom";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 
 const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false });
@@ -30,19 +31,9 @@ vi.mock("../src/backend", async (importOriginal) => {
   return { ...orig, tauriBackend: async () => backend };
 });
 
-const q = <T extends Element = HTMLElement>(sel: string) => document.querySelector<T>(sel);
-async function until(f: () => unknown, what: string, ms = 3000) {
-  const end = Date.now() + ms;
-  while (!f()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 beforeAll(async () => {
-  Range.prototype.getClientRects = () => [] as unknown as DOMRectList;
-  Range.prototype.getBoundingClientRect = () => new DOMRect();
-  Element.prototype.scrollIntoView = () => undefined;
+  stubLayout();
   await import("../src/main");
   await until(() => q(".tab"), "a tab");
 });
