@@ -66,8 +66,10 @@ fmt:
 bench:
 	$(CARGO) bench --bench core
 
-## Measure the real app (cold start, keystroke round trip, 5 MB + 1,000 proposals, RSS).
+## Measure the real app (cold start, keystroke round trip, 5 MB + 1,000 proposals, RSS
+## beside a bare Tauri window's, the floor).
 perf: app
+	$(CARGO) build --locked -p cowriting-desktop --example bare_window
 	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf.mjs; else node perf.mjs; fi
 
 ## ---- The Debian package -------------------------------------------------------------

@@ -3,7 +3,9 @@
 // - cold start: process start (WebDriver session request) to an editable document;
 // - a keystroke's round trip to the core on a 1 MB document (p50 / p95);
 // - opening a 5 MB document with 1,000 pending proposals, and scrolling through it;
-// - resident memory of the app and its WebKit processes, idle, with that document open.
+// - resident memory of the app and its WebKit processes, idle, with that document open,
+//   beside the floor: a bare Tauri + WebKitGTK window on a blank page (the
+//   `bare_window` example of src-tauri), measured first in the same run.
 //
 // Prints a Markdown table for docs/performance.md.
 import { spawn, execFileSync } from "node:child_process";
@@ -17,6 +19,7 @@ import { remote } from "webdriverio";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
 const APP = process.env.COWRITING_APP ?? join(TARGET, "debug/cowriting-desktop");
+const BARE = process.env.COWRITING_BARE ?? join(TARGET, "debug/examples/bare_window");
 const PORT = 4446;
 const HOME = mkdtempSync(join(tmpdir(), "cowriting-perf-home-"));
 const ENV = { ...process.env, HOME, XDG_CONFIG_HOME: join(HOME, ".config"), XDG_DATA_HOME: join(HOME, ".local/share") };
@@ -95,9 +98,9 @@ const pct = (xs, p) => {
 };
 const f1 = (x) => x.toFixed(1);
 
-function rssMiB() {
+function rssMiB(main = "cowriting-desktop") {
   // The app and the WebKit processes it starts (web content, network).
-  const pids = execFileSync("bash", ["-c", "pgrep -f 'cowriting-desktop|WebKitWebProcess|WebKitNetworkProcess' || true"], { encoding: "utf8" })
+  const pids = execFileSync("bash", ["-c", `pgrep -f '${main}|WebKitWebProcess|WebKitNetworkProcess' || true`], { encoding: "utf8" })
     .split("\n")
     .filter(Boolean);
   let kb = 0;
@@ -107,7 +110,10 @@ function rssMiB() {
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
       const name = status.match(/^Name:\s+(.*)$/m)?.[1] ?? pid;
       const rss = Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0);
-      if (name.startsWith("WebKitWebDriver") || name === "tauri-driver") continue;
+      // The app itself (Name is cut to 15 chars) and WebKit's processes; not the
+      // shell running pgrep or the WebDriver ones.
+      const ours = name === main.slice(0, 15) || (name.startsWith("WebKit") && !name.startsWith("WebKitWebDriver"));
+      if (!ours) continue;
       kb += rss;
       parts.push(`${name} ${f1(rss / 1024)}`);
     } catch {
@@ -127,6 +133,20 @@ const fiveMb = prose(5_000_000, 3);
 writeFileSync(join(ws, "five-mb.md"), fiveMb);
 writeFileSync(join(ws, ".threads/five-mb.md.json"), sidecarWithProposals("five-mb.md", fiveMb, 1000));
 
+// The floor: a bare window, alone, before the app starts.
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+let floor = null;
+try {
+  const bare = spawn(BARE, [], { env: ENV, stdio: "ignore" });
+  await pause(8000);
+  floor = rssMiB("bare_window");
+  bare.kill();
+  await pause(1000);
+} catch (e) {
+  console.error(`no floor measured (${BARE}: ${e.message}); build it with: cargo build -p cowriting-desktop --example bare_window`);
+}
+const overFloor = (m) => (floor ? ` — ${f1(m.total - floor.total)} MiB over the bare window` : "");
+
 const driver = spawn("tauri-driver", ["--port", String(PORT)], { env: ENV, stdio: ["ignore", "ignore", "inherit"] });
 await waitForPort(PORT, 10_000);
 const rows = [];
@@ -141,9 +161,14 @@ try {
   await b.waitUntil(() => b.execute(() => window.__cowriting?.text() != null), { timeout: 20_000, interval: 20 });
   const cold = Date.now() - t0;
   rows.push(["Cold start → editable document (includes the WebDriver session)", `${cold} ms`, "≤ 1.5 s"]);
+  if (floor) rows.push(["Floor: a bare Tauri + WebKitGTK window on a blank page, idle (same run)", `${f1(floor.total)} MiB (${floor.parts.join(", ")})`, ""]);
   await b.pause(2000);
   const base = rssMiB();
-  rows.push(["Idle RSS with a small document open (app + WebKit processes)", `${f1(base.total)} MiB (${base.parts.join(", ")})`, ""]);
+  rows.push(["Idle RSS with a small document open (app + WebKit processes), 2 s after start", `${f1(base.total)} MiB (${base.parts.join(", ")})${overFloor(base)}`, ""]);
+  // The app loads the enabled checkers (Harper) in the background once a document is editable.
+  await b.pause(13000);
+  const preloaded = rssMiB();
+  rows.push(["The same 15 s after start, Harper loaded in the background", `${f1(preloaded.total)} MiB (${preloaded.parts.join(", ")})${overFloor(preloaded)}`, ""]);
 
   const open = async (path) => {
     await (await b.$(`.tree-item[data-path="${path}"]`)).click();
@@ -176,7 +201,7 @@ try {
   rows.push(["Proposal decorations in the DOM at once (viewport only)", String(decorated), ""]);
   await b.pause(3000);
   const rss = rssMiB();
-  rows.push(["Idle RSS with it open (app + WebKit processes)", `${f1(rss.total)} MiB (${rss.parts.join(", ")})`, "≤ 200 MB"]);
+  rows.push(["Idle RSS with it open (app + WebKit processes)", `${f1(rss.total)} MiB (${rss.parts.join(", ")})${overFloor(rss)}`, "≤ 60 MB over the floor"]);
   await b.deleteSession();
 } finally {
   driver.kill();
