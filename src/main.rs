@@ -61,6 +61,11 @@ enum UnitArg {
 enum Command {
     /// Validate sidecars: parse, schema version, dangling anchor ids, docPath.
     Check { docs: Vec<String> },
+    /// A Harper checker process (what the app starts): requests on stdin, one
+    /// JSON line each, answers on stdout (`cowriting::producers::checker`).
+    #[cfg(feature = "harper")]
+    #[command(hide = true)]
+    HarperChecker,
     /// Pending and stale proposals, open and resolved threads, attribution spans.
     Status { doc: Option<String> },
     /// Propose replacing a range; prints the new proposal id. The document is not touched.
@@ -351,6 +356,11 @@ fn run(cli: Cli) -> Result<i32> {
     if let Command::Resolve { text, .. } = &cli.command {
         return resolve_lines(text.as_deref());
     }
+    #[cfg(feature = "harper")]
+    if let Command::HarperChecker = cli.command {
+        let ok = cowriting::producers::checker::serve_stdio() == std::process::ExitCode::SUCCESS;
+        return Ok(if ok { 0 } else { 1 });
+    }
     let ctx = Ctx::new(cli.workspace, cli.json, cli.unit)?;
     match cli.command {
         Command::Check { docs } => cmd_check(&ctx, &docs),
@@ -452,6 +462,8 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Eval { replay } => cmd_eval(&ctx, replay.as_deref()),
         Command::Mcp => cowriting::mcp::serve_stdio(ctx.ws().root()).map(|()| 0),
         Command::Resolve { .. } => unreachable!("handled above"),
+        #[cfg(feature = "harper")]
+        Command::HarperChecker => unreachable!("handled above"),
         Command::MergeSidecar {
             base,
             ours,

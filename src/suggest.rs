@@ -157,7 +157,7 @@ impl Job {
                 turn_id: new_turn(),
             }),
             Producer::Harper => Ok(Outcome {
-                run: harper(&req)?,
+                run: harper(&req, cancel)?,
                 turn_id: new_turn(),
             }),
         }
@@ -237,25 +237,32 @@ impl Job {
 
 /// Load what the in-process producers that `cfg` enables for Check document
 /// need (Harper's dictionary and rules: seconds in a debug build), so the
-/// first check answers at once. Blocking and CPU-bound: a client calls it off
-/// its UI thread once it has started. Does nothing when Harper is not enabled
-/// or not built in.
+/// first check answers at once: in this process (blocking and CPU-bound: a
+/// client calls it off its UI thread once it has started), or, where the
+/// client configured a checker process (`producers::checker`, feature
+/// `harper`), by starting that process (which loads Harper itself). Does
+/// nothing when Harper is not enabled or not built in.
 pub fn preload_enabled(cfg: &Config) {
     #[cfg(feature = "harper")]
     if cfg.producers.enabled.iter().any(|p| p == producers::harper::ID) {
-        producers::harper::preload();
+        if producers::checker::configured() {
+            producers::checker::start();
+        } else {
+            producers::harper::preload();
+        }
     }
     #[cfg(not(feature = "harper"))]
     let _ = cfg;
 }
 
+/// Harper: in the checker process when the client configured one, else here.
 #[cfg(feature = "harper")]
-fn harper(req: &Request) -> Result<Run> {
-    producers::harper::check(req)
+fn harper(req: &Request, cancel: &Cancel) -> Result<Run> {
+    producers::checker::check(req, cancel)
 }
 
 #[cfg(not(feature = "harper"))]
-fn harper(_req: &Request) -> Result<Run> {
+fn harper(_req: &Request, _cancel: &Cancel) -> Result<Run> {
     Err(Error::Producer {
         producer: "harper".into(),
         message: "this build of cowriting has no Harper (build with --features harper)".into(),

@@ -74,3 +74,119 @@ fn harper_suggestions_sit_on_exact_byte_spans() {
     assert_eq!(to_json(&first.suggestions), to_json(&second.suggestions));
     assert_eq!(first.skipped, second.skipped);
 }
+
+// ---- Harper in a checker process (what the app does) ------------------------------------
+
+use cowriting::producers::checker::{Checker, Spec};
+use cowriting::producers::Cancel;
+use cowriting::ErrorCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A checker whose process is this build's CLI (`cowriting harper-checker`).
+fn checker(idle: Duration) -> Arc<Checker> {
+    Checker::new(Spec {
+        program: env!("CARGO_BIN_EXE_cowriting").into(),
+        args: vec!["harper-checker".into()],
+        idle,
+    })
+    .unwrap()
+}
+
+fn alive(pid: u32) -> bool {
+    // A reaped child has no /proc entry; a zombie would say "State: Z".
+    std::fs::read_to_string(format!("/proc/{pid}/status")).is_ok_and(|s| !s.contains("State:\tZ"))
+}
+
+/// Wait (bounded generously: a loaded machine) until `f` holds.
+fn until(what: &str, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Prose long enough that Harper takes a while on it.
+fn long_prose() -> String {
+    PROSE.repeat(4000)
+}
+
+#[test]
+fn the_checker_process_answers_as_harper_in_process_does() {
+    let bytes = PROSE.as_bytes();
+    let c = checker(Duration::from_secs(600));
+    assert_eq!(c.pid(), None, "no process before it is needed");
+    let there = c.check(&request(bytes), &Cancel::new()).unwrap();
+    let here = harper::check(&request(bytes)).unwrap();
+    assert_eq!(to_json(&there.suggestions), to_json(&here.suggestions));
+    assert_eq!(there.skipped, here.skipped);
+    assert_eq!(there.producer, here.producer);
+    // One process serves check after check.
+    let pid = c.pid().expect("running");
+    let again = c.check(&request(b"No mistakes here.\n"), &Cancel::new()).unwrap();
+    assert!(again.suggestions.is_empty(), "{:#?}", again.suggestions);
+    assert_eq!(c.pid(), Some(pid));
+    drop(c);
+    assert!(!alive(pid), "a dropped checker ends its process");
+}
+
+#[test]
+fn an_idle_checker_process_exits_and_the_next_check_starts_another() {
+    let c = checker(Duration::from_millis(500));
+    c.start();
+    let first = c.pid().expect("started");
+    until("the idle checker to exit", || c.pid().is_none());
+    until("its process to be gone", || !alive(first));
+    let run = c.check(&request(PROSE.as_bytes()), &Cancel::new()).unwrap();
+    assert!(!run.suggestions.is_empty(), "a new process served the check");
+}
+
+#[test]
+fn a_checker_process_killed_mid_check_fails_that_check_only() {
+    let c = checker(Duration::from_secs(600));
+    c.start();
+    let pid = c.pid().expect("started");
+    let text = long_prose();
+    let run = std::thread::scope(|s| {
+        let checking = s.spawn(|| c.check(&request(text.as_bytes()), &Cancel::new()));
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(
+            !checking.is_finished(),
+            "the check of {} bytes took under 300 ms",
+            text.len()
+        );
+        let killed = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        checking.join().unwrap()
+    });
+    let e = run.unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Producer, "{e}");
+    assert!(e.to_string().contains("stopped"), "{e}");
+    assert!(e.to_string().contains("nothing was filed"), "{e}");
+    // The next check starts a new process.
+    let run = c.check(&request(PROSE.as_bytes()), &Cancel::new()).unwrap();
+    assert!(!run.suggestions.is_empty());
+    assert_ne!(c.pid(), Some(pid));
+}
+
+#[test]
+fn cancelling_a_check_kills_the_checker_process() {
+    let c = checker(Duration::from_secs(600));
+    c.start();
+    let pid = c.pid().expect("started");
+    let text = long_prose();
+    let cancel = Cancel::new();
+    let run = std::thread::scope(|s| {
+        let checking = s.spawn(|| c.check(&request(text.as_bytes()), &cancel));
+        std::thread::sleep(Duration::from_millis(300));
+        cancel.cancel();
+        checking.join().unwrap()
+    });
+    assert_eq!(run.unwrap_err().code(), ErrorCode::Cancelled);
+    assert!(!alive(pid), "the cancelled check's process is gone");
+    assert_eq!(c.pid(), None);
+}

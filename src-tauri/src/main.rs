@@ -12,7 +12,9 @@
 //! folder is open (the command line: a folder, or a document, opened in its git
 //! work tree or its folder; a dialog; recent folders; or the bundled sample on
 //! first run), the file watcher, the close-with-unsaved-changes prompt, the
-//! checkers' preload once the first document is editable, and hot exit: a
+//! checkers' preload once the first document is editable (Harper in a child
+//! process of this executable, started with `--harper-checker`, which exits
+//! when unused for [`CHECKER_IDLE`]), and hot exit: a
 //! background thread journals unsaved buffers outside the workspace
 //! ([`cowriting::api::Api::backups_due`]) every [`BACKUP_EVERY`]; opening a
 //! workspace restores a crashed session's; a normal quit removes them.
@@ -620,7 +622,45 @@ fn initial_workspace(app: &tauri::AppHandle) -> Result<Start, String> {
         .map_err(|e| e.to_string())
 }
 
+/// How long the Harper checker process may sit unused before it exits and its
+/// memory goes back to the system (`COWRITING_CHECKER_IDLE_SECS` overrides).
+const CHECKER_IDLE: std::time::Duration = std::time::Duration::from_secs(5 * 60);
+
+/// Harper runs in a child process of this executable ([`cowriting::producers::checker`]).
+fn configure_checker() {
+    use cowriting::producers::checker;
+    let idle = std::env::var("COWRITING_CHECKER_IDLE_SECS")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(std::time::Duration::from_secs_f64)
+        .unwrap_or(CHECKER_IDLE);
+    let configured = std::env::current_exe()
+        .map_err(|e| e.to_string())
+        .and_then(|program| {
+            checker::configure(checker::Spec {
+                program,
+                args: vec![checker::ARG.into()],
+                idle,
+            })
+            .map_err(|e| e.info().message)
+        });
+    if let Err(e) = configured {
+        eprintln!("cowriting-desktop: Harper runs in this process: {e}");
+    }
+}
+
 fn main() {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == cowriting::producers::checker::ARG)
+    {
+        std::process::exit(match cowriting::producers::checker::serve_stdio() {
+            std::process::ExitCode::SUCCESS => 0,
+            _ => 1,
+        });
+    }
+    configure_checker();
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .manage(AppState::default())

@@ -87,7 +87,7 @@ pub fn check(req: &Request) -> Result<Run> {
         .collect();
     let source = Source::of(req.doc_id, req.bytes);
     let mut run = Run {
-        producer: Some(producer("rule:*")),
+        producer: Some(run_producer()),
         ..Run::default()
     };
     let mut seen = BTreeSet::new();
@@ -158,6 +158,11 @@ fn finding(text: &str, bytes_at: &[usize], rule: &str, lint: &Lint) -> std::resu
 
 fn describe(text: &str, rule: &str, start: usize, end: usize) -> String {
     format!("{ID} {rule} at bytes {start}..{end} {:?}", &text[start..end])
+}
+
+/// The producer of a whole run (its suggestions name their rule).
+pub(crate) fn run_producer() -> Producer {
+    producer("rule:*")
 }
 
 fn producer(provenance: &str) -> Producer {

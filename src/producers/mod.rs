@@ -2,7 +2,7 @@
 //!
 //! | producer | where it runs | module |
 //! |---|---|---|
-//! | Harper (`harper-core`), spelling and grammar | in process, behind the `harper` feature | `harper` |
+//! | Harper (`harper-core`), spelling and grammar | in process, behind the `harper` feature (`harper`); in the app, in a checker process it keeps while used (`checker`) | `harper`, `checker` |
 //! | Vale, when installed | `vale --output=JSON` subprocess | [`vale`] |
 //! | any command from the user's config | subprocess, contract on stdin/stdout | [`external`] |
 //! | Claude, "edit this selection" | `claude -p` subprocess or the Messages API | [`claude`] |
@@ -22,6 +22,8 @@ use crate::contract::{Producer, Suggestion};
 use crate::error::{Error, Result};
 use crate::offset::FileByteRange;
 
+#[cfg(feature = "harper")]
+pub mod checker;
 pub mod claude;
 pub mod external;
 #[cfg(feature = "harper")]
