@@ -66,10 +66,11 @@ fmt:
 bench:
 	$(CARGO) bench --bench core
 
-## Measure the real app (cold start, keystroke round trip, 5 MB + 1,000 proposals, RSS
-## beside a bare Tauri window's, the floor).
+## Measure the real app (cold start, keystrokes, 5 MB + 1,000 proposals, memory) beside
+## its floors: a bare Tauri window (blank, and with bare CodeMirror: ui/perf).
 perf: app
 	$(CARGO) build --locked -p cowriting-desktop --example bare_window
+	cd ui && npx vite build --config perf/vite.config.ts
 	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf.mjs; else node perf.mjs; fi
 
 ## ---- The Debian package -------------------------------------------------------------

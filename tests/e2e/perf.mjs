@@ -3,16 +3,22 @@
 // - cold start: process start (WebDriver session request) to an editable document;
 // - a keystroke's round trip to the core on a 1 MB document (p50 / p95);
 // - opening a 5 MB document with 1,000 pending proposals, and scrolling through it;
-// - resident memory of the app and its WebKit processes, idle, with that document open,
-//   beside the floor: a bare Tauri + WebKitGTK window on a blank page (the
-//   `bare_window` example of src-tauri), measured first in the same run.
+// - typing in that document, one key after the other and at a writer's pace (10 keys
+//   a second), beside bare CodeMirror with the same document in the same webview
+//   (ui/perf, served by the `bare_window` example of src-tauri);
+// - resident memory, each program started on its own without WebDriver (whose
+//   automation costs the web process memory) and measured after it settled:
+//   the floor, a bare Tauri + WebKitGTK window on a blank page (`bare_window`);
+//   bare CodeMirror with the 5 MB document; the app with the small document and
+//   with the 5 MB one (its Harper checker process counted while it runs, and
+//   again once it has exited when idle).
 //
 // Prints a Markdown table for docs/performance.md.
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { remote } from "webdriverio";
 
@@ -20,6 +26,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
 const APP = process.env.COWRITING_APP ?? join(TARGET, "debug/cowriting-desktop");
 const BARE = process.env.COWRITING_BARE ?? join(TARGET, "debug/examples/bare_window");
+const BARE_PAGE = join(ROOT, "ui/perf/dist");
+const IDLE_SECS = 20; // the app's Harper checker exits when unused this long (here)
 const PORT = 4446;
 const HOME = mkdtempSync(join(tmpdir(), "cowriting-perf-home-"));
 const ENV = { ...process.env, HOME, XDG_CONFIG_HOME: join(HOME, ".config"), XDG_DATA_HOME: join(HOME, ".local/share") };
@@ -133,42 +141,81 @@ const fiveMb = prose(5_000_000, 3);
 writeFileSync(join(ws, "five-mb.md"), fiveMb);
 writeFileSync(join(ws, ".threads/five-mb.md.json"), sidecarWithProposals("five-mb.md", fiveMb, 1000));
 
-// The floor: a bare window, alone, before the app starts.
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+execFileSync("git", ["-C", ws, "init", "-q"]);
+
+/** Start `bin args` on its own (no WebDriver), wait, and read the memory of it and WebKit's processes at each of `at` (ms after start). */
+async function memoryOf(bin, args, at, env = {}) {
+  const p = spawn(bin, args, { env: { ...ENV, ...env }, stdio: "ignore" });
+  const seen = [];
+  const t0 = Date.now();
+  try {
+    for (const ms of at) {
+      await pause(Math.max(0, t0 + ms - Date.now()));
+      seen.push(rssMiB(basename(bin)));
+    }
+  } finally {
+    p.kill();
+    await pause(1500);
+  }
+  return seen;
+}
+
+const rows = [];
+const memRows = [];
+const mem = (m) => `${f1(m.total)} MiB (${m.parts.join(", ")})`;
 let floor = null;
 try {
-  const bare = spawn(BARE, [], { env: ENV, stdio: "ignore" });
-  await pause(8000);
-  floor = rssMiB("bare_window");
-  bare.kill();
-  await pause(1000);
+  [floor] = await memoryOf(BARE, [], [10_000]);
+  memRows.push(["Floor: a bare Tauri + WebKitGTK window on a blank page", mem(floor), ""]);
+  const [bareCm] = await memoryOf(BARE, [BARE_PAGE, join(ws, "five-mb.md")], [15_000]);
+  memRows.push(["Bare CodeMirror with the 5 MB document in the same window", `${mem(bareCm)} — ${f1(bareCm.total - floor.total)} MiB over the floor`, ""]);
+  const [small, smallIdle] = await memoryOf(APP, [join(ws, "a-start.md")], [15_000, (IDLE_SECS + 15) * 1000], { COWRITING_CHECKER_IDLE_SECS: String(IDLE_SECS) });
+  memRows.push(["The app, a small document open, Harper loaded in its checker process (15 s after start)", `${mem(small)} — ${f1(small.total - floor.total)} MiB over the floor`, ""]);
+  memRows.push([`The same once the checker has exited (unused for ${IDLE_SECS} s here; 5 min by default)`, `${mem(smallIdle)} — ${f1(smallIdle.total - floor.total)} MiB over the floor`, ""]);
+  const [big, bigIdle] = await memoryOf(APP, [join(ws, "five-mb.md")], [15_000, (IDLE_SECS + 15) * 1000], { COWRITING_CHECKER_IDLE_SECS: String(IDLE_SECS) });
+  memRows.push(["The app, the 5 MB document with 1,000 proposals open, Harper's checker running", `${mem(big)} — ${f1(big.total - floor.total)} MiB over the floor, ${f1(big.total - bareCm.total)} MiB over bare CodeMirror`, ""]);
+  memRows.push(["The same once the checker has exited", `${mem(bigIdle)} — ${f1(bigIdle.total - floor.total)} MiB over the floor, ${f1(bigIdle.total - bareCm.total)} MiB over bare CodeMirror`, "≤ 60 MB over the floor"]);
 } catch (e) {
-  console.error(`no floor measured (${BARE}: ${e.message}); build it with: cargo build -p cowriting-desktop --example bare_window`);
+  console.error(`memory not measured: ${e.message} (build: make app; cargo build -p cowriting-desktop --example bare_window; cd ui && npx vite build --config perf/vite.config.ts)`);
 }
-const overFloor = (m) => (floor ? ` — ${f1(m.total - floor.total)} MiB over the bare window` : "");
 
 const driver = spawn("tauri-driver", ["--port", String(PORT)], { env: ENV, stdio: ["ignore", "ignore", "inherit"] });
 await waitForPort(PORT, 10_000);
-const rows = [];
-try {
-  const t0 = Date.now();
-  const b = await remote({
+const session = (application, args) =>
+  remote({
     hostname: "127.0.0.1",
     port: PORT,
     logLevel: "error",
-    capabilities: { browserName: "wry", "wdio:enforceWebDriverClassic": true, "tauri:options": { application: APP, args: [ws] } },
+    capabilities: { browserName: "wry", "wdio:enforceWebDriverClassic": true, "tauri:options": { application, args } },
   });
+const PACE_KEYS = 50;
+const PACE_MS = 100;
+const paceRow = (who, xs) => [
+  `${who}: ${PACE_KEYS} keys at 10 a second (${PACE_MS} ms apart), each from when it was due to the first frame after it (the app: after the core's answer)`,
+  `p50 ${f1(pct(xs, 50))} ms · p95 ${f1(pct(xs, 95))} ms · max ${f1(Math.max(...xs))} ms`,
+  who === "The app" ? "no lag: every key under 100 ms" : "",
+];
+let bareTyping = null;
+try {
+  // Bare CodeMirror, the same document, the same webview: the floor of a keystroke.
+  const b = await session(BARE, [BARE_PAGE, join(ws, "five-mb.md")]);
+  await b.waitUntil(() => b.execute(() => window.__bare?.ready()), { timeout: 60_000, interval: 100 });
+  await b.execute(() => window.__bare.measureTyping(20)); // warm up
+  bareTyping = await b.execute(() => window.__bare.measureTyping(200));
+  rows.push(["Bare CodeMirror, 5 MB document: a keystroke to the next frame", `p50 ${f1(pct(bareTyping, 50))} ms · p95 ${f1(pct(bareTyping, 95))} ms`, ""]);
+  rows.push(paceRow("Bare CodeMirror", await b.execute((n, ms) => window.__bare.typeAtPace(n, ms), PACE_KEYS, PACE_MS)));
+  await b.deleteSession();
+} catch (e) {
+  console.error(`bare CodeMirror not measured: ${e.message}`);
+}
+try {
+  const t0 = Date.now();
+  const b = await session(APP, [ws]);
   await b.waitUntil(() => b.execute(() => window.__cowriting?.text() != null), { timeout: 20_000, interval: 20 });
   const cold = Date.now() - t0;
   rows.push(["Cold start → editable document (includes the WebDriver session)", `${cold} ms`, "≤ 1.5 s"]);
-  if (floor) rows.push(["Floor: a bare Tauri + WebKitGTK window on a blank page, idle (same run)", `${f1(floor.total)} MiB (${floor.parts.join(", ")})`, ""]);
   await b.pause(2000);
-  const base = rssMiB();
-  rows.push(["Idle RSS with a small document open (app + WebKit processes), 2 s after start", `${f1(base.total)} MiB (${base.parts.join(", ")})${overFloor(base)}`, ""]);
-  // The app loads the enabled checkers (Harper) in the background once a document is editable.
-  await b.pause(13000);
-  const preloaded = rssMiB();
-  rows.push(["The same 15 s after start, Harper loaded in the background", `${f1(preloaded.total)} MiB (${preloaded.parts.join(", ")})${overFloor(preloaded)}`, ""]);
 
   const open = async (path) => {
     await (await b.$(`.tree-item[data-path="${path}"]`)).click();
@@ -182,7 +229,7 @@ try {
   await (await b.$(".cm-content")).click();
   await b.execute(() => window.__cowriting.measureTyping(20)); // warm up
   const typing = await b.execute(() => window.__cowriting.measureTyping(200));
-  rows.push(["Keystroke, typed into the view until the core's answer (includes painting a frame), 1 MB document", `p50 ${f1(pct(typing, 50))} ms · p95 ${f1(pct(typing, 95))} ms`, ""]);
+  rows.push(["Keystroke, typed into the view, to the first frame after the core's answer, 1 MB document", `p50 ${f1(pct(typing, 50))} ms · p95 ${f1(pct(typing, 95))} ms`, ""]);
   const parts = await b.execute(() => window.__cowriting.measureKeystrokeParts(200));
   rows.push(["— CodeMirror alone (a transaction the app ignores)", `p50 ${f1(pct(parts.bare, 50))} ms · p95 ${f1(pct(parts.bare, 95))} ms`, ""]);
   rows.push(["— CodeMirror applying the keystroke (sync)", `p50 ${f1(pct(parts.dispatch, 50))} ms · p95 ${f1(pct(parts.dispatch, 95))} ms`, ""]);
@@ -199,9 +246,14 @@ try {
   rows.push(["Scrolling it (3 s, 120 px per frame)", `${frames.length} frames · p50 ${f1(pct(frames, 50))} ms · p95 ${f1(pct(frames, 95))} ms`, "smooth"]);
   const decorated = (await b.$$(".cm-proposal")).length;
   rows.push(["Proposal decorations in the DOM at once (viewport only)", String(decorated), ""]);
-  await b.pause(3000);
-  const rss = rssMiB();
-  rows.push(["Idle RSS with it open (app + WebKit processes)", `${f1(rss.total)} MiB (${rss.parts.join(", ")})${overFloor(rss)}`, "≤ 60 MB over the floor"]);
+  // Typing in it, in the middle, beside bare CodeMirror.
+  await b.execute(() => window.__cowriting.select(2_500_000, 2_500_000));
+  await b.execute(() => window.__cowriting.measureTyping(20)); // warm up
+  const bigTyping = await b.execute(() => window.__cowriting.measureTyping(200));
+  const ratio = bareTyping ? ` — ${(pct(bigTyping, 95) / pct(bareTyping, 95)).toFixed(2)}× bare CodeMirror's p95` : "";
+  rows.push(["The app, 5 MB document with 1,000 proposals: a keystroke to the first frame after the core's answer", `p50 ${f1(pct(bigTyping, 50))} ms · p95 ${f1(pct(bigTyping, 95))} ms${ratio}`, "p95 ≤ 1.5× bare CodeMirror"]);
+  await b.pause(1000);
+  rows.push(paceRow("The app", await b.execute((n, ms) => window.__cowriting.typeAtPace(n, ms), PACE_KEYS, PACE_MS)));
   await b.deleteSession();
 } finally {
   driver.kill();
@@ -209,3 +261,6 @@ try {
 
 console.log("| measure | result | target |\n| --- | --- | --- |");
 for (const [m, r, t] of rows) console.log(`| ${m} | ${r} | ${t} |`);
+console.log("\nMemory: resident set of each program and its WebKit processes (and the app's checker process), started without WebDriver.\n");
+console.log("| measure | result | target |\n| --- | --- | --- |");
+for (const [m, r, t] of memRows) console.log(`| ${m} | ${r} | ${t} |`);
