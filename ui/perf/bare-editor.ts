@@ -9,6 +9,7 @@ import { EditorView, drawSelection, keymap } from "@codemirror/view";
 import { defaultKeymap } from "@codemirror/commands";
 import { markdown } from "@codemirror/lang-markdown";
 import { defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { typeAtPace, typeInTurn } from "../src/typing-measure";
 
 const theme = EditorView.theme({
   "&": { height: "100%" },
@@ -17,8 +18,12 @@ const theme = EditorView.theme({
 
 let view: EditorView | null = null;
 
-/** The next animation frame: what was dispatched before it is painted in that frame. */
-const frame = () => new Promise<number>((r) => requestAnimationFrame(r));
+/** Type "x" at the cursor; nothing to wait for after the dispatch. */
+async function typeOne() {
+  if (!view) return;
+  const at = view.state.selection.main.head;
+  view.dispatch({ changes: { from: at, insert: "x" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
+}
 
 async function load() {
   const text = await (await fetch("bare://localhost/doc")).text();
@@ -47,39 +52,8 @@ window.__bare = {
     return view != null;
   },
   length: () => view?.state.doc.length ?? null,
-  /** Type `n` characters at the cursor; each: dispatch to the next frame, in ms (as the app's measureTyping). */
-  measureTyping: async (n: number) => {
-    const times: number[] = [];
-    for (let i = 0; i < n && view; i++) {
-      const at = view.state.selection.main.head;
-      const t0 = performance.now();
-      view.dispatch({ changes: { from: at, insert: "x" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
-      await frame();
-      times.push(performance.now() - t0);
-    }
-    return times;
-  },
-  /**
-   * Type `n` characters, one every `every` ms by the clock (as the app's
-   * typeAtPace); each: from the moment it was due to the next frame, in ms.
-   */
-  typeAtPace: (n: number, every: number) =>
-    new Promise<number[]>((resolve) => {
-      const times: number[] = new Array(n).fill(NaN);
-      let done = 0;
-      const start = performance.now() + every;
-      const key = (i: number) => {
-        const due = start + i * every;
-        if (view) {
-          const at = view.state.selection.main.head;
-          view.dispatch({ changes: { from: at, insert: "x" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
-        }
-        void frame().then(() => {
-          times[i] = performance.now() - due;
-          if (++done === n) resolve(times);
-        });
-        if (i + 1 < n) window.setTimeout(() => key(i + 1), Math.max(0, start + (i + 1) * every - performance.now()));
-      };
-      window.setTimeout(() => key(0), every);
-    }),
+  /** Type `n` characters, one after the other; each: keystroke to the next frame, in ms (as the app's measureTyping). */
+  measureTyping: (n: number) => typeInTurn(n, typeOne),
+  /** Type `n` characters, one every `every` ms by the clock (as the app's typeAtPace). */
+  typeAtPace: (n: number, every: number) => typeAtPace(n, every, typeOne),
 };

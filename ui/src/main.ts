@@ -39,9 +39,7 @@ import { $, h } from "./dom";
 import { TaskChips, type Task } from "./tasks";
 import { restoreNotice } from "./restore";
 import type { RestoreReport } from "./bindings/RestoreReport";
-
-/** The next animation frame: what was dispatched before it is painted in that frame. */
-const nextFrame = () => new Promise<number>((r) => requestAnimationFrame(r));
+import { typeAtPace, typeInTurn } from "./typing-measure";
 
 interface OpenDoc {
   path: string;
@@ -184,47 +182,10 @@ class App {
       },
       /** Whether a document's tab shows unsaved changes. */
       dirty: (path: string) => this.docs.get(path)?.dirty ?? null,
-      /**
-       * Type `n` characters at the cursor, one after the other; each: from the
-       * keystroke to the first frame after the core's answer, in ms.
-       */
-      measureTyping: async (n: number) => {
-        const times: number[] = [];
-        for (let i = 0; i < n && this.view; i++) {
-          const at = this.view.state.selection.main.head;
-          const t0 = performance.now();
-          this.view.dispatch({ changes: { from: at, insert: "x" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
-          await this.queue;
-          await nextFrame();
-          times.push(performance.now() - t0);
-        }
-        return times;
-      },
-      /**
-       * Type `n` characters at a writer's pace, one every `every` ms by the clock
-       * (a key does not wait for the last one's answer); each: from the moment it
-       * was due to the first frame after the core's answer, in ms. A backlog
-       * shows as growing times.
-       */
-      typeAtPace: (n: number, every: number) =>
-        new Promise<number[]>((resolve) => {
-          const times: number[] = new Array(n).fill(NaN);
-          let done = 0;
-          const start = performance.now() + every;
-          const key = (i: number) => {
-            const due = start + i * every;
-            if (this.view) {
-              const at = this.view.state.selection.main.head;
-              this.view.dispatch({ changes: { from: at, insert: "x" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
-            }
-            void this.queue.then(nextFrame).then(() => {
-              times[i] = performance.now() - due;
-              if (++done === n) resolve(times);
-            });
-            if (i + 1 < n) window.setTimeout(() => key(i + 1), Math.max(0, start + (i + 1) * every - performance.now()));
-          };
-          window.setTimeout(() => key(0), every);
-        }),
+      /** Type `n` characters, one after the other; each: keystroke to the frame after the core's answer, in ms. */
+      measureTyping: (n: number) => typeInTurn(n, () => this.typeForMeasure()),
+      /** Type `n` characters, one every `every` ms by the clock; each: when it was due to the frame after the core's answer. */
+      typeAtPace: (n: number, every: number) => typeAtPace(n, every, () => this.typeForMeasure()),
       /**
        * The parts of a keystroke, `n` times each: CodeMirror applying it (sync),
        * and the IPC round trip of an edit to the core without painting in between.
@@ -282,6 +243,15 @@ class App {
           requestAnimationFrame(step);
         }),
     };
+  }
+
+  /** Type "x" at the cursor as a writer would; resolves once the core has answered (make perf). */
+  typeForMeasure(): Promise<unknown> {
+    if (this.view) {
+      const at = this.view.state.selection.main.head;
+      this.view.dispatch({ changes: { from: at, insert: "x" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
+    }
+    return this.queue;
   }
 
   async setWorkspace(w: WorkspaceInfo) {
