@@ -11,7 +11,8 @@
 //! dependencies; unoptimized it was about 12 s), a second one about 3 ms. A
 //! client that wants the first check fast calls [`preload`] (or
 //! [`crate::suggest::preload_enabled`]) after start-up, off the UI thread, as
-//! the app does. The lint group keeps per-chunk caches and needs
+//! the app's checker process does ([`super::checker`]: the app keeps Harper
+//! out of its own memory). The lint group keeps per-chunk caches and needs
 //! `&mut`, so checks run one at a time behind a mutex.
 //!
 //! Build cost: `harper-core` 3.0 brings about 175 more crates (its POS tagger
