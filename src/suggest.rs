@@ -237,19 +237,17 @@ impl Job {
 
 /// Load what the in-process producers that `cfg` enables for Check document
 /// need (Harper's dictionary and rules: seconds in a debug build), so the
-/// first check answers at once: in this process (blocking and CPU-bound: a
-/// client calls it off its UI thread once it has started), or, where the
-/// client configured a checker process (`producers::checker`, feature
-/// `harper`), by starting that process (which loads Harper itself). Does
-/// nothing when Harper is not enabled or not built in.
+/// first check answers at once, in this process (blocking and CPU-bound: a
+/// client calls it off its UI thread once it has started). Where the client
+/// configured a checker process (`producers::checker`, feature `harper`),
+/// nothing: that process loads Harper at the first check (about a second),
+/// and is not started before, because a child of a process with a window
+/// inherits the window's descriptors (WebKit's lifetime pipe) for as long as
+/// it lives. Does nothing when Harper is not enabled or not built in.
 pub fn preload_enabled(cfg: &Config) {
     #[cfg(feature = "harper")]
-    if cfg.producers.enabled.iter().any(|p| p == producers::harper::ID) {
-        if producers::checker::configured() {
-            producers::checker::start();
-        } else {
-            producers::harper::preload();
-        }
+    if cfg.producers.enabled.iter().any(|p| p == producers::harper::ID) && !producers::checker::configured() {
+        producers::harper::preload();
     }
     #[cfg(not(feature = "harper"))]
     let _ = cfg;

@@ -12,9 +12,10 @@
 //! folder is open (the command line: a folder, or a document, opened in its git
 //! work tree or its folder; a dialog; recent folders; or the bundled sample on
 //! first run), the file watcher, the close-with-unsaved-changes prompt, the
-//! checkers' preload once the first document is editable (Harper in a child
-//! process of this executable, started with `--harper-checker`, which exits
-//! when unused for [`CHECKER_IDLE`]), and hot exit: a
+//! checkers' preload once the first document is editable (Harper is not
+//! preloaded: it runs in a child process of this executable, started with
+//! `--harper-checker` at the first check, which exits when unused for
+//! [`CHECKER_IDLE`]), and hot exit: a
 //! background thread journals unsaved buffers outside the workspace
 //! ([`cowriting::api::Api::backups_due`]) every [`BACKUP_EVERY`]; opening a
 //! workspace restores a crashed session's; a normal quit removes them.

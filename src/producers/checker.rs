@@ -9,9 +9,13 @@
 //! check of [`crate::suggest`] goes to the child. Without [`configure`] (the
 //! CLI, which lives for one command; the MCP server) Harper runs in process.
 //!
-//! **Lifecycle.** [`start`] spawns the child if none is running (the app's
-//! preload: the child loads Harper at once, before it reads its first request);
-//! a check spawns it when needed. A background thread ends the child once no
+//! **Lifecycle.** A check spawns the child when none is running (it loads
+//! Harper at once, before it reads its first request; [`start`] does the same
+//! ahead of a check). The app does not start it ahead: a child of a process
+//! with a window inherits the window's descriptors that are not close-on-exec
+//! (WebKit's lifetime pipe among them, which keeps WebKit's processes alive
+//! while any holder lives), and this crate forbids the `unsafe` that closing
+//! them in the child would take. A background thread ends the child once no
 //! check has used it for the configured idle time: it closes the child's
 //! stdin, and the child exits at end of input (killed if it has not after
 //! [`EXIT_GRACE`]). A child that dies (a crash, `kill -9`) fails the check that
