@@ -10,7 +10,7 @@
 //! CLI, which lives for one command; the MCP server) Harper runs in process.
 //!
 //! **Lifecycle.** A check spawns the child when none is running (it loads
-//! Harper at once, before it reads its first request; [`start`] does the same
+//! Harper at once, before it reads its first request; [`Checker::start`] does the same
 //! ahead of a check). The app does not start it ahead: a child of a process
 //! with a window inherits the window's descriptors that are not close-on-exec
 //! (WebKit's lifetime pipe among them, which keeps WebKit's processes alive
@@ -27,7 +27,7 @@
 //! ([`super::external::ExternalRequest`]: `schemaVersion`, `docId`,
 //! `revision`, `sha256`, `text`); the answer is `{"suggestions": [...],
 //! "skipped": [...]}`, checked record by record as any external producer's
-//! answer is ([`super::external::from_output`]), or `{"error": "<one line>"}`.
+//! answer is ([`super::external::from_value`]), or `{"error": "<one line>"}`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -38,9 +38,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
-use serde_json::Value;
 
-use super::external::{from_output, ExternalRequest};
+use super::external::{from_value, parse_output, ExternalRequest};
 use super::{failed, harper, Cancel, Request, Run};
 use crate::error::{Error, Result};
 
@@ -92,18 +91,6 @@ pub fn configure(spec: Spec) -> Result<()> {
 /// Whether checks go to a checker process ([`configure`] was called).
 pub fn configured() -> bool {
     HOST.get().is_some()
-}
-
-/// Start the configured checker process now if it is not running (see [`Checker::start`]).
-pub fn start() {
-    if let Some(host) = HOST.get() {
-        host.start();
-    }
-}
-
-/// The configured checker process's id while one is running.
-pub fn pid() -> Option<u32> {
-    HOST.get()?.pid()
 }
 
 /// Check `req` with Harper in the configured checker process (starting one if
@@ -246,7 +233,6 @@ impl Checker {
             *slot = Some(self.spawn()?);
         }
         let running = slot.as_mut().expect("just started");
-        running.last_used = Instant::now();
         let sent = running
             .stdin
             .write_all(&line)
@@ -283,13 +269,12 @@ impl Checker {
         };
         running.last_used = Instant::now();
         drop(slot);
-        if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(&answer) {
-            if let Some(e) = obj.get("error") {
-                let message = e.as_str().map(str::to_owned).unwrap_or_else(|| e.to_string());
-                return Err(failed(harper::ID, message));
-            }
+        let value = parse_output(harper::ID, answer.as_bytes())?;
+        if let Some(e) = value.get("error") {
+            let message = e.as_str().map(str::to_owned).unwrap_or_else(|| e.to_string());
+            return Err(failed(harper::ID, message));
         }
-        let mut run = from_output(harper::ID, answer.as_bytes(), req)?;
+        let mut run = from_value(harper::ID, value, req)?;
         run.producer = Some(harper::run_producer());
         Ok(run)
     }

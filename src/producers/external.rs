@@ -97,14 +97,26 @@ pub fn run(name: &str, cfg: &ExternalConfig, req: &Request, cancel: &Cancel) -> 
 /// Check an external producer's stdout against the document `req`; any bad
 /// record refuses the whole run.
 pub fn from_output(name: &str, stdout: &[u8], req: &Request) -> Result<Run> {
+    from_value(name, parse_output(name, stdout)?, req)
+}
+
+/// A producer's stdout as JSON, or the refusal of the whole run.
+pub fn parse_output(name: &str, stdout: &[u8]) -> Result<Value> {
+    serde_json::from_slice(stdout).map_err(|e| {
+        failed(
+            name,
+            format!(
+                "output is not JSON (line {}, column {}: {e}); the whole run is refused",
+                e.line(),
+                e.column()
+            ),
+        )
+    })
+}
+
+/// [`from_output`] of output already parsed.
+pub fn from_value(name: &str, value: Value, req: &Request) -> Result<Run> {
     let refuse = |m: String| failed(name, format!("{m}; the whole run is refused"));
-    let value: Value = serde_json::from_slice(stdout).map_err(|e| {
-        refuse(format!(
-            "output is not JSON (line {}, column {}: {e})",
-            e.line(),
-            e.column()
-        ))
-    })?;
     let (records, skipped) = match value {
         Value::Array(list) => (list, Vec::new()),
         Value::Object(mut obj) => {
