@@ -23,6 +23,7 @@ use crate::identity::human_identity;
 use crate::ledger::LEDGER_DIR;
 use crate::model::{Provenance, ThreadStatus};
 use crate::offset::{CharRange, Utf16Offset};
+use crate::ops::{Ops, ThreadChange};
 use crate::session::{ProposalState, Session, Target};
 use crate::store::Store;
 use crate::suggest::Producer as SuggestProducer;
@@ -323,42 +324,56 @@ impl Api {
         })
     }
 
-    pub fn new_thread(&mut self, path: &str, from: u32, to: u32, body: &str) -> Result<ReviewDto> {
+    /// The one API ([`crate::ops`]) for this window's writer, in UTF-16.
+    fn ops(&self) -> Ops {
+        Ops::new(self.store.clone(), self.identity.clone(), Unit::Utf16)
+    }
+
+    /// Run a thread operation of the one API in the open session of `path`.
+    fn thread_op(
+        &mut self,
+        path: &str,
+        op: impl FnOnce(&Ops, &mut Session) -> Result<crate::ops::ThreadOut>,
+    ) -> Result<ReviewDto> {
+        let ops = self.ops();
         let s = self.session_mut(path)?;
-        let range = Self::range_of(s, from, to)?;
-        s.new_thread(range, body)?;
+        op(&ops, s)?;
         Ok(review_of(s))
+    }
+
+    pub fn new_thread(&mut self, path: &str, from: u32, to: u32, body: &str) -> Result<ReviewDto> {
+        let target = Target::Utf16 {
+            from: Utf16Offset(from as usize),
+            to: Utf16Offset(to as usize),
+        };
+        self.thread_op(path, |ops, s| ops.new_thread_in(s, target, body))
     }
 
     pub fn reply(&mut self, path: &str, thread: &str, body: &str) -> Result<ReviewDto> {
-        let s = self.session_mut(path)?;
-        s.reply(thread, body)?;
-        Ok(review_of(s))
+        self.thread_op(path, |ops, s| ops.reply_in(s, thread, body))
     }
 
     pub fn set_thread_resolved(&mut self, path: &str, thread: &str, resolved: bool) -> Result<ReviewDto> {
-        let s = self.session_mut(path)?;
-        let status = if resolved {
-            ThreadStatus::Resolved
+        let change = if resolved {
+            ThreadChange::Resolve
         } else {
-            ThreadStatus::Open
+            ThreadChange::Reopen
         };
-        s.set_thread_status(thread, status)?;
-        Ok(review_of(s))
+        self.thread_op(path, |ops, s| ops.change_thread_in(s, thread, change))
     }
 
     /// Keep a relocated thread on the text it was re-attached to.
     pub fn keep_thread_here(&mut self, path: &str, thread: &str) -> Result<ReviewDto> {
-        let s = self.session_mut(path)?;
-        s.keep_thread_here(thread)?;
-        Ok(review_of(s))
+        self.thread_op(path, |ops, s| {
+            ops.change_thread_in(s, thread, ThreadChange::KeepHere)
+        })
     }
 
     /// Detach a thread from its text (it stays listed, orphaned).
     pub fn detach_thread(&mut self, path: &str, thread: &str) -> Result<ReviewDto> {
-        let s = self.session_mut(path)?;
-        s.detach_thread(thread)?;
-        Ok(review_of(s))
+        self.thread_op(path, |ops, s| {
+            ops.change_thread_in(s, thread, ThreadChange::Detach)
+        })
     }
 
     /// The writer chose "load theirs" in a conflict (or the buffer was clean).

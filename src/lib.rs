@@ -12,10 +12,11 @@
 //! `cowriting-core` package, re-exported here under their usual paths
 //! ([`offset`], [`anchor`], …); this crate is the workspace shell over them
 //! (containment, locks, store, ledger, transactions, sessions), the producers,
-//! git, the views and the clients. This crate knows nothing of any UI. The desktop app (`src-tauri/`, through
-//! [`api::Api`]), the `cowriting` CLI and its MCP server ([`mcp`]) work on
-//! [`Session`] for one open document, [`Store`] and [`Workspace`] beneath it,
-//! and answer with the same [`views`].
+//! git, the views and the clients. This crate knows nothing of any UI. The `cowriting` CLI and its MCP
+//! server ([`mcp`]) make every call through one API, [`ops`]; the desktop app
+//! (`src-tauri/`) through [`api::Api`], the window layer that keeps sessions
+//! open above it. All work on [`Session`] for one open document, [`Store`] and
+//! [`Workspace`] beneath it, and answer with the same [`views`].
 //!
 //! ## House rules
 //!
@@ -60,6 +61,7 @@ pub mod identity;
 pub mod ledger;
 pub mod lock;
 pub mod mcp;
+pub mod ops;
 pub mod producers;
 pub mod session;
 pub mod store;

@@ -1,29 +1,24 @@
 //! `cowriting` — the command-line client of the cowriting core.
 //!
-//! Each command opens the document's [`Session`] (or the workspace's
-//! [`Store`]) as the desktop app's API does, and answers with the same views
-//! (`cowriting::views`): `--json` prints them, the plain output words them for a
-//! terminal. Offsets are UTF-8 bytes of the document's text (after a BOM, if
+//! Each command is one call of the one API ([`cowriting::ops::Ops`]), the
+//! same the MCP server makes: `--json` prints its answer as it is, the plain
+//! output words it for a terminal. Offsets are UTF-8 bytes of the document's text (after a BOM, if
 //! any) and must fall on char boundaries; `--unit utf16` reports positions in
 //! UTF-16 code units instead. Exit codes: 0 ok, 2 bad input, 3 refused by a
 //! guard, 4 corrupt sidecar, 5 a producer failed or is not installed, 6
 //! cancelled or timed out, 1 other failures ([`cowriting::ErrorCode::exit_code`]).
-//!
-//! Not yet through `cowriting::api::Api`: the CLI and MCP still open sessions
-//! themselves (one process per command); docs/architecture.md ("Not there
-//! yet") says what moving them onto one transport-neutral API leaves.
 
 use clap::{Args, Parser, Subcommand};
 use cowriting::anchor::{resolve, Resolution};
 use cowriting::check;
 use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
-use cowriting::model::{to_js_json, Fingerprint, ThreadStatus};
+use cowriting::model::{to_js_json, Fingerprint};
+use cowriting::ops::{DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, Ops, Propose, ThreadChange};
+use cowriting::producers::Cancel;
+use cowriting::suggest::CheckOutcome;
 use cowriting::views::{self, Unit};
-use cowriting::{
-    ByteRange, CharRange, DocPath, Document, Error, ProposalState, ProposeOptions, Result, Session, Store,
-    Workspace,
-};
+use cowriting::{ByteRange, Document, Error, ProposalState, Result, Store, Workspace};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -79,6 +74,9 @@ enum Command {
         /// What the human asked for.
         #[arg(long)]
         instruction: Option<String>,
+        /// Why this edit, shown with it (default: the instruction).
+        #[arg(long)]
+        reason: Option<String>,
         /// Groups the proposals of one agent turn.
         #[arg(long = "turn", value_name = "ID")]
         turn: Option<String>,
@@ -270,11 +268,11 @@ fn worded(e: &Error) -> ErrorInfo {
     info
 }
 
+/// What every command shares: the one API ([`Ops`]) for the caller, and how
+/// to print its answers.
 struct Ctx {
-    store: Arc<Store>,
+    ops: Ops,
     json: bool,
-    /// The unit of positions in JSON views.
-    unit: Unit,
 }
 
 impl Ctx {
@@ -286,46 +284,29 @@ impl Ctx {
             }
         };
         let ws = Workspace::open(dir)?;
+        let identity = human_identity(ws.root());
+        // Text for people counts bytes; JSON counts what --unit says.
+        let unit = match unit {
+            UnitArg::Utf16 if json => Unit::Utf16,
+            _ => Unit::Byte,
+        };
         Ok(Ctx {
-            store: Arc::new(Store::new(ws)),
+            ops: Ops::new(Arc::new(Store::new(ws)), identity, unit),
             json,
-            unit: match unit {
-                UnitArg::Byte => Unit::Byte,
-                UnitArg::Utf16 => Unit::Utf16,
-            },
         })
     }
 
     fn ws(&self) -> &Workspace {
-        self.store.workspace()
+        self.ops.workspace()
     }
 
-    fn doc(&self, arg: &str) -> Result<DocPath> {
-        self.ws().doc_path_for_arg(arg)
-    }
-
-    fn session(&self, arg: &str) -> Result<Session> {
-        let doc = self.doc(arg)?;
-        let identity = human_identity(self.ws().root());
-        Session::open(self.store.clone(), doc, identity)
-    }
-
-    /// A session whose sidecar must be readable (every review command).
-    fn review_session(&self, arg: &str) -> Result<Session> {
-        let s = self.session(arg)?;
-        if s.sidecar_problem().is_some() {
-            // Re-read to get the typed error, with its file and position.
-            self.store.load(s.doc_path())?;
-        }
-        Ok(s)
-    }
-
-    /// Print the result; a closed pipe (`cowriting decisions | head`) is not an error.
-    fn print(&self, human: impl FnOnce() -> String, machine: impl FnOnce() -> Value) {
+    /// Print an answer: as it is with `--json`, else as `human` words it. A
+    /// closed pipe (`cowriting decisions | head`) is not an error.
+    fn print<T: serde::Serialize>(&self, answer: &T, human: impl FnOnce(&T) -> String) {
         let out = if self.json {
-            to_js_json(&machine())
+            to_js_json(&serde_json::to_value(answer).unwrap_or(Value::Null))
         } else {
-            let text = human();
+            let text = human(answer);
             if text.is_empty() {
                 return;
             }
@@ -352,6 +333,36 @@ struct OptTarget {
     end: Option<usize>,
 }
 
+impl OptTarget {
+    fn target(&self) -> Option<cowriting::Target<'_>> {
+        target_of(self.find.as_deref(), self.nth, self.start, self.end)
+    }
+}
+
+impl Target {
+    fn target(&self) -> Result<cowriting::Target<'_>> {
+        target_of(self.find.as_deref(), self.nth, self.start, self.end)
+            .ok_or_else(|| Error::BadInput("give --find TEXT or --start B --end B".into()))
+    }
+}
+
+/// The target `--find TEXT [--nth K]` or `--start B --end B` names.
+fn target_of(
+    find: Option<&str>,
+    nth: Option<usize>,
+    start: Option<usize>,
+    end: Option<usize>,
+) -> Option<cowriting::Target<'_>> {
+    match (find, start, end) {
+        (Some(text), _, _) => Some(cowriting::Target::Text {
+            text,
+            occurrence: nth,
+        }),
+        (None, Some(start), Some(end)) => Some(cowriting::Target::Bytes(ByteRange::new(start, end))),
+        _ => None,
+    }
+}
+
 fn run(cli: Cli) -> Result<i32> {
     if let Command::Resolve { text, .. } = &cli.command {
         return resolve_lines(text.as_deref());
@@ -362,93 +373,79 @@ fn run(cli: Cli) -> Result<i32> {
         return Ok(if ok { 0 } else { 1 });
     }
     let ctx = Ctx::new(cli.workspace, cli.json, cli.unit)?;
+    let ops = &ctx.ops;
     match cli.command {
-        Command::Check { docs } => cmd_check(&ctx, &docs),
-        Command::Status { doc } => cmd_status(&ctx, doc.as_deref()),
+        Command::Check { docs } => {
+            let out = ops.check_sidecars(&docs)?;
+            ctx.print(&out, |o| sidecars_text(&o.sidecars));
+            Ok(check::exit_code(&out.sidecars))
+        }
+        Command::Status { doc } => {
+            let out = ops.documents(doc.as_deref())?;
+            ctx.print(&out, status_text);
+            Ok(0)
+        }
         Command::Propose {
             doc,
             target,
             replacement,
             instruction,
+            reason,
             turn,
             model,
             session,
             agent,
         } => {
-            let mut s = ctx.review_session(&doc)?;
-            let range = target_range(&s, &target)?;
-            let client = cowriting::identity::AgentClient {
+            let agent = cowriting::identity::AgentClient {
                 name: agent,
                 version: format!("cowriting-cli {}", env!("CARGO_PKG_VERSION")),
                 sdk: "cowriting-cli".into(),
                 model,
                 session_id: session,
             };
-            let (author, producer) = (client.author(), client.producer());
-            let reason = instruction.clone().unwrap_or_default();
-            let proposed = s.propose_suggestion_once(
-                range,
-                &replacement,
-                &producer,
-                "edit",
-                &reason,
-                ProposeOptions {
-                    author,
-                    turn_id: turn,
-                    instruction,
-                },
-            )?;
-            warn(&mut s);
-            let id = proposed.id.clone();
-            // The proposal as `proposals --json` lists it (its contract id in
-            // `contract`), and what it met among the pending ones.
-            let shown = views::proposal(&s, ctx.unit, &id);
-            let overlapping = views::proposals_named(&s, ctx.unit, &proposed.overlapping);
-            if proposed.already_pending() {
+            let out = ops.propose(Propose {
+                document: &doc,
+                target: target.target()?,
+                replacement: &replacement,
+                agent: &agent,
+                reason,
+                instruction,
+                turn_id: turn,
+            })?;
+            warn(&out.warnings);
+            if out.already_pending {
                 eprintln!(
-                    "cowriting: {id} is already pending: the same edit by the same agent; not filed again"
+                    "cowriting: {} is already pending: the same edit by the same agent; not filed again",
+                    out.proposal.id
                 );
             }
-            for p in &overlapping {
+            for p in &out.overlapping {
                 eprintln!(
                     "cowriting: note: it overlaps pending {} by {} on {:?} (accepting one turns the other stale)",
                     p.id, p.author.label, p.target
                 );
             }
-            ctx.print(
-                || id.clone(),
-                || {
-                    let mut v = json!(shown);
-                    if let Some(o) = v.as_object_mut() {
-                        o.insert("alreadyPending".into(), json!(proposed.already_pending()));
-                        o.insert("overlapping".into(), json!(overlapping));
-                    }
-                    v
-                },
-            );
+            ctx.print(&out, |o| o.proposal.id.clone());
             Ok(0)
         }
-        Command::Proposals { doc } => cmd_proposals(&ctx, &doc),
-        Command::Accept { doc, id, with } => {
-            let mut s = ctx.review_session(&doc)?;
-            s.accept_and_save(&id, with.as_deref())?;
-            warn(&mut s);
-            ctx.print(
-                || format!("accepted {id}; {} updated", s.doc_path()),
-                || json!({ "accepted": id, "changed": with.is_some() }),
-            );
+        Command::Proposals { doc } => {
+            let out = one(ops.proposals(Some(&doc), None)?.documents)?;
+            ctx.print(&out, proposals_text);
             Ok(0)
         }
-        Command::Reject { doc, id } => {
-            let mut s = ctx.review_session(&doc)?;
-            s.reject(&id)?;
-            warn(&mut s);
-            ctx.print(|| format!("rejected {id}"), || json!({ "rejected": id }));
-            Ok(0)
-        }
+        Command::Accept { doc, id, with } => decided(&ctx, ops.accept(&doc, &id, with.as_deref())?),
+        Command::Reject { doc, id } => decided(&ctx, ops.reject(&doc, &id)?),
         Command::Thread(t) => cmd_thread(&ctx, t),
-        Command::Threads { doc } => cmd_threads(&ctx, &doc),
-        Command::Spans { doc } => cmd_spans(&ctx, &doc),
+        Command::Threads { doc } => {
+            let out = one(ops.threads(Some(&doc), None)?.documents)?;
+            ctx.print(&out, threads_text);
+            Ok(0)
+        }
+        Command::Spans { doc } => {
+            let out = ops.spans(&doc)?;
+            ctx.print(&out, spans_text);
+            Ok(0)
+        }
         Command::Suggest {
             doc,
             producer,
@@ -458,8 +455,18 @@ fn run(cli: Cli) -> Result<i32> {
             Some(p) => cmd_suggest(&ctx, &doc, &p, instruction, &target),
             None => cmd_check_document(&ctx, &doc, instruction, &target),
         },
-        Command::Decisions { doc } => cmd_decisions(&ctx, doc.as_deref()),
-        Command::Eval { replay } => cmd_eval(&ctx, replay.as_deref()),
+        Command::Decisions { doc } => {
+            let out = ops.decisions(doc.as_deref(), None)?;
+            warn(&out.warnings);
+            ctx.print(&out, |o| decisions_text(&o.decisions));
+            Ok(0)
+        }
+        Command::Eval { replay } => {
+            let out = ops.eval(replay.as_deref())?;
+            warn(&out.warnings);
+            ctx.print(&out, eval_text);
+            Ok(0)
+        }
         Command::Mcp => cowriting::mcp::serve_stdio(ctx.ws().root()).map(|()| 0),
         Command::Resolve { .. } => unreachable!("handled above"),
         #[cfg(feature = "harper")]
@@ -480,16 +487,20 @@ fn run(cli: Cli) -> Result<i32> {
     }
 }
 
+/// The one document of a listing that named it.
+fn one<T>(mut documents: Vec<T>) -> Result<T> {
+    documents
+        .pop()
+        .ok_or_else(|| Error::BadInput("no such document".into()))
+}
+
 fn cmd_git(ctx: &Ctx, g: GitCommand) -> Result<i32> {
     match g {
         GitCommand::Install => {
             let exe = std::env::current_exe()
                 .map_err(|e| Error::BadInput(format!("cannot find the cowriting executable: {e}")))?;
             let r = cowriting::gitops::install(ctx.ws().root(), &exe)?;
-            ctx.print(
-                || r.lines.join("\n"),
-                || serde_json::to_value(&r).unwrap_or(Value::Null),
-            );
+            ctx.print(&r, |r| r.lines.join("\n"));
         }
         // The hook never blocks a commit: problems are warnings.
         GitCommand::Hook(GitHook::PrepareCommitMsg { msg_file, source, .. }) => {
@@ -507,43 +518,21 @@ fn cmd_git(ctx: &Ctx, g: GitCommand) -> Result<i32> {
     Ok(0)
 }
 
-fn target_range(s: &Session, t: &Target) -> Result<CharRange> {
-    range_of(s, t.find.as_deref(), t.nth, t.start, t.end)
-}
-
-/// The range `--find TEXT [--nth K]` or `--start B --end B` names.
-fn range_of(
-    s: &Session,
-    find: Option<&str>,
-    nth: Option<usize>,
-    start: Option<usize>,
-    end: Option<usize>,
-) -> Result<CharRange> {
-    match (find, start, end) {
-        (Some(text), _, _) => s.resolve_target(cowriting::Target::Text {
-            text,
-            occurrence: nth,
-        }),
-        (None, Some(start), Some(end)) => {
-            s.resolve_target(cowriting::Target::Bytes(ByteRange::new(start, end)))
-        }
-        _ => Err(Error::BadInput("give --find TEXT or --start B --end B".into())),
-    }
-}
-
-/// Ledger problems after a review command: the decision went through, the
-/// log did not; said on stderr.
-/// The decision log's unreadable lines, named (they were skipped).
-fn log_warnings(log: &cowriting::ledger::Log) {
-    for w in &log.warnings {
+/// Problems the operation met after it went through (an unreadable
+/// decision-log line, a log that could not be written), said on stderr.
+fn warn(warnings: &[String]) {
+    for w in warnings {
         eprintln!("cowriting: warning: {w}");
     }
 }
 
-fn warn(s: &mut Session) {
-    for w in s.take_warnings() {
-        eprintln!("cowriting: warning: {w}");
-    }
+fn decided(ctx: &Ctx, out: DecidedOut) -> Result<i32> {
+    warn(&out.warnings);
+    ctx.print(&out, |o| match o.outcome {
+        DecidedOutcome::Rejected => format!("rejected {}", o.id),
+        _ => format!("accepted {}; {} updated", o.id, o.document),
+    });
+    Ok(0)
 }
 
 /// `suggest DOC` without `--producer`: Check document. Exit 0 when every
@@ -555,64 +544,62 @@ fn cmd_check_document(ctx: &Ctx, doc: &str, instruction: Option<String>, t: &Opt
                 .into(),
         ));
     }
-    let cfg = cowriting::config::Config::load()?;
-    let enabled = cfg.producers.enabled.clone();
-    if enabled.is_empty() {
+    if cowriting::config::Config::load()?.producers.enabled.is_empty() {
         return Err(Error::BadInput(
             "no producers are enabled: name one with --producer, or enable them in the settings".into(),
         ));
     }
-    let mut s = ctx.review_session(doc)?;
-    let cancel = cowriting::producers::Cancel::new();
-    let outcomes = cowriting::suggest::check_document(&enabled, &cancel, |name| {
-        let producer = cowriting::suggest::Producer::parse(name, &cfg).map_err(|e| e.info())?;
-        cowriting::suggest::run_and_file(&mut s, &cfg, producer, None, None, &cancel).map_err(|e| e.info())
-    });
-    warn(&mut s);
-    let exit = outcomes
+    let out = ctx.ops.check_document(doc, &Cancel::new())?;
+    warn(&out.warnings);
+    let exit = out
+        .outcomes
         .iter()
         .find_map(|o| match o {
-            cowriting::suggest::CheckOutcome::Failed { error, .. } => Some(error.code.exit_code()),
+            CheckOutcome::Failed { error, .. } => Some(error.code.exit_code()),
             _ => None,
         })
         .unwrap_or(0);
-    ctx.print(
-        || {
-            let lines: Vec<String> = outcomes
-                .iter()
-                .map(|o| match o {
-                    cowriting::suggest::CheckOutcome::Filed { producer, filing } => format!(
-                        "{producer}: {} proposal{} filed (turn {}){}",
-                        filing.filed.len(),
-                        if filing.filed.len() == 1 { "" } else { "s" },
-                        filing.turn_id,
-                        if filing.skipped.is_empty() {
-                            String::new()
-                        } else {
-                            format!(", {} not filed", filing.skipped.len())
-                        }
-                    ),
-                    cowriting::suggest::CheckOutcome::Failed { producer, error } => {
-                        let m = error
-                            .message
-                            .strip_prefix(&format!("{producer}: "))
-                            .unwrap_or(&error.message);
-                        match error.code {
-                            cowriting::ErrorCode::NotInstalled => format!("{producer}: not installed ({m})"),
-                            cowriting::ErrorCode::TimedOut => format!("{producer}: timed out ({m})"),
-                            _ => format!("{producer}: failed ({m})"),
-                        }
+    ctx.print(&out, |o| {
+        let lines: Vec<String> = o
+            .outcomes
+            .iter()
+            .map(|o| match o {
+                CheckOutcome::Filed { producer, filing } => format!(
+                    "{producer}: {} proposal{} filed (turn {}){}",
+                    filing.filed.len(),
+                    plural(filing.filed.len()),
+                    filing.turn_id,
+                    if filing.skipped.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} not filed", filing.skipped.len())
                     }
-                    cowriting::suggest::CheckOutcome::NotRun { producer, .. } => {
-                        format!("{producer}: not run")
+                ),
+                CheckOutcome::Failed { producer, error } => {
+                    let m = error
+                        .message
+                        .strip_prefix(&format!("{producer}: "))
+                        .unwrap_or(&error.message);
+                    match error.code {
+                        cowriting::ErrorCode::NotInstalled => format!("{producer}: not installed ({m})"),
+                        cowriting::ErrorCode::TimedOut => format!("{producer}: timed out ({m})"),
+                        _ => format!("{producer}: failed ({m})"),
                     }
-                })
-                .collect();
-            lines.join("\n")
-        },
-        || json!({ "document": s.doc_path().as_str(), "outcomes": outcomes }),
-    );
+                }
+                CheckOutcome::NotRun { producer, .. } => format!("{producer}: not run"),
+            })
+            .collect();
+        lines.join("\n")
+    });
     Ok(exit)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 fn cmd_suggest(
@@ -622,16 +609,10 @@ fn cmd_suggest(
     instruction: Option<String>,
     t: &OptTarget,
 ) -> Result<i32> {
-    let cfg = cowriting::config::Config::load()?;
-    let producer = cowriting::suggest::Producer::parse(producer, &cfg)?;
-    let mut s = ctx.review_session(doc)?;
-    let selection = match (&t.find, t.start, t.end) {
-        (None, None, None) => None,
-        (find, start, end) => Some(range_of(&s, find.as_deref(), t.nth, start, end)?),
-    };
-    if producer == cowriting::suggest::Producer::Claude {
+    let selection = t.target();
+    if producer == "claude" {
         // This client's words for what the core would refuse.
-        if selection.is_none_or(|r| r.is_empty()) {
+        if selection.is_none() {
             return Err(Error::BadInput(
                 "--producer claude needs a selection: give --find TEXT or --start B --end B".into(),
             ));
@@ -642,167 +623,108 @@ fn cmd_suggest(
             ));
         }
     }
-    let cancel = cowriting::producers::Cancel::new();
-    let filing = cowriting::suggest::run_and_file(&mut s, &cfg, producer, selection, instruction, &cancel)?;
-    warn(&mut s);
-    ctx.print(
-        || {
-            let mut out = format!(
-                "{}: {} proposal{} filed in {} (turn {})",
-                filing.producer,
-                filing.filed.len(),
-                if filing.filed.len() == 1 { "" } else { "s" },
-                s.doc_path(),
-                filing.turn_id
-            );
-            for f in &filing.filed {
-                out.push_str(&format!("\n  {}  ({})", f.sidecar_id, f.proposal_id));
-            }
-            for k in &filing.skipped {
-                out.push_str(&format!("\n  skipped: {k}"));
-            }
-            out
-        },
-        || {
-            json!({
-                "producer": filing.producer,
-                "turnId": filing.turn_id,
-                "filed": filing.filed,
-                "skipped": filing.skipped,
-                "migrated": filing.migrated,
-            })
-        },
-    );
-    Ok(0)
-}
-
-fn cmd_decisions(ctx: &Ctx, doc: Option<&str>) -> Result<i32> {
-    let ledger = cowriting::ledger::Ledger::new(ctx.ws().root());
-    let doc = doc.map(|d| ctx.doc(d)).transpose()?;
-    let log = ledger.log()?;
-    log_warnings(&log);
-    let records: Vec<_> = log
-        .records
-        .into_iter()
-        .filter(|d| doc.as_ref().is_none_or(|p| p.as_str() == d.doc_id))
-        .collect();
-    ctx.print(
-        || {
-            if records.is_empty() {
-                return "no decisions recorded".into();
-            }
-            let mut out = String::new();
-            for d in &records {
-                let first = d.suggestions.first();
-                out.push_str(&format!(
-                    "{}  {:8}{}  {}  {}  by {}  {}\n",
-                    d.decision.decided_at,
-                    d.decision.outcome.as_str(),
-                    if d.undone { " (undone)" } else { "" },
-                    d.doc_id,
-                    d.sidecar_proposal_id,
-                    d.decision.decided_by,
-                    first
-                        .map(|s| format!("{}/{}", s.producer.id, s.category))
-                        .unwrap_or_default()
-                ));
-                for s in &d.suggestions {
-                    out.push_str(&format!(
-                        "    - {}\n    + {}\n",
-                        short(&s.text, 70),
-                        short(&s.replacement, 70)
-                    ));
-                }
-                if let Some(c) = &d.decision.chosen_replacement {
-                    out.push_str(&format!("    chosen: {}\n", short(c, 70)));
-                }
-            }
-            out
-        },
-        || json!({ "decisions": records.iter().map(views::decision).collect::<Vec<_>>() }),
-    );
-    Ok(0)
-}
-
-fn cmd_eval(ctx: &Ctx, replay: Option<&str>) -> Result<i32> {
-    let ledger = cowriting::ledger::Ledger::new(ctx.ws().root());
-    log_warnings(&ledger.log()?);
-    let store = ctx.store.clone();
-    let rows = cowriting::ledger::eval(&ledger, |doc| {
-        store
-            .load(doc)
-            .ok()
-            .flatten()
-            .map(|a| a.proposals.iter().map(|p| p.id.clone()).collect())
-            .unwrap_or_default()
-    })?;
-    let replayed = match replay {
-        Some(name) => {
-            let cfg = cowriting::config::Config::load()?;
-            let producer = cowriting::suggest::Producer::parse(name, &cfg)?;
-            Some(cowriting::eval::replay(
-                ctx.ws().root(),
-                &ledger,
-                &cfg,
-                &producer,
-            )?)
+    let out = ctx
+        .ops
+        .suggest(doc, producer, selection, instruction, &Cancel::new())?;
+    warn(&out.warnings);
+    ctx.print(&out, |o| {
+        let mut text = format!(
+            "{}: {} proposal{} filed in {} (turn {})",
+            o.producer,
+            o.filed.len(),
+            plural(o.filed.len()),
+            o.document,
+            o.turn_id
+        );
+        for f in &o.filed {
+            text.push_str(&format!("\n  {}  ({})", f.sidecar_id, f.proposal_id));
         }
-        None => None,
-    };
-    ctx.print(
-        || {
-            let mut out = String::new();
-            if rows.is_empty() {
-                out.push_str("no contract proposals recorded\n");
-            } else {
-                out.push_str(&format!(
-                    "{:<14} {:<14} {:>8} {:>8} {:>8} {:>8}{}\n",
-                    "producer",
-                    "category",
-                    "accepted",
-                    "changed",
-                    "rejected",
-                    "pending",
-                    if rows.iter().any(|r| r.tally.decided_elsewhere > 0) {
-                        "  elsewhere"
-                    } else {
-                        ""
-                    }
-                ));
-                for r in &rows {
-                    out.push_str(&format!(
-                        "{:<14} {:<14} {:>8} {:>8} {:>8} {:>8}{}\n",
-                        r.producer,
-                        r.category,
-                        r.tally.accepted,
-                        r.tally.changed,
-                        r.tally.rejected,
-                        r.tally.pending,
-                        if r.tally.decided_elsewhere > 0 {
-                            format!("  {:>9}", r.tally.decided_elsewhere)
-                        } else {
-                            String::new()
-                        }
-                    ));
-                }
-            }
-            if let Some(rep) = &replayed {
-                out.push_str(&rep.to_text());
-            }
-            out.trim_end().to_owned()
-        },
-        || json!({ "rows": rows, "replay": replayed }),
-    );
+        for k in &o.skipped {
+            text.push_str(&format!("\n  skipped: {k}"));
+        }
+        text
+    });
     Ok(0)
 }
 
-fn bytes_text(doc: &Document, r: Option<CharRange>) -> String {
-    match r {
-        Some(r) => {
-            let b = doc.char_range_to_bytes(r);
-            format!("{}..{}", b.start, b.end)
+fn decisions_text(decisions: &[views::DecisionDto]) -> String {
+    if decisions.is_empty() {
+        return "no decisions recorded".into();
+    }
+    let mut out = String::new();
+    for d in decisions {
+        let first = d.edits.first();
+        out.push_str(&format!(
+            "{}  {:8}{}  {}  {}  by {}  {}\n",
+            d.decided_at,
+            d.outcome,
+            if d.undone { " (undone)" } else { "" },
+            d.document,
+            d.id,
+            d.decided_by,
+            first
+                .map(|e| format!("{}/{}", e.producer, e.category))
+                .unwrap_or_default()
+        ));
+        for e in &d.edits {
+            out.push_str(&format!(
+                "    - {}\n    + {}\n",
+                short(&e.text, 70),
+                short(&e.proposed, 70)
+            ));
         }
-        None => "-".into(),
+        if let Some(c) = &d.chosen {
+            out.push_str(&format!("    chosen: {}\n", short(c, 70)));
+        }
+    }
+    out
+}
+
+fn eval_text(o: &EvalOut) -> String {
+    let rows = &o.rows;
+    let mut out = String::new();
+    if rows.is_empty() {
+        out.push_str("no contract proposals recorded\n");
+    } else {
+        let elsewhere = rows.iter().any(|r| r.tally.decided_elsewhere > 0);
+        out.push_str(&format!(
+            "{:<14} {:<14} {:>8} {:>8} {:>8} {:>8}{}\n",
+            "producer",
+            "category",
+            "accepted",
+            "changed",
+            "rejected",
+            "pending",
+            if elsewhere { "  elsewhere" } else { "" }
+        ));
+        for r in rows {
+            out.push_str(&format!(
+                "{:<14} {:<14} {:>8} {:>8} {:>8} {:>8}{}\n",
+                r.producer,
+                r.category,
+                r.tally.accepted,
+                r.tally.changed,
+                r.tally.rejected,
+                r.tally.pending,
+                if r.tally.decided_elsewhere > 0 {
+                    format!("  {:>9}", r.tally.decided_elsewhere)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
+    if let Some(rep) = &o.replay {
+        out.push_str(&rep.to_text());
+    }
+    out.trim_end().to_owned()
+}
+
+/// `from..to`, or `-` when not in the text.
+fn bytes_text(from: Option<u32>, to: Option<u32>) -> String {
+    match (from, to) {
+        (Some(f), Some(t)) => format!("{f}..{t}"),
+        _ => "-".into(),
     }
 }
 
@@ -816,267 +738,177 @@ fn short(s: &str, n: usize) -> String {
     }
 }
 
-fn cmd_check(ctx: &Ctx, docs: &[String]) -> Result<i32> {
-    let docs: Vec<DocPath> = docs.iter().map(|d| ctx.doc(d)).collect::<Result<_>>()?;
-    let reports = check::check(ctx.ws(), &docs);
-    ctx.print(
-        || {
-            if reports.is_empty() {
-                return "no sidecars in this workspace".into();
-            }
-            let mut out = String::new();
-            for r in &reports {
-                let tag = match r.worst() {
-                    Some(check::Severity::Error) => "error",
-                    Some(check::Severity::Newer) => "newer",
-                    _ => "ok",
-                };
-                out.push_str(&format!("{tag:5} {}\n", r.file));
-                for p in &r.problems {
-                    let kind = match p.severity {
-                        check::Severity::Warning => "warning",
-                        check::Severity::Newer => "refused",
-                        check::Severity::Error => "problem",
-                    };
-                    out.push_str(&format!("      {kind}: {}\n", p.message));
-                }
-            }
-            out
-        },
-        || {
-            json!({
-                "ok": reports.iter().all(check::SidecarReport::ok),
-                "sidecars": reports,
-            })
-        },
-    );
-    Ok(check::exit_code(&reports))
-}
-
-fn cmd_status(ctx: &Ctx, doc: Option<&str>) -> Result<i32> {
-    let docs: Vec<DocPath> = match doc {
-        Some(d) => vec![ctx.doc(d)?],
-        None => {
-            let mut all = ctx.ws().list_documents();
-            for (d, _) in ctx.ws().list_sidecars() {
-                if !all.contains(&d) {
-                    all.push(d);
-                }
-            }
-            all.sort();
-            all
-        }
-    };
-    let mut rows = Vec::new();
-    let mut errors = Vec::new();
-    for d in docs {
-        match ctx.session(d.as_str()) {
-            Ok(s) => rows.push(views::summary(&s)),
-            Err(e) if doc.is_none() => errors.push(views::DocError {
-                document: d.to_string(),
-                error: e.info(),
-            }),
-            Err(e) => return Err(e),
+fn sidecars_text(reports: &[check::SidecarReport]) -> String {
+    if reports.is_empty() {
+        return "no sidecars in this workspace".into();
+    }
+    let mut out = String::new();
+    for r in reports {
+        let tag = match r.worst() {
+            Some(check::Severity::Error) => "error",
+            Some(check::Severity::Newer) => "newer",
+            _ => "ok",
+        };
+        out.push_str(&format!("{tag:5} {}\n", r.file));
+        for p in &r.problems {
+            let kind = match p.severity {
+                check::Severity::Warning => "warning",
+                check::Severity::Newer => "refused",
+                check::Severity::Error => "problem",
+            };
+            out.push_str(&format!("      {kind}: {}\n", p.message));
         }
     }
-    ctx.print(
-        || {
-            let mut out = String::new();
-            for r in &rows {
-                let (p, t, sp) = (&r.proposals, &r.threads, &r.spans);
-                out.push_str(&format!(
-                    "{}: proposals {} pending, {} stale, {} orphaned · threads {} open, {} resolved{} · spans {} ({} agent, {} human)\n",
-                    r.document, p.pending, p.stale, p.orphaned, t.open, t.resolved,
-                    if t.orphaned > 0 { format!(", {} orphaned", t.orphaned) } else { String::new() },
-                    sp.total, sp.agent, sp.human,
-                ));
-                if let Some(e) = &r.sidecar_error {
-                    out.push_str(&format!("  sidecar: {}\n", e.message));
-                }
-            }
-            for e in &errors {
-                out.push_str(&format!("{}: error: {}\n", e.document, e.error.message));
-            }
-            out
-        },
-        || json!({ "documents": rows, "errors": errors }),
-    );
-    Ok(0)
+    out
 }
 
-fn cmd_proposals(ctx: &Ctx, doc: &str) -> Result<i32> {
-    let s = ctx.review_session(doc)?;
-    let d = s.document();
-    let views = s.proposals();
-    ctx.print(
-        || {
-            if views.is_empty() {
-                return format!("no pending proposals in {}", s.doc_path());
-            }
-            let mut out = String::new();
-            for v in &views {
-                let p = &v.proposal;
-                let state = match v.state {
-                    ProposalState::Pending => "pending",
-                    ProposalState::Stale => "stale",
-                    ProposalState::Orphaned => "orphaned",
-                };
-                out.push_str(&format!(
-                    "{}  {state:8} bytes {}  by {}",
-                    p.id,
-                    bytes_text(d, v.range),
-                    p.author
-                ));
-                if let Some(t) = &p.turn_id {
-                    out.push_str(&format!("  turn {t}"));
-                }
-                out.push('\n');
-                out.push_str(&format!(
-                    "    - {}\n    + {}\n",
-                    short(&v.target, 70),
-                    short(&p.replacement, 70)
-                ));
-                if let Some(i) = &p.instruction {
-                    out.push_str(&format!("    instruction: {}\n", short(i, 70)));
-                }
-                if let Some(r) = &v.reason {
-                    out.push_str(&format!("    {state}: {r}\n"));
-                }
-            }
-            out
-        },
-        || json!(views::doc_proposals(&s, ctx.unit)),
-    );
-    Ok(0)
+fn status_text(o: &DocumentsOut) -> String {
+    let mut out = String::new();
+    for r in &o.documents {
+        let (p, t, sp) = (&r.proposals, &r.threads, &r.spans);
+        out.push_str(&format!(
+            "{}: proposals {} pending, {} stale, {} orphaned · threads {} open, {} resolved{} · spans {} ({} agent, {} human)\n",
+            r.document, p.pending, p.stale, p.orphaned, t.open, t.resolved,
+            if t.orphaned > 0 { format!(", {} orphaned", t.orphaned) } else { String::new() },
+            sp.total, sp.agent, sp.human,
+        ));
+        if let Some(e) = &r.sidecar_error {
+            out.push_str(&format!("  sidecar: {}\n", e.message));
+        }
+    }
+    for e in &o.errors {
+        out.push_str(&format!("{}: error: {}\n", e.document, e.error.message));
+    }
+    out
+}
+
+fn proposals_text(d: &views::DocProposals) -> String {
+    if d.proposals.is_empty() {
+        return format!("no pending proposals in {}", d.document);
+    }
+    let mut out = String::new();
+    for p in &d.proposals {
+        let state = match p.state {
+            ProposalState::Pending => "pending",
+            ProposalState::Stale => "stale",
+            ProposalState::Orphaned => "orphaned",
+        };
+        out.push_str(&format!(
+            "{}  {state:8} bytes {}  by {}",
+            p.id,
+            bytes_text(p.from, p.to),
+            p.author.label
+        ));
+        if let Some(t) = &p.turn_id {
+            out.push_str(&format!("  turn {t}"));
+        }
+        out.push('\n');
+        out.push_str(&format!(
+            "    - {}\n    + {}\n",
+            short(&p.target, 70),
+            short(&p.replacement, 70)
+        ));
+        if let Some(i) = &p.instruction {
+            out.push_str(&format!("    instruction: {}\n", short(i, 70)));
+        }
+        if let Some(r) = &p.reason {
+            out.push_str(&format!("    {state}: {r}\n"));
+        }
+    }
+    out
 }
 
 fn cmd_thread(ctx: &Ctx, t: ThreadCommand) -> Result<i32> {
-    match t {
+    let ops = &ctx.ops;
+    let (out, said) = match t {
         ThreadCommand::New { doc, target, body } => {
-            let mut s = ctx.review_session(&doc)?;
-            let range = target_range(&s, &target)?;
-            let id = s.new_thread(range, &body)?;
-            ctx.print(|| id.clone(), || json!({ "id": id }));
+            let out = ops.new_thread(&doc, target.target()?, &body)?;
+            let id = out.thread.id.clone();
+            (out, id)
         }
         ThreadCommand::Reply { doc, thread, body } => {
-            let mut s = ctx.review_session(&doc)?;
-            let cid = s.reply(&thread, &body)?;
-            ctx.print(|| cid.clone(), || json!({ "thread": thread, "comment": cid }));
+            let out = ops.reply(&doc, &thread, &body)?;
+            let id = out.comment_id.clone().unwrap_or_default();
+            (out, id)
         }
-        ThreadCommand::Resolve { doc, thread } => set_status(ctx, &doc, &thread, ThreadStatus::Resolved)?,
-        ThreadCommand::Reopen { doc, thread } => set_status(ctx, &doc, &thread, ThreadStatus::Open)?,
-        ThreadCommand::Keep { doc, thread } => {
-            let mut s = ctx.review_session(&doc)?;
-            s.keep_thread_here(&thread)?;
-            ctx.print(
-                || format!("{thread} kept here"),
-                || json!({ "thread": thread, "kept": true }),
-            );
-        }
-        ThreadCommand::Detach { doc, thread } => {
-            let mut s = ctx.review_session(&doc)?;
-            s.detach_thread(&thread)?;
-            ctx.print(
-                || format!("{thread} detached"),
-                || json!({ "thread": thread, "detached": true }),
-            );
+        ThreadCommand::Resolve { doc, thread } => (
+            ops.change_thread(&doc, &thread, ThreadChange::Resolve)?,
+            format!("{thread} resolved"),
+        ),
+        ThreadCommand::Reopen { doc, thread } => (
+            ops.change_thread(&doc, &thread, ThreadChange::Reopen)?,
+            format!("{thread} open"),
+        ),
+        ThreadCommand::Keep { doc, thread } => (
+            ops.change_thread(&doc, &thread, ThreadChange::KeepHere)?,
+            format!("{thread} kept here"),
+        ),
+        ThreadCommand::Detach { doc, thread } => (
+            ops.change_thread(&doc, &thread, ThreadChange::Detach)?,
+            format!("{thread} detached"),
+        ),
+    };
+    ctx.print(&out, |_| said);
+    Ok(0)
+}
+
+fn threads_text(d: &views::DocThreads) -> String {
+    if d.threads.is_empty() {
+        return format!("no threads in {}", d.document);
+    }
+    let mut out = String::new();
+    for t in &d.threads {
+        let place = match (t.from, t.to) {
+            (Some(f), Some(to)) if t.relocated => {
+                format!("bytes {f}..{to} (re-wrapped since; keep or detach)")
+            }
+            (Some(f), Some(to)) => format!("bytes {f}..{to}"),
+            _ if t.detached => "detached".into(),
+            _ => "orphaned".into(),
+        };
+        out.push_str(&format!(
+            "{}  {:8} {place}  on {}\n",
+            t.id,
+            t.status,
+            short(&t.text, 60)
+        ));
+        for c in &t.comments {
+            out.push_str(&format!(
+                "    {} ({}): {}\n",
+                c.author.label,
+                c.created_at,
+                short(&c.body, 70)
+            ));
         }
     }
-    Ok(0)
+    out
 }
 
-fn set_status(ctx: &Ctx, doc: &str, thread: &str, status: ThreadStatus) -> Result<()> {
-    let mut s = ctx.review_session(doc)?;
-    let word = status.as_str().to_owned();
-    s.set_thread_status(thread, status)?;
-    ctx.print(
-        || format!("{thread} {word}"),
-        || json!({ "thread": thread, "status": word }),
-    );
-    Ok(())
-}
-
-fn cmd_threads(ctx: &Ctx, doc: &str) -> Result<i32> {
-    let s = ctx.review_session(doc)?;
-    let d = s.document();
-    let views = s.threads();
-    ctx.print(
-        || {
-            if views.is_empty() {
-                return format!("no threads in {}", s.doc_path());
-            }
-            let mut out = String::new();
-            for v in &views {
-                let t = &v.thread;
-                let place = match v.range {
-                    Some(r) if v.relocated => format!(
-                        "bytes {} (re-wrapped since; keep or detach)",
-                        bytes_text(d, Some(r))
-                    ),
-                    Some(r) => format!("bytes {}", bytes_text(d, Some(r))),
-                    None if t.detached() => "detached".into(),
-                    None => "orphaned".into(),
-                };
-                out.push_str(&format!(
-                    "{}  {:8} {place}  on {}\n",
-                    t.id,
-                    t.status.as_str(),
-                    short(&v.text, 60)
-                ));
-                for c in &t.comments {
-                    out.push_str(&format!(
-                        "    {} ({}): {}\n",
-                        c.author,
-                        c.created_at,
-                        short(&c.body, 70)
-                    ));
-                }
-            }
-            out
-        },
-        || json!(views::doc_threads(&s, ctx.unit)),
-    );
-    Ok(0)
-}
-
-fn cmd_spans(ctx: &Ctx, doc: &str) -> Result<i32> {
-    let s = ctx.review_session(doc)?;
-    let d = s.document();
-    let spans: Vec<_> = s.spans().collect();
-    let orphans: Vec<_> = s.orphaned_attributions().collect();
-    ctx.print(
-        || {
-            if spans.is_empty() && orphans.is_empty() {
-                return format!("no attribution spans in {}", s.doc_path());
-            }
-            let mut out = String::new();
-            for sp in &spans {
-                out.push_str(&format!(
-                    "bytes {:12} {} {}{}  {}\n",
-                    bytes_text(d, Some(sp.range)),
-                    sp.who.author.kind.as_str(),
-                    sp.who.author,
-                    sp.who
-                        .turn_id
-                        .as_ref()
-                        .map(|t| format!("  turn {t}"))
-                        .unwrap_or_default(),
-                    short(&d.slice(sp.range), 50)
-                ));
-            }
-            for o in &orphans {
-                out.push_str(&format!(
-                    "orphaned     {} {}  ({})\n",
-                    o.author.kind.as_str(),
-                    o.author,
-                    o.id
-                ));
-            }
-            out
-        },
-        || json!(views::doc_spans(&s, ctx.unit)),
-    );
-    Ok(0)
+fn spans_text(d: &views::DocSpans) -> String {
+    if d.spans.is_empty() && d.orphaned.is_empty() {
+        return format!("no attribution spans in {}", d.document);
+    }
+    let mut out = String::new();
+    for sp in &d.spans {
+        out.push_str(&format!(
+            "bytes {:12} {} {}{}  {}\n",
+            bytes_text(Some(sp.from), Some(sp.to)),
+            sp.author.kind,
+            sp.author.label,
+            sp.turn_id
+                .as_ref()
+                .map(|t| format!("  turn {t}"))
+                .unwrap_or_default(),
+            short(&sp.text, 50)
+        ));
+    }
+    for o in &d.orphaned {
+        out.push_str(&format!(
+            "orphaned     {} {}  ({})\n",
+            o.author.kind, o.author.label, o.id
+        ));
+    }
+    out
 }
 
 /// Read and check a text file for `resolve`.

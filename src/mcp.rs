@@ -9,15 +9,15 @@
 //! - **Who wrote it.** Proposals and comments are authored by an agent named
 //!   after the client (`clientInfo.name` of the MCP `initialize` request), with
 //!   `sdk` `mcp:<name>/<version>` and the `model` a call names, if it names one.
-//!   Comments are authored by the session identity, so each call opens its
-//!   [`Session`] with that agent as identity; an MCP session never edits text,
-//!   so no text is ever attributed to the agent as typing.
-//! - **Fresh state.** Every call opens a new [`Session`] on the files as they are
-//!   on disk now (the app and the CLI may write concurrently); nothing is cached.
+//!   Each call is one call of the one API ([`crate::ops::Ops`]) with that agent
+//!   as its caller; no tool edits text, so no text is ever attributed to the
+//!   agent as typing.
+//! - **Fresh state.** Every call reads the files as they are on disk now (the
+//!   app and the CLI may write concurrently); nothing is cached.
 //! - **Answers.** Every tool declares an `outputSchema` and answers with
-//!   `structuredContent` in the shapes of [`crate::views`] (the same views
-//!   `cowriting --json` prints and the app shows), and with readable text in
-//!   `content` for the model.
+//!   `structuredContent`: the API's answer ([`crate::ops::answers`], built of
+//!   [`crate::views`]), as `cowriting --json` prints it, and with readable
+//!   text in `content` for the model (this client's wording).
 //! - **Errors.** A call the core refuses (unknown document, path outside the
 //!   workspace, text not found or ambiguous, a byte offset inside a character,
 //!   unknown thread) returns a tool result with `isError: true` whose text is the
@@ -31,23 +31,23 @@
 //!   lines.
 //! - **Once.** `propose_edit` does not file a proposal the same client already
 //!   has pending, and names the pending proposals a new one overlaps
-//!   ([`Session::propose_suggestion_once`]).
+//!   ([`crate::Session::propose_suggestion_once`]).
 //!
 //! Offsets in arguments and results (`start_byte`, `end_byte`, `bytes`) are
 //! UTF-8 bytes of the text as `read_document` shows it (after a BOM, if any),
 //! like the CLI's `--start`/`--end`; lines are 1-based.
 
-use crate::contract::Producer;
-use crate::document::Document;
 use crate::error::{Error, ErrorInfo, Result};
 use crate::identity::AgentClient;
-use crate::ledger::Ledger;
-use crate::model::{Provenance, ThreadStatus};
-use crate::offset::{ByteRange, CharRange};
-use crate::session::{ProposalState, ProposeOptions, Session, Target};
+use crate::model::ThreadStatus;
+use crate::offset::ByteRange;
+use crate::ops::{
+    DecisionsOut, DocumentsOut, Ops, ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut, ThreadsOut,
+};
+use crate::session::{ProposalState, Target};
 use crate::store::Store;
 use crate::views::{self, Unit};
-use crate::workspace::{DocPath, Workspace};
+use crate::workspace::Workspace;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -603,7 +603,6 @@ impl Client {
         Client { name, version }
     }
 
-    /// The agent author of what this client files.
     /// This client, naming `model` (or not), as [`AgentClient`]: one mapping
     /// to an author and a producer for every client.
     fn agent(&self, model: Option<&str>) -> AgentClient {
@@ -614,15 +613,6 @@ impl Client {
             model: model.map(str::to_owned),
             session_id: None,
         }
-    }
-
-    fn author(&self, model: Option<String>) -> Provenance {
-        self.agent(model.as_deref()).author()
-    }
-
-    /// The contract producer of what this client proposes.
-    fn producer(&self, model: Option<&str>) -> Producer {
-        self.agent(model).producer()
     }
 }
 
@@ -641,7 +631,7 @@ fn answer<T: Serialize>(r: Result<(String, T)>) -> CallToolResult {
             out
         }
         Err(e) => {
-            let info = e.info();
+            let info = worded(&e);
             let message = info.message.replace('\n', " ");
             let mut out = CallToolResult::structured_error(json!({ "code": info.code, "message": message }));
             out.content = vec![ContentBlock::text(message)];
@@ -653,108 +643,6 @@ fn answer<T: Serialize>(r: Result<(String, T)>) -> CallToolResult {
 /// The `outputSchema` of a tool answering `T`.
 fn schema<T: JsonSchema + 'static>() -> Arc<rmcp::model::JsonObject> {
     rmcp::handler::server::tool::schema_for_output::<T>()
-}
-
-/// `list_documents`.
-#[derive(Serialize, JsonSchema)]
-struct DocumentsOut {
-    documents: Vec<views::DocSummary>,
-    /// Documents that could not be read, with why.
-    errors: Vec<views::DocError>,
-}
-
-/// `read_document`: one page of the document.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct ReadOut {
-    document: String,
-    unit: Unit,
-    /// The text of the lines shown, exactly, line ends included: a document's
-    /// pages put together are its text.
-    text: String,
-    /// The document's lines (a last line without a line end counts; an empty
-    /// document has none).
-    total_lines: u32,
-    /// The first line shown (1-based).
-    from_line: u32,
-    /// The last line shown (1-based, inclusive; `fromLine - 1` when the
-    /// document is empty).
-    to_line: u32,
-    /// The `from_line` that reads on from here; null when this page reaches
-    /// the end of the document.
-    next_from_line: Option<u32>,
-    /// Where `text` is in the document's text: UTF-8 bytes `startByte..endByte`
-    /// (the offsets `propose_edit` and the proposals' `from`/`to` use).
-    start_byte: u32,
-    end_byte: u32,
-    /// The length of the whole text in UTF-8 bytes.
-    total_bytes: u32,
-    /// The proposals waiting on the lines shown (the ones whose text is not in
-    /// the document at all are listed with the page starting at line 1).
-    proposals: Vec<views::ProposalDto>,
-    /// The open threads on the lines shown (detached and orphaned ones with the
-    /// page starting at line 1).
-    threads: Vec<views::ThreadDto>,
-    /// Proposals waiting on the document that are not on this page
-    /// (`list_proposals` lists every one).
-    other_proposals: u32,
-    /// Open threads of the document that are not on this page.
-    other_threads: u32,
-    /// Why its review data cannot be read, if it cannot (then no proposals or threads).
-    sidecar_error: Option<ErrorInfo>,
-}
-
-/// `propose_edit`.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct ProposedOut {
-    document: String,
-    unit: Unit,
-    /// The proposal filed, or, when `alreadyPending`, the identical one that
-    /// was already waiting.
-    proposal: views::ProposalDto,
-    /// The same edit (same target, same replacement) by the same client was
-    /// already pending: nothing was filed, `proposal` is that one.
-    already_pending: bool,
-    /// Other pending proposals whose targets overlap this one's: accepting one
-    /// turns the others stale. Filed regardless.
-    overlapping: Vec<views::ProposalDto>,
-    /// Ledger problems (the proposal was filed regardless).
-    warnings: Vec<String>,
-}
-
-/// `list_proposals`.
-#[derive(Serialize, JsonSchema)]
-struct ProposalsOut {
-    documents: Vec<views::DocProposals>,
-    errors: Vec<views::DocError>,
-}
-
-/// `list_threads`.
-#[derive(Serialize, JsonSchema)]
-struct ThreadsOut {
-    documents: Vec<views::DocThreads>,
-    errors: Vec<views::DocError>,
-}
-
-/// `create_thread` and `reply_to_thread`: the thread as it is now.
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct ThreadOut {
-    document: String,
-    unit: Unit,
-    thread: views::ThreadDto,
-    /// The comment this call wrote.
-    comment_id: String,
-}
-
-/// `recent_decisions`.
-#[derive(Serialize, JsonSchema)]
-struct DecisionsOut {
-    /// Newest first.
-    decisions: Vec<views::DecisionDto>,
-    /// Unreadable decision-log lines that were skipped.
-    warnings: Vec<String>,
 }
 
 #[tool_router]
@@ -867,8 +755,15 @@ impl CowritingMcp {
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = schema::<DecisionsOut>()
     )]
-    fn recent_decisions(&self, Parameters(a): Parameters<Args<RecentDecisionsArgs>>) -> CallToolResult {
-        answer(a.get().and_then(|a| self.recent_decisions_impl(a)))
+    fn recent_decisions(
+        &self,
+        Parameters(a): Parameters<Args<RecentDecisionsArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        answer(
+            a.get()
+                .and_then(|a| self.recent_decisions_impl(a, &Client::of(&ctx))),
+        )
     }
 }
 
@@ -889,79 +784,16 @@ impl ServerHandler for CowritingMcp {
 // ---- the tools' work ---------------------------------------------------------------
 
 impl CowritingMcp {
-    fn ws(&self) -> &Workspace {
-        self.store.workspace()
-    }
-
-    fn doc(&self, arg: &str) -> Result<DocPath> {
-        self.ws().doc_path_for_arg(arg)
-    }
-
-    /// A fresh session on the disk state of `doc`, with `identity` as its author.
-    fn open(&self, doc: &DocPath, identity: Provenance) -> Result<Session> {
-        Session::open(self.store.clone(), doc.clone(), identity)
-    }
-
-    /// A fresh session whose sidecar must be readable (for every write).
-    fn open_for_review(&self, doc: &DocPath, identity: Provenance) -> Result<Session> {
-        let s = self.open(doc, identity)?;
-        if s.sidecar_problem().is_some() {
-            // Re-read for the typed error, with its file and position.
-            self.store.load(doc)?;
-        }
-        Ok(s)
-    }
-
-    /// The documents a listing covers: `doc`, or every document with text or a sidecar.
-    fn docs(&self, doc: Option<&str>) -> Result<Vec<DocPath>> {
-        if let Some(d) = doc {
-            return Ok(vec![self.doc(d)?]);
-        }
-        let mut all = self.ws().list_documents();
-        for (d, _) in self.ws().list_sidecars() {
-            if !all.contains(&d) && self.ws().doc_file(&d).is_ok_and(|f| f.is_file()) {
-                all.push(d);
-            }
-        }
-        all.sort();
-        Ok(all)
-    }
-
-    /// A listing over `document` (one, whose failure is the answer) or every
-    /// document (whose failures are listed apart).
-    fn each<T>(
-        &self,
-        document: Option<&str>,
-        client: &Client,
-        view: impl Fn(&Session) -> T,
-    ) -> Result<(Vec<T>, Vec<views::DocError>)> {
-        let (mut out, mut errors) = (Vec::new(), Vec::new());
-        for doc in self.docs(document)? {
-            match self.open_for_review(&doc, client.author(None)) {
-                Ok(s) => out.push(view(&s)),
-                Err(e) if document.is_none() => errors.push(views::DocError {
-                    document: doc.to_string(),
-                    error: e.info(),
-                }),
-                Err(e) => return Err(e),
-            }
-        }
-        Ok((out, errors))
+    /// The one API, for this client naming `model` (or not): what a call
+    /// writes is authored by the client's agent; positions are bytes.
+    fn ops(&self, client: &Client, model: Option<&str>) -> Ops {
+        Ops::new(self.store.clone(), client.agent(model).author(), Unit::Byte)
     }
 
     fn list_documents_impl(&self, client: &Client) -> Result<(String, DocumentsOut)> {
-        let (mut documents, mut errors) = (Vec::new(), Vec::new());
-        for d in self.docs(None)? {
-            match self.open(&d, client.author(None)) {
-                Ok(s) => documents.push(views::summary(&s)),
-                Err(e) => errors.push(views::DocError {
-                    document: d.to_string(),
-                    error: e.info(),
-                }),
-            }
-        }
+        let out = self.ops(client, None).documents(None)?;
         let mut text = String::new();
-        for d in &documents {
+        for d in &out.documents {
             let (p, t) = (&d.proposals, &d.threads);
             text.push_str(&format!(
                 "{}: {} pending, {} stale, {} orphaned proposals; {} open threads\n",
@@ -971,28 +803,26 @@ impl CowritingMcp {
                 text.push_str(&format!("    review data unreadable: {}\n", e.message));
             }
         }
-        push_errors(&mut text, &errors);
+        push_errors(&mut text, &out.errors);
         if text.is_empty() {
             text.push_str("No documents.\n");
         }
-        Ok((text, DocumentsOut { documents, errors }))
+        Ok((text, out))
     }
 
     fn read_document_impl(&self, a: ReadArgs, client: &Client) -> Result<(String, ReadOut)> {
-        let doc = self.doc(&a.document)?;
-        let s = self.open(&doc, client.author(None))?;
-        let d = s.document();
-        let page = Page::of(d, a.from_line.get(), a.to_line.get())
-            .map_err(|m| Error::BadInput(format!("{doc}: {m}")))?;
-        let text = d.rope().byte_slice(page.start_byte..page.end_byte).to_string();
+        let page = self
+            .ops(client, None)
+            .read(&a.document, a.from_line.get(), a.to_line.get())?;
+        let doc = &page.document;
         let whole = page.from_line == 1 && page.next_from_line.is_none();
-        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let plural = |n: u32| if n == 1 { "" } else { "s" };
         let mut out = if whole {
             format!(
                 "{doc} — {} line{}, {} bytes\n",
                 page.total_lines,
                 plural(page.total_lines),
-                d.len_bytes()
+                page.total_bytes
             )
         } else {
             format!(
@@ -1002,13 +832,13 @@ impl CowritingMcp {
                 page.total_lines,
                 page.start_byte,
                 page.end_byte,
-                d.len_bytes()
+                page.total_bytes
             )
         };
         let width = page.total_lines.to_string().len().max(4);
-        for (i, line) in text.split_inclusive('\n').enumerate() {
+        for (i, line) in page.text.split_inclusive('\n').enumerate() {
             let line = line.strip_suffix('\n').unwrap_or(line).trim_end_matches('\r');
-            out.push_str(&format!("{:>width$}| {line}\n", page.from_line + i));
+            out.push_str(&format!("{:>width$}| {line}\n", page.from_line as usize + i));
         }
         if let Some(next) = page.next_from_line {
             out.push_str(&format!(
@@ -1016,87 +846,56 @@ impl CowritingMcp {
                 page.total_lines
             ));
         }
-        let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
-        let mut data = ReadOut {
-            document: doc.to_string(),
-            unit: Unit::Byte,
-            text,
-            total_lines: n(page.total_lines),
-            from_line: n(page.from_line),
-            to_line: n(page.to_line),
-            next_from_line: page.next_from_line.map(n),
-            start_byte: n(page.start_byte),
-            end_byte: n(page.end_byte),
-            total_bytes: n(d.len_bytes()),
-            proposals: Vec::new(),
-            threads: Vec::new(),
-            other_proposals: 0,
-            other_threads: 0,
-            sidecar_error: s.sidecar_problem().cloned(),
-        };
-        if let Some(p) = s.sidecar_problem() {
+        if let Some(p) = &page.sidecar_error {
             out.push_str(&format!(
                 "\nThe review data of this document cannot be read ({}); proposals and comments are unavailable.\n",
                 p.message
             ));
-            return Ok((out, data));
+            return Ok((out, page));
         }
-        let (proposals, others): (Vec<_>, Vec<_>) = views::proposals(&s, Unit::Byte)
-            .into_iter()
-            .partition(|p| page.shows(p.from, p.to));
-        let (threads, other_threads): (Vec<_>, Vec<_>) = views::threads(&s, Unit::Byte)
-            .into_iter()
-            .filter(|t| t.status == ThreadStatus::Open.as_str())
-            .partition(|t| page.shows(t.from, t.to));
-        data.proposals = proposals;
-        data.threads = threads;
-        data.other_proposals = n(others.len());
-        data.other_threads = n(other_threads.len());
         let on = if whole { "" } else { " on these lines" };
-        let elsewhere = |count: usize, what: &str, tool: &str| match count {
+        let elsewhere = |count: u32, what: &str, tool: &str| match count {
             0 => String::new(),
             1 => format!("1 more {what} on other lines ({tool} lists every one).\n"),
             k => format!("{k} more {what}s on other lines ({tool} lists every one).\n"),
         };
-        if data.proposals.is_empty() {
+        if page.proposals.is_empty() {
             out.push_str(&format!("\nNo proposals pending{on}.\n"));
         } else {
-            out.push_str(&format!("\nProposals pending{on} ({}):\n", data.proposals.len()));
-            for p in &data.proposals {
+            out.push_str(&format!("\nProposals pending{on} ({}):\n", page.proposals.len()));
+            for p in &page.proposals {
                 out.push_str(&proposal_text(p));
             }
         }
-        out.push_str(&elsewhere(others.len(), "proposal", "list_proposals"));
-        if data.threads.is_empty() {
+        out.push_str(&elsewhere(page.other_proposals, "proposal", "list_proposals"));
+        if page.threads.is_empty() {
             out.push_str(&format!("\nNo open threads{on}.\n"));
         } else {
-            out.push_str(&format!("\nOpen threads{on} ({}):\n", data.threads.len()));
-            for t in &data.threads {
+            out.push_str(&format!("\nOpen threads{on} ({}):\n", page.threads.len()));
+            for t in &page.threads {
                 out.push_str(&thread_text(t));
             }
         }
-        out.push_str(&elsewhere(other_threads.len(), "open thread", "list_threads"));
-        Ok((out, data))
+        out.push_str(&elsewhere(page.other_threads, "open thread", "list_threads"));
+        Ok((out, page))
     }
 
     fn propose_edit_impl(&self, a: ProposeEditArgs, client: &Client) -> Result<(String, ProposedOut)> {
-        let doc = self.doc(&a.document)?;
-        let mut s = self.open_for_review(&doc, client.author(a.model.clone()))?;
         let (occurrence, start, end) = (a.occurrence.get(), a.start_byte.get(), a.end_byte.get());
-        let range = match (&a.find, start, end) {
+        let target = match (&a.find, start, end) {
             (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
                 return Err(Error::BadInput(
                     "give either find or start_byte and end_byte, not both".into(),
                 ))
             }
-            (Some(text), None, None) => find(&s, text, occurrence)?,
+            (Some(text), None, None) => Target::Text { text, occurrence },
             (None, Some(start), Some(end)) => {
                 if occurrence.is_some() {
                     return Err(Error::BadInput(
                         "occurrence goes with find, not with a byte span".into(),
                     ));
                 }
-                s.resolve_target(Target::Bytes(ByteRange::new(start, end)))?
+                Target::Bytes(ByteRange::new(start, end))
             }
             (None, _, _) => {
                 return Err(Error::BadInput(
@@ -1104,186 +903,131 @@ impl CowritingMcp {
                 ))
             }
         };
-        let producer = client.producer(a.model.as_deref());
-        let reason = a
-            .rationale
-            .clone()
-            .or_else(|| a.instruction.clone())
-            .unwrap_or_default();
-        let proposed = s.propose_suggestion_once(
-            range,
-            &a.replacement,
-            &producer,
-            "edit",
-            &reason,
-            ProposeOptions {
-                author: client.author(a.model),
-                turn_id: a.turn_id,
-                instruction: a.instruction,
-            },
-        )?;
-        let proposal = views::proposal(&s, Unit::Byte, &proposed.id).ok_or_else(|| Error::NotFound {
-            what: "proposal",
-            id: proposed.id.clone(),
-            doc: doc.to_string(),
+        let agent = client.agent(a.model.as_deref());
+        let out = self.ops(client, a.model.as_deref()).propose(Propose {
+            document: &a.document,
+            target,
+            replacement: &a.replacement,
+            agent: &agent,
+            reason: a.rationale,
+            instruction: a.instruction,
+            turn_id: a.turn_id,
         })?;
-        let overlapping = views::proposals_named(&s, Unit::Byte, &proposed.overlapping);
-        let warnings = s.take_warnings();
-        let mut text = if proposed.already_pending() {
+        let proposal = &out.proposal;
+        let mut text = if out.already_pending {
             format!(
                 "Already pending: {} is this same edit by {} {}, not filed again:\n{}",
                 proposal.id,
                 proposal.author.kind,
                 proposal.author.label,
-                proposal_text(&proposal)
+                proposal_text(proposal)
             )
         } else {
-            format!("Proposed {} in {doc}:\n{}", proposal.id, proposal_text(&proposal))
+            format!(
+                "Proposed {} in {}:\n{}",
+                proposal.id,
+                out.document,
+                proposal_text(proposal)
+            )
         };
-        if !overlapping.is_empty() {
+        if !out.overlapping.is_empty() {
             text.push_str(&format!(
                 "It overlaps {} other pending proposal{} (accepting one turns the other stale):\n",
-                overlapping.len(),
-                if overlapping.len() == 1 { "" } else { "s" }
+                out.overlapping.len(),
+                if out.overlapping.len() == 1 { "" } else { "s" }
             ));
-            for p in &overlapping {
+            for p in &out.overlapping {
                 text.push_str(&proposal_text(p));
             }
         }
-        for w in &warnings {
+        for w in &out.warnings {
             text.push_str(&format!("warning: {w}\n"));
         }
-        Ok((
-            text,
-            ProposedOut {
-                document: doc.to_string(),
-                unit: Unit::Byte,
-                already_pending: proposed.already_pending(),
-                proposal,
-                overlapping,
-                warnings,
-            },
-        ))
+        Ok((text, out))
     }
 
     fn list_proposals_impl(&self, a: ListProposalsArgs, client: &Client) -> Result<(String, ProposalsOut)> {
-        let (mut documents, errors) = self.each(a.document.as_deref(), client, |s| {
-            views::doc_proposals(s, Unit::Byte)
-        })?;
-        if let Some(want) = a.state {
-            for d in &mut documents {
-                d.proposals.retain(|p| state_arg(p.state) == want);
-            }
-        }
+        let state = a.state.map(|s| match s {
+            StateArg::Pending => ProposalState::Pending,
+            StateArg::Stale => ProposalState::Stale,
+            StateArg::Orphaned => ProposalState::Orphaned,
+        });
+        let out = self.ops(client, None).proposals(a.document.as_deref(), state)?;
         let mut text = String::new();
-        for d in documents.iter().filter(|d| !d.proposals.is_empty()) {
+        for d in out.documents.iter().filter(|d| !d.proposals.is_empty()) {
             text.push_str(&format!("{}:\n", d.document));
             for p in &d.proposals {
                 text.push_str(&proposal_text(p));
             }
         }
-        push_errors(&mut text, &errors);
+        push_errors(&mut text, &out.errors);
         if text.is_empty() {
             text.push_str("No proposals.\n");
         }
-        Ok((text, ProposalsOut { documents, errors }))
+        Ok((text, out))
     }
 
     fn list_threads_impl(&self, a: ListThreadsArgs, client: &Client) -> Result<(String, ThreadsOut)> {
-        let (mut documents, errors) = self.each(a.document.as_deref(), client, |s| {
-            views::doc_threads(s, Unit::Byte)
-        })?;
-        if let Some(want) = a.status {
-            let want = match want {
-                StatusArg::Open => ThreadStatus::Open,
-                StatusArg::Resolved => ThreadStatus::Resolved,
-            };
-            for d in &mut documents {
-                d.threads.retain(|t| t.status == want.as_str());
-            }
-        }
+        let status = a.status.map(|s| match s {
+            StatusArg::Open => ThreadStatus::Open,
+            StatusArg::Resolved => ThreadStatus::Resolved,
+        });
+        let out = self.ops(client, None).threads(a.document.as_deref(), status)?;
         let mut text = String::new();
-        for d in documents.iter().filter(|d| !d.threads.is_empty()) {
+        for d in out.documents.iter().filter(|d| !d.threads.is_empty()) {
             text.push_str(&format!("{}:\n", d.document));
             for t in &d.threads {
                 text.push_str(&thread_text(t));
             }
         }
-        push_errors(&mut text, &errors);
+        push_errors(&mut text, &out.errors);
         if text.is_empty() {
             text.push_str("No threads.\n");
         }
-        Ok((text, ThreadsOut { documents, errors }))
-    }
-
-    /// The thread `id` as it is now, with a line saying what was written.
-    fn thread_out(
-        &self,
-        s: &Session,
-        id: &str,
-        comment_id: String,
-        said: &str,
-    ) -> Result<(String, ThreadOut)> {
-        let thread = views::threads(s, Unit::Byte)
-            .into_iter()
-            .find(|t| t.id == id)
-            .ok_or_else(|| Error::NotFound {
-                what: "thread",
-                id: id.to_owned(),
-                doc: s.doc_path().to_string(),
-            })?;
-        let text = format!("{said} in {}:\n{}", s.doc_path(), thread_text(&thread));
-        Ok((
-            text,
-            ThreadOut {
-                document: s.doc_path().to_string(),
-                unit: Unit::Byte,
-                thread,
-                comment_id,
-            },
-        ))
+        Ok((text, out))
     }
 
     fn create_thread_impl(&self, a: CreateThreadArgs, client: &Client) -> Result<(String, ThreadOut)> {
-        let doc = self.doc(&a.document)?;
-        let mut s = self.open_for_review(&doc, client.author(a.model))?;
-        let range = find(&s, &a.find, a.occurrence.get())?;
-        let id = s.new_thread(range, &a.body)?;
-        let comment = s
-            .threads()
-            .into_iter()
-            .find(|t| t.thread.id == id)
-            .and_then(|t| t.thread.comments.first().map(|c| c.id.clone()))
-            .unwrap_or_default();
-        self.thread_out(&s, &id, comment, &format!("Started thread {id}"))
+        let target = Target::Text {
+            text: &a.find,
+            occurrence: a.occurrence.get(),
+        };
+        let out = self
+            .ops(client, a.model.as_deref())
+            .new_thread(&a.document, target, &a.body)?;
+        let said = format!("Started thread {}", out.thread.id);
+        Ok((thread_said(&out, &said), out))
     }
 
     fn reply_impl(&self, a: ReplyArgs, client: &Client) -> Result<(String, ThreadOut)> {
-        let doc = self.doc(&a.document)?;
-        let mut s = self.open_for_review(&doc, client.author(a.model))?;
-        let id = s.reply(&a.thread_id, &a.body)?;
-        let said = format!("Replied {id} to thread {}", a.thread_id);
-        self.thread_out(&s, &a.thread_id, id, &said)
+        let out = self
+            .ops(client, a.model.as_deref())
+            .reply(&a.document, &a.thread_id, &a.body)?;
+        let said = format!(
+            "Replied {} to thread {}",
+            out.comment_id.as_deref().unwrap_or_default(),
+            a.thread_id
+        );
+        Ok((thread_said(&out, &said), out))
     }
 
-    fn recent_decisions_impl(&self, a: RecentDecisionsArgs) -> Result<(String, DecisionsOut)> {
-        let doc = a.document.as_deref().map(|d| self.doc(d)).transpose()?;
-        let log = Ledger::new(self.ws().root()).log()?;
-        let limit = a.limit.get().unwrap_or(20);
-        let decisions: Vec<views::DecisionDto> = log
-            .records
-            .iter()
-            .rev()
-            .filter(|r| !r.undone)
-            .filter(|r| doc.as_ref().is_none_or(|d| d.as_str() == r.doc_id))
-            .take(limit)
-            .map(views::decision)
-            .collect();
+    fn recent_decisions_impl(
+        &self,
+        a: RecentDecisionsArgs,
+        client: &Client,
+    ) -> Result<(String, DecisionsOut)> {
+        let out = self
+            .ops(client, None)
+            .decisions(a.document.as_deref(), Some(a.limit.get().unwrap_or(20)))?;
         let mut text = String::new();
-        for d in &decisions {
+        for d in &out.decisions {
             text.push_str(&format!(
-                "- {}  {}  {}  {}\n",
-                d.decided_at, d.outcome, d.document, d.id
+                "- {}  {}{}  {}  {}\n",
+                d.decided_at,
+                d.outcome,
+                if d.undone { " (undone since)" } else { "" },
+                d.document,
+                d.id
             ));
             for e in &d.edits {
                 text.push_str(&format!(
@@ -1295,125 +1039,28 @@ impl CowritingMcp {
                 text.push_str(&format!("    the writer chose: {c:?}\n"));
             }
         }
-        for w in &log.warnings {
+        for w in &out.warnings {
             text.push_str(&format!("warning: {w}\n"));
         }
-        if decisions.is_empty() {
+        if out.decisions.is_empty() {
             text.insert_str(0, "No decisions recorded.\n");
         }
-        Ok((
-            text,
-            DecisionsOut {
-                decisions,
-                warnings: log.warnings,
-            },
-        ))
+        Ok((text, out))
     }
 }
 
-/// Find `text` (the `occurrence`-th, 1-based), with messages that name this
-/// tool's argument.
-fn find(s: &Session, text: &str, occurrence: Option<usize>) -> Result<CharRange> {
-    match s.resolve_target(Target::Text { text, occurrence }) {
-        Err(Error::Ambiguous { text, count, doc }) => Err(Error::BadInput(format!(
-            "{text:?} occurs {count} times in {doc}; give occurrence 1..{count}"
-        ))),
-        r => r,
+/// `e` in this client's words: an occurrence is chosen with `occurrence`.
+fn worded(e: &Error) -> ErrorInfo {
+    let mut info = e.info();
+    if let Error::Ambiguous { text, count, doc } = e {
+        info.message = format!("{text:?} occurs {count} times in {doc}; give occurrence 1..{count}");
     }
+    info
 }
 
-/// The most lines one `read_document` page shows.
-const PAGE_LINES: usize = 400;
-/// The most text one page shows, in UTF-8 bytes (a single longer line is
-/// shown whole, so that every page moves on).
-const PAGE_BYTES: usize = 64 * 1024;
-
-/// The lines one `read_document` page shows. Lines end at `\n`, as the
-/// document counts them (a `\r\n` pair is one line end).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Page {
-    total_lines: usize,
-    /// 1-based, inclusive; `to_line == from_line - 1` for an empty document.
-    from_line: usize,
-    to_line: usize,
-    /// `to_line + 1`, unless the page reaches the end.
-    next_from_line: Option<usize>,
-    /// Bytes of the text, line ends included.
-    start_byte: usize,
-    end_byte: usize,
-}
-
-impl Page {
-    /// The page of `d` from line `from` (default 1) to line `to` (default and
-    /// at most the last line), cut at [`PAGE_LINES`] lines or [`PAGE_BYTES`]
-    /// bytes, whichever comes first. Refused (with the reason) when `from` is
-    /// past the end or `to` before `from`.
-    fn of(d: &Document, from: Option<usize>, to: Option<usize>) -> std::result::Result<Page, String> {
-        let rope = d.rope();
-        let ends_open = d.len_bytes() > 0 && rope.byte(d.len_bytes() - 1) != b'\n';
-        // The rope counts the empty line after a last line end; a reader does not.
-        let total = rope.len_lines() - usize::from(!ends_open);
-        let from = from.unwrap_or(1);
-        if let Some(to) = to.filter(|&to| to < from) {
-            return Err(format!("to_line {to} is before from_line {from}"));
-        }
-        if from > total.max(1) {
-            return Err(format!(
-                "from_line {from} is past the end ({total} line{})",
-                if total == 1 { "" } else { "s" }
-            ));
-        }
-        // Byte where 0-based line `i` starts (the end of the text past the last).
-        let line_start = |i: usize| {
-            if i >= rope.len_lines() {
-                d.len_bytes()
-            } else {
-                rope.line_to_byte(i)
-            }
-        };
-        let want = to.unwrap_or(total).min(total);
-        let start = line_start(from - 1);
-        let mut to_line = from - 1;
-        while to_line < want
-            && to_line + 1 - from < PAGE_LINES
-            && (to_line < from || line_start(to_line + 1) - start <= PAGE_BYTES)
-        {
-            to_line += 1;
-        }
-        Ok(Page {
-            total_lines: total,
-            from_line: from,
-            to_line,
-            next_from_line: (to_line < total).then_some(to_line + 1),
-            start_byte: start,
-            end_byte: line_start(to_line),
-        })
-    }
-
-    /// Whether a proposal or thread at bytes `from..to` is on this page: its
-    /// target shares a byte with the page (an insertion point inside it, or at
-    /// the very end on the last page). One not in the text (`None`) goes with
-    /// the page starting at line 1.
-    fn shows(&self, from: Option<u32>, to: Option<u32>) -> bool {
-        let (Some(f), Some(t)) = (from, to) else {
-            return self.from_line == 1;
-        };
-        let (f, t) = (f as usize, t as usize);
-        if f == t {
-            self.start_byte <= f
-                && (f < self.end_byte || (self.next_from_line.is_none() && f == self.end_byte))
-        } else {
-            f < self.end_byte && t > self.start_byte
-        }
-    }
-}
-
-fn state_arg(s: ProposalState) -> StateArg {
-    match s {
-        ProposalState::Pending => StateArg::Pending,
-        ProposalState::Stale => StateArg::Stale,
-        ProposalState::Orphaned => StateArg::Orphaned,
-    }
+/// What a thread operation wrote, and the thread as it is now.
+fn thread_said(out: &ThreadOut, said: &str) -> String {
+    format!("{said} in {}:\n{}", out.document, thread_text(&out.thread))
 }
 
 // ---- readable text: this client's wording of the views ----------------------------
@@ -1493,54 +1140,6 @@ mod tests {
         whole.feed(message.as_bytes());
         assert_eq!(scanner.id(), whole.id(), "{message}");
         whole.id()
-    }
-
-    fn page(text: &str, from: Option<usize>, to: Option<usize>) -> std::result::Result<Page, String> {
-        Page::of(&Document::new(text), from, to)
-    }
-
-    #[test]
-    fn pages_count_lines_as_a_reader_does_and_stop_at_their_limits() {
-        let p = page("a\nb\r\nc", None, None).unwrap();
-        assert_eq!(
-            (p.total_lines, p.from_line, p.to_line, p.next_from_line),
-            (3, 1, 3, None)
-        );
-        assert_eq!((p.start_byte, p.end_byte), (0, 6));
-        assert_eq!(page("a\nb\n", None, None).unwrap().total_lines, 2);
-        let empty = page("", None, None).unwrap();
-        assert_eq!((empty.total_lines, empty.to_line, empty.end_byte), (0, 0, 0));
-        assert!(
-            empty.shows(Some(0), Some(0)),
-            "an insertion into an empty document"
-        );
-        assert_eq!(
-            page("", Some(2), None).unwrap_err(),
-            "from_line 2 is past the end (0 lines)"
-        );
-        let p = page("a\nb\nc\n", Some(2), Some(2)).unwrap();
-        assert_eq!(
-            (p.to_line, p.next_from_line, p.start_byte, p.end_byte),
-            (2, Some(3), 2, 4)
-        );
-        assert!(p.shows(Some(2), Some(3)) && p.shows(Some(3), Some(5)));
-        assert!(!p.shows(Some(4), Some(4)) && !p.shows(Some(0), Some(2)));
-        assert!(!p.shows(None, None), "unplaced ones go with line 1's page");
-        assert_eq!(
-            page("a\nb\n", Some(2), Some(1)).unwrap_err(),
-            "to_line 1 is before from_line 2"
-        );
-        // 1,000 short lines: 400 a page.
-        let many = "x\n".repeat(1000);
-        let p = page(&many, None, None).unwrap();
-        assert_eq!((p.to_line, p.next_from_line), (400, Some(401)));
-        assert_eq!(page(&many, Some(801), None).unwrap().to_line, 1000);
-        // Long lines: as many as fit in 64 KiB, and always at least one.
-        let wide = format!("{}\n", "y".repeat(1023)).repeat(100);
-        assert_eq!(page(&wide, None, None).unwrap().to_line, 64);
-        let huge = format!("{}\nz\n", "y".repeat(100 * 1024));
-        let p = page(&huge, None, None).unwrap();
-        assert_eq!((p.to_line, p.next_from_line), (1, Some(2)));
     }
 
     #[test]

@@ -319,3 +319,47 @@ fn the_app_registers_every_command_it_defines_and_the_ui_calls_exactly_those() {
         "the UI's invoke(\"…\") calls vs the app's commands"
     );
 }
+
+/// Source lines of `file` that are code (not comments).
+fn code_lines(file: &str) -> Vec<(usize, String)> {
+    std::fs::read_to_string(root().join(file))
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with("//"))
+        .map(|(i, l)| (i + 1, l.to_owned()))
+        .collect()
+}
+
+#[test]
+fn the_cli_and_the_mcp_server_are_thin_clients_of_the_one_api() {
+    // What only `ops` may do for them: open a document's session, read the
+    // decision log or the sidecar store, run a producer, build a view.
+    let forbidden = [
+        "Session",
+        "Ledger",
+        "store.load",
+        ".load(",
+        "run_and_file",
+        "views::proposal",
+        "views::thread",
+        "views::doc_",
+        "views::summary",
+        "views::decision(",
+    ];
+    let mut found = Vec::new();
+    for file in ["src/main.rs", "src/mcp.rs"] {
+        for (n, line) in code_lines(file) {
+            for f in forbidden {
+                if line.contains(f) {
+                    found.push(format!("{file}:{n}: {f}: {}", line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the CLI and MCP call cowriting::ops, never what it is made of:\n{}",
+        found.join("\n")
+    );
+}

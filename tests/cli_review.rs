@@ -531,7 +531,10 @@ fn propose_files_the_same_edit_once_and_notes_overlaps() {
     assert_eq!(ws.proposals("docs/notes.md").len(), 1);
     let again = ws.json(&propose);
     assert_eq!(
-        (again["id"].as_str(), again["alreadyPending"].as_bool()),
+        (
+            again["proposal"]["id"].as_str(),
+            again["alreadyPending"].as_bool()
+        ),
         (Some(id.as_str()), Some(true))
     );
     assert_eq!(again["overlapping"], serde_json::json!([]));

@@ -81,7 +81,7 @@ fn prepare(proposals: impl IntoIterator<Item = usize>) -> Prepared {
         "The shared thread lives here.",
         "--body",
         "The thread everyone replies to.",
-    ])["id"]
+    ])["thread"]["id"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -89,7 +89,7 @@ fn prepare(proposals: impl IntoIterator<Item = usize>) -> Prepared {
     for i in proposals {
         let a = propose_args(i);
         let v = ws.json(&a.iter().map(String::as_str).collect::<Vec<_>>());
-        map.insert(i, v["id"].as_str().unwrap().to_owned());
+        map.insert(i, v["proposal"]["id"].as_str().unwrap().to_owned());
     }
     Prepared {
         ws,
@@ -278,7 +278,7 @@ fn check(p: &Prepared, results: &[(Op, Out)]) -> Tally {
         let (mut lost, mut doubled) = (Vec::<String>::new(), Vec::<String>::new());
         match op {
             Op::Propose(i) => {
-                let id = v["id"].as_str().unwrap_or_default();
+                let id = v["proposal"]["id"].as_str().unwrap_or_default();
                 let n = props.iter().filter(|x| *x == id).count();
                 if n == 0 {
                     lost.push(format!("proposal {id} (sentence {i}) not in the sidecar"));
@@ -292,7 +292,7 @@ fn check(p: &Prepared, results: &[(Op, Out)]) -> Tally {
                 }
             }
             Op::Reply(i) => {
-                let id = v["comment"].as_str().unwrap_or_default();
+                let id = v["commentId"].as_str().unwrap_or_default();
                 let n = comments.iter().filter(|x| *x == id).count();
                 if n == 0 {
                     lost.push(format!("reply {i} ({id}) not in the sidecar"));
@@ -301,7 +301,7 @@ fn check(p: &Prepared, results: &[(Op, Out)]) -> Tally {
                 }
             }
             Op::NewThread(i) => {
-                let id = v["id"].as_str().unwrap_or_default();
+                let id = v["thread"]["id"].as_str().unwrap_or_default();
                 match sc["threads"]
                     .as_array()
                     .and_then(|a| a.iter().find(|x| x["id"] == id))
@@ -554,7 +554,9 @@ fn js_figures(
         }
         let v = out.json();
         let id = match op {
-            Op::Reply(_) => v["comment"].as_str(),
+            Op::Reply(_) => v["commentId"].as_str(),
+            Op::Propose(_) => v["proposal"]["id"].as_str(),
+            Op::NewThread(_) => v["thread"]["id"].as_str(),
             _ => v["id"].as_str(),
         }
         .unwrap_or_default()

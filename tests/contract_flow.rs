@@ -56,9 +56,12 @@ fn opts() -> ProposeOptions {
     }
 }
 
+/// The decision log, oldest first (`decisions` lists the newest first).
 fn decisions(ws: &Ws) -> Vec<Value> {
     let v = ws.json(&["decisions"]);
-    v["decisions"].as_array().unwrap_or_else(|| panic!("{v}")).clone()
+    let mut log = v["decisions"].as_array().unwrap_or_else(|| panic!("{v}")).clone();
+    log.reverse();
+    log
 }
 
 fn eval_row(ws: &Ws, producer: &str, category: &str) -> Value {
@@ -76,7 +79,7 @@ fn eval_row(ws: &Ws, producer: &str, category: &str) -> Value {
 fn cli_accept_change_reject_are_logged_and_counted() {
     let ws = Ws::new();
     ws.write("d.md", "Café one, two, three, four.\n");
-    let id = |v: Value| v["id"].as_str().unwrap().to_owned();
+    let id = |v: Value| v["proposal"]["id"].as_str().unwrap().to_owned();
     let a = id(ws.json(&[
         "propose",
         "d.md",

@@ -112,7 +112,11 @@ struct Template {
 fn template(kind: Kind) -> Template {
     let ws = Wsp::new();
     ws.write(DOC, TEXT);
-    let id = |v: Value| v["id"].as_str().unwrap().to_owned();
+    // What `propose` or `thread new` made.
+    let id = |v: Value| {
+        let made = v.pointer("/proposal/id").or(v.pointer("/thread/id"));
+        made.and_then(Value::as_str).unwrap().to_owned()
+    };
     let thread = id(ws.json(&[
         "thread",
         "new",

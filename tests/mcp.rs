@@ -180,6 +180,15 @@ fn flat(v: &Value, key: &str) -> Value {
 
 const TEXT: &str = "# Café notes\n\nThe café is open. The café is warm.\n日本 🎉 the end\n";
 
+/// The keys of an answer, to compare the shapes of two clients' answers.
+fn keys(v: &Value) -> Vec<String> {
+    v.as_object()
+        .unwrap_or_else(|| panic!("{v}"))
+        .keys()
+        .cloned()
+        .collect()
+}
+
 fn ws_with_doc() -> Ws {
     let ws = Ws::new();
     ws.write("notes.md", TEXT);
@@ -435,8 +444,12 @@ fn threads_and_replies_are_authored_by_the_agent() {
     assert!(r["commentId"].as_str().unwrap().starts_with("c_"), "{r}");
     assert_eq!(r["thread"]["comments"][1]["id"], r["commentId"]);
     assert_eq!(r["thread"]["comments"][1]["body"], "Second thought: keep it.");
-    // The writer replies with the CLI, as a human.
-    ws.ok(&["thread", "reply", "notes.md", &tid, "--body", "Keep it."]);
+    // The writer replies with the CLI, as a human: one API, one answer.
+    let cli = ws.json(&["thread", "reply", "notes.md", &tid, "--body", "Keep it."]);
+    assert_eq!(keys(&cli), keys(&r));
+    assert_eq!(cli["thread"]["comments"][1], r["thread"]["comments"][1]);
+    assert_eq!(cli["thread"]["comments"][2]["id"], cli["commentId"]);
+    assert_eq!(cli["thread"]["comments"][2]["author"]["kind"], "human");
     assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
 
     let sidecar = ws.sidecar_json("notes.md");
@@ -818,9 +831,8 @@ fn recent_decisions_reports_what_the_writer_decided() {
     );
     assert!(ch["contractProposalId"].as_str().unwrap().starts_with("pp_"));
     assert_eq!(list[0]["chosen"], Value::Null, "{}", list[0]);
-    // The same decisions as `cowriting decisions --json` (oldest first there).
-    let mut cli = ws.json(&["decisions"])["decisions"].as_array().unwrap().clone();
-    cli.reverse();
+    // The same decisions as `cowriting decisions --json`, newest first.
+    let cli = ws.json(&["decisions"])["decisions"].as_array().unwrap().clone();
     assert_eq!(&cli, list);
     assert_eq!(list[0]["edits"][0]["text"], "Blue");
 
@@ -1290,6 +1302,11 @@ fn the_same_proposal_is_filed_once_and_overlaps_are_named() {
     assert_eq!(first["alreadyPending"], false);
     assert_eq!(first["overlapping"], json!([]));
     let id = first["proposal"]["id"].clone();
+    // The CLI files through the same API and answers the same way.
+    let cli = ws.json(&["propose", "notes.md", "--find", "notes", "--replace", "jottings"]);
+    assert_eq!(keys(&cli), keys(&first));
+    assert_eq!(keys(&cli["proposal"]), keys(&first["proposal"]));
+    ws.ok(&["reject", "notes.md", cli["proposal"]["id"].as_str().unwrap()]);
     // The same edit again — by bytes this time, naming another model — is not filed twice.
     let (is_error, text, again) = mcp.call(
         "propose_edit",

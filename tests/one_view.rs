@@ -42,17 +42,16 @@ fn the_app_and_the_cli_show_one_proposal_thread_and_span_alike() {
     ]);
     // `propose --json` answers the proposal as every listing shows it, with
     // what filing it met: a new proposal, overlapping none.
-    let mut filed = filed;
-    let met = filed.as_object_mut().unwrap();
-    assert_eq!(met.remove("alreadyPending"), Some(false.into()));
-    assert_eq!(met.remove("overlapping"), Some(json!([])));
+    assert_eq!(filed["alreadyPending"], false);
+    assert_eq!(filed["overlapping"], json!([]));
+    let filed = filed["proposal"].clone();
     assert_eq!(ws.json(&["proposals", "notes.md"])["proposals"][0], filed);
     assert!(filed["contract"]["proposalId"]
         .as_str()
         .unwrap()
         .starts_with("pp_"));
     let accepted = ws.json(&["propose", "notes.md", "--find", "eight", "--replace", "nine"]);
-    ws.ok(&["accept", "notes.md", accepted["id"].as_str().unwrap()]);
+    ws.ok(&["accept", "notes.md", accepted["proposal"]["id"].as_str().unwrap()]);
     ws.ok(&["thread", "new", "notes.md", "--find", "notes", "--body", "Title?"]);
 
     let app = review_in_the_app(&ws);
