@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test check lint fmt bench perf deps ui app cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
+.PHONY: run test check lint fmt bench perf deps ui ui-test app app-test no-test-hooks cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
 
 deps:
 	@scripts/deps.sh
@@ -11,8 +11,20 @@ deps:
 ui: deps
 	cd ui && $(NPM) run --silent build
 
+## The UI with the end-to-end tests' hooks (ui/src/test-hooks.ts), for make test-e2e and perf.
+ui-test: deps
+	cd ui && COWRITING_TEST_HOOKS=1 $(NPM) run --silent build
+
+## A bundle to ship has no test hooks.
+no-test-hooks:
+	@if grep -l '__cowriting' ui/dist/assets/*.js; then echo "ui/dist is a test build (it has window.__cowriting): run make ui" >&2; exit 1; fi
+
 ## The desktop app (debug build; serves ui/dist from the binary).
 app: ui
+	$(CARGO) build --locked -p cowriting-desktop
+
+## The same with the test hooks built in (make test-e2e, make perf); make app builds it back without.
+app-test: ui-test
 	$(CARGO) build --locked -p cowriting-desktop
 
 ## The CLI, with Harper embedded (as in the app).
@@ -38,7 +50,7 @@ test-rust:
 test-ui: deps
 	cd ui && $(NPM) run --silent typecheck && $(NPM) run --silent test
 
-test-e2e: app cli
+test-e2e: app-test cli
 	scripts/e2e.sh
 
 ## TypeScript types for the IPC, generated from Rust (ts-rs).
@@ -68,7 +80,7 @@ bench:
 
 ## Measure the real app (cold start, keystrokes, 5 MB + 1,000 proposals, memory) beside
 ## its floors: a bare Tauri window (blank, and with bare CodeMirror: ui/perf).
-perf: app
+perf: app-test
 	$(CARGO) build --locked -p cowriting-desktop --example bare_window
 	cd ui && npx vite build --config perf/vite.config.ts
 	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf.mjs; else node perf.mjs; fi
@@ -86,13 +98,13 @@ TAURI := TAURI_APP_PATH=src-tauri TAURI_FRONTEND_PATH=ui ui/node_modules/.bin/ta
 deb_cli = '{"bundle":{"linux":{"deb":{"files":{"/usr/bin/cowriting":"$(abspath $(TARGET_DIR))/$(1)/cowriting"}}}}}'
 
 ## The release .deb (target/release/bundle/deb/).
-dist: ui
+dist: ui no-test-hooks
 	$(CARGO) build --locked --release --features harper --bin cowriting
 	$(TAURI) build --ci --bundles deb --config $(call deb_cli,release) -- --locked
 	@echo "Built $$(ls -t $(TARGET_DIR)/release/bundle/deb/*.deb | head -1)"
 
 ## The same .deb from the debug profile (target/debug/bundle/deb/), for the CI check.
-dist-debug: ui cli
+dist-debug: ui no-test-hooks cli
 	$(TAURI) build --debug --ci --bundles deb --config $(call deb_cli,debug) -- --locked
 	@echo "Built $$(ls -t $(TARGET_DIR)/debug/bundle/deb/*.deb | head -1)"
 

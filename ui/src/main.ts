@@ -39,9 +39,11 @@ import { $, h } from "./dom";
 import { TaskChips, type Task } from "./tasks";
 import { restoreNotice } from "./restore";
 import type { RestoreReport } from "./bindings/RestoreReport";
-import { typeAtPace, typeInTurn } from "./typing-measure";
 
-interface OpenDoc {
+/** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
+declare const __TEST_HOOKS__: boolean;
+
+export interface OpenDoc {
   path: string;
   state: EditorState;
   /** The core's version of the text the view shows (after all sent edits). */
@@ -99,7 +101,7 @@ const LAYOUT = `
 <div class="toast" hidden></div>
 <div class="modal-root"></div>`;
 
-class App {
+export class App {
   docs = new Map<string, OpenDoc>();
   order: string[] = [];
   active: string | null = null;
@@ -144,114 +146,10 @@ class App {
     } catch {
       this.renderNoWorkspace();
     }
-    (window as unknown as { __cowriting: unknown }).__cowriting = this.testHook();
+    // The end-to-end tests' hooks, in test builds only: in any other build
+    // the branch is false at build time and Vite leaves the module out.
+    if (__TEST_HOOKS__) (await import("./test-hooks")).installTestHooks(this);
     requestAnimationFrame(() => void this.backend.uiReady().catch(() => undefined));
-  }
-
-  /** Read-only hooks for the end-to-end tests (they assert on the editor's state). */
-  testHook() {
-    return {
-      activePath: () => this.active,
-      text: () => (this.view ? this.view.state.doc.toString() : null),
-      review: () => (this.view ? reviewOf(this.view.state) : null),
-      idle: async () => {
-        await this.queue;
-        return true;
-      },
-      /**
-       * The last producer run that filed something (Ask Claude…, or the last
-       * producer of Check document that succeeded): its FilingDto without the
-       * review ({producer, turnId, filed, skipped, migrated, warnings}), or null.
-       */
-      lastFiling: () => this.lastFiling,
-      /** How many producer tasks (Ask Claude…, Check document) are still running. */
-      jobsRunning: () => this.tasks.running().length,
-      /** The message the last finished task showed ("Claude proposed 2 edits", "harper: 3 suggestions, …"). */
-      lastJobMessage: () => this.tasks.lastMessage,
-      /** Select `from..to` (UTF-16 offsets) in the editor, as a drag would. */
-      select: (from: number, to: number) => {
-        this.view?.dispatch({ selection: { anchor: from, head: to }, userEvent: "select.pointer" });
-        this.view?.focus();
-      },
-      /** ms from the click to the document being shown, for the last open. */
-      lastOpenMs: () => this.lastOpenMs,
-      /** The lines of the crash-recovery notice while it is shown, else null. */
-      restoreNotice: () => {
-        const el = document.querySelector<HTMLElement>(".restore-notice");
-        return el && !el.hidden ? Array.from(el.querySelectorAll(".rn-line"), (l) => l.textContent ?? "") : null;
-      },
-      /** Whether a document's tab shows unsaved changes. */
-      dirty: (path: string) => this.docs.get(path)?.dirty ?? null,
-      /** Type `n` characters, one after the other; each: keystroke to the frame after the core's answer, in ms. */
-      measureTyping: (n: number) => typeInTurn(n, () => this.typeForMeasure()),
-      /** Type `n` characters, one every `every` ms by the clock; each: when it was due to the frame after the core's answer. */
-      typeAtPace: (n: number, every: number) => typeAtPace(n, every, () => this.typeForMeasure()),
-      /**
-       * The parts of a keystroke, `n` times each: CodeMirror applying it (sync),
-       * and the IPC round trip of an edit to the core without painting in between.
-       */
-      measureKeystrokeParts: async (n: number) => {
-        const dispatch: number[] = [];
-        const bare: number[] = [];
-        if (this.view) {
-          // Diagnosis: a transaction the app does not react to (undone right after).
-          for (let i = 0; i < n; i++) {
-            const at = this.view.state.selection.main.head;
-            const t0 = performance.now();
-            this.view.dispatch({ changes: { from: at, insert: "w" }, annotations: fromCore.of(true) });
-            bare.push(performance.now() - t0);
-            this.view.dispatch({ changes: { from: at, to: at + 1 }, annotations: fromCore.of(true) });
-          }
-        }
-        const ipc: number[] = [];
-        const path = this.active;
-        const doc = path ? this.docs.get(path) : undefined;
-        if (!this.view || !path || !doc) return { dispatch, ipc, bare };
-        for (let i = 0; i < n; i++) {
-          const at = this.view.state.selection.main.head;
-          const t0 = performance.now();
-          this.view.dispatch({ changes: { from: at, insert: "y" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
-          dispatch.push(performance.now() - t0);
-          await this.queue;
-        }
-        for (let i = 0; i < n; i++) {
-          const at = this.view.state.selection.main.head;
-          const t0 = performance.now();
-          const ack = await this.backend.edit(path, doc.version, [{ from: at, to: at, insert: "z" }], true);
-          ipc.push(performance.now() - t0);
-          // Undo that in the core so the view and the core stay the same text.
-          const back = await this.backend.edit(path, ack.version, [{ from: at, to: at + 1, insert: "" }], true);
-          doc.version = back.version;
-        }
-        return { dispatch, ipc, bare };
-      },
-      /** Scroll through the document for `ms`; the frame intervals seen, in ms. */
-      measureScroll: (ms: number) =>
-        new Promise<number[]>((resolve) => {
-          const scroller = this.view?.scrollDOM;
-          const frames: number[] = [];
-          if (!scroller) return resolve(frames);
-          const start = performance.now();
-          let last = start;
-          const step = (t: number) => {
-            frames.push(t - last);
-            last = t;
-            scroller.scrollTop += 120;
-            if (t - start < ms) requestAnimationFrame(step);
-            else resolve(frames.slice(1));
-          };
-          requestAnimationFrame(step);
-        }),
-    };
-  }
-
-  /** Type "x" at the cursor as a writer would; resolves once the core has answered (make perf). */
-  typeForMeasure(): Promise<unknown> {
-    if (this.view) {
-      const at = this.view.state.selection.main.head;
-      this.view.dispatch({ changes: { from: at, insert: "x" }, selection: { anchor: at + 1 }, userEvent: "input.type" });
-    }
-    return this.queue;
   }
 
   async setWorkspace(w: WorkspaceInfo) {
