@@ -324,20 +324,11 @@ impl Api {
         })
     }
 
-    /// The one API ([`crate::ops`]) for this window's writer, in UTF-16.
-    fn ops(&self) -> Ops {
-        Ops::new(self.store.clone(), self.identity.clone(), Unit::Utf16)
-    }
-
-    /// Run a thread operation of the one API in the open session of `path`.
-    fn thread_op(
-        &mut self,
-        path: &str,
-        op: impl FnOnce(&Ops, &mut Session) -> Result<crate::ops::ThreadOut>,
-    ) -> Result<ReviewDto> {
-        let ops = self.ops();
+    /// Run a thread operation of the one API ([`crate::ops`]) in the open
+    /// session of `path`; answer with the review the UI repaints from.
+    fn thread_op<T>(&mut self, path: &str, op: impl FnOnce(&mut Session) -> Result<T>) -> Result<ReviewDto> {
         let s = self.session_mut(path)?;
-        op(&ops, s)?;
+        op(s)?;
         Ok(review_of(s))
     }
 
@@ -346,11 +337,11 @@ impl Api {
             from: Utf16Offset(from as usize),
             to: Utf16Offset(to as usize),
         };
-        self.thread_op(path, |ops, s| ops.new_thread_in(s, target, body))
+        self.thread_op(path, |s| Ops::new_thread_in(s, target, body))
     }
 
     pub fn reply(&mut self, path: &str, thread: &str, body: &str) -> Result<ReviewDto> {
-        self.thread_op(path, |ops, s| ops.reply_in(s, thread, body))
+        self.thread_op(path, |s| s.reply(thread, body))
     }
 
     pub fn set_thread_resolved(&mut self, path: &str, thread: &str, resolved: bool) -> Result<ReviewDto> {
@@ -359,21 +350,17 @@ impl Api {
         } else {
             ThreadChange::Reopen
         };
-        self.thread_op(path, |ops, s| ops.change_thread_in(s, thread, change))
+        self.thread_op(path, |s| Ops::change_thread_in(s, thread, change))
     }
 
     /// Keep a relocated thread on the text it was re-attached to.
     pub fn keep_thread_here(&mut self, path: &str, thread: &str) -> Result<ReviewDto> {
-        self.thread_op(path, |ops, s| {
-            ops.change_thread_in(s, thread, ThreadChange::KeepHere)
-        })
+        self.thread_op(path, |s| Ops::change_thread_in(s, thread, ThreadChange::KeepHere))
     }
 
     /// Detach a thread from its text (it stays listed, orphaned).
     pub fn detach_thread(&mut self, path: &str, thread: &str) -> Result<ReviewDto> {
-        self.thread_op(path, |ops, s| {
-            ops.change_thread_in(s, thread, ThreadChange::Detach)
-        })
+        self.thread_op(path, |s| Ops::change_thread_in(s, thread, ThreadChange::Detach))
     }
 
     /// The writer chose "load theirs" in a conflict (or the buffer was clean).

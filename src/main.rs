@@ -630,16 +630,16 @@ fn cmd_suggest(
     ctx.print(&out, |o| {
         let mut text = format!(
             "{}: {} proposal{} filed in {} (turn {})",
-            o.producer,
-            o.filed.len(),
-            plural(o.filed.len()),
+            o.filing.producer,
+            o.filing.filed.len(),
+            plural(o.filing.filed.len()),
             o.document,
-            o.turn_id
+            o.filing.turn_id
         );
-        for f in &o.filed {
+        for f in &o.filing.filed {
             text.push_str(&format!("\n  {}  ({})", f.sidecar_id, f.proposal_id));
         }
-        for k in &o.skipped {
+        for k in &o.filing.skipped {
             text.push_str(&format!("\n  skipped: {k}"));
         }
         text

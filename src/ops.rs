@@ -7,7 +7,8 @@
 //! --json` prints the answer as it is, MCP returns it as `structuredContent`.
 //! The desktop app's [`crate::api::Api`] is the window layer above the same
 //! [`Session`] operations: it keeps sessions open with unsaved buffers and
-//! hot-exit backups, and answers with the review the UI repaints from.
+//! hot-exit backups, starts threads and changes their state with the `*_in` functions
+//! here, and answers with the review the UI repaints from.
 //!
 //! Each call opens the document's [`Session`] on the files as they are now
 //! (other writers may have changed them since the last call) and, when it
@@ -302,11 +303,18 @@ impl Ops {
 
     /// Start a thread on the target's text with a first comment.
     pub fn new_thread(&self, doc: &str, target: Target<'_>, body: &str) -> Result<ThreadOut> {
-        self.new_thread_in(&mut self.review(doc)?, target, body)
+        let mut s = self.review(doc)?;
+        let (id, comment) = Ops::new_thread_in(&mut s, target, body)?;
+        self.thread_out(&s, &id, comment)
     }
 
-    /// [`Ops::new_thread`] in a session the caller keeps open (the app's).
-    pub fn new_thread_in(&self, s: &mut Session, target: Target<'_>, body: &str) -> Result<ThreadOut> {
+    /// [`Ops::new_thread`] in a session the caller keeps open (the app's):
+    /// the thread's id and its first comment's.
+    pub fn new_thread_in(
+        s: &mut Session,
+        target: Target<'_>,
+        body: &str,
+    ) -> Result<(String, Option<String>)> {
         let range = s.resolve_target(target)?;
         let id = s.new_thread(range, body)?;
         let first = s
@@ -314,34 +322,31 @@ impl Ops {
             .into_iter()
             .find(|t| t.thread.id == id)
             .and_then(|t| t.thread.comments.first().map(|c| c.id.clone()));
-        self.thread_out(s, &id, first)
+        Ok((id, first))
     }
 
     /// Reply to a thread.
     pub fn reply(&self, doc: &str, thread: &str, body: &str) -> Result<ThreadOut> {
-        self.reply_in(&mut self.review(doc)?, thread, body)
-    }
-
-    /// [`Ops::reply`] in a session the caller keeps open.
-    pub fn reply_in(&self, s: &mut Session, thread: &str, body: &str) -> Result<ThreadOut> {
+        let mut s = self.review(doc)?;
         let comment = s.reply(thread, body)?;
-        self.thread_out(s, thread, Some(comment))
+        self.thread_out(&s, thread, Some(comment))
     }
 
     /// Resolve, reopen, keep here or detach a thread.
     pub fn change_thread(&self, doc: &str, thread: &str, change: ThreadChange) -> Result<ThreadOut> {
-        self.change_thread_in(&mut self.review(doc)?, thread, change)
+        let mut s = self.review(doc)?;
+        Ops::change_thread_in(&mut s, thread, change)?;
+        self.thread_out(&s, thread, None)
     }
 
     /// [`Ops::change_thread`] in a session the caller keeps open.
-    pub fn change_thread_in(&self, s: &mut Session, thread: &str, change: ThreadChange) -> Result<ThreadOut> {
+    pub fn change_thread_in(s: &mut Session, thread: &str, change: ThreadChange) -> Result<()> {
         match change {
-            ThreadChange::Resolve => s.set_thread_status(thread, ThreadStatus::Resolved)?,
-            ThreadChange::Reopen => s.set_thread_status(thread, ThreadStatus::Open)?,
-            ThreadChange::KeepHere => s.keep_thread_here(thread)?,
-            ThreadChange::Detach => s.detach_thread(thread)?,
+            ThreadChange::Resolve => s.set_thread_status(thread, ThreadStatus::Resolved),
+            ThreadChange::Reopen => s.set_thread_status(thread, ThreadStatus::Open),
+            ThreadChange::KeepHere => s.keep_thread_here(thread),
+            ThreadChange::Detach => s.detach_thread(thread),
         }
-        self.thread_out(s, thread, None)
     }
 
     /// Accept a proposal (with the writer's own replacement, when `with` is
@@ -408,11 +413,7 @@ impl Ops {
         let filing = suggest::run_and_file(&mut s, &cfg, producer, selection, instruction, cancel)?;
         Ok(FiledOut {
             document: s.doc_path().to_string(),
-            producer: filing.producer,
-            turn_id: filing.turn_id,
-            filed: filing.filed,
-            skipped: filing.skipped,
-            migrated: filing.migrated,
+            filing,
             warnings: s.take_warnings(),
         })
     }

@@ -6,8 +6,7 @@ use crate::check::SidecarReport;
 use crate::error::ErrorInfo;
 use crate::eval::Replay;
 use crate::ledger::EvalRow;
-use crate::ledger::Filed;
-use crate::suggest::CheckOutcome;
+use crate::suggest::{CheckOutcome, Filing};
 use crate::views::{self, Unit};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -138,18 +137,14 @@ pub struct DecisionsOut {
     pub warnings: Vec<String>,
 }
 
-/// A producer run on one document and what it filed.
+/// A producer run on one document and what it filed: the [`Filing`]'s
+/// fields, with the document and the warnings beside them.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FiledOut {
     pub document: String,
-    pub producer: String,
-    pub turn_id: String,
-    pub filed: Vec<Filed>,
-    /// Findings reported but not filed, one line each.
-    pub skipped: Vec<String>,
-    /// Suggestions carried over because the text changed during the run.
-    pub migrated: usize,
+    #[serde(flatten)]
+    pub filing: Filing,
     /// Decision-log problems (the proposals were filed regardless).
     pub warnings: Vec<String>,
 }
@@ -159,7 +154,7 @@ pub struct FiledOut {
 #[serde(rename_all = "camelCase")]
 pub struct CheckDocumentOut {
     pub document: String,
-    pub outcomes: Vec<CheckOutcome<crate::suggest::Filing>>,
+    pub outcomes: Vec<CheckOutcome<Filing>>,
     /// Decision-log problems (what was filed stays filed).
     pub warnings: Vec<String>,
 }
