@@ -42,7 +42,7 @@ tour: cli
 ## Every test: Rust (unit, CLI, property, golden), UI (vitest + tsc), real-app end to end.
 test: deps test-rust test-ui test-e2e
 
-## The core's tests (cowriting-core and cowriting) build without Harper (fast); Harper's own tests run with it.
+## The library and CLI tests build without Harper (fast); Harper's own tests run with it.
 test-rust:
 	$(CARGO) test --locked
 	$(CARGO) test --locked --features harper --test producers_harper
@@ -55,7 +55,7 @@ test-e2e: app-test cli
 
 ## TypeScript types for the IPC, generated from Rust (ts-rs).
 bindings:
-	$(CARGO) test --locked --lib --features ts -p cowriting -p cowriting-core export_bindings
+	$(CARGO) test --locked --lib --features ts -p cowriting-core -p cowriting-workspace -p cowriting-producers -p cowriting export_bindings
 
 ## The committed bindings must be what the Rust code generates.
 check-bindings: bindings
@@ -65,7 +65,8 @@ check-bindings: bindings
 lint: deps
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps -p cowriting-core -p cowriting
+	RUSTDOCFLAGS="-D warnings" $(CARGO) rustdoc --locked -p cowriting-cli --bin cowriting
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --locked --no-deps -p cowriting-core -p cowriting-workspace -p cowriting-producers -p cowriting-git -p cowriting
 	$(MAKE) check-bindings
 
 ## What CI runs: tests and lints.

@@ -8,6 +8,8 @@
 //! guard, 4 corrupt sidecar, 5 a producer failed or is not installed, 6
 //! cancelled or timed out, 1 other failures ([`cowriting::ErrorCode::exit_code`]).
 
+mod mcp;
+
 use clap::{Args, Parser, Subcommand};
 use cowriting::anchor::{resolve, Resolution};
 use cowriting::check;
@@ -467,7 +469,7 @@ fn run(cli: Cli) -> Result<i32> {
             ctx.print(&out, eval_text);
             Ok(0)
         }
-        Command::Mcp => cowriting::mcp::serve_stdio(ctx.ws().root()).map(|()| 0),
+        Command::Mcp => mcp::serve_stdio(ctx.ws().root()).map(|()| 0),
         Command::Resolve { .. } => unreachable!("handled above"),
         #[cfg(feature = "harper")]
         Command::HarperChecker => unreachable!("handled above"),

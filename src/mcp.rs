@@ -9,21 +9,21 @@
 //! - **Who wrote it.** Proposals and comments are authored by an agent named
 //!   after the client (`clientInfo.name` of the MCP `initialize` request), with
 //!   `sdk` `mcp:<name>/<version>` and the `model` a call names, if it names one.
-//!   Each call is one call of the one API ([`crate::ops::Ops`]) with that agent
+//!   Each call is one call of the one API ([`cowriting::ops::Ops`]) with that agent
 //!   as its caller; no tool edits text, so no text is ever attributed to the
 //!   agent as typing.
 //! - **Fresh state.** Every call reads the files as they are on disk now (the
 //!   app and the CLI may write concurrently); nothing is cached.
 //! - **Answers.** Every tool declares an `outputSchema` and answers with
-//!   `structuredContent`: the API's answer ([`crate::ops::answers`], built of
-//!   [`crate::views`]), as `cowriting --json` prints it, and with readable
+//!   `structuredContent`: the API's answer ([`cowriting::ops::answers`], built of
+//!   [`cowriting::views`]), as `cowriting --json` prints it, and with readable
 //!   text in `content` for the model (this client's wording).
 //! - **Errors.** A call the core refuses (unknown document, path outside the
 //!   workspace, text not found or ambiguous, a byte offset inside a character,
 //!   unknown thread) returns a tool result with `isError: true` whose text is the
 //!   core's one-line message, so the model reads it and can correct the call,
 //!   and whose `structuredContent` is `{code, message}` with the codes of
-//!   [`crate::ErrorCode`]; nothing is written. Arguments that do not fit a
+//!   [`cowriting::ErrorCode`]; nothing is written. Arguments that do not fit a
 //!   tool's schema are refused the same way, with `bad_input` (`mcp::args`).
 //! - **Pages.** `read_document` shows a page of at most 400 lines and 64 KiB
 //!   of text, says which lines it shows of how many and the
@@ -31,23 +31,23 @@
 //!   lines.
 //! - **Once.** `propose_edit` does not file a proposal the same client already
 //!   has pending, and names the pending proposals a new one overlaps
-//!   ([`crate::Session::propose_suggestion_once`]).
+//!   ([`cowriting::Session::propose_suggestion_once`]).
 //!
 //! Offsets in arguments and results (`start_byte`, `end_byte`, `bytes`) are
 //! UTF-8 bytes of the text as `read_document` shows it (after a BOM, if any),
 //! like the CLI's `--start`/`--end`; lines are 1-based.
 
-use crate::error::{Error, ErrorInfo, Result};
-use crate::identity::AgentClient;
-use crate::model::ThreadStatus;
-use crate::offset::ByteRange;
-use crate::ops::{
+use cowriting::error::{Error, ErrorInfo, Result};
+use cowriting::identity::AgentClient;
+use cowriting::model::ThreadStatus;
+use cowriting::offset::ByteRange;
+use cowriting::ops::{
     DecisionsOut, DocumentsOut, Ops, ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut, ThreadsOut,
 };
-use crate::session::{ProposalState, Target};
-use crate::store::Store;
-use crate::views::{self, Unit};
-use crate::workspace::Workspace;
+use cowriting::session::{ProposalState, Target};
+use cowriting::store::Store;
+use cowriting::views::{self, Unit};
+use cowriting::workspace::Workspace;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -619,7 +619,7 @@ impl Client {
 // ---- answers -----------------------------------------------------------------------
 
 /// A tool's answer: readable text for the model in `content`, and the same
-/// answer as data in `structuredContent` (the shapes of [`crate::views`], as
+/// answer as data in `structuredContent` (the shapes of [`cowriting::views`], as
 /// `cowriting --json` prints them), described by the tool's `outputSchema`.
 /// A refusal is `isError: true` with the core's one-line message as text and
 /// `{code, message}` as data, the codes the app and the CLI use.

@@ -51,26 +51,131 @@ fn missing(doc: &str, names: impl IntoIterator<Item = String>) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn every_package_is_on_the_map() {
-    let doc = doc();
-    let members = manifest(&root())["workspace"]["members"]
+/// Every package of the workspace: (name, folder).
+fn packages() -> Vec<(String, PathBuf)> {
+    manifest(&root())["workspace"]["members"]
         .as_array()
         .unwrap()
-        .clone();
-    let names: Vec<String> = members
         .iter()
         .map(|m| {
-            let m = manifest(&root().join(m.as_str().unwrap()));
-            m["package"]["name"].as_str().unwrap().to_owned()
+            let dir = root().join(m.as_str().unwrap());
+            let name = manifest(&dir)["package"]["name"].as_str().unwrap().to_owned();
+            (name, dir)
         })
-        .collect();
-    assert_eq!(names.len(), 3, "{names:?}");
+        .collect()
+}
+
+#[test]
+fn every_package_is_on_the_map() {
+    let names: Vec<String> = packages().into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names.len(), 7, "{names:?}");
     assert_eq!(
-        missing(&doc, names),
+        missing(&doc(), names),
         Vec::<String>::new(),
         "packages missing from docs/architecture.md"
     );
+}
+
+/// The packages table of the doc: package → the workspace packages named in
+/// its last column ("may depend on").
+fn listed_layers(doc: &str, packages: &BTreeSet<String>) -> Vec<(String, BTreeSet<String>)> {
+    let table = doc
+        .split_once("| package | path | what it is | may depend on |")
+        .expect("docs/architecture.md has the packages table")
+        .1;
+    table
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|row| {
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            let name = cells[1].trim_matches('`').to_owned();
+            if !packages.contains(&name) {
+                return None;
+            }
+            let deps = cells[cells.len() - 2]
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|d| packages.contains(*d))
+                .map(str::to_owned)
+                .collect();
+            Some((name, deps))
+        })
+        .collect()
+}
+
+/// Each package depends on exactly the packages of the workspace its row of
+/// the map names, and the table lists them from the bottom up, so no package
+/// depends on one listed after it (a layer never reaches up).
+#[test]
+fn each_package_depends_only_on_the_layers_the_map_allows() {
+    let all = packages();
+    let names: BTreeSet<String> = all.iter().map(|(n, _)| n.clone()).collect();
+    let layers = listed_layers(&doc(), &names);
+    assert_eq!(layers.len(), names.len(), "{layers:?}");
+    let mut below = BTreeSet::new();
+    for (name, listed) in &layers {
+        let dir = &all.iter().find(|(n, _)| n == name).unwrap().1;
+        let deps: BTreeSet<String> = manifest(dir)["dependencies"]
+            .as_table()
+            .unwrap()
+            .keys()
+            .filter(|d| names.contains(*d))
+            .cloned()
+            .collect();
+        assert_eq!(
+            &deps, listed,
+            "{name}: its Cargo.toml vs its row in docs/architecture.md"
+        );
+        assert!(
+            deps.is_subset(&below),
+            "{name} depends on a package listed after it: {:?}",
+            deps.difference(&below).collect::<Vec<_>>()
+        );
+        below.insert(name.clone());
+    }
+}
+
+/// What only a client may pull in: the libraries (everything but the CLI
+/// and the desktop app) have no command-line parser, MCP, async runtime,
+/// webview or file watcher; only the producers talk HTTP; the core has no git.
+#[test]
+fn clients_and_transports_stay_out_of_the_libraries() {
+    let client_only = [
+        "clap",
+        "rmcp",
+        "tokio",
+        "tauri",
+        "notify",
+        "notify-debouncer-full",
+    ];
+    let mut checked = 0;
+    for (name, dir) in packages() {
+        let deps: BTreeSet<String> = manifest(&dir)["dependencies"]
+            .as_table()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        if name == "cowriting-cli" || name == "cowriting-desktop" {
+            continue;
+        }
+        checked += 1;
+        for never in client_only {
+            assert!(
+                !deps.contains(never),
+                "{name} is a library and must not depend on {never}"
+            );
+        }
+        if name != "cowriting-producers" {
+            assert!(
+                !deps.contains("ureq"),
+                "only cowriting-producers talks HTTP, not {name}"
+            );
+        }
+    }
+    assert_eq!(checked, 5);
 }
 
 /// The names after "Dependencies of `cowriting-core`:" in the doc.
@@ -128,12 +233,18 @@ fn module_path(src: &Path, file: &Path) -> Option<String> {
 fn every_module_is_on_the_map() {
     let doc = doc();
     let mut names = Vec::new();
-    for src in ["crates/cowriting-core/src", "src"] {
-        let src = root().join(src);
+    for (name, dir) in packages() {
+        if name == "cowriting-desktop" {
+            continue; // named by file, below
+        }
+        let src = dir.join("src");
         names.extend(files(&src, "rs").iter().filter_map(|f| module_path(&src, f)));
     }
     assert!(
-        names.contains(&"anchor::evidence".to_owned()) && names.contains(&"mcp".to_owned()),
+        names.contains(&"anchor::evidence".to_owned())
+            && names.contains(&"session::editing".to_owned())
+            && names.contains(&"claude".to_owned())
+            && names.contains(&"mcp".to_owned()),
         "{names:?}"
     );
     let mut paths: Vec<String> = files(&root().join("src-tauri/src"), "rs")

@@ -14,7 +14,7 @@
 //!   number or a numeric string (`3`, `"3"`: some clients send every argument
 //!   as a string), and refuses anything else, or a number below `MIN`.
 
-use crate::error::{Error, Result};
+use cowriting::error::{Error, Result};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, MapAccess, Visitor};
 use serde::Deserialize;
@@ -265,7 +265,7 @@ mod tests {
             (json!([1]), "[1]"),
         ] {
             let e = read(json!({ "name": "a", "line": bad })).unwrap_err();
-            assert_eq!(e.code(), crate::error::ErrorCode::BadInput);
+            assert_eq!(e.code(), cowriting::error::ErrorCode::BadInput);
             let msg = e.to_string();
             assert!(
                 msg.contains("line: expected a whole number of at least 1") && msg.contains(shown),
@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn other_argument_errors_are_bad_input_too() {
         let e = read(json!({ "line": 1 })).unwrap_err();
-        assert_eq!(e.code(), crate::error::ErrorCode::BadInput);
+        assert_eq!(e.code(), cowriting::error::ErrorCode::BadInput);
         assert!(e.to_string().contains("missing field `name`"), "{e}");
         let e = serde_json::from_value::<Args<Example>>(json!([1]))
             .unwrap()

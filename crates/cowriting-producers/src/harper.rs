@@ -1,0 +1,236 @@
+//! Harper (`harper-core`), in process: spelling and grammar of the document
+//! parsed as Markdown, with Harper's curated lint group and dictionary,
+//! American dialect.
+//!
+//! **Cost.** The curated dictionary and the lint group (several hundred rules)
+//! are built once per process, on the first [`check`], and kept in a
+//! [`LazyLock`]; every later check only lints. Measured on the 2-core
+//! development machine (`tests/producers_harper.rs`, a two-paragraph
+//! document): the first check takes about 1.5 s in a release build and about
+//! 1.1 s in the dev build (whose profile optimizes Harper and its heavy
+//! dependencies; unoptimized it was about 12 s), a second one about 3 ms. A
+//! client that wants the first check fast calls [`preload`] (or
+//! [`crate::suggest::preload_enabled`]) after start-up, off the UI thread, as
+//! the app's checker process does ([`super::checker`]: the app keeps Harper
+//! out of its own memory). The lint group keeps per-chunk caches and needs
+//! `&mut`, so checks run one at a time behind a mutex.
+//!
+//! Build cost: `harper-core` 3.0 brings about 175 more crates (its POS tagger
+//! pulls in `burn`); on that machine, with other builds running, adding the
+//! feature to an already built debug tree took about 7 minutes.
+//!
+//! Harper counts spans in **chars**; they become contract **byte** spans
+//! through one char→byte table built per check. Each lint becomes one
+//! suggestion from its *first* Harper suggestion: `ReplaceWith` is the
+//! replacement, `Remove` is `""`, `InsertAfter(x)` is the span's text followed
+//! by `x`. Lints without a suggestion go to [`Run::skipped`]. Overlapping lints
+//! are reduced with harper-core's `remove_overlaps_map` (it keeps the more
+//! important one), so no two Harper suggestions overlap.
+
+use std::collections::BTreeSet;
+use std::sync::{LazyLock, Mutex};
+
+use harper_core::linting::{Lint, LintGroup, Suggestion as Fix};
+use harper_core::parsers::Markdown;
+use harper_core::spell::FstDictionary;
+use harper_core::{Dialect, Document};
+
+use crate::{Request, Run};
+use cowriting_core::contract::{byte_span, sort_suggestions, Finding, Producer, Source, Suggestion};
+use cowriting_workspace::error::Result;
+
+/// The producer id of Harper suggestions.
+pub const ID: &str = "harper";
+
+struct Harper {
+    dictionary: std::sync::Arc<FstDictionary>,
+    linter: Mutex<LintGroup>,
+}
+
+static HARPER: LazyLock<Harper> = LazyLock::new(|| {
+    let dictionary = FstDictionary::curated();
+    let linter = LintGroup::new_curated(dictionary.clone(), Dialect::American);
+    Harper {
+        dictionary,
+        linter: Mutex::new(linter),
+    }
+});
+
+/// The `harper-core` version, which is the suggestions' producer version.
+pub fn version() -> &'static str {
+    harper_core::core_version()
+}
+
+/// Load the dictionary and build the linter now (blocking) rather than on the
+/// first [`check`]; a no-op once loaded.
+pub fn preload() {
+    LazyLock::force(&HARPER);
+}
+
+/// Lint the document with Harper. The first call in a process loads the
+/// dictionary and builds the linter (see the module docs).
+pub fn check(req: &Request) -> Result<Run> {
+    let text = req.text();
+    let harper = &*HARPER;
+    let document = Document::new(text, &Markdown::default(), &*harper.dictionary);
+    let mut by_rule = {
+        // A panic inside Harper poisons the lock; its caches are still usable.
+        let mut linter = harper.linter.lock().unwrap_or_else(|e| e.into_inner());
+        linter.organized_lints(&document)
+    };
+    harper_core::remove_overlaps_map(&mut by_rule);
+
+    // Char index → byte offset, one past the end included.
+    let bytes_at: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(text.len()))
+        .collect();
+    let source = Source::of(req.doc_id, req.bytes);
+    let mut run = Run {
+        producer: Some(run_producer()),
+        ..Run::default()
+    };
+    let mut seen = BTreeSet::new();
+    for (rule, lints) in by_rule {
+        for lint in lints {
+            let finding = match finding(text, &bytes_at, &rule, &lint) {
+                Ok(f) => f,
+                Err(why) => {
+                    run.skipped.push(why);
+                    continue;
+                }
+            };
+            let at = describe(text, &rule, finding.span.start.0, finding.span.end.0);
+            match Suggestion::new(&producer(&format!("rule:{rule}")), &source, req.bytes, finding) {
+                Ok(s) => {
+                    if seen.insert(s.id.clone()) {
+                        run.suggestions.push(s);
+                    }
+                }
+                Err(e) => run.skipped.push(format!("{at}: {e}")),
+            }
+        }
+    }
+    sort_suggestions(&mut run.suggestions);
+    Ok(run)
+}
+
+/// The finding of one lint of `rule`: its char span as bytes (`bytes_at` maps
+/// a char index to its byte offset, one past the end included) and its first
+/// suggestion as a replacement; else a one-line reason it was skipped.
+fn finding(text: &str, bytes_at: &[usize], rule: &str, lint: &Lint) -> std::result::Result<Finding, String> {
+    let (Some(&start), Some(&end)) = (bytes_at.get(lint.span.start), bytes_at.get(lint.span.end)) else {
+        return Err(format!(
+            "{ID} {rule} at chars {}..{}: past the end of the document; not applied",
+            lint.span.start, lint.span.end
+        ));
+    };
+    if start > end {
+        return Err(format!(
+            "{ID} {rule} at chars {}..{}: an inverted span; not applied",
+            lint.span.start, lint.span.end
+        ));
+    }
+    let replacement = match lint.suggestions.first() {
+        Some(Fix::ReplaceWith(chars)) => chars.iter().collect::<String>(),
+        Some(Fix::Remove) => String::new(),
+        Some(Fix::InsertAfter(chars)) => {
+            let mut r = text[start..end].to_owned();
+            r.extend(chars.iter());
+            r
+        }
+        None => {
+            return Err(format!(
+                "{}: {}; Harper suggests no fix",
+                describe(text, rule, start, end),
+                one_line(&lint.message)
+            ))
+        }
+    };
+    Ok(Finding {
+        span: byte_span(start, end),
+        replacement,
+        category: lint.lint_kind.to_string_key().to_lowercase(),
+        reason: lint.message.clone(),
+        confidence: None,
+    })
+}
+
+fn describe(text: &str, rule: &str, start: usize, end: usize) -> String {
+    format!("{ID} {rule} at bytes {start}..{end} {:?}", &text[start..end])
+}
+
+/// The producer of a whole run (its suggestions name their rule).
+pub(crate) fn run_producer() -> Producer {
+    producer("rule:*")
+}
+
+fn producer(provenance: &str) -> Producer {
+    Producer {
+        id: ID.into(),
+        version: version().into(),
+        provenance: provenance.into(),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use harper_core::linting::LintKind;
+
+    fn lint(start: usize, end: usize, fix: Option<Fix>) -> Lint {
+        Lint {
+            span: harper_core::Span::new(start, end),
+            lint_kind: LintKind::Punctuation,
+            suggestions: fix.into_iter().collect(),
+            message: "A message\non two lines.".into(),
+            ..Lint::default()
+        }
+    }
+
+    #[test]
+    fn lints_become_byte_findings() {
+        let text = "日本 é x";
+        let bytes_at: Vec<usize> = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(text.len()))
+            .collect();
+        // "é" is char 3, bytes 7..9.
+        let f = finding(
+            text,
+            &bytes_at,
+            "R",
+            &lint(3, 4, Some(Fix::InsertAfter(vec![',', ' ']))),
+        )
+        .unwrap();
+        assert_eq!((f.span.start.0, f.span.end.0), (7, 9));
+        assert_eq!(f.replacement, "é, ");
+        assert_eq!(f.category, "punctuation");
+        let f = finding(text, &bytes_at, "R", &lint(0, 2, Some(Fix::Remove))).unwrap();
+        assert_eq!((f.span.start.0, f.span.end.0, f.replacement.as_str()), (0, 6, ""));
+        let f = finding(
+            text,
+            &bytes_at,
+            "R",
+            &lint(5, 6, Some(Fix::ReplaceWith(vec!['ÿ']))),
+        )
+        .unwrap();
+        assert_eq!(
+            (f.span.start.0, f.span.end.0, f.replacement.as_str()),
+            (10, 11, "ÿ")
+        );
+        let e = finding(text, &bytes_at, "R", &lint(3, 4, None)).unwrap_err();
+        assert_eq!(
+            e,
+            "harper R at bytes 7..9 \"é\": A message on two lines.; Harper suggests no fix"
+        );
+        let e = finding(text, &bytes_at, "R", &lint(3, 40, Some(Fix::Remove))).unwrap_err();
+        assert!(e.contains("past the end"), "{e}");
+    }
+}

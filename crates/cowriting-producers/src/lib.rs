@@ -1,0 +1,189 @@
+//! Producers: what turns a document into contract [`Suggestion`]s.
+//!
+//! | producer | where it runs | module |
+//! |---|---|---|
+//! | Harper (`harper-core`), spelling and grammar | in process, behind the `harper` feature (`harper`); in the app, in a checker process it keeps while used (`checker`) | `harper`, `checker` |
+//! | Vale, when installed | `vale --output=JSON` subprocess | [`vale`] |
+//! | any command from the user's config | subprocess, contract on stdin/stdout | [`external`] |
+//! | Claude, "edit this selection" | `claude -p` subprocess or the Messages API | [`claude`] |
+//!
+//! Every producer gets a [`Request`] (the exact document bytes and their
+//! identity) and returns a [`Run`]; nothing here touches the workspace — filing
+//! the suggestions as proposals is [`cowriting_workspace::ledger`]'s job. Commands come only
+//! from the user's [`cowriting_workspace::config::Config`], never from the workspace, and are
+//! started without a shell, with document text on stdin or as an argument.
+
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cowriting_core::contract::{Producer, Suggestion};
+use cowriting_core::offset::FileByteRange;
+use cowriting_workspace::error::{Error, Result};
+
+#[cfg(feature = "harper")]
+pub mod checker;
+pub mod claude;
+pub mod eval;
+pub mod external;
+#[cfg(feature = "harper")]
+pub mod harper;
+pub mod suggest;
+pub mod vale;
+
+/// What a producer is asked to look at.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// Workspace-relative document path (the contract's `docId`).
+    pub doc_id: &'a str,
+    /// The exact UTF-8 bytes the suggestions will be made on.
+    pub bytes: &'a [u8],
+    /// For Claude: the selection to rewrite.
+    pub selection: Option<FileByteRange>,
+    /// For Claude: what the human asked for.
+    pub instruction: Option<&'a str>,
+}
+
+impl Request<'_> {
+    /// The document as text (the bytes are a document, so they are UTF-8).
+    pub fn text(&self) -> &str {
+        std::str::from_utf8(self.bytes).expect("a request's bytes are a document's UTF-8 text")
+    }
+}
+
+/// What a producer returned.
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    /// Who produced them (also each suggestion's `producer`).
+    pub producer: Option<Producer>,
+    /// In contract order.
+    pub suggestions: Vec<Suggestion>,
+    /// Findings that could not be anchored or turned into a suggestion, each a
+    /// one-line reason; reported to the human, never applied.
+    pub skipped: Vec<String>,
+}
+
+/// A flag a running turn polls; set it to cancel.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Self {
+        Cancel::default()
+    }
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// What a finished subprocess gave back.
+#[derive(Debug)]
+pub struct Output {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// Run `cmd` (never through a shell) with `stdin` written to it, until it exits,
+/// `timeout` passes or `cancel` is set; the last two kill it. `what` names the
+/// producer in errors.
+pub fn run_command(
+    what: &str,
+    mut cmd: Command,
+    stdin: &[u8],
+    timeout: Duration,
+    cancel: &Cancel,
+) -> Result<Output> {
+    use std::io::{Read, Write};
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child: Child = cmd.spawn().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Error::NotInstalled {
+                producer: what.to_owned(),
+                program: program.clone(),
+                hint: None,
+            }
+        } else {
+            Error::Producer {
+                producer: what.to_owned(),
+                message: format!("cannot start {program:?}: {e}"),
+            }
+        }
+    })?;
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // A producer that exits without reading its input is not an error here.
+        let _ = input.write_all(&stdin);
+    });
+    let mut out = child.stdout.take().expect("stdout is piped");
+    let mut err = child.stderr.take().expect("stderr is piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err.read_to_end(&mut buf);
+        buf
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(Error::io(&program))? {
+            break status;
+        }
+        let stop = if cancel.is_cancelled() {
+            Some(Error::Cancelled {
+                what: what.to_owned(),
+            })
+        } else if started.elapsed() >= timeout {
+            Some(Error::TimedOut {
+                what: what.to_owned(),
+                secs: timeout.as_secs(),
+            })
+        } else {
+            None
+        };
+        if let Some(e) = stop {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(e);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = writer.join();
+    Ok(Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    })
+}
+
+/// A producer failure with a one-line message.
+pub fn failed(producer: &str, message: impl Into<String>) -> Error {
+    Error::Producer {
+        producer: producer.to_owned(),
+        message: message.into(),
+    }
+}
+
+/// The first line of a process's stderr, trimmed, for an error message.
+pub fn first_line(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    let line = s.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let mut line = line.to_owned();
+    if line.len() > 300 {
+        let cut = (0..=300).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
+        line.truncate(cut);
+        line.push('…');
+    }
+    line
+}

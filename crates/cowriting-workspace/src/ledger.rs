@@ -1,0 +1,946 @@
+//! Where the suggestion contract's records live in a workspace, beside the
+//! VS Code sidecars (which stay exactly the VS Code format).
+//!
+//! ```text
+//! W/.cowriting/suggestions/<docPath>.json   pending contract records, by sidecar proposal
+//! W/.cowriting/decisions.jsonl              every decision, append-only, one JSON per line
+//! ```
+//!
+//! Each contract proposal is filed as one pending proposal in the sidecar
+//! ([`crate::session::Session::file_suggestions`]); its [`Entry`] here ties the
+//! sidecar proposal id to the contract proposal, its member suggestions and the
+//! turn. The sidecar proposal carries what VS Code knows (anchor, replacement,
+//! author as Provenance, `turnId`); the entry carries the rest (producer version,
+//! rule, category, reason, source revision).
+//!
+//! When a human decides (any accept/reject path of the app or CLI goes through
+//! `Session`), the entry leaves the pending file and a [`DecisionRecord`] is
+//! appended: the contract decision plus the ordered member ids, the original
+//! suggestions (with their producer versions and source revision), so an
+//! evaluation compares like with like. Undo appends an `undo` line naming the
+//! sidecar proposal and puts the entry back; redo appends the decision again.
+//! The effective decisions are the log folded in order ([`Ledger::decisions`]).
+//!
+//! A proposal decided by a tool that does not know the ledger (VS Code) leaves
+//! its entry behind with no sidecar proposal; [`eval`] counts those as
+//! "decided elsewhere".
+//!
+//! Every path goes through the workspace's containment guard
+//! ([`Workspace::internal_file`]: no symlink anywhere in `.cowriting/`). Pending
+//! files are read-modify-written under the document's lock and replaced only if
+//! unchanged since they were read ([`crate::fsutil::Expect`]); the log takes
+//! single `O_APPEND` writes followed by fsync, under its own lock, after ending
+//! a line a crash cut short. A log line that cannot be read is skipped with a
+//! warning naming it, never making the log unreadable. A pending file that
+//! cannot be parsed or has a newer `schemaVersion` is never overwritten.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::fsutil::{self, Expect, WriteError};
+use crate::lock::DocLock;
+use crate::store::read_settled;
+use crate::workspace::{DocPath, Workspace};
+use cowriting_core::contract::{ContractProposal, Decision, Outcome, Suggestion, SCHEMA_VERSION};
+use cowriting_core::model::{now_iso, ModelError, Provenance};
+
+/// The directory under the workspace root that holds the ledger.
+pub const LEDGER_DIR: &str = ".cowriting";
+
+/// One filed contract proposal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Entry {
+    /// The `pr_…` id of the proposal in the VS Code sidecar.
+    pub sidecar_proposal_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_id: Option<String>,
+    pub proposal: ContractProposal,
+    /// The members, in proposal order.
+    pub suggestions: Vec<Suggestion>,
+}
+
+impl Entry {
+    pub fn new(sidecar_proposal_id: String, turn_id: Option<String>, suggestions: Vec<Suggestion>) -> Entry {
+        Entry {
+            sidecar_proposal_id,
+            turn_id,
+            proposal: ContractProposal::of(&suggestions),
+            suggestions,
+        }
+    }
+
+    /// The producer of the first member (all members of one proposal share it).
+    pub fn producer_id(&self) -> &str {
+        self.suggestions
+            .first()
+            .map(|s| s.producer.id.as_str())
+            .unwrap_or("")
+    }
+}
+
+/// The pending file of one document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PendingFile {
+    schema_version: u32,
+    doc_id: String,
+    entries: Vec<Entry>,
+}
+
+/// One line of the decision log, as written. (Lines are told apart by the
+/// `undo` key, not by an untagged enum or `flatten`: both buffer numbers in a
+/// way serde_json's `arbitrary_precision` cannot read back.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+enum LogLine {
+    Decided(Box<DecisionRecordLine>),
+    Undo(UndoLine),
+}
+
+impl LogLine {
+    fn parse(line: &str) -> std::result::Result<LogLine, serde_json::Error> {
+        let v: serde_json::Value = serde_json::from_str(line)?;
+        if v.get("undo").is_some() {
+            serde_json::from_value(v).map(LogLine::Undo)
+        } else {
+            serde_json::from_value(v).map(|d| LogLine::Decided(Box::new(d)))
+        }
+    }
+}
+
+/// The contract decision's fields, then what it was about.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DecisionRecordLine {
+    schema_version: u32,
+    proposal_id: String,
+    outcome: Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chosen_replacement: Option<String>,
+    decided_at: String,
+    decided_by: String,
+    doc_id: String,
+    sidecar_proposal_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    turn_id: Option<String>,
+    /// Member suggestion ids, in proposal order.
+    members: Vec<String>,
+    /// The members as they were decided (a migrated member names its original).
+    suggestions: Vec<Suggestion>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct UndoLine {
+    schema_version: u32,
+    /// Always true; marks the line as an undo.
+    undo: bool,
+    doc_id: String,
+    sidecar_proposal_id: String,
+    undone_at: String,
+}
+
+/// A decision with what it was about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionRecord {
+    pub decision: Decision,
+    pub doc_id: String,
+    pub sidecar_proposal_id: String,
+    pub turn_id: Option<String>,
+    pub members: Vec<String>,
+    pub suggestions: Vec<Suggestion>,
+    /// An undo later took this decision back.
+    pub undone: bool,
+}
+
+impl DecisionRecord {
+    /// The source revision the members were made on.
+    pub fn revision(&self) -> Option<&str> {
+        self.suggestions.first().map(|s| s.source.revision.as_str())
+    }
+    pub fn producer_id(&self) -> &str {
+        self.suggestions
+            .first()
+            .map(|s| s.producer.id.as_str())
+            .unwrap_or("")
+    }
+}
+
+/// The contract records of one workspace.
+#[derive(Clone, Debug)]
+pub struct Ledger {
+    ws: Workspace,
+}
+
+/// The decision log as read: the records, and a warning for each line that
+/// could not be read (skipped, never fatal).
+#[derive(Clone, Debug, Default)]
+pub struct Log {
+    pub records: Vec<DecisionRecord>,
+    pub warnings: Vec<String>,
+}
+
+/// A decision about to be logged: the exact line, and the record it stands for.
+#[derive(Clone, Debug)]
+pub struct PreparedDecision {
+    pub line: String,
+    pub record: DecisionRecord,
+}
+
+impl Ledger {
+    /// The ledger of the workspace at `workspace_root` (a canonical folder, as
+    /// [`Workspace::root`] gives it).
+    pub fn new(workspace_root: &Path) -> Ledger {
+        Ledger {
+            ws: Workspace::from_root(workspace_root.to_path_buf()),
+        }
+    }
+
+    /// The workspace this ledger is of.
+    pub fn workspace(&self) -> &Workspace {
+        &self.ws
+    }
+
+    fn rel_pending(doc: &DocPath) -> String {
+        format!("{LEDGER_DIR}/suggestions/{}.json", doc.as_str())
+    }
+
+    /// `.cowriting/suggestions/<docPath>.json`, through the containment guard.
+    pub fn pending_file(&self, doc: &DocPath) -> Result<PathBuf> {
+        self.ws.internal_file(&Self::rel_pending(doc))
+    }
+
+    /// `.cowriting/decisions.jsonl`, through the containment guard.
+    pub fn decisions_file(&self) -> Result<PathBuf> {
+        self.ws.internal_file(&format!("{LEDGER_DIR}/decisions.jsonl"))
+    }
+
+    /// The pending entries of `doc` (none when there is no file).
+    pub fn pending(&self, doc: &DocPath) -> Result<Vec<Entry>> {
+        Ok(self
+            .load_pending(doc)?
+            .map(|(f, _)| f.entries)
+            .unwrap_or_default())
+    }
+
+    /// The pending entries of `doc` and the exact bytes they were read from
+    /// (`None`: no file).
+    pub fn pending_with_bytes(&self, doc: &DocPath) -> Result<(Option<Vec<u8>>, Vec<Entry>)> {
+        Ok(match self.load_pending(doc)? {
+            Some((f, bytes)) => (Some(bytes), f.entries),
+            None => (None, Vec::new()),
+        })
+    }
+
+    fn load_pending(&self, doc: &DocPath) -> Result<Option<(PendingFile, Vec<u8>)>> {
+        let path = self.pending_file(doc)?;
+        read_settled(&path, |bytes| parse_pending(&path, bytes))
+    }
+
+    /// Read-modify-write the pending entries of `doc`, the caller holding its
+    /// lock; the file is removed when it ends up empty, not written when nothing
+    /// changed, and the whole of it redone when the file changed between the read
+    /// and the write (so `f` may run more than once, each time on fresh entries).
+    pub fn update_pending_locked<R>(
+        &self,
+        _lock: &DocLock,
+        doc: &DocPath,
+        mut f: impl FnMut(&mut Vec<Entry>) -> R,
+    ) -> Result<R> {
+        let path = self.pending_file(doc)?;
+        for attempt in 0..crate::store::REDO_LIMIT {
+            if attempt > 0 {
+                fsutil::backoff(attempt);
+            }
+            let before = self.load_pending(doc)?;
+            let mut entries = before
+                .as_ref()
+                .map(|(b, _)| b.entries.clone())
+                .unwrap_or_default();
+            let out = f(&mut entries);
+            if before.as_ref().map(|(b, _)| &b.entries) == Some(&entries)
+                || (before.is_none() && entries.is_empty())
+            {
+                return Ok(out);
+            }
+            let expect = Expect::of(before.as_ref().map(|(_, b)| b.as_slice()));
+            let res = if entries.is_empty() {
+                fsutil::remove(&path, expect).map(|_| ())
+            } else {
+                let text = pending_text(doc, entries);
+                fsutil::replace(&path, text.as_bytes(), expect)
+            };
+            match res {
+                Ok(()) => return Ok(out),
+                Err(WriteError::Changed) => continue,
+                Err(WriteError::Io(e)) => return Err(Error::io(&path)(e)),
+            }
+        }
+        Err(crate::store::kept_changing(&path))
+    }
+
+    /// The log line that records `outcome` on `entry` (`members` replaces the
+    /// entry's suggestions when they were migrated just before the decision).
+    pub fn prepare_decision(
+        &self,
+        doc: &DocPath,
+        entry: &Entry,
+        outcome: Outcome,
+        chosen: Option<&str>,
+        decided_by: &Provenance,
+        members: Option<Vec<Suggestion>>,
+    ) -> PreparedDecision {
+        let entry = match members {
+            Some(m) => Entry::new(entry.sidecar_proposal_id.clone(), entry.turn_id.clone(), m),
+            None => entry.clone(),
+        };
+        let line = DecisionRecordLine {
+            schema_version: SCHEMA_VERSION,
+            proposal_id: entry.proposal.id.clone(),
+            outcome,
+            chosen_replacement: match outcome {
+                Outcome::Changed => chosen.map(str::to_owned),
+                _ => None,
+            },
+            decided_at: now_iso(),
+            decided_by: decided_by.id.clone(),
+            doc_id: doc.as_str().to_owned(),
+            sidecar_proposal_id: entry.sidecar_proposal_id.clone(),
+            turn_id: entry.turn_id.clone(),
+            members: entry.proposal.members.clone(),
+            suggestions: entry.suggestions.clone(),
+        };
+        PreparedDecision {
+            line: log_text(&LogLine::Decided(Box::new(line.clone()))),
+            record: line.into_record(false),
+        }
+    }
+
+    /// The log line that takes back the last decision on `sidecar_id`, and the
+    /// entry that goes back to pending; `None` when no effective decision on it
+    /// is logged.
+    pub fn prepare_undo(&self, doc: &DocPath, sidecar_id: &str) -> Result<Option<(String, Entry)>> {
+        let Some(last) = self
+            .decisions()?
+            .into_iter()
+            .rev()
+            .find(|d| d.sidecar_proposal_id == sidecar_id && d.doc_id == doc.as_str() && !d.undone)
+        else {
+            return Ok(None);
+        };
+        let line = log_text(&LogLine::Undo(UndoLine {
+            schema_version: SCHEMA_VERSION,
+            undo: true,
+            doc_id: doc.as_str().to_owned(),
+            sidecar_proposal_id: sidecar_id.to_owned(),
+            undone_at: now_iso(),
+        }));
+        let entry = Entry {
+            sidecar_proposal_id: last.sidecar_proposal_id,
+            turn_id: last.turn_id,
+            proposal: ContractProposal {
+                schema_version: SCHEMA_VERSION,
+                id: last.decision.proposal_id,
+                members: last.members,
+            },
+            suggestions: last.suggestions,
+        };
+        Ok(Some((line, entry)))
+    }
+
+    /// Append whole lines to the log under its lock. A last line cut by a crash
+    /// is ended first, so it stays one bad line (skipped when read) instead of
+    /// swallowing the next record.
+    pub fn append_lines(&self, lines: &[String]) -> Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let path = self.decisions_file()?;
+        let _log = self.ws.lock_log()?;
+        let mut text = String::new();
+        if ends_mid_line(&path).map_err(Error::io(&path))? {
+            text.push('\n');
+        }
+        for l in lines {
+            text.push_str(l);
+        }
+        fsutil::append(&path, text.as_bytes()).map_err(Error::io(&path))
+    }
+
+    /// The lines of `lines` that are not in the log yet (recovery appends only those).
+    pub fn missing_lines(&self, lines: &[String]) -> Result<Vec<String>> {
+        let path = self.decisions_file()?;
+        let text = match fsutil::read_regular(&path) {
+            Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(Error::io(&path)(e)),
+        };
+        let have: std::collections::HashSet<&str> = text.lines().collect();
+        Ok(lines
+            .iter()
+            .filter(|l| !have.contains(l.trim_end_matches('\n')))
+            .cloned()
+            .collect())
+    }
+
+    /// Every decision in log order, with `undone` set where an undo followed.
+    /// Lines that cannot be read are skipped (see [`Ledger::log`] for the warnings).
+    pub fn decisions(&self) -> Result<Vec<DecisionRecord>> {
+        Ok(self.log()?.records)
+    }
+
+    /// The decision log: every readable record in order (undone ones marked),
+    /// and one warning per unreadable line naming its line number.
+    pub fn log(&self) -> Result<Log> {
+        let path = self.decisions_file()?;
+        let bytes = match fsutil::read_regular(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Log::default()),
+            Err(e) => return Err(Error::io(&path)(e)),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let mut log = Log::default();
+        let out = &mut log.records;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let parsed = match LogLine::parse(line) {
+                Ok(p) => p,
+                Err(e) => {
+                    log.warnings.push(format!(
+                        "{}:{}: not a decision record, skipped: {e}",
+                        path.display(),
+                        i + 1
+                    ));
+                    continue;
+                }
+            };
+            match parsed {
+                LogLine::Decided(d) => out.push(d.into_record(false)),
+                LogLine::Undo(u) => {
+                    if let Some(d) = out.iter_mut().rev().find(|d| {
+                        d.sidecar_proposal_id == u.sidecar_proposal_id && d.doc_id == u.doc_id && !d.undone
+                    }) {
+                        d.undone = true;
+                    }
+                }
+            }
+        }
+        Ok(log)
+    }
+
+    /// Every pending entry of the workspace, by document.
+    pub fn all_pending(&self) -> Result<Vec<(DocPath, Vec<Entry>)>> {
+        let base = self.ws.internal_dir(&format!("{LEDGER_DIR}/suggestions"))?;
+        let mut out = Vec::new();
+        let mut stack = vec![base.clone()];
+        while let Some(dir) = stack.pop() {
+            let Ok(read) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in read.flatten() {
+                let p = e.path();
+                let Ok(kind) = e.file_type() else { continue };
+                if kind.is_dir() {
+                    stack.push(p);
+                } else if let Some(rel) = p
+                    .strip_prefix(&base)
+                    .ok()
+                    .and_then(|r| r.to_str())
+                    .and_then(|r| r.strip_suffix(".json"))
+                {
+                    let rel = rel.replace(std::path::MAIN_SEPARATOR, "/");
+                    if let Ok(doc) = DocPath::parse(&rel) {
+                        let entries = self.pending(&doc)?;
+                        out.push((doc, entries));
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
+        Ok(out)
+    }
+}
+
+/// Whether the file's last byte is not a line end (a cut last line).
+fn ends_mid_line(path: &Path) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    if f.metadata()?.len() == 0 {
+        return Ok(false);
+    }
+    f.seek(SeekFrom::End(-1))?;
+    let mut last = [0u8; 1];
+    f.read_exact(&mut last)?;
+    Ok(last[0] != b'\n')
+}
+
+fn log_text(line: &LogLine) -> String {
+    let mut text = serde_json::to_string(line).expect("log lines serialize");
+    text.push('\n');
+    text
+}
+
+pub(crate) fn pending_text(doc: &DocPath, entries: Vec<Entry>) -> String {
+    let file = PendingFile {
+        schema_version: SCHEMA_VERSION,
+        doc_id: doc.as_str().to_owned(),
+        entries,
+    };
+    let mut text = serde_json::to_string_pretty(&file).expect("entries serialize");
+    text.push('\n');
+    text
+}
+
+fn parse_pending(path: &Path, bytes: &[u8]) -> Result<PendingFile> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| Error::CorruptSidecar {
+        file: path.to_path_buf(),
+        source: ModelError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        },
+    })?;
+    // The same rule as sidecars: newer (even past u64) is refused as newer.
+    if let Some(serde_json::Value::Number(n)) = value.get("schemaVersion") {
+        if let Some(found) = cowriting_core::model::newer_version(n) {
+            return Err(Error::NewerSchema {
+                file: path.to_path_buf(),
+                source: ModelError::NewerSchema { found },
+            });
+        }
+    }
+    serde_json::from_value(value).map_err(|e| Error::CorruptSidecar {
+        file: path.to_path_buf(),
+        source: ModelError::Shape {
+            path: "entries".into(),
+            message: e.to_string(),
+        },
+    })
+}
+
+impl DecisionRecordLine {
+    fn into_record(self, undone: bool) -> DecisionRecord {
+        DecisionRecord {
+            decision: Decision {
+                schema_version: self.schema_version,
+                proposal_id: self.proposal_id,
+                outcome: self.outcome,
+                chosen_replacement: self.chosen_replacement,
+                decided_at: self.decided_at,
+                decided_by: self.decided_by,
+            },
+            doc_id: self.doc_id,
+            sidecar_proposal_id: self.sidecar_proposal_id,
+            turn_id: self.turn_id,
+            members: self.members,
+            suggestions: self.suggestions,
+            undone,
+        }
+    }
+}
+
+/// Keep `bytes` in the workspace's git object database (when it is in a git
+/// repository), so `cowriting eval --replay` can read a suggestion's source
+/// revision back by its blob id even when that version was never committed.
+/// Unreachable blobs live until `git gc` prunes them (two weeks by default).
+/// Returns whether it was stored.
+pub fn keep_revision(workspace_root: &Path, bytes: &[u8]) -> bool {
+    let Ok(repo) = git2::Repository::discover(workspace_root) else {
+        return false;
+    };
+    repo.blob(bytes).is_ok()
+}
+
+/// The bytes of a recorded revision, read back from git by blob id.
+pub fn read_revision(workspace_root: &Path, revision: &str) -> Result<Vec<u8>> {
+    let repo = git2::Repository::discover(workspace_root).map_err(|e| {
+        Error::BadInput(format!(
+            "{} is not in a git repository ({}); revisions cannot be read back",
+            workspace_root.display(),
+            e.message()
+        ))
+    })?;
+    let oid = git2::Oid::from_str(revision)
+        .map_err(|_| Error::BadInput(format!("{revision:?} is not a git blob id")))?;
+    let blob = repo
+        .find_blob(oid)
+        .map_err(|_| Error::BadInput(format!("revision {revision} is not in the git object database")))?;
+    Ok(blob.content().to_vec())
+}
+
+/// Three-way merge of two branches' versions of one pending file (the git merge
+/// driver calls this for `.cowriting/suggestions/**`): entries are matched by
+/// sidecar proposal id; an entry either side added is kept; an entry either
+/// side removed (decided) is removed; an entry both sides changed differently
+/// (migrated on both) keeps the one with the greater contract proposal id, so
+/// the result does not depend on which side is "ours". Output is canonical
+/// (the same bytes [`Ledger::update_pending_locked`] writes); `None` when no entry is
+/// left (the file should be deleted — written as an empty entries list here).
+pub fn merge_pending(
+    base: Option<&str>,
+    ours: &str,
+    theirs: &str,
+) -> std::result::Result<(String, Vec<String>), String> {
+    let parse = |side: &str, t: &str| -> std::result::Result<PendingFile, String> {
+        serde_json::from_str(t).map_err(|e| format!("{side}: not a pending-suggestions file: {e}"))
+    };
+    let b = match base.filter(|t| !t.trim().is_empty()) {
+        Some(t) => Some(parse("base", t)?),
+        None => None,
+    };
+    let o = parse("ours", ours)?;
+    let t = parse("theirs", theirs)?;
+    for f in [Some(&o), Some(&t), b.as_ref()].into_iter().flatten() {
+        if f.schema_version > SCHEMA_VERSION {
+            return Err(format!(
+                "schemaVersion {} is newer than this cowriting understands",
+                f.schema_version
+            ));
+        }
+    }
+    let find = |f: &PendingFile, id: &str| f.entries.iter().find(|e| e.sidecar_proposal_id == id).cloned();
+    let in_base = |id: &str| b.as_ref().and_then(|b| find(b, id));
+    let mut notes = Vec::new();
+    let mut out: Vec<Entry> = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for e in b
+        .iter()
+        .flat_map(|b| &b.entries)
+        .chain(&o.entries)
+        .chain(&t.entries)
+    {
+        if !ids.contains(&e.sidecar_proposal_id) {
+            ids.push(e.sidecar_proposal_id.clone());
+        }
+    }
+    for id in ids {
+        let (base_e, ours_e, theirs_e) = (in_base(&id), find(&o, &id), find(&t, &id));
+        let kept = match (base_e, ours_e, theirs_e) {
+            (Some(_), None, _) | (Some(_), _, None) => None,
+            (_, Some(a), None) | (_, None, Some(a)) => Some(a),
+            (base_e, Some(a), Some(c)) => {
+                if a == c || base_e.as_ref() == Some(&c) {
+                    Some(a)
+                } else if base_e.as_ref() == Some(&a) {
+                    Some(c)
+                } else {
+                    notes.push(format!(
+                        "entry {id}: changed on both sides; kept the one with the greater proposal id"
+                    ));
+                    Some(if a.proposal.id >= c.proposal.id { a } else { c })
+                }
+            }
+            (_, None, None) => None,
+        };
+        out.extend(kept);
+    }
+    let file = PendingFile {
+        schema_version: SCHEMA_VERSION,
+        doc_id: o.doc_id,
+        entries: out,
+    };
+    let mut text = serde_json::to_string_pretty(&file).expect("entries serialize");
+    text.push('\n');
+    Ok((text, notes))
+}
+
+/// Whether `text` looks like a pending-suggestions file (rather than a sidecar).
+pub fn is_pending_file(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .is_some_and(|v| v.get("entries").is_some() && v.get("docId").is_some())
+}
+
+pub use crate::identity::author_for;
+
+/// A proposal filed from contract suggestions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct Filed {
+    /// The `pr_…` id in the sidecar.
+    pub sidecar_id: String,
+    /// The contract proposal id (`pp_…`).
+    pub proposal_id: String,
+}
+
+/// Counts of one producer and category.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tally {
+    pub accepted: usize,
+    pub rejected: usize,
+    pub changed: usize,
+    pub pending: usize,
+    /// Entries whose sidecar proposal is gone without a decision here (decided
+    /// by a tool that does not keep the ledger, e.g. VS Code).
+    pub decided_elsewhere: usize,
+}
+
+/// One row of [`eval`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalRow {
+    pub producer: String,
+    pub category: String,
+    #[serde(flatten)]
+    pub tally: Tally,
+}
+
+/// Per producer and category: accepted, rejected, changed (effective decisions,
+/// undone ones left out) and pending (entries whose sidecar proposal is still
+/// there). `pending_ids(doc)` gives the sidecar proposal ids present now.
+pub fn eval(
+    ledger: &Ledger,
+    mut pending_ids: impl FnMut(&DocPath) -> std::collections::HashSet<String>,
+) -> Result<Vec<EvalRow>> {
+    let mut rows: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    let key = |s: &Suggestion| (s.producer.id.clone(), s.category.clone());
+    for d in ledger.decisions()?.iter().filter(|d| !d.undone) {
+        let Some(first) = d.suggestions.first() else {
+            continue;
+        };
+        let t = rows.entry(key(first)).or_default();
+        match d.decision.outcome {
+            Outcome::Accepted => t.accepted += 1,
+            Outcome::Rejected => t.rejected += 1,
+            Outcome::Changed => t.changed += 1,
+        }
+    }
+    for (doc, entries) in ledger.all_pending()? {
+        let live = pending_ids(&doc);
+        for e in entries {
+            let Some(first) = e.suggestions.first() else {
+                continue;
+            };
+            let t = rows.entry(key(first)).or_default();
+            if live.contains(&e.sidecar_proposal_id) {
+                t.pending += 1;
+            } else {
+                t.decided_elsewhere += 1;
+            }
+        }
+    }
+    Ok(rows
+        .into_iter()
+        .map(|((producer, category), tally)| EvalRow {
+            producer,
+            category,
+            tally,
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cowriting_core::contract::{byte_span, Finding, Producer, Source};
+
+    /// The pieces of a decision, composed outside a transaction (production
+    /// code decides through `txn`; these tests exercise the pieces).
+    impl Ledger {
+        /// Read-modify-write the pending entries of `doc` under its lock.
+        fn update_pending<R>(&self, doc: &DocPath, f: impl FnMut(&mut Vec<Entry>) -> R) -> Result<R> {
+            let lock = self.ws.lock_doc(doc)?;
+            self.update_pending_locked(&lock, doc, f)
+        }
+
+        /// Add entries for newly filed proposals.
+        fn add_pending(&self, doc: &DocPath, new: Vec<Entry>) -> Result<()> {
+            self.update_pending(doc, |entries| entries.extend(new.iter().cloned()))
+        }
+
+        /// The pending entry of the sidecar proposal `sidecar_id`, if it has one.
+        fn entry(&self, doc: &DocPath, sidecar_id: &str) -> Result<Option<Entry>> {
+            Ok(self
+                .pending(doc)?
+                .into_iter()
+                .find(|e| e.sidecar_proposal_id == sidecar_id))
+        }
+
+        /// Record a decision on the sidecar proposal `sidecar_id`, if it has an
+        /// entry (proposals filed without the contract have none): the entry leaves
+        /// the pending file, the decision is appended. Returns the record written.
+        /// (Outside a transaction; [`crate::txn`] composes the same pieces.)
+        fn decide(
+            &self,
+            doc: &DocPath,
+            sidecar_id: &str,
+            outcome: Outcome,
+            chosen: Option<&str>,
+            decided_by: &Provenance,
+            members: Option<Vec<Suggestion>>,
+        ) -> Result<Option<DecisionRecord>> {
+            let Some(entry) = self.entry(doc, sidecar_id)? else {
+                return Ok(None);
+            };
+            let prepared = self.prepare_decision(doc, &entry, outcome, chosen, decided_by, members);
+            self.update_pending(doc, |entries| {
+                entries.retain(|e| e.sidecar_proposal_id != sidecar_id)
+            })?;
+            self.append_lines(std::slice::from_ref(&prepared.line))?;
+            Ok(Some(prepared.record))
+        }
+    }
+
+    fn sug(bytes: &[u8], start: usize, end: usize, rep: &str) -> Suggestion {
+        let p = Producer {
+            id: "harper".into(),
+            version: "1".into(),
+            provenance: "rule:Spell".into(),
+        };
+        Suggestion::new(
+            &p,
+            &Source::of("a.md", bytes),
+            bytes,
+            Finding {
+                span: byte_span(start, end),
+                replacement: rep.into(),
+                category: "spelling".into(),
+                reason: "r".into(),
+                confidence: None,
+            },
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn decide_undo_redo_fold_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let doc = DocPath::parse("notes/a.md").unwrap();
+        let bytes = b"teh cat";
+        l.add_pending(
+            &doc,
+            vec![Entry::new(
+                "pr_1".into(),
+                Some("turn-1".into()),
+                vec![sug(bytes, 0, 3, "the")],
+            )],
+        )
+        .unwrap();
+        assert!(l
+            .pending_file(&doc)
+            .unwrap()
+            .ends_with(".cowriting/suggestions/notes/a.md.json"));
+        let me = Provenance::human("me@example.com");
+        let rec = l
+            .decide(&doc, "pr_1", Outcome::Changed, Some("The"), &me, None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(rec.decision.chosen_replacement.as_deref(), Some("The"));
+        assert!(l.pending(&doc).unwrap().is_empty());
+        assert!(
+            !l.pending_file(&doc).unwrap().exists(),
+            "an empty pending file is removed"
+        );
+        // Unknown proposals (filed without the contract) record nothing.
+        assert!(l
+            .decide(&doc, "pr_x", Outcome::Accepted, None, &me, None)
+            .unwrap()
+            .is_none());
+        // Undo: the undo line, and the entry back to pending.
+        let (line, entry) = l.prepare_undo(&doc, "pr_1").unwrap().unwrap();
+        l.append_lines(&[line]).unwrap();
+        l.add_pending(&doc, vec![entry]).unwrap();
+        assert_eq!(l.pending(&doc).unwrap().len(), 1);
+        let d = l.decisions().unwrap();
+        assert_eq!(d.len(), 1);
+        assert!(d[0].undone);
+        assert!(
+            l.prepare_undo(&doc, "pr_1").unwrap().is_none(),
+            "nothing left to undo"
+        );
+        // Redo: decided again.
+        l.decide(&doc, "pr_1", Outcome::Changed, Some("The"), &me, None)
+            .unwrap()
+            .unwrap();
+        let d = l.decisions().unwrap();
+        assert_eq!(d.len(), 2);
+        assert!(!d[1].undone && d[1].decision.outcome == Outcome::Changed);
+        let rows = eval(&l, |_| Default::default()).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].tally.changed, 1);
+        assert_eq!(rows[0].tally.accepted, 0);
+    }
+
+    #[test]
+    fn a_corrupt_pending_file_is_never_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let doc = DocPath::parse("a.md").unwrap();
+        let path = l.pending_file(&doc).unwrap();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "{ nope").unwrap();
+        let e = l.add_pending(&doc, vec![]).unwrap_err();
+        assert_eq!(e.code(), crate::ErrorCode::CorruptSidecar);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ nope");
+    }
+
+    #[test]
+    fn a_cut_last_line_is_ended_and_a_bad_line_is_skipped_with_its_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let doc = DocPath::parse("a.md").unwrap();
+        let me = Provenance::human("me@example.com");
+        let bytes = b"teh cat";
+        for id in ["pr_1", "pr_2"] {
+            l.add_pending(
+                &doc,
+                vec![Entry::new(id.into(), None, vec![sug(bytes, 0, 3, "the")])],
+            )
+            .unwrap();
+        }
+        l.decide(&doc, "pr_1", Outcome::Accepted, None, &me, None)
+            .unwrap();
+        // A crash cut the next line short, and someone put garbage in.
+        let log = l.decisions_file().unwrap();
+        let mut text = std::fs::read_to_string(&log).unwrap();
+        text.push_str("not json at all\n{\"schemaVersion\": 1, \"propos");
+        std::fs::write(&log, &text).unwrap();
+        l.decide(&doc, "pr_2", Outcome::Rejected, None, &me, None)
+            .unwrap();
+        let read = l.log().unwrap();
+        let ids: Vec<&str> = read
+            .records
+            .iter()
+            .map(|r| r.sidecar_proposal_id.as_str())
+            .collect();
+        assert_eq!(ids, ["pr_1", "pr_2"], "the record after the cut line is whole");
+        assert_eq!(read.warnings.len(), 2, "{:?}", read.warnings);
+        assert!(
+            read.warnings[0].contains("decisions.jsonl:2:"),
+            "{}",
+            read.warnings[0]
+        );
+        assert!(
+            read.warnings[1].contains("decisions.jsonl:3:"),
+            "{}",
+            read.warnings[1]
+        );
+    }
+
+    #[test]
+    fn ledger_paths_through_a_symlink_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let bashrc = outside.path().join("bashrc");
+        std::fs::write(&bashrc, "# mine\n").unwrap();
+        std::fs::create_dir_all(dir.path().join(LEDGER_DIR)).unwrap();
+        std::os::unix::fs::symlink(&bashrc, dir.path().join(LEDGER_DIR).join("decisions.jsonl")).unwrap();
+        let l = Ledger::new(dir.path());
+        let err = l.append_lines(&["$(touch /tmp/pwned)\n".into()]).unwrap_err();
+        assert_eq!(err.code(), crate::ErrorCode::BadInput, "{err}");
+        assert_eq!(std::fs::read_to_string(&bashrc).unwrap(), "# mine\n");
+    }
+}

@@ -1,0 +1,515 @@
+//! Proposals: filing one (INV-10) — once: what is already pending is found
+//! first — accept (INV-11, exactly where its text is), accept or reject a whole
+//! turn, reject.
+
+use super::*;
+
+/// What a new proposal would meet among the pending ones
+/// ([`Session::pending_overlaps`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overlaps {
+    /// The sidecar id of a pending proposal by the same author (the same
+    /// author kind and id: one client, whatever model it names) with the same
+    /// target range and the same replacement: the new one would be a duplicate.
+    pub identical: Option<String>,
+    /// The sidecar ids of the other pending proposals, by anyone, whose targets
+    /// overlap (accepting one turns the others stale, INV-11), in sidecar order.
+    pub overlapping: Vec<String>,
+}
+
+/// What [`Session::propose_suggestion_once`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proposed {
+    /// The sidecar id (`pr_…`) of the proposal: the new one, or the identical
+    /// one that was already pending.
+    pub id: String,
+    /// The new proposal's ids; `None` when nothing was filed because the same
+    /// proposal was already pending.
+    pub filed: Option<Filed>,
+    /// Pending proposals whose targets overlap this one's (itself excluded).
+    pub overlapping: Vec<String>,
+}
+
+impl Proposed {
+    /// Nothing was filed: the same proposal by the same author was pending.
+    pub fn already_pending(&self) -> bool {
+        self.filed.is_none()
+    }
+}
+
+/// Whether two targets meet: they share a char, or an insertion point is
+/// strictly inside the other target, or both are insertions at one point.
+/// (Ranges that only touch do not: accepting one leaves the other's text.)
+fn targets_meet(a: CharRange, b: CharRange) -> bool {
+    match (a.is_empty(), b.is_empty()) {
+        (false, false) => a.overlaps(&b),
+        (true, true) => a.start == b.start,
+        (true, false) => b.start < a.start && a.start < b.end,
+        (false, true) => a.start < b.start && b.start < a.end,
+    }
+}
+
+impl Session {
+    /// What a proposal by `author` to replace `range` with `replacement` would
+    /// meet among the pending proposals (those whose target text is there
+    /// exactly; stale and orphaned ones cannot be accepted as they are). A
+    /// query: nothing is written.
+    pub fn pending_overlaps(&self, range: CharRange, replacement: &str, author: &Provenance) -> Overlaps {
+        let mut out = Overlaps::default();
+        for v in self.proposals() {
+            let Some(r) = v.range.filter(|_| v.state == ProposalState::Pending) else {
+                continue;
+            };
+            let p = &v.proposal;
+            let same = r == range
+                && p.replacement == replacement
+                && p.author.kind == author.kind
+                && p.author.id == author.id;
+            if same && out.identical.is_none() {
+                out.identical = Some(p.id.clone());
+            } else if targets_meet(r, range) {
+                out.overlapping.push(p.id.clone());
+            }
+        }
+        out
+    }
+
+    /// [`Session::propose_suggestion`], once: when the same author already
+    /// has the same proposal pending (the same target range and replacement),
+    /// nothing is filed and that one is returned; otherwise the proposal is
+    /// filed. Either way the pending proposals its target overlaps are named.
+    /// (The check reads the sidecar as this session last read it, just before
+    /// filing.)
+    pub fn propose_suggestion_once(
+        &mut self,
+        range: CharRange,
+        replacement: &str,
+        producer: &contract::Producer,
+        category: &str,
+        reason: &str,
+        opts: ProposeOptions,
+    ) -> Result<Proposed> {
+        self.check_range(range)?;
+        self.check_sidecar()?;
+        let met = self.pending_overlaps(range, replacement, &opts.author);
+        if let Some(id) = met.identical {
+            return Ok(Proposed {
+                id,
+                filed: None,
+                overlapping: met.overlapping,
+            });
+        }
+        let filed = self.propose_suggestion(range, replacement, producer, category, reason, opts)?;
+        Ok(Proposed {
+            id: filed.sidecar_id.clone(),
+            filed: Some(filed),
+            overlapping: met.overlapping,
+        })
+    }
+
+    /// File a proposal to replace `range` with `replacement`. The document is not
+    /// touched (INV-10); the proposal is in the sidecar when this returns.
+    pub fn propose(&mut self, range: CharRange, replacement: &str, opts: ProposeOptions) -> Result<String> {
+        self.check_range(range)?;
+        let target = self.doc.slice(range);
+        if target == replacement {
+            return Err(Error::BadInput(format!(
+                "the replacement is the same as the target text {target:?}; nothing to propose"
+            )));
+        }
+        let fingerprint = build_fingerprint(&self.doc, range);
+        let anchor_id = new_id("a");
+        let id = new_id("pr");
+        let proposal = Proposal {
+            id: id.clone(),
+            anchor_id: anchor_id.clone(),
+            replacement: replacement.to_owned(),
+            author: opts.author,
+            created_at: now_iso(),
+            turn_id: opts.turn_id,
+            instruction: opts.instruction,
+            extra: Extra::new(),
+        };
+        self.add_anchored(range, anchor_id, fingerprint, |a| {
+            a.proposals.push(proposal.clone())
+        })?;
+        Ok(id)
+    }
+
+    /// Persist a new record on a new anchor for `range` (read-modify-write), and
+    /// track the anchor live.
+    pub(super) fn add_anchored(
+        &mut self,
+        range: CharRange,
+        anchor_id: String,
+        fingerprint: cowriting_core::model::Fingerprint,
+        push: impl Fn(&mut Artifact),
+    ) -> Result<()> {
+        self.update(|a| {
+            a.anchors.insert(
+                anchor_id.clone(),
+                Anchor {
+                    fingerprint: fingerprint.clone(),
+                    extra: Extra::new(),
+                },
+            );
+            push(a);
+            Ok(())
+        })?;
+        self.tracked.insert(anchor_id, range);
+        Ok(())
+    }
+
+    pub(super) fn check_range(&self, range: CharRange) -> Result<()> {
+        if range.start > range.end || range.end.0 > self.doc.len_chars() {
+            return Err(Error::BadInput(format!(
+                "range {range} is outside {} ({} chars)",
+                self.doc_path,
+                self.doc.len_chars()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Accept a proposal (a human gesture, INV-12): its replacement — or the
+    /// human's edited version `with` — replaces the target text in the buffer,
+    /// attributed word by word; the proposal leaves the sidecar, and the decision
+    /// is logged, when the buffer is saved (until then the decision is unsaved
+    /// and the buffer dirty). Refused when the proposal is stale or orphaned
+    /// (INV-11). Undo brings it back. Returns the change applied to the text.
+    pub fn accept(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
+        self.accept_impl(id, with, false)
+    }
+
+    /// [`Session::accept`], then save, as one transaction ([`crate::txn`]): the
+    /// sidecar, the ledger entry, the document (the commit point) and the
+    /// decision log. A crash anywhere leaves the proposal pending with the text
+    /// untouched, or decided with its text in place — never applied twice.
+    pub fn accept_and_save(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
+        self.accept_impl(id, with, true)
+    }
+
+    pub(super) fn accept_impl(&mut self, id: &str, with: Option<&str>, save: bool) -> Result<ChangeSet> {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            // Decide on what is on disk now, not on what this session last saw.
+            self.check_sidecar()?;
+            if save && !self.is_dirty() && self.changed_on_disk()? {
+                self.reload_from_disk()?;
+            }
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+            let change = self.accept_in_buffer(id, with)?;
+            if !save {
+                return Ok(change);
+            }
+            let ops = self.unsaved.clone();
+            match self.commit_ops(&lock, "accept", &ops, true) {
+                Ok(after) => {
+                    self.unsaved.clear();
+                    self.saved_now();
+                    self.adopt(after);
+                    self.migrate_pending(&lock);
+                    return Ok(change);
+                }
+                Err(e) => {
+                    // Not on disk: neither the decision nor its text.
+                    self.unsaved.pop();
+                    self.undo_buffer_only();
+                    self.refresh();
+                    match e {
+                        CommitError::Changed => continue,
+                        CommitError::Failed(e) => return Err(e),
+                    }
+                }
+            }
+        }
+        Err(self.gave_up("accept"))
+    }
+
+    /// The buffer half of an accept: checks, the change, the paint, the undo
+    /// step and the unsaved decision.
+    pub(super) fn accept_in_buffer(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
+        self.accept_checked(id, with, |s, id, range| s.revalidate_entry(id, range))
+    }
+
+    /// [`Session::accept_in_buffer`] with the contract check `members` (the
+    /// proposal's ledger members as they hold before the change, given its id and
+    /// its range now).
+    fn accept_checked(
+        &mut self,
+        id: &str,
+        with: Option<&str>,
+        members: impl FnOnce(&mut Self, &str, CharRange) -> Result<Option<Vec<Suggestion>>>,
+    ) -> Result<ChangeSet> {
+        let view = self.proposal(id)?;
+        let range = match view.state {
+            ProposalState::Pending => view.range.expect("a pending proposal has a range"),
+            ProposalState::Stale => {
+                return Err(Error::Stale {
+                    id: id.to_owned(),
+                    reason: view.reason.unwrap_or_default(),
+                })
+            }
+            ProposalState::Orphaned => {
+                return Err(Error::Orphaned {
+                    id: id.to_owned(),
+                    target: view.target,
+                })
+            }
+        };
+        let p = view.proposal;
+        // Before application the contract record must hold (or be migrated
+        // explicitly); a member whose text is gone is a stale-span conflict.
+        let members = members(self, &p.id, range)?;
+        let anchor = self.artifact.anchors[&p.anchor_id].clone();
+        let final_text = with.unwrap_or(&p.replacement).to_owned();
+        let outcome = match with {
+            Some(w) if w != p.replacement => Outcome::Changed,
+            _ => Outcome::Accepted,
+        };
+        let change = word_change(self.doc.len_chars(), range, &view.target, &final_text);
+        let paints = self.accept_paints(&change, range, &p, &final_text, with.is_some());
+        let review = vec![ReviewOp::ProposalDecided {
+            proposal: p.clone(),
+            anchor: anchor.clone(),
+            outcome,
+            chosen: Some(final_text.clone()),
+        }];
+        self.apply_with(&change, EditKind::Other, paints, review)?;
+        self.tracked.remove(&p.anchor_id);
+        self.unsaved.push(Unsaved::Decided {
+            proposal: p,
+            anchor,
+            outcome,
+            chosen: Some(final_text),
+            members,
+        });
+        self.refresh();
+        Ok(change)
+    }
+
+    /// Accept several proposals as one undo step (accept all of a turn). Stops at
+    /// the first that cannot be accepted, leaving the ones before it accepted;
+    /// returns the combined change.
+    ///
+    /// One gesture, one read: the sidecar is read once, and every proposal's
+    /// contract members are checked (and carried over) against the bytes as they
+    /// are before the first accept — one hash of the document and one ledger
+    /// read for the lot, not one per proposal.
+    pub fn accept_all(&mut self, ids: &[String]) -> Result<ChangeSet> {
+        {
+            let _lock = lock_and_recover(&self.store, &self.doc_path)?;
+            self.check_sidecar()?;
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+        }
+        let mut checked = self.revalidate_entries(ids);
+        self.decide_all(ids, |s, id| {
+            let members = checked.remove(id).unwrap_or(Ok(None));
+            s.accept_checked(id, None, |_, _, _| members).map(Some)
+        })
+    }
+
+    /// Reject several proposals as one undo step (reject all of a turn), in one
+    /// transaction: one read and one write of the sidecar and the ledger, and one
+    /// decision-log append, however many there are. Stops at the first unknown
+    /// id, rejecting the ones before it; refused only when none was rejected.
+    /// (Those whose acceptance is still unsaved wait for the save, as with
+    /// [`Session::reject`].)
+    pub fn reject_all(&mut self, ids: &[String]) -> Result<()> {
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
+            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            self.check_sidecar()?;
+            let fresh = self.store.load_or_empty(&self.doc_path)?;
+            self.adopt(fresh);
+            let mut failure = None;
+            let mut ops = Vec::with_capacity(ids.len());
+            let mut review = Vec::with_capacity(ids.len());
+            for id in ids {
+                match self.artifact.proposal(id) {
+                    Some(p) => {
+                        let (op, step) = self.rejection(p.clone());
+                        ops.push(op);
+                        review.push(step);
+                    }
+                    None => {
+                        failure = Some(self.not_found("proposal", id));
+                        break;
+                    }
+                }
+            }
+            if ops.is_empty() {
+                return Err(failure.unwrap_or_else(|| Error::BadInput("no proposals to reject".into())));
+            }
+            let (waiting, now): (Vec<Unsaved>, Vec<Unsaved>) = ops
+                .into_iter()
+                .partition(|op| self.last_unsaved(op.id()).is_some());
+            if now.is_empty() {
+                self.refresh();
+            } else {
+                match self.commit_ops(&lock, "reject", &now, false) {
+                    Ok(after) => self.adopt(after),
+                    Err(CommitError::Changed) => continue,
+                    Err(CommitError::Failed(e)) => return Err(e),
+                }
+            }
+            if !waiting.is_empty() {
+                self.unsaved.extend(waiting);
+                self.refresh();
+            }
+            let identity = ChangeSet::identity(self.doc.len_chars());
+            return self.apply_with(&identity, EditKind::Other, Vec::new(), review);
+        }
+        Err(self.gave_up("reject"))
+    }
+
+    /// The rejection of `p`: the decision to write, and its step in the undo history.
+    fn rejection(&self, p: Proposal) -> (Unsaved, ReviewOp) {
+        let anchor = self
+            .artifact
+            .anchors
+            .get(&p.anchor_id)
+            .cloned()
+            .unwrap_or_else(|| Anchor {
+                fingerprint: Default::default(),
+                extra: Extra::new(),
+            });
+        let review = ReviewOp::ProposalDecided {
+            proposal: p.clone(),
+            anchor: anchor.clone(),
+            outcome: Outcome::Rejected,
+            chosen: None,
+        };
+        let op = Unsaved::Decided {
+            proposal: p,
+            anchor,
+            outcome: Outcome::Rejected,
+            chosen: None,
+            members: None,
+        };
+        (op, review)
+    }
+
+    /// Decide each of `ids` in turn, then merge what was done into one undo step.
+    /// The first failure stops it; it is returned only when nothing was decided.
+    pub(super) fn decide_all(
+        &mut self,
+        ids: &[String],
+        mut decide: impl FnMut(&mut Self, &str) -> Result<Option<ChangeSet>>,
+    ) -> Result<ChangeSet> {
+        let mut total = ChangeSet::identity(self.doc.len_chars());
+        let mut done = 0;
+        let mut failure = None;
+        for id in ids {
+            match decide(self, id) {
+                Ok(change) => {
+                    if let Some(c) = change {
+                        total = total.compose(&c).expect("consecutive changes compose");
+                    }
+                    done += 1;
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.history.merge_last(done);
+        match failure {
+            Some(e) if done == 0 => Err(e),
+            _ => Ok(total),
+        }
+    }
+
+    /// Who gets each inserted piece of an accepted change: the proposal's author
+    /// for its words; with accept-with-changes, the human for words the human
+    /// changed.
+    pub(super) fn accept_paints(
+        &self,
+        change: &ChangeSet,
+        range: CharRange,
+        p: &Proposal,
+        final_text: &str,
+        changed_by_human: bool,
+    ) -> Vec<(CharRange, Option<SpanAuthor>)> {
+        let now = now_iso();
+        let agent = SpanAuthor {
+            author: p.author.clone(),
+            turn_id: p.turn_id.clone(),
+            instruction: p.instruction.clone(),
+            created_at: now.clone(),
+        };
+        let human = SpanAuthor {
+            author: self.identity.clone(),
+            turn_id: None,
+            instruction: None,
+            created_at: now,
+        };
+        let inserted = change.inserted_ranges();
+        if !changed_by_human {
+            return inserted.into_iter().map(|r| (r, Some(agent.clone()))).collect();
+        }
+        let kept = chars_kept_from(&p.replacement, final_text);
+        let is_agent = |pos: usize| kept.get(pos - range.start.0).copied().unwrap_or(false);
+        let mut paints = Vec::new();
+        for r in inserted {
+            let mut run_start = r.start.0;
+            for pos in r.start.0 + 1..=r.end.0 {
+                if pos == r.end.0 || is_agent(pos) != is_agent(run_start) {
+                    let who = if is_agent(run_start) { &agent } else { &human };
+                    paints.push((CharRange::new(run_start, pos), Some(who.clone())));
+                    run_start = pos;
+                }
+            }
+        }
+        paints
+    }
+
+    pub(super) fn undo_buffer_only(&mut self) {
+        if let Some(entry) = self.history.pop_undo() {
+            if self.doc.apply(&entry.inverse).is_ok() {
+                self.map_positions(&entry.inverse);
+                self.restore(&entry.before);
+            }
+        }
+    }
+
+    /// Reject a proposal (a human gesture): it leaves the sidecar and the
+    /// decision is logged, in one transaction; the document is untouched. Works
+    /// whatever the proposal's state. (When a decision about it is still unsaved,
+    /// the reject waits for the save too.) Undo brings it back.
+    pub fn reject(&mut self, id: &str) -> Result<()> {
+        self.reject_all(&[id.to_owned()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_meet_when_they_share_a_char_or_an_insertion_is_inside() {
+        let r = CharRange::new;
+        assert!(targets_meet(r(2, 5), r(4, 8)));
+        assert!(targets_meet(r(2, 5), r(2, 5)));
+        assert!(!targets_meet(r(2, 5), r(5, 8)), "touching");
+        assert!(targets_meet(r(3, 3), r(2, 5)));
+        assert!(
+            !targets_meet(r(2, 2), r(2, 5)),
+            "an insertion before a target leaves it"
+        );
+        assert!(
+            !targets_meet(r(2, 5), r(5, 5)),
+            "an insertion after a target leaves it"
+        );
+        assert!(targets_meet(r(4, 4), r(4, 4)));
+        assert!(!targets_meet(r(4, 4), r(6, 6)));
+    }
+}

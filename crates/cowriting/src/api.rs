@@ -1,0 +1,705 @@
+//! The API the desktop app calls: one method per IPC command.
+//!
+//! Everything a UI needs, in the shapes it needs: positions in **UTF-16 code
+//! units** (CodeMirror's and JavaScript's unit), converted here — at the
+//! boundary — and nowhere else. Tauri commands in `src-tauri/` are one-line
+//! wrappers over these methods; the DTOs derive `ts_rs::TS` (feature `ts`) so the
+//! UI's TypeScript types are generated from them (`ui/src/bindings/`).
+//!
+//! Positions that arrive from the UI are untrusted: every one is checked against
+//! the document (and must not split a surrogate pair) before it is used.
+//!
+//! By concept: the shapes (`dto`), the UTF-16 conversion (`convert`), producer
+//! runs (`jobs`), file events (`notices`), settings (`settings`), hot exit
+//! (`backups`); this file holds the documents and the review commands.
+
+use crate::ops::{Ops, ThreadChange};
+use crate::views::{self, Unit};
+pub use crate::views::{AuthorDto, CommentDto, ContractDto, ProposalDto, SpanDto, ThreadDto};
+use cowriting_core::changeset::{ChangeSet, Operation};
+use cowriting_core::diff::word_diff;
+use cowriting_core::document::Document;
+use cowriting_core::history::EditKind;
+use cowriting_core::model::{Provenance, ThreadStatus};
+use cowriting_core::offset::{CharRange, Utf16Offset};
+use cowriting_producers::suggest::Producer as SuggestProducer;
+pub use cowriting_producers::suggest::{Job, Outcome as JobOutcome};
+use cowriting_workspace::config::Config;
+use cowriting_workspace::error::{Error, Result};
+use cowriting_workspace::identity::human_identity;
+use cowriting_workspace::ledger::LEDGER_DIR;
+use cowriting_workspace::session::{ProposalState, Session, Target};
+use cowriting_workspace::store::Store;
+use cowriting_workspace::workspace::{DocPath, Workspace, SIDECAR_DIR};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+mod convert;
+mod dto;
+mod jobs;
+mod notices;
+mod settings;
+pub use convert::from_text_changes;
+use convert::to_text_changes;
+pub use dto::*;
+
+mod backups;
+pub use backups::{backup_root, write_backups, RestoreReport, RestoredDto, UnrestoredDto, BACKUP_DIR_ENV};
+
+/// See the module docs.
+pub struct Api {
+    store: Arc<Store>,
+    identity: Provenance,
+    sessions: BTreeMap<DocPath, Session>,
+    /// The hot-exit journal of unsaved buffers ([`backups`]), outside the workspace.
+    backups: Option<backups::Backups>,
+}
+
+impl Api {
+    /// Open a workspace folder. Its backups (hot exit) are kept under
+    /// [`backup_root`]; [`Api::restore_backups`] brings back a crashed session's.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Api> {
+        let ws = Workspace::open(dir)?;
+        let identity = human_identity(ws.root());
+        let backups = backup_root().map(|r| backups::Backups::new(&r, ws.root()));
+        Ok(Api {
+            store: Arc::new(Store::new(ws)),
+            identity,
+            sessions: BTreeMap::new(),
+            backups,
+        })
+    }
+
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    pub fn root(&self) -> &Path {
+        self.store.workspace().root()
+    }
+
+    /// The documents of the workspace with their badges, and the git branch.
+    pub fn workspace(&self) -> WorkspaceInfo {
+        let ws = self.store.workspace();
+        let documents = ws
+            .list_documents()
+            .into_iter()
+            .map(|d| {
+                let counts = |a: &cowriting_core::model::Artifact| {
+                    (
+                        a.proposals.len() as u32,
+                        a.threads
+                            .iter()
+                            .filter(|t| t.status == ThreadStatus::Open)
+                            .count() as u32,
+                        false,
+                    )
+                };
+                // An open document's badges are what its tab shows: with its
+                // unsaved decisions (an accept waits for the save).
+                let open = self.sessions.get(&d).filter(|s| s.sidecar_problem().is_none());
+                let (proposals, open_threads, sidecar_error) = match open {
+                    Some(s) => counts(s.artifact()),
+                    None => match self.store.load(&d) {
+                        Ok(Some(a)) => counts(&a),
+                        Ok(None) => (0, 0, false),
+                        Err(_) => (0, 0, true),
+                    },
+                };
+                DocEntry {
+                    path: d.to_string(),
+                    proposals,
+                    open_threads,
+                    sidecar_error,
+                }
+            })
+            .collect();
+        WorkspaceInfo {
+            root: ws.root().display().to_string(),
+            name: ws.root().file_name().map_or_else(
+                || ws.root().display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            branch: cowriting_git::branch(ws.root()),
+            documents,
+        }
+    }
+
+    fn session(&self, path: &str) -> Result<&Session> {
+        let doc = DocPath::parse(path)?;
+        self.sessions.get(&doc).ok_or_else(|| not_open(path))
+    }
+
+    fn session_mut(&mut self, path: &str) -> Result<&mut Session> {
+        let doc = DocPath::parse(path)?;
+        self.sessions.get_mut(&doc).ok_or_else(|| not_open(path))
+    }
+
+    /// Open a document (or return the open one).
+    pub fn open_document(&mut self, path: &str) -> Result<DocView> {
+        let doc = DocPath::parse(path)?;
+        if !self.sessions.contains_key(&doc) {
+            let s = Session::open(self.store.clone(), doc.clone(), self.identity.clone())?;
+            self.sessions.insert(doc.clone(), s);
+        }
+        let s = &self.sessions[&doc];
+        Ok(DocView {
+            path: doc.to_string(),
+            text: s.document().text().to_owned(),
+            version: s.document().version(),
+            dirty: s.is_dirty(),
+            review: review_of(s),
+        })
+    }
+
+    /// Close a document, discarding unsaved changes (the UI asks first).
+    pub fn close_document(&mut self, path: &str) -> Result<()> {
+        let doc = DocPath::parse(path)?;
+        if self.sessions.remove(&doc).is_some() {
+            self.backup_gone(&doc);
+        }
+        Ok(())
+    }
+
+    /// Paths of open documents with unsaved changes.
+    pub fn dirty_documents(&self) -> Vec<String> {
+        self.sessions
+            .iter()
+            .filter(|(_, s)| s.is_dirty())
+            .map(|(d, _)| d.to_string())
+            .collect()
+    }
+
+    /// An edit the UI already applied to its view. `version` is the version the
+    /// UI's text had before it; a mismatch means the two are out of step and is
+    /// refused (the UI reloads the document).
+    pub fn edit(
+        &mut self,
+        path: &str,
+        version: u64,
+        changes: &[TextChange],
+        typing: bool,
+    ) -> Result<EditAck> {
+        let s = self.session_mut(path)?;
+        if s.document().version() != version {
+            return Err(Error::OutOfStep {
+                path: path.to_owned(),
+                version,
+                current: s.document().version(),
+            });
+        }
+        let change = from_text_changes(s.document(), changes).map_err(|e| Error::Document {
+            path: path.to_owned(),
+            source: e,
+        })?;
+        let kind = if typing { EditKind::Typing } else { EditKind::Other };
+        s.apply_change(&change, kind)?;
+        Ok(EditAck {
+            version: s.document().version(),
+            dirty: s.is_dirty(),
+        })
+    }
+
+    /// The review state of an open document.
+    pub fn review(&self, path: &str) -> Result<ReviewDto> {
+        Ok(review_of(self.session(path)?))
+    }
+
+    fn applied(s: &Session, before: &Document, change: Option<&ChangeSet>) -> Applied {
+        Applied {
+            changes: change.map(|c| to_text_changes(before, c)).unwrap_or_default(),
+            version: s.document().version(),
+            dirty: s.is_dirty(),
+            review: review_of(s),
+        }
+    }
+
+    /// Run `f` on a session and report the change it made to the text.
+    fn change_with(
+        &mut self,
+        path: &str,
+        f: impl FnOnce(&mut Session) -> Result<Option<ChangeSet>>,
+    ) -> Result<Applied> {
+        let s = self.session_mut(path)?;
+        let before = s.document().clone();
+        let change = f(s)?;
+        Ok(Self::applied(s, &before, change.as_ref()))
+    }
+
+    /// Accept a proposal (optionally with the human's edited replacement).
+    pub fn accept(&mut self, path: &str, id: &str, with: Option<&str>) -> Result<Applied> {
+        self.change_with(path, |s| s.accept(id, with).map(Some))
+    }
+
+    pub fn reject(&mut self, path: &str, id: &str) -> Result<Applied> {
+        self.change_with(path, |s| s.reject(id).map(|()| None))
+    }
+
+    fn turn_ids(s: &Session, turn: &str, pending_only: bool) -> Vec<String> {
+        s.proposals()
+            .into_iter()
+            .filter(|v| v.proposal.turn_id.as_deref() == Some(turn))
+            .filter(|v| !pending_only || v.state == ProposalState::Pending)
+            .map(|v| v.proposal.id)
+            .collect()
+    }
+
+    /// Accept every pending proposal of a turn, as one undo step.
+    pub fn accept_turn(&mut self, path: &str, turn: &str) -> Result<Applied> {
+        self.change_with(path, |s| {
+            let ids = Self::turn_ids(s, turn, true);
+            if ids.is_empty() {
+                return Err(Error::BadInput(format!(
+                    "turn {turn} has no acceptable proposal in {path}"
+                )));
+            }
+            s.accept_all(&ids).map(Some)
+        })
+    }
+
+    /// Reject every proposal of a turn (whatever its state), as one undo step.
+    pub fn reject_turn(&mut self, path: &str, turn: &str) -> Result<Applied> {
+        self.change_with(path, |s| {
+            let ids = Self::turn_ids(s, turn, false);
+            if ids.is_empty() {
+                return Err(Error::BadInput(format!("turn {turn} has no proposal in {path}")));
+            }
+            s.reject_all(&ids).map(|()| None)
+        })
+    }
+
+    /// Accept these proposals (a group the writer chose, e.g. one producer's
+    /// part of a shared turn), as one undo step. Each must be acceptable.
+    pub fn accept_all(&mut self, path: &str, ids: &[String]) -> Result<Applied> {
+        if ids.is_empty() {
+            return Err(Error::BadInput("no proposals to accept".into()));
+        }
+        self.change_with(path, |s| s.accept_all(ids).map(Some))
+    }
+
+    /// Reject these proposals (whatever their state), as one undo step.
+    pub fn reject_all(&mut self, path: &str, ids: &[String]) -> Result<Applied> {
+        if ids.is_empty() {
+            return Err(Error::BadInput("no proposals to reject".into()));
+        }
+        self.change_with(path, |s| s.reject_all(ids).map(|()| None))
+    }
+
+    pub fn undo(&mut self, path: &str) -> Result<Applied> {
+        self.change_with(path, |s| s.undo())
+    }
+
+    pub fn redo(&mut self, path: &str) -> Result<Applied> {
+        self.change_with(path, |s| s.redo())
+    }
+
+    /// End the current typing group (the UI calls this on cursor jumps).
+    pub fn seal_undo_group(&mut self, path: &str) -> Result<()> {
+        self.session_mut(path)?.seal_undo_group();
+        Ok(())
+    }
+
+    pub fn save(&mut self, path: &str) -> Result<SaveResult> {
+        let s = self.session_mut(path)?;
+        let report = s.save()?;
+        let result = SaveResult {
+            dirty: s.is_dirty(),
+            sidecar_skipped: report.sidecar_skipped,
+            review: review_of(s),
+        };
+        let doc = s.doc_path().clone();
+        if result.dirty {
+            self.backup_stale(&doc);
+        } else {
+            self.backup_gone(&doc);
+        }
+        Ok(result)
+    }
+
+    fn range_of(s: &Session, from: u32, to: u32) -> Result<CharRange> {
+        s.resolve_target(Target::Utf16 {
+            from: Utf16Offset(from as usize),
+            to: Utf16Offset(to as usize),
+        })
+    }
+
+    /// Run a thread operation of the one API ([`crate::ops`]) in the open
+    /// session of `path`; answer with the review the UI repaints from.
+    fn thread_op<T>(&mut self, path: &str, op: impl FnOnce(&mut Session) -> Result<T>) -> Result<ReviewDto> {
+        let s = self.session_mut(path)?;
+        op(s)?;
+        Ok(review_of(s))
+    }
+
+    pub fn new_thread(&mut self, path: &str, from: u32, to: u32, body: &str) -> Result<ReviewDto> {
+        let target = Target::Utf16 {
+            from: Utf16Offset(from as usize),
+            to: Utf16Offset(to as usize),
+        };
+        self.thread_op(path, |s| Ops::new_thread_in(s, target, body))
+    }
+
+    pub fn reply(&mut self, path: &str, thread: &str, body: &str) -> Result<ReviewDto> {
+        self.thread_op(path, |s| s.reply(thread, body))
+    }
+
+    pub fn set_thread_resolved(&mut self, path: &str, thread: &str, resolved: bool) -> Result<ReviewDto> {
+        let change = if resolved {
+            ThreadChange::Resolve
+        } else {
+            ThreadChange::Reopen
+        };
+        self.thread_op(path, |s| Ops::change_thread_in(s, thread, change))
+    }
+
+    /// Keep a relocated thread on the text it was re-attached to.
+    pub fn keep_thread_here(&mut self, path: &str, thread: &str) -> Result<ReviewDto> {
+        self.thread_op(path, |s| Ops::change_thread_in(s, thread, ThreadChange::KeepHere))
+    }
+
+    /// Detach a thread from its text (it stays listed, orphaned).
+    pub fn detach_thread(&mut self, path: &str, thread: &str) -> Result<ReviewDto> {
+        self.thread_op(path, |s| Ops::change_thread_in(s, thread, ThreadChange::Detach))
+    }
+
+    /// The writer chose "load theirs" in a conflict (or the buffer was clean).
+    pub fn reload_document(&mut self, path: &str) -> Result<Applied> {
+        let applied = self.change_with(path, |s| s.reload_from_disk())?;
+        // The buffer's base is the file now, even where the text did not change.
+        self.backup_stale(&DocPath::parse(path)?);
+        Ok(applied)
+    }
+
+    /// The writer chose "keep mine" in a conflict.
+    pub fn keep_mine(&mut self, path: &str) -> Result<()> {
+        let s = self.session_mut(path)?;
+        s.keep_buffer()?;
+        // The backup's base is the file seen now.
+        let doc = s.doc_path().clone();
+        self.backup_stale(&doc);
+        Ok(())
+    }
+
+    /// The writer chose "compare" in a conflict.
+    pub fn compare_with_disk(&self, path: &str) -> Result<Comparison> {
+        let s = self.session(path)?;
+        let disk = s.disk_document()?;
+        Ok(Comparison {
+            path: path.to_owned(),
+            diff: word_diff(s.document().text(), disk.text()),
+        })
+    }
+}
+
+fn not_open(path: &str) -> Error {
+    Error::NotFound {
+        what: "open document",
+        id: path.to_owned(),
+        doc: "this window".into(),
+    }
+}
+
+fn review_of(s: &Session) -> ReviewDto {
+    ReviewDto {
+        proposals: views::proposals(s, Unit::Utf16),
+        threads: views::threads(s, Unit::Utf16),
+        spans: views::spans(s, Unit::Utf16),
+        sidecar_error: s.sidecar_problem().cloned(),
+        can_undo: s.can_undo(),
+        can_redo: s.can_redo(),
+    }
+}
+
+/// The workspace for a document named on its own (`cowriting-desktop
+/// notes/essay.md`, or a file manager's "Open with"): the git work tree the file
+/// is in, else the file's folder; and the document's path in it. Refused like
+/// any document path: a file under `.git`, `.threads` or `.cowriting`, or one
+/// that is not Markdown or text.
+pub fn workspace_of_document(file: &Path) -> Result<(Workspace, DocPath)> {
+    let file = file
+        .canonicalize()
+        .map_err(|e| Error::BadInput(format!("{}: cannot open: {e}", file.display())))?;
+    if !file.is_file() {
+        return Err(Error::BadInput(format!("{}: not a file", file.display())));
+    }
+    let folder = file
+        .parent()
+        .ok_or_else(|| Error::BadInput(format!("{}: no folder", file.display())))?;
+    let work_tree = cowriting_git::work_tree_of(folder).filter(|w| file.starts_with(w));
+    let ws = Workspace::open(work_tree.as_deref().unwrap_or(folder))?;
+    let doc = ws.doc_path_for_arg(&file.to_string_lossy())?;
+    Ok((ws, doc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup(text: &str) -> (tempfile::TempDir, Api) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("d.md"), text).unwrap();
+        let api = Api::open(dir.path()).unwrap();
+        (dir, api)
+    }
+
+    #[test]
+    fn the_status_bar_shows_the_git_branch() {
+        let (dir, api) = setup("text\n");
+        assert_eq!(api.workspace().branch, None, "not a repository");
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        let sig = git2::Signature::now("t", "t@example.com").unwrap();
+        let tree = repo
+            .find_tree(repo.index().unwrap().write_tree().unwrap())
+            .unwrap();
+        let oid = repo
+            .commit(Some("refs/heads/drafts"), &sig, &sig, "first", &tree, &[])
+            .unwrap();
+        repo.set_head("refs/heads/drafts").unwrap();
+        assert_eq!(api.workspace().branch.as_deref(), Some("drafts"));
+        repo.set_head_detached(oid).unwrap();
+        assert_eq!(
+            api.workspace().branch,
+            Some(oid.to_string()[..7].to_owned()),
+            "detached: a short id"
+        );
+    }
+
+    #[test]
+    fn a_document_opens_in_its_git_work_tree_else_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let notes = dir.path().join("notes");
+        std::fs::create_dir_all(notes.join("drafts")).unwrap();
+        std::fs::write(notes.join("drafts/essay.md"), "text\n").unwrap();
+        let (ws, doc) = workspace_of_document(&notes.join("drafts/essay.md")).unwrap();
+        assert_eq!(
+            ws.root(),
+            notes.join("drafts").canonicalize().unwrap(),
+            "no repository: its folder"
+        );
+        assert_eq!(doc.as_str(), "essay.md");
+
+        git2::Repository::init(&notes).unwrap();
+        let (ws, doc) = workspace_of_document(&notes.join("drafts/./essay.md")).unwrap();
+        assert_eq!(
+            ws.root(),
+            notes.canonicalize().unwrap(),
+            "the enclosing work tree"
+        );
+        assert_eq!(doc.as_str(), "drafts/essay.md");
+
+        std::fs::write(notes.join(".git/notes.md"), "x\n").unwrap();
+        assert!(
+            workspace_of_document(&notes.join(".git/notes.md")).is_err(),
+            "nothing under .git"
+        );
+        assert!(
+            workspace_of_document(&notes.join("drafts")).is_err(),
+            "a folder is not a document"
+        );
+        assert!(workspace_of_document(&notes.join("missing.md")).is_err());
+    }
+
+    #[test]
+    fn utf16_edits_round_trip_through_the_core() {
+        let (_dir, mut api) = setup("a😀b\n");
+        let v = api.open_document("d.md").unwrap();
+        // Insert after the emoji: UTF-16 offset 3 (a=0, 😀=1..3).
+        let ack = api
+            .edit(
+                "d.md",
+                v.version,
+                &[TextChange {
+                    from: 3,
+                    to: 3,
+                    insert: "é".into(),
+                }],
+                true,
+            )
+            .unwrap();
+        assert!(ack.dirty);
+        let v2 = api.open_document("d.md").unwrap();
+        assert_eq!(v2.text, "a😀éb\n");
+        // An offset inside the surrogate pair is refused.
+        let err = api
+            .edit(
+                "d.md",
+                ack.version,
+                &[TextChange {
+                    from: 2,
+                    to: 2,
+                    insert: "x".into(),
+                }],
+                true,
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("surrogate"), "{err}");
+        // A stale version is refused.
+        assert!(api.edit("d.md", 0, &[], true).is_err());
+    }
+
+    #[test]
+    fn a_chosen_group_is_accepted_in_one_call_and_undone_in_one_step() {
+        let (dir, mut api) = setup("one two three four\n");
+        let mut s = Session::open(
+            api.store().clone(),
+            DocPath::parse("d.md").unwrap(),
+            Provenance::human("h"),
+        )
+        .unwrap();
+        let mut ids = Vec::new();
+        for (at, by) in [((0, 3), "1"), ((4, 7), "2"), ((8, 13), "3")] {
+            let opts = cowriting_workspace::session::ProposeOptions {
+                author: Provenance::human("bot"),
+                turn_id: Some("turn-shared".into()),
+                instruction: None,
+            };
+            ids.push(s.propose(CharRange::new(at.0, at.1), by, opts).unwrap());
+        }
+        drop(s);
+        api.open_document("d.md").unwrap();
+        let chosen = vec![ids[0].clone(), ids[2].clone()];
+        let applied = api.accept_all("d.md", &chosen).unwrap();
+        assert_eq!(api.session("d.md").unwrap().document().text(), "1 two 3 four\n");
+        assert_eq!(applied.review.proposals.len(), 1, "the other one stays pending");
+        let undone = api.undo("d.md").unwrap();
+        assert_eq!(undone.review.proposals.len(), 3, "one undo step takes both back");
+        assert_eq!(
+            api.session("d.md").unwrap().document().text(),
+            "one two three four\n"
+        );
+        api.reject_all("d.md", &chosen).unwrap();
+        let left: Vec<String> = api
+            .review("d.md")
+            .unwrap()
+            .proposals
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+        assert_eq!(left, vec![ids[1].clone()]);
+        assert_eq!(
+            api.accept_all("d.md", &[]).unwrap_err().code(),
+            cowriting_workspace::ErrorCode::BadInput
+        );
+        drop(dir);
+    }
+
+    #[test]
+    fn accept_returns_utf16_changes_that_reproduce_the_text() {
+        let (dir, mut api) = setup("😀 the quick fox\n");
+        let mut s = Session::open(
+            api.store().clone(),
+            DocPath::parse("d.md").unwrap(),
+            Provenance::human("h"),
+        )
+        .unwrap();
+        let id = s
+            .propose(
+                CharRange::new(2, 11),
+                "the slow",
+                cowriting_workspace::session::ProposeOptions {
+                    author: Provenance::human("bot"),
+                    turn_id: None,
+                    instruction: None,
+                },
+            )
+            .unwrap();
+        drop(s);
+        let v = api.open_document("d.md").unwrap();
+        assert_eq!(v.review.proposals[0].from, Some(3), "UTF-16: the emoji counts 2");
+        let applied = api.accept("d.md", &id, None).unwrap();
+        // Apply the UTF-16 changes to a JS-like string model and compare.
+        let mut units: Vec<u16> = v.text.encode_utf16().collect();
+        for c in applied.changes.iter().rev() {
+            let ins: Vec<u16> = c.insert.encode_utf16().collect();
+            units.splice(c.from as usize..c.to as usize, ins);
+        }
+        assert_eq!(String::from_utf16(&units).unwrap(), "😀 the slow fox\n");
+        assert!(applied.review.proposals.is_empty());
+        assert_eq!(applied.review.spans[0].from, 7);
+        let undone = api.undo("d.md").unwrap();
+        assert_eq!(undone.review.proposals.len(), 1);
+        drop(dir);
+    }
+
+    #[test]
+    fn watcher_notices_external_changes_and_ignores_own_writes() {
+        let (dir, mut api) = setup("one two\n");
+        api.open_document("d.md").unwrap();
+        api.new_thread("d.md", 4, 7, "hm").unwrap();
+        let sidecar = dir.path().join(".threads/d.md.json");
+        assert!(
+            api.file_changed(&api.root().join(".threads/d.md.json"))
+                .is_empty(),
+            "own write"
+        );
+        // Another writer edits the sidecar.
+        let text = std::fs::read_to_string(&sidecar)
+            .unwrap()
+            .replace("\"open\"", "\"resolved\"");
+        std::fs::write(&sidecar, text).unwrap();
+        let root = api.root().to_path_buf();
+        let notices = api.file_changed(&root.join(".threads/d.md.json"));
+        assert!(
+            notices.contains(&Notice::ReviewChanged { path: "d.md".into() }),
+            "{notices:?}"
+        );
+        assert_eq!(api.review("d.md").unwrap().threads[0].status, "resolved");
+        // The document changes on disk while clean: reloaded, the thread follows.
+        std::fs::write(dir.path().join("d.md"), "zero one two\n").unwrap();
+        let notices = api.file_changed(&root.join("d.md"));
+        match &notices[0] {
+            Notice::DocumentReloaded { changes, .. } => {
+                assert_eq!(
+                    changes,
+                    &vec![TextChange {
+                        from: 0,
+                        to: 0,
+                        insert: "zero ".into()
+                    }]
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(api.review("d.md").unwrap().threads[0].from, Some(9));
+        // Dirty buffer + external change: a conflict, nothing lost.
+        let v = api.open_document("d.md").unwrap();
+        api.edit(
+            "d.md",
+            v.version,
+            &[TextChange {
+                from: 0,
+                to: 0,
+                insert: "my ".into(),
+            }],
+            false,
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("d.md"), "theirs\n").unwrap();
+        assert_eq!(
+            api.file_changed(&root.join("d.md")),
+            vec![Notice::Conflict { path: "d.md".into() }]
+        );
+        assert_eq!(api.open_document("d.md").unwrap().text, "my zero one two\n");
+        let cmp = api.compare_with_disk("d.md").unwrap();
+        assert!(!cmp.diff.is_empty());
+        let applied = api.reload_document("d.md").unwrap();
+        assert!(!applied.dirty);
+        assert_eq!(api.open_document("d.md").unwrap().text, "theirs\n");
+        // Saving is our own write: no notice.
+        let v = api.open_document("d.md").unwrap();
+        api.edit(
+            "d.md",
+            v.version,
+            &[TextChange {
+                from: 0,
+                to: 0,
+                insert: "x".into(),
+            }],
+            false,
+        )
+        .unwrap();
+        api.save("d.md").unwrap();
+        assert!(api.file_changed(&root.join("d.md")).is_empty());
+    }
+}

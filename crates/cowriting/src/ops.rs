@@ -1,0 +1,483 @@
+//! The one API: every operation a client asks of a workspace — list, read,
+//! propose, comment, decide, check, evaluate — as a call in and an answer
+//! ([`answers`]) out, built of the same [`crate::views`].
+//!
+//! The CLI and its MCP server (package `cowriting-cli`, `src/`) call these and
+//! do nothing else but parse their arguments and word the answers: `cowriting
+//! --json` prints the answer as it is, MCP returns it as `structuredContent`.
+//! The desktop app's [`crate::api::Api`] is the window layer above the same
+//! [`Session`] operations: it keeps sessions open with unsaved buffers and
+//! hot-exit backups, starts threads and changes their state with the `*_in` functions
+//! here, and answers with the review the UI repaints from.
+//!
+//! Each call opens the document's [`Session`] on the files as they are now
+//! (other writers may have changed them since the last call) and, when it
+//! writes, writes through the session's one write protocol before it answers.
+//! Nothing is cached between calls but the [`Store`]'s locks.
+//!
+//! [`Ops`] carries who is asking (the author of what a call writes) and the
+//! [`Unit`] its positions are answered in; both are the client's: the CLI's
+//! user and `--unit`, the MCP client's agent and bytes. Errors are the core's
+//! typed [`Error`]s; a client may reword one (the CLI names `--nth`, MCP
+//! `occurrence`) but branches on its code only.
+
+use crate::views::{self, Unit};
+use cowriting_core::model::{Provenance, ThreadStatus};
+use cowriting_core::offset::CharRange;
+use cowriting_producers::suggest::{self, Producer};
+use cowriting_producers::Cancel;
+use cowriting_workspace::config::Config;
+use cowriting_workspace::error::{Error, Result};
+use cowriting_workspace::identity::AgentClient;
+use cowriting_workspace::ledger::Ledger;
+use cowriting_workspace::session::{ProposalState, ProposeOptions, Session, Target};
+use cowriting_workspace::store::Store;
+use cowriting_workspace::workspace::{DocPath, Workspace};
+use std::sync::Arc;
+
+pub mod answers;
+mod page;
+pub use answers::*;
+use page::Page;
+
+/// A workspace, as one caller sees it. Cheap to make: a client may make one
+/// per call (MCP does, for each call's agent).
+#[derive(Clone)]
+pub struct Ops {
+    store: Arc<Store>,
+    /// The author of what this caller writes (comments, decisions).
+    caller: Provenance,
+    /// The unit positions are answered in.
+    unit: Unit,
+}
+
+/// A proposal to file.
+pub struct Propose<'a> {
+    pub document: &'a str,
+    pub target: Target<'a>,
+    pub replacement: &'a str,
+    /// The agent that proposes: its author and contract producer.
+    pub agent: &'a AgentClient,
+    /// Why this edit, shown with it (default: the instruction).
+    pub reason: Option<String>,
+    /// What the writer asked for, in their words.
+    pub instruction: Option<String>,
+    /// Groups the proposals of one request (one agent turn).
+    pub turn_id: Option<String>,
+}
+
+/// A change of a thread's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadChange {
+    Resolve,
+    Reopen,
+    /// Keep a relocated thread on the text it was re-attached to.
+    KeepHere,
+    /// Detach it from the text (it stays listed).
+    Detach,
+}
+
+impl Ops {
+    pub fn new(store: Arc<Store>, caller: Provenance, unit: Unit) -> Ops {
+        Ops { store, caller, unit }
+    }
+
+    /// The same workspace, for another caller or unit.
+    pub fn with(&self, caller: Provenance, unit: Unit) -> Ops {
+        Ops::new(self.store.clone(), caller, unit)
+    }
+
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    pub fn workspace(&self) -> &Workspace {
+        self.store.workspace()
+    }
+
+    pub fn unit(&self) -> Unit {
+        self.unit
+    }
+
+    /// The document a client names: a workspace-relative path, or an absolute
+    /// one inside the workspace.
+    pub fn doc(&self, arg: &str) -> Result<DocPath> {
+        self.workspace().doc_path_for_arg(arg)
+    }
+
+    /// A session on `doc` as it is on disk now.
+    pub fn session(&self, doc: &DocPath) -> Result<Session> {
+        Session::open(self.store.clone(), doc.clone(), self.caller.clone())
+    }
+
+    /// A session whose review data must be readable (every review operation):
+    /// a corrupt or newer sidecar is refused with its typed error, naming the
+    /// file and the place.
+    pub fn review_session(&self, doc: &DocPath) -> Result<Session> {
+        let s = self.session(doc)?;
+        if s.sidecar_problem().is_some() {
+            self.store.load(doc)?;
+        }
+        Ok(s)
+    }
+
+    fn review(&self, arg: &str) -> Result<Session> {
+        self.review_session(&self.doc(arg)?)
+    }
+
+    /// The documents a listing covers: `doc`, or every document with text or a
+    /// sidecar.
+    fn docs(&self, doc: Option<&str>) -> Result<Vec<DocPath>> {
+        if let Some(d) = doc {
+            return Ok(vec![self.doc(d)?]);
+        }
+        let ws = self.workspace();
+        let mut all = ws.list_documents();
+        for (d, _) in ws.list_sidecars() {
+            if !all.contains(&d) {
+                all.push(d);
+            }
+        }
+        all.sort();
+        Ok(all)
+    }
+
+    /// `view` of `document` (whose failure is the answer), or of every
+    /// document (whose failures are listed apart).
+    fn each<T>(
+        &self,
+        document: Option<&str>,
+        open: impl Fn(&DocPath) -> Result<Session>,
+        view: impl Fn(&Session) -> T,
+    ) -> Result<(Vec<T>, Vec<views::DocError>)> {
+        let (mut out, mut errors) = (Vec::new(), Vec::new());
+        for doc in self.docs(document)? {
+            match open(&doc) {
+                Ok(s) => out.push(view(&s)),
+                Err(e) if document.is_none() => errors.push(views::DocError {
+                    document: doc.to_string(),
+                    error: e.info(),
+                }),
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((out, errors))
+    }
+
+    /// What waits on `doc`, or on every document.
+    pub fn documents(&self, doc: Option<&str>) -> Result<DocumentsOut> {
+        let (documents, errors) = self.each(doc, |d| self.session(d), views::summary)?;
+        Ok(DocumentsOut { documents, errors })
+    }
+
+    /// A page of `doc`: lines `from_line..=to_line` (1-based; default from the
+    /// first, as far as a page goes), with the proposals and open threads on
+    /// them. Positions are bytes, whatever this caller's unit.
+    pub fn read(&self, doc: &str, from_line: Option<usize>, to_line: Option<usize>) -> Result<ReadOut> {
+        let doc = self.doc(doc)?;
+        let s = self.session(&doc)?;
+        let d = s.document();
+        let page = Page::of(d, from_line, to_line).map_err(|m| Error::BadInput(format!("{doc}: {m}")))?;
+        let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+        let mut out = ReadOut {
+            document: doc.to_string(),
+            unit: Unit::Byte,
+            text: d.rope().byte_slice(page.start_byte..page.end_byte).to_string(),
+            total_lines: n(page.total_lines),
+            from_line: n(page.from_line),
+            to_line: n(page.to_line),
+            next_from_line: page.next_from_line.map(n),
+            start_byte: n(page.start_byte),
+            end_byte: n(page.end_byte),
+            total_bytes: n(d.len_bytes()),
+            proposals: Vec::new(),
+            threads: Vec::new(),
+            other_proposals: 0,
+            other_threads: 0,
+            sidecar_error: s.sidecar_problem().cloned(),
+        };
+        if out.sidecar_error.is_some() {
+            return Ok(out);
+        }
+        let (proposals, others): (Vec<_>, Vec<_>) = views::proposals(&s, Unit::Byte)
+            .into_iter()
+            .partition(|p| page.shows(p.from, p.to));
+        let (threads, other_threads): (Vec<_>, Vec<_>) = views::threads(&s, Unit::Byte)
+            .into_iter()
+            .filter(|t| t.status == ThreadStatus::Open.as_str())
+            .partition(|t| page.shows(t.from, t.to));
+        out.proposals = proposals;
+        out.threads = threads;
+        out.other_proposals = n(others.len());
+        out.other_threads = n(other_threads.len());
+        Ok(out)
+    }
+
+    /// File a proposal: the document is not touched. The same edit by the
+    /// same agent that is still pending is not filed again
+    /// ([`Session::propose_suggestion_once`]).
+    pub fn propose(&self, p: Propose<'_>) -> Result<ProposedOut> {
+        let author = p.agent.author();
+        let mut s = self.with(author.clone(), self.unit).review(p.document)?;
+        let range = s.resolve_target(p.target)?;
+        let reason = p.reason.or_else(|| p.instruction.clone()).unwrap_or_default();
+        let proposed = s.propose_suggestion_once(
+            range,
+            p.replacement,
+            &p.agent.producer(),
+            "edit",
+            &reason,
+            ProposeOptions {
+                author,
+                turn_id: p.turn_id,
+                instruction: p.instruction,
+            },
+        )?;
+        let proposal = views::proposal(&s, self.unit, &proposed.id).ok_or_else(|| Error::NotFound {
+            what: "proposal",
+            id: proposed.id.clone(),
+            doc: s.doc_path().to_string(),
+        })?;
+        Ok(ProposedOut {
+            document: s.doc_path().to_string(),
+            unit: self.unit,
+            already_pending: proposed.already_pending(),
+            proposal,
+            overlapping: views::proposals_named(&s, self.unit, &proposed.overlapping),
+            warnings: s.take_warnings(),
+        })
+    }
+
+    /// The proposals of `doc` (or of every document), optionally of one state.
+    pub fn proposals(&self, doc: Option<&str>, state: Option<ProposalState>) -> Result<ProposalsOut> {
+        let (mut documents, errors) = self.each(
+            doc,
+            |d| self.review_session(d),
+            |s| views::doc_proposals(s, self.unit),
+        )?;
+        if let Some(want) = state {
+            for d in &mut documents {
+                d.proposals.retain(|p| p.state == want);
+            }
+        }
+        Ok(ProposalsOut { documents, errors })
+    }
+
+    /// The threads of `doc` (or of every document), optionally of one status.
+    pub fn threads(&self, doc: Option<&str>, status: Option<ThreadStatus>) -> Result<ThreadsOut> {
+        let (mut documents, errors) = self.each(
+            doc,
+            |d| self.review_session(d),
+            |s| views::doc_threads(s, self.unit),
+        )?;
+        if let Some(want) = status {
+            for d in &mut documents {
+                d.threads.retain(|t| t.status == want.as_str());
+            }
+        }
+        Ok(ThreadsOut { documents, errors })
+    }
+
+    /// Who wrote what in `doc`.
+    pub fn spans(&self, doc: &str) -> Result<views::DocSpans> {
+        Ok(views::doc_spans(&self.review(doc)?, self.unit))
+    }
+
+    /// The thread `id` of `s` as it is now.
+    fn thread_out(&self, s: &Session, id: &str, comment_id: Option<String>) -> Result<ThreadOut> {
+        let thread = views::threads(s, self.unit)
+            .into_iter()
+            .find(|t| t.id == id)
+            .ok_or_else(|| Error::NotFound {
+                what: "thread",
+                id: id.to_owned(),
+                doc: s.doc_path().to_string(),
+            })?;
+        Ok(ThreadOut {
+            document: s.doc_path().to_string(),
+            unit: self.unit,
+            thread,
+            comment_id,
+        })
+    }
+
+    /// Start a thread on the target's text with a first comment.
+    pub fn new_thread(&self, doc: &str, target: Target<'_>, body: &str) -> Result<ThreadOut> {
+        let mut s = self.review(doc)?;
+        let (id, comment) = Ops::new_thread_in(&mut s, target, body)?;
+        self.thread_out(&s, &id, comment)
+    }
+
+    /// [`Ops::new_thread`] in a session the caller keeps open (the app's):
+    /// the thread's id and its first comment's.
+    pub fn new_thread_in(
+        s: &mut Session,
+        target: Target<'_>,
+        body: &str,
+    ) -> Result<(String, Option<String>)> {
+        let range = s.resolve_target(target)?;
+        let id = s.new_thread(range, body)?;
+        let first = s
+            .threads()
+            .into_iter()
+            .find(|t| t.thread.id == id)
+            .and_then(|t| t.thread.comments.first().map(|c| c.id.clone()));
+        Ok((id, first))
+    }
+
+    /// Reply to a thread.
+    pub fn reply(&self, doc: &str, thread: &str, body: &str) -> Result<ThreadOut> {
+        let mut s = self.review(doc)?;
+        let comment = s.reply(thread, body)?;
+        self.thread_out(&s, thread, Some(comment))
+    }
+
+    /// Resolve, reopen, keep here or detach a thread.
+    pub fn change_thread(&self, doc: &str, thread: &str, change: ThreadChange) -> Result<ThreadOut> {
+        let mut s = self.review(doc)?;
+        Ops::change_thread_in(&mut s, thread, change)?;
+        self.thread_out(&s, thread, None)
+    }
+
+    /// [`Ops::change_thread`] in a session the caller keeps open.
+    pub fn change_thread_in(s: &mut Session, thread: &str, change: ThreadChange) -> Result<()> {
+        match change {
+            ThreadChange::Resolve => s.set_thread_status(thread, ThreadStatus::Resolved),
+            ThreadChange::Reopen => s.set_thread_status(thread, ThreadStatus::Open),
+            ThreadChange::KeepHere => s.keep_thread_here(thread),
+            ThreadChange::Detach => s.detach_thread(thread),
+        }
+    }
+
+    /// Accept a proposal (with the writer's own replacement, when `with` is
+    /// given): the document and its review data are saved, the decision logged.
+    pub fn accept(&self, doc: &str, id: &str, with: Option<&str>) -> Result<DecidedOut> {
+        let mut s = self.review(doc)?;
+        s.accept_and_save(id, with)?;
+        Ok(DecidedOut {
+            document: s.doc_path().to_string(),
+            id: id.to_owned(),
+            outcome: match with {
+                Some(_) => DecidedOutcome::Changed,
+                None => DecidedOutcome::Accepted,
+            },
+            warnings: s.take_warnings(),
+        })
+    }
+
+    /// Reject a proposal: it is gone from the review data; the text is untouched.
+    pub fn reject(&self, doc: &str, id: &str) -> Result<DecidedOut> {
+        let mut s = self.review(doc)?;
+        s.reject(id)?;
+        Ok(DecidedOut {
+            document: s.doc_path().to_string(),
+            id: id.to_owned(),
+            outcome: DecidedOutcome::Rejected,
+            warnings: s.take_warnings(),
+        })
+    }
+
+    /// Decisions from the decision log, newest first: of `doc` (or all), at
+    /// most `limit` of them.
+    pub fn decisions(&self, doc: Option<&str>, limit: Option<usize>) -> Result<DecisionsOut> {
+        let doc = doc.map(|d| self.doc(d)).transpose()?;
+        let log = Ledger::new(self.workspace().root()).log()?;
+        let decisions = log
+            .records
+            .iter()
+            .rev()
+            .filter(|r| doc.as_ref().is_none_or(|d| d.as_str() == r.doc_id))
+            .take(limit.unwrap_or(usize::MAX))
+            .map(views::decision)
+            .collect();
+        Ok(DecisionsOut {
+            decisions,
+            warnings: log.warnings,
+        })
+    }
+
+    /// Run one producer on `doc` (on `selection`, for Claude, with the
+    /// writer's `instruction`) and file what it found.
+    pub fn suggest(
+        &self,
+        doc: &str,
+        producer: &str,
+        selection: Option<Target<'_>>,
+        instruction: Option<String>,
+        cancel: &Cancel,
+    ) -> Result<FiledOut> {
+        let cfg = Config::load()?;
+        let producer = Producer::parse(producer, &cfg)?;
+        let mut s = self.review(doc)?;
+        let selection: Option<CharRange> = selection.map(|t| s.resolve_target(t)).transpose()?;
+        let filing = suggest::run_and_file(&mut s, &cfg, producer, selection, instruction, cancel)?;
+        Ok(FiledOut {
+            document: s.doc_path().to_string(),
+            filing,
+            warnings: s.take_warnings(),
+        })
+    }
+
+    /// Check document: every producer enabled in the settings, in turn, on
+    /// the whole of `doc` ([`suggest::check_document`]). Refused when none is
+    /// enabled.
+    pub fn check_document(&self, doc: &str, cancel: &Cancel) -> Result<CheckDocumentOut> {
+        let cfg = Config::load()?;
+        if cfg.producers.enabled.is_empty() {
+            return Err(Error::BadInput(
+                "no producers are enabled in the settings: name one to run".into(),
+            ));
+        }
+        let mut s = self.review(doc)?;
+        let outcomes = suggest::check_document(&cfg.producers.enabled, cancel, |name| {
+            let producer = Producer::parse(name, &cfg).map_err(|e| e.info())?;
+            suggest::run_and_file(&mut s, &cfg, producer, None, None, cancel).map_err(|e| e.info())
+        });
+        Ok(CheckDocumentOut {
+            document: s.doc_path().to_string(),
+            outcomes,
+            warnings: s.take_warnings(),
+        })
+    }
+
+    /// Acceptance by producer and category from the decision log; with
+    /// `replay`, that producer run again on each decided revision.
+    pub fn eval(&self, replay: Option<&str>) -> Result<EvalOut> {
+        let root = self.workspace().root();
+        let ledger = Ledger::new(root);
+        let warnings = ledger.log()?.warnings;
+        let store = self.store.clone();
+        let rows = cowriting_workspace::ledger::eval(&ledger, |doc| {
+            store
+                .load(doc)
+                .ok()
+                .flatten()
+                .map(|a| a.proposals.iter().map(|p| p.id.clone()).collect())
+                .unwrap_or_default()
+        })?;
+        let replay = match replay {
+            Some(name) => {
+                let cfg = Config::load()?;
+                let producer = Producer::parse(name, &cfg)?;
+                Some(cowriting_producers::eval::replay(root, &ledger, &cfg, &producer)?)
+            }
+            None => None,
+        };
+        Ok(EvalOut {
+            rows,
+            replay,
+            warnings,
+        })
+    }
+
+    /// Check sidecars (of `docs`, or all): parse, schema version, dangling
+    /// anchor ids, `docPath`.
+    pub fn check_sidecars(&self, docs: &[String]) -> Result<SidecarsOut> {
+        let docs: Vec<DocPath> = docs.iter().map(|d| self.doc(d)).collect::<Result<_>>()?;
+        let sidecars = cowriting_workspace::check::check(self.workspace(), &docs);
+        Ok(SidecarsOut {
+            ok: sidecars.iter().all(cowriting_workspace::check::SidecarReport::ok),
+            sidecars,
+        })
+    }
+}

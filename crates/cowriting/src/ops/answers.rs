@@ -1,0 +1,177 @@
+//! What the operations answer: one type per answer, built of [`crate::views`],
+//! serialized one way. `cowriting --json` prints these; the MCP tools return
+//! them as `structuredContent` under an `outputSchema` generated from them.
+
+use crate::views::{self, Unit};
+use cowriting_producers::eval::Replay;
+use cowriting_producers::suggest::{CheckOutcome, Filing};
+use cowriting_workspace::check::SidecarReport;
+use cowriting_workspace::error::ErrorInfo;
+use cowriting_workspace::ledger::EvalRow;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The documents of a listing, and the ones that could not be read.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DocumentsOut {
+    pub documents: Vec<views::DocSummary>,
+    /// Documents that could not be read, with why.
+    pub errors: Vec<views::DocError>,
+}
+
+/// One page of a document.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadOut {
+    pub document: String,
+    /// Always `byte`: a page is cut and placed in UTF-8 bytes of the text.
+    pub unit: Unit,
+    /// The text of the lines shown, exactly, line ends included: a document's
+    /// pages put together are its text.
+    pub text: String,
+    /// The document's lines (a last line without a line end counts; an empty
+    /// document has none).
+    pub total_lines: u32,
+    /// The first line shown (1-based).
+    pub from_line: u32,
+    /// The last line shown (1-based, inclusive; `fromLine - 1` when the
+    /// document is empty).
+    pub to_line: u32,
+    /// The `from_line` that reads on from here; null when this page reaches
+    /// the end of the document.
+    pub next_from_line: Option<u32>,
+    /// Where `text` is in the document's text: UTF-8 bytes `startByte..endByte`
+    /// (the offsets a byte target and the proposals' `from`/`to` use).
+    pub start_byte: u32,
+    pub end_byte: u32,
+    /// The length of the whole text in UTF-8 bytes.
+    pub total_bytes: u32,
+    /// The proposals waiting on the lines shown (the ones whose text is not in
+    /// the document at all are listed with the page starting at line 1).
+    pub proposals: Vec<views::ProposalDto>,
+    /// The open threads on the lines shown (detached and orphaned ones with the
+    /// page starting at line 1).
+    pub threads: Vec<views::ThreadDto>,
+    /// Proposals waiting on the document that are not on this page.
+    pub other_proposals: u32,
+    /// Open threads of the document that are not on this page.
+    pub other_threads: u32,
+    /// Why its review data cannot be read, if it cannot (then no proposals or threads).
+    pub sidecar_error: Option<ErrorInfo>,
+}
+
+/// A proposal filed (or found already pending).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProposedOut {
+    pub document: String,
+    pub unit: Unit,
+    /// The proposal filed, or, when `alreadyPending`, the identical one that
+    /// was already waiting.
+    pub proposal: views::ProposalDto,
+    /// The same edit (same target, same replacement) by the same agent was
+    /// already pending: nothing was filed, `proposal` is that one.
+    pub already_pending: bool,
+    /// Other pending proposals whose targets overlap this one's: accepting one
+    /// turns the others stale. Filed regardless.
+    pub overlapping: Vec<views::ProposalDto>,
+    /// Decision-log problems (the proposal was filed regardless).
+    pub warnings: Vec<String>,
+}
+
+/// Proposals, by document.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ProposalsOut {
+    pub documents: Vec<views::DocProposals>,
+    pub errors: Vec<views::DocError>,
+}
+
+/// Threads, by document.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ThreadsOut {
+    pub documents: Vec<views::DocThreads>,
+    pub errors: Vec<views::DocError>,
+}
+
+/// A thread as it is after an operation on it.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadOut {
+    pub document: String,
+    pub unit: Unit,
+    pub thread: views::ThreadDto,
+    /// The comment this operation wrote (a new thread's first comment, a
+    /// reply); null when it wrote none (resolve, reopen, keep, detach).
+    pub comment_id: Option<String>,
+}
+
+/// What the writer decided on a proposal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DecidedOutcome {
+    Accepted,
+    /// Accepted with the writer's own replacement.
+    Changed,
+    Rejected,
+}
+
+/// A decision made: the document has the change (accepted, changed) or not
+/// (rejected), saved, and the decision is in the decision log.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DecidedOut {
+    pub document: String,
+    /// The proposal decided on (`pr_…`).
+    pub id: String,
+    pub outcome: DecidedOutcome,
+    /// Decision-log problems (the decision went through).
+    pub warnings: Vec<String>,
+}
+
+/// Decisions from the decision log.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DecisionsOut {
+    /// Newest first; an undone one says so (`undone`).
+    pub decisions: Vec<views::DecisionDto>,
+    /// Unreadable decision-log lines that were skipped.
+    pub warnings: Vec<String>,
+}
+
+/// A producer run on one document and what it filed: the [`Filing`]'s
+/// fields, with the document and the warnings beside them.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FiledOut {
+    pub document: String,
+    #[serde(flatten)]
+    pub filing: Filing,
+    /// Decision-log problems (the proposals were filed regardless).
+    pub warnings: Vec<String>,
+}
+
+/// What each producer did in Check document.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckDocumentOut {
+    pub document: String,
+    pub outcomes: Vec<CheckOutcome<Filing>>,
+    /// Decision-log problems (what was filed stays filed).
+    pub warnings: Vec<String>,
+}
+
+/// Acceptance by producer and category, and optionally a replay.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalOut {
+    pub rows: Vec<EvalRow>,
+    pub replay: Option<Replay>,
+    /// Unreadable decision-log lines that were skipped.
+    pub warnings: Vec<String>,
+}
+
+/// The sidecars checked, and whether all are sound.
+#[derive(Clone, Debug, Serialize)]
+pub struct SidecarsOut {
+    pub ok: bool,
+    pub sidecars: Vec<SidecarReport>,
+}
