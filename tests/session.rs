@@ -452,6 +452,36 @@ fn accepting_all_of_a_turn_is_one_undo_step() {
 }
 
 #[test]
+fn a_turn_is_accepted_or_rejected_whole_and_only_its_own_proposals() {
+    let f = Fixture::new("one two three four\n");
+    let mut s = f.open();
+    let other = ProposeOptions {
+        turn_id: Some("turn-2".into()),
+        ..opts()
+    };
+    s.propose(CharRange::new(0, 3), "ONE", opts()).unwrap();
+    s.propose(CharRange::new(8, 13), "THREE", opts()).unwrap();
+    let c = s.propose(CharRange::new(14, 18), "FOUR", other).unwrap();
+    assert_eq!(s.turn_proposals("turn-1", true).len(), 2);
+    s.accept_turn("turn-1").unwrap();
+    assert_eq!(text(&s), "ONE two THREE four\n");
+    assert_eq!(s.turn_proposals("turn-1", false), Vec::<String>::new());
+    let e = s.accept_turn("turn-1").unwrap_err();
+    assert_eq!(e.code(), ErrorCode::BadInput, "{e}");
+    assert!(e.to_string().contains("d.md"), "names the document: {e}");
+    s.undo().unwrap();
+    assert_eq!(text(&s), "one two three four\n", "one undo step");
+    assert_eq!(s.turn_proposals("turn-1", true).len(), 2);
+    s.reject_turn("turn-2").unwrap();
+    assert_eq!(s.turn_proposals("turn-2", false), Vec::<String>::new());
+    assert!(s.proposals().iter().all(|v| v.proposal.id != c));
+    assert_eq!(s.proposals().len(), 2, "turn-1's are still pending");
+    assert_eq!(s.reject_turn("no-such-turn").unwrap_err().code(), ErrorCode::BadInput);
+    assert_eq!(s.accept_all(&[]).unwrap_err().code(), ErrorCode::BadInput);
+    assert_eq!(s.reject_all(&[]).unwrap_err().code(), ErrorCode::BadInput);
+}
+
+#[test]
 fn one_resolver_names_the_same_text_by_words_bytes_and_utf16() {
     use cowriting::{ByteRange, Target, Utf16Offset};
     let f = Fixture::new("café 😀 café 😀 end");

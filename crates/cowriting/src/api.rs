@@ -28,7 +28,7 @@ use cowriting_workspace::config::Config;
 use cowriting_workspace::error::{Error, Result};
 use cowriting_workspace::identity::human_identity;
 use cowriting_workspace::ledger::LEDGER_DIR;
-use cowriting_workspace::session::{ProposalState, Session, Target};
+use cowriting_workspace::session::{Session, Target};
 use cowriting_workspace::store::Store;
 use cowriting_workspace::workspace::{DocPath, Workspace, SIDECAR_DIR};
 use std::collections::BTreeMap;
@@ -236,53 +236,24 @@ impl Api {
         self.change_with(path, |s| s.reject(id).map(|()| None))
     }
 
-    fn turn_ids(s: &Session, turn: &str, pending_only: bool) -> Vec<String> {
-        s.proposals()
-            .into_iter()
-            .filter(|v| v.proposal.turn_id.as_deref() == Some(turn))
-            .filter(|v| !pending_only || v.state == ProposalState::Pending)
-            .map(|v| v.proposal.id)
-            .collect()
-    }
-
     /// Accept every pending proposal of a turn, as one undo step.
     pub fn accept_turn(&mut self, path: &str, turn: &str) -> Result<Applied> {
-        self.change_with(path, |s| {
-            let ids = Self::turn_ids(s, turn, true);
-            if ids.is_empty() {
-                return Err(Error::BadInput(format!(
-                    "turn {turn} has no acceptable proposal in {path}"
-                )));
-            }
-            s.accept_all(&ids).map(Some)
-        })
+        self.change_with(path, |s| s.accept_turn(turn).map(Some))
     }
 
     /// Reject every proposal of a turn (whatever its state), as one undo step.
     pub fn reject_turn(&mut self, path: &str, turn: &str) -> Result<Applied> {
-        self.change_with(path, |s| {
-            let ids = Self::turn_ids(s, turn, false);
-            if ids.is_empty() {
-                return Err(Error::BadInput(format!("turn {turn} has no proposal in {path}")));
-            }
-            s.reject_all(&ids).map(|()| None)
-        })
+        self.change_with(path, |s| s.reject_turn(turn).map(|()| None))
     }
 
     /// Accept these proposals (a group the writer chose, e.g. one producer's
     /// part of a shared turn), as one undo step. Each must be acceptable.
     pub fn accept_all(&mut self, path: &str, ids: &[String]) -> Result<Applied> {
-        if ids.is_empty() {
-            return Err(Error::BadInput("no proposals to accept".into()));
-        }
         self.change_with(path, |s| s.accept_all(ids).map(Some))
     }
 
     /// Reject these proposals (whatever their state), as one undo step.
     pub fn reject_all(&mut self, path: &str, ids: &[String]) -> Result<Applied> {
-        if ids.is_empty() {
-            return Err(Error::BadInput("no proposals to reject".into()));
-        }
         self.change_with(path, |s| s.reject_all(ids).map(|()| None))
     }
 

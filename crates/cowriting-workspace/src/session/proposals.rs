@@ -292,6 +292,40 @@ impl Session {
         Ok(change)
     }
 
+    /// The ids of a turn's proposals, in document order: the pending ones (what
+    /// can be accepted), or all of them whatever their state.
+    pub fn turn_proposals(&self, turn: &str, pending_only: bool) -> Vec<String> {
+        self.proposals()
+            .into_iter()
+            .filter(|v| v.proposal.turn_id.as_deref() == Some(turn))
+            .filter(|v| !pending_only || v.state == ProposalState::Pending)
+            .map(|v| v.proposal.id)
+            .collect()
+    }
+
+    /// Accept every pending proposal of a turn, as one undo step
+    /// ([`Session::accept_all`]); refused when the turn has none.
+    pub fn accept_turn(&mut self, turn: &str) -> Result<ChangeSet> {
+        let ids = self.turn_proposals(turn, true);
+        if ids.is_empty() {
+            return Err(Error::BadInput(format!(
+                "turn {turn} has no acceptable proposal in {}",
+                self.doc_path
+            )));
+        }
+        self.accept_all(&ids)
+    }
+
+    /// Reject every proposal of a turn, whatever its state, as one undo step
+    /// ([`Session::reject_all`]); refused when the turn has none.
+    pub fn reject_turn(&mut self, turn: &str) -> Result<()> {
+        let ids = self.turn_proposals(turn, false);
+        if ids.is_empty() {
+            return Err(Error::BadInput(format!("turn {turn} has no proposal in {}", self.doc_path)));
+        }
+        self.reject_all(&ids)
+    }
+
     /// Accept several proposals as one undo step (accept all of a turn). Stops at
     /// the first that cannot be accepted, leaving the ones before it accepted;
     /// returns the combined change.
@@ -301,6 +335,9 @@ impl Session {
     /// are before the first accept — one hash of the document and one ledger
     /// read for the lot, not one per proposal.
     pub fn accept_all(&mut self, ids: &[String]) -> Result<ChangeSet> {
+        if ids.is_empty() {
+            return Err(Error::BadInput("no proposals to accept".into()));
+        }
         {
             let _lock = lock_and_recover(&self.store, &self.doc_path)?;
             self.check_sidecar()?;
@@ -321,6 +358,9 @@ impl Session {
     /// (Those whose acceptance is still unsaved wait for the save, as with
     /// [`Session::reject`].)
     pub fn reject_all(&mut self, ids: &[String]) -> Result<()> {
+        if ids.is_empty() {
+            return Err(Error::BadInput("no proposals to reject".into()));
+        }
         for attempt in 0..REDO_LIMIT {
             if attempt > 0 {
                 crate::fsutil::backoff(attempt);
