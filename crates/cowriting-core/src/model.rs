@@ -252,6 +252,12 @@ impl ThreadStatus {
     }
 }
 
+impl fmt::Display for ThreadStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Thread {
     pub id: String,
@@ -333,6 +339,12 @@ impl AuthorKind {
             AuthorKind::Human => "human",
             AuthorKind::Other(s) => s,
         }
+    }
+}
+
+impl fmt::Display for AuthorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

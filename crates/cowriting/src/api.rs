@@ -615,7 +615,10 @@ mod tests {
             notices.contains(&Notice::ReviewChanged { path: "d.md".into() }),
             "{notices:?}"
         );
-        assert_eq!(api.review("d.md").unwrap().threads[0].status, "resolved");
+        assert_eq!(
+            api.review("d.md").unwrap().threads[0].status,
+            cowriting_core::model::ThreadStatus::Resolved
+        );
         // The document changes on disk while clean: reloaded, the thread follows.
         std::fs::write(dir.path().join("d.md"), "zero one two\n").unwrap();
         let notices = api.file_changed(&root.join("d.md"));

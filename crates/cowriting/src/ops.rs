@@ -204,7 +204,7 @@ impl Ops {
             .partition(|p| page.shows(p.from, p.to));
         let (threads, other_threads): (Vec<_>, Vec<_>) = views::threads(&s, Unit::Byte)
             .into_iter()
-            .filter(|t| t.status == ThreadStatus::Open.as_str())
+            .filter(|t| t.status == ThreadStatus::Open)
             .partition(|t| page.shows(t.from, t.to));
         out.proposals = proposals;
         out.threads = threads;
@@ -272,7 +272,7 @@ impl Ops {
         )?;
         if let Some(want) = status {
             for d in &mut documents {
-                d.threads.retain(|t| t.status == want.as_str());
+                d.threads.retain(|t| t.status == want);
             }
         }
         Ok(ThreadsOut { documents, errors })

@@ -11,7 +11,7 @@
 
 use cowriting_core::diff::DiffPart;
 use cowriting_core::document::Document;
-use cowriting_core::model::{Provenance, ThreadStatus};
+use cowriting_core::model::{AuthorKind, Provenance, ThreadStatus};
 use cowriting_core::offset::CharRange;
 use cowriting_workspace::error::ErrorInfo;
 use cowriting_workspace::ledger::DecisionRecord;
@@ -82,7 +82,8 @@ fn place(doc: &Document, unit: Unit, range: Option<CharRange>) -> Place {
 #[serde(rename_all = "camelCase")]
 pub struct AuthorDto {
     /// `agent`, `human`, or another kind a different tool wrote.
-    pub kind: String,
+    #[cfg_attr(feature = "ts", ts(type = r#""agent" | "human" | (string & {})"#))]
+    pub kind: AuthorKind,
     pub id: String,
     /// E.g. "claude (claude-sonnet-4-5)" or "ada@example.com".
     pub label: String,
@@ -98,7 +99,7 @@ impl From<&Provenance> for AuthorDto {
         let agent = p.agent.as_ref();
         let some = |s: Option<&String>| s.filter(|s| !s.is_empty()).cloned();
         AuthorDto {
-            kind: p.kind.as_str().to_owned(),
+            kind: p.kind.clone(),
             id: p.id.clone(),
             label: p.to_string(),
             model: p.model().map(str::to_owned),
@@ -171,7 +172,8 @@ pub struct CommentDto {
 pub struct ThreadDto {
     pub id: String,
     /// `open`, `resolved`, or another status a different tool wrote.
-    pub status: String,
+    #[cfg_attr(feature = "ts", ts(type = r#""open" | "resolved" | (string & {})"#))]
+    pub status: ThreadStatus,
     /// `None` when the thread is orphaned or detached.
     pub from: Option<u32>,
     pub to: Option<u32>,
@@ -406,7 +408,7 @@ pub fn threads(s: &Session, unit: Unit) -> Vec<ThreadDto> {
             let detached = v.thread.detached();
             ThreadDto {
                 id: v.thread.id,
-                status: v.thread.status.as_str().to_owned(),
+                status: v.thread.status.clone(),
                 orphaned: at.from.is_none() && !detached,
                 from: at.from,
                 to: at.to,

@@ -7,7 +7,7 @@ export type AuthorDto = {
 /**
  * `agent`, `human`, or another kind a different tool wrote.
  */
-kind: string, id: string, 
+kind: "agent" | "human" | (string & {}), id: string, 
 /**
  * E.g. "claude (claude-sonnet-4-5)" or "ada@example.com".
  */

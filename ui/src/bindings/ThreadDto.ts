@@ -8,7 +8,7 @@ export type ThreadDto = { id: string,
 /**
  * `open`, `resolved`, or another status a different tool wrote.
  */
-status: string, 
+status: "open" | "resolved" | (string & {}), 
 /**
  * `None` when the thread is orphaned or detached.
  */

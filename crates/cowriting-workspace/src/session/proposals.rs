@@ -321,7 +321,10 @@ impl Session {
     pub fn reject_turn(&mut self, turn: &str) -> Result<()> {
         let ids = self.turn_proposals(turn, false);
         if ids.is_empty() {
-            return Err(Error::BadInput(format!("turn {turn} has no proposal in {}", self.doc_path)));
+            return Err(Error::BadInput(format!(
+                "turn {turn} has no proposal in {}",
+                self.doc_path
+            )));
         }
         self.reject_all(&ids)
     }
