@@ -37,6 +37,7 @@ import {
 import { age, groupByTurn, nextProposal, proposalAt, wordCount } from "./util";
 import { $, h } from "./dom";
 import { TaskChips, type Task } from "./tasks";
+import { ask, closeModal, modal, modalOpen, toast } from "./views/modal";
 import { restoreNotice } from "./restore";
 import type { RestoreReport } from "./bindings/RestoreReport";
 
@@ -247,30 +248,30 @@ export class App {
         void this.save();
       } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "q") {
         e.preventDefault();
-        if (!this.modalOpen()) void this.requestQuit();
+        if (!modalOpen()) void this.requestQuit();
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
         e.preventDefault();
         void this.openFolderDialog();
       } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
         e.preventDefault();
-        if (!this.modalOpen()) this.askClaude();
+        if (!modalOpen()) this.askClaude();
       } else if (mod && e.key === ",") {
         e.preventDefault();
-        if (!this.modalOpen()) void this.openSettings();
+        if (!modalOpen()) void this.openSettings();
       } else if (e.key === "F7" && !mod && !e.shiftKey && !e.altKey) {
         e.preventDefault();
-        if (!this.modalOpen()) void this.checkDocument();
+        if (!modalOpen()) void this.checkDocument();
       } else if (e.key === "Escape") {
         // Esc closes a dialog; with none open (and nothing else, like the
         // editor's selection, taking it) it cancels the newest running task —
         // unless the writer is in a text field of the panels.
         const target = e.target instanceof Element ? e.target : null;
         const inField = !!target?.closest("textarea, input, select") && !target.closest(".cm-editor");
-        const task = !this.modalOpen() && !e.defaultPrevented && !inField ? this.tasks.running().pop() : undefined;
+        const task = !modalOpen() && !e.defaultPrevented && !inField ? this.tasks.running().pop() : undefined;
         if (task) {
           e.preventDefault();
           this.tasks.cancel(task);
-        } else this.closeModal();
+        } else closeModal(this);
       }
     });
   }
@@ -282,22 +283,13 @@ export class App {
     });
   }
 
-  // ---- errors and toasts -------------------------------------------------------
-
-  toast(message: string, kind: "error" | "info" = "info") {
-    const t = $(".toast");
-    t.textContent = message;
-    t.className = `toast toast-${kind}`;
-    t.hidden = false;
-    window.clearTimeout((t as unknown as { timer?: number }).timer);
-    (t as unknown as { timer?: number }).timer = window.setTimeout(() => (t.hidden = true), kind === "error" ? 6000 : 2500);
-  }
+  // ---- errors and the core queue ------------------------------------------------
 
   async run<T>(f: () => Promise<T>): Promise<T | undefined> {
     try {
       return await f();
     } catch (e) {
-      this.toast(errorMessage(e), "error");
+      toast(errorMessage(e), "error");
       return undefined;
     }
   }
@@ -373,7 +365,7 @@ export class App {
     const doc = this.docs.get(path);
     if (!doc) return;
     if (doc.dirty) {
-      const choice = await this.ask(`${path} has unsaved changes.`, ["Save", "Discard", "Cancel"]);
+      const choice = await ask(`${path} has unsaved changes.`, ["Save", "Discard", "Cancel"]);
       if (choice === "Cancel" || choice === null) return;
       if (choice === "Save" && !(await this.save(path))) return;
     }
@@ -545,7 +537,7 @@ export class App {
     doc.dirty = result.dirty;
     doc.conflict = false;
     this.showReview(path, result.review);
-    if (result.sidecarSkipped) this.toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
+    if (result.sidecarSkipped) toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
     this.renderDirty();
     this.renderBanner();
     void this.refreshTree();
@@ -578,7 +570,7 @@ export class App {
           const review = await this.backend.review(n.path);
           this.applyFromCore(n.path, { changes: n.changes, version: n.version, dirty: false, review });
         });
-        this.toast(`${n.path} changed on disk and was reloaded.`);
+        toast(`${n.path} changed on disk and was reloaded.`);
         break;
       }
       case "conflict": {
@@ -590,7 +582,7 @@ export class App {
         break;
       }
       case "documentGone": {
-        if (this.docs.has(n.path)) this.toast(`${n.path} was removed from disk; save to write it again.`, "error");
+        if (this.docs.has(n.path)) toast(`${n.path} was removed from disk; save to write it again.`, "error");
         break;
       }
     }
@@ -689,7 +681,7 @@ export class App {
     for (const part of cmp.diff) {
       body.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
     }
-    this.modal(`Your version → the file on disk (${doc.path})`, body, [
+    modal(this, `Your version → the file on disk (${doc.path})`, body, [
       ["Keep mine", () => void this.resolveConflict("keep")],
       ["Load theirs", () => void this.resolveConflict("load")],
     ]);
@@ -958,13 +950,13 @@ export class App {
     if (!this.view || !this.active) return;
     const sel = this.view.state.selection.main;
     if (sel.empty) {
-      this.toast("Select the text to comment on first.");
+      toast("Select the text to comment on first.");
       return;
     }
     const path = this.active;
     const quote = this.view.state.sliceDoc(sel.from, sel.to);
     const area = h("textarea", { class: "new-thread-body", rows: "4", placeholder: "Your comment (Markdown)" });
-    this.modal(`Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [
+    modal(this, `Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [
       [
         "Comment",
         () =>
@@ -1022,12 +1014,12 @@ export class App {
     const view = this.view;
     const path = this.active;
     if (!view || !path) {
-      this.toast("Open a document first.");
+      toast("Open a document first.");
       return;
     }
     const sel = view.state.selection.main;
     if (sel.empty) {
-      this.toast("Select the text Claude should work on first, then Ask Claude… (Ctrl+K).");
+      toast("Select the text Claude should work on first, then Ask Claude… (Ctrl+K).");
       return;
     }
     const quote = view.state.sliceDoc(sel.from, sel.to);
@@ -1065,7 +1057,7 @@ export class App {
       const now = this.active === path && this.view ? this.view.state.selection.main : sel;
       const range = now.empty ? sel : now;
       this.askDraft = "";
-      this.closeModal();
+      closeModal(this);
       void this.runAsk(path, range.from, range.to, instruction);
     };
     area.addEventListener("input", () => {
@@ -1079,8 +1071,8 @@ export class App {
       }
     });
     go.addEventListener("click", submit);
-    cancel.addEventListener("click", () => this.closeModal());
-    this.modal("Ask Claude", body, []);
+    cancel.addEventListener("click", () => closeModal(this));
+    modal(this, "Ask Claude", body, []);
     area.focus();
   }
 
@@ -1117,7 +1109,7 @@ export class App {
     this.showPanel("review");
     const focus = document.activeElement;
     const free = !focus || focus === document.body || this.view.dom.contains(focus) || !!focus.closest(".jobs");
-    if (free && !this.modalOpen() && this.view.state.doc === docAtStart) this.reveal(first);
+    if (free && !modalOpen() && this.view.state.doc === docAtStart) this.reveal(first);
     else {
       this.focusedProposal = first.id;
       for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
@@ -1133,11 +1125,11 @@ export class App {
   async checkDocument() {
     const path = this.active;
     if (!path) {
-      this.toast("Open a document to check first.");
+      toast("Open a document to check first.");
       return;
     }
     if (this.tasks.running().some((t) => t.kind === "check" && t.path === path)) {
-      this.toast(`${path} is being checked already.`);
+      toast(`${path} is being checked already.`);
       return;
     }
     const task = this.tasks.start("check", path, "Checking…");
@@ -1273,8 +1265,8 @@ export class App {
       void (async () => {
         try {
           await this.backend.saveSettings(next);
-          if (form.isConnected) this.closeModal();
-          this.toast("Settings saved.");
+          if (form.isConnected) closeModal(this);
+          toast("Settings saved.");
         } catch (e) {
           showError(errorMessage(e));
         } finally {
@@ -1284,11 +1276,11 @@ export class App {
     });
     cancel.addEventListener("click", (e) => {
       e.preventDefault();
-      this.closeModal();
+      closeModal(this);
     });
     cancel.type = "button";
     save.type = "submit";
-    this.modal("Settings", form, []);
+    modal(this, "Settings", form, []);
     transport.focus();
   }
 
@@ -1313,7 +1305,7 @@ export class App {
     const onProposal = (f: (p: ProposalDto) => unknown) => () => {
       const p = this.proposalAtCursor();
       if (p) void f(p);
-      else this.toast("Put the cursor in a proposal first (Alt+] jumps to the next).");
+      else toast("Put the cursor in a proposal first (Alt+] jumps to the next).");
     };
     return [
       { id: "save", title: "Save", keys: "Ctrl+S", run: () => void this.save() },
@@ -1344,7 +1336,7 @@ export class App {
         keys: "Esc",
         run: () => {
           const running = this.tasks.running();
-          if (!running.length) this.toast("Nothing is running.");
+          if (!running.length) toast("Nothing is running.");
           for (const t of running) this.tasks.cancel(t);
         },
       },
@@ -1396,7 +1388,7 @@ export class App {
       });
     };
     const pick = (c: Command) => {
-      this.closeModal();
+      closeModal(this);
       void c.run();
     };
     input.addEventListener("input", () => {
@@ -1413,66 +1405,11 @@ export class App {
       render();
     });
     render();
-    this.modal(null, h("div", { class: "palette" }, input, list), []);
+    modal(this, null, h("div", { class: "palette" }, input, list), []);
     input.focus();
   }
 
-  // ---- modals --------------------------------------------------------------------------
-
-  modal(title: string | null, body: HTMLElement, buttons: [string, () => void][]) {
-    const root = $(".modal-root");
-    const box = h("div", { class: "modal", role: "dialog" });
-    if (title) box.append(h("h2", { text: title }));
-    box.append(body);
-    if (buttons.length) {
-      const row = h("div", { class: "modal-actions" });
-      for (const [label, f] of buttons) {
-        const b = h("button", { text: label, "data-action": label });
-        b.addEventListener("click", () => {
-          this.closeModal();
-          f();
-        });
-        row.append(b);
-      }
-      const cancel = h("button", { text: "Cancel", class: "modal-cancel" });
-      cancel.addEventListener("click", () => this.closeModal());
-      row.append(cancel);
-      box.append(row);
-    }
-    const backdrop = h("div", { class: "backdrop" }, box);
-    backdrop.addEventListener("mousedown", (e) => {
-      if (e.target === backdrop) this.closeModal();
-    });
-    root.replaceChildren(backdrop);
-  }
-
-  modalOpen(): boolean {
-    return $(".modal-root").childElementCount > 0;
-  }
-
-  closeModal() {
-    $(".modal-root").replaceChildren();
-    this.view?.focus();
-  }
-
-  /** Ask with buttons; resolves to the label chosen (null when dismissed). */
-  ask(question: string, options: string[]): Promise<string | null> {
-    return new Promise((resolve) => {
-      const root = $(".modal-root");
-      const box = h("div", { class: "modal", role: "alertdialog" }, h("p", { text: question }));
-      const row = h("div", { class: "modal-actions" });
-      for (const o of options) {
-        const b = h("button", { text: o, "data-action": o });
-        b.addEventListener("click", () => {
-          root.replaceChildren();
-          resolve(o);
-        });
-        row.append(b);
-      }
-      box.append(row);
-      root.replaceChildren(h("div", { class: "backdrop" }, box));
-    });
-  }
+  // ---- quitting ------------------------------------------------------------------------
 
   /** Quit as closing the window does: ask first when something is unsaved. */
   async requestQuit() {
@@ -1483,7 +1420,7 @@ export class App {
   }
 
   async confirmQuit(dirty: string[]) {
-    const choice = await this.ask(`Unsaved changes in ${dirty.join(", ")}.`, ["Save all and quit", "Quit without saving", "Cancel"]);
+    const choice = await ask(`Unsaved changes in ${dirty.join(", ")}.`, ["Save all and quit", "Quit without saving", "Cancel"]);
     if (choice === "Save all and quit") {
       for (const p of dirty) if (!(await this.save(p))) return;
       await this.backend.quit();
