@@ -38,8 +38,9 @@ import { age, groupByTurn, nextProposal, proposalAt, wordCount } from "./util";
 import { $, h } from "./dom";
 import { TaskChips, type Task } from "./tasks";
 import { ask, closeModal, modal, modalOpen, toast } from "./views/modal";
-import { restoreNotice } from "./restore";
-import type { RestoreReport } from "./bindings/RestoreReport";
+import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
+import { renderTabs } from "./views/tabs";
+import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
 declare const __TEST_HOOKS__: boolean;
@@ -145,7 +146,7 @@ export class App {
     try {
       await this.setWorkspace(await this.backend.workspace());
     } catch {
-      this.renderNoWorkspace();
+      renderNoWorkspace(this);
     }
     // The end-to-end tests' hooks, in test builds only: in any other build
     // the branch is false at build time and Vite leaves the module out.
@@ -158,76 +159,21 @@ export class App {
     this.ws = w;
     if (switching) {
       for (const p of [...this.order]) this.dropTab(p);
-      this.dismissRestoreNotice();
+      dismissRestoreNotice();
     }
     $(".ws-name").textContent = w.name;
     $(".ws-name").title = w.root;
-    this.renderTree();
+    renderTree(this);
     this.renderStatus();
     const restored = await this.backend.restoredBackups().catch(() => null);
-    if (restored) await this.showRestored(restored);
+    if (restored) await showRestored(this, restored);
     const named = await this.backend.initialDocument().catch(() => null);
     if (named) await this.open(named);
     if (!this.active && w.documents.length) {
       const first = w.documents.find((d) => d.proposals > 0) ?? w.documents[0];
       await this.open(first.path);
     }
-    void this.renderRecent();
-  }
-
-  /**
-   * After a crash: open each document restored from the last session in a tab
-   * (unsaved, as the core says), and say so in a notice that stays until
-   * dismissed. A file that changed on disk since also gets the conflict banner
-   * (keep mine / load theirs / compare).
-   */
-  async showRestored(report: RestoreReport) {
-    const lines = restoreNotice(report);
-    if (!lines.length) return;
-    for (const r of report.restored) {
-      await this.open(r.path);
-      const doc = this.docs.get(r.path);
-      if (doc && r.fileChanged) doc.conflict = true;
-    }
-    const first = report.restored[0];
-    if (first) this.activate(first.path);
-    const el = $(".restore-notice");
-    const close = h("button", { class: "rn-dismiss", title: "Dismiss", "aria-label": "Dismiss", text: "×" });
-    close.addEventListener("click", () => this.dismissRestoreNotice());
-    el.replaceChildren(
-      h("span", { class: "rn-icon", "aria-hidden": "true", text: "↺" }),
-      h("div", { class: "rn-lines" }, ...lines.map((l) => h("div", { class: "rn-line", text: l }))),
-      close,
-    );
-    el.classList.toggle("rn-warn", report.unrestored.length > 0 || report.restored.some((r) => r.fileChanged));
-    el.hidden = false;
-  }
-
-  dismissRestoreNotice() {
-    const el = $(".restore-notice");
-    el.hidden = true;
-    el.replaceChildren();
-  }
-
-  renderNoWorkspace() {
-    $(".tree").replaceChildren(
-      h("div", { class: "tree-empty" }, "No folder is open.", h("br"), h("button", { class: "btn-sample", text: "Open the sample workspace" })),
-    );
-    $(".btn-sample").addEventListener("click", () => void this.run(async () => this.setWorkspace(await this.backend.openSample())));
-  }
-
-  async renderRecent() {
-    const list = await this.backend.recentFolders().catch(() => []);
-    const el = $(".recent");
-    el.replaceChildren();
-    const others = list.filter((p) => p !== this.ws?.root).slice(0, 5);
-    if (!others.length) return;
-    const sel = h("select", { class: "recent-select", title: "Recent folders" }, h("option", { value: "", text: "Recent folders…" }));
-    for (const p of others) sel.append(h("option", { value: p, text: p.split("/").slice(-2).join("/") }));
-    sel.addEventListener("change", () => {
-      if (sel.value) void this.run(async () => this.setWorkspace(await this.backend.openFolder(sel.value)));
-    });
-    el.append(sel);
+    void renderRecent(this);
   }
 
   wireChrome() {
@@ -344,8 +290,8 @@ export class App {
       this.view.setState(doc.state);
     }
     host.classList.toggle("tint-off", !this.tint);
-    this.renderTabs();
-    this.renderTree();
+    renderTabs(this);
+    renderTree(this);
     this.renderBanner();
     this.renderPanel();
     this.renderStatus();
@@ -384,11 +330,11 @@ export class App {
         this.view?.destroy();
         this.view = null;
         $(".editor-host").replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
-        this.renderTabs();
+        renderTabs(this);
         this.renderPanel();
         this.renderStatus();
       }
-    } else this.renderTabs();
+    } else renderTabs(this);
   }
 
   // ---- edits ---------------------------------------------------------------------
@@ -489,7 +435,7 @@ export class App {
     } finally {
       this.setReadOnly(false);
     }
-    void this.refreshTree();
+    void refreshTree(this);
   }
 
   setReadOnly(on: boolean) {
@@ -540,17 +486,8 @@ export class App {
     if (result.sidecarSkipped) toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
     this.renderDirty();
     this.renderBanner();
-    void this.refreshTree();
+    void refreshTree(this);
     return true;
-  }
-
-  async refreshTree() {
-    const w = await this.backend.workspace().catch(() => null);
-    if (w) {
-      this.ws = w;
-      this.renderTree();
-      this.renderStatus();
-    }
   }
 
   // ---- the watcher -----------------------------------------------------------------
@@ -558,7 +495,7 @@ export class App {
   async onNotice(n: Notice) {
     switch (n.kind) {
       case "treeChanged":
-        await this.refreshTree();
+        await refreshTree(this);
         break;
       case "reviewChanged":
         if (this.docs.has(n.path)) await this.refreshReview(n.path);
@@ -590,51 +527,8 @@ export class App {
 
   // ---- rendering -------------------------------------------------------------------
 
-  renderTree() {
-    const tree = $(".tree");
-    tree.replaceChildren();
-    if (!this.ws) return;
-    if (!this.ws.documents.length) tree.append(h("div", { class: "tree-empty", text: "No Markdown or text files here." }));
-    for (const d of this.ws.documents) {
-      const parts = d.path.split("/");
-      const item = h(
-        "button",
-        { class: `tree-item${d.path === this.active ? " active" : ""}`, "data-path": d.path, title: d.path },
-        h("span", { class: "tree-dir", text: parts.length > 1 ? parts.slice(0, -1).join("/") + "/" : "" }),
-        h("span", { class: "tree-name", text: parts[parts.length - 1] }),
-        d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals) }) : null,
-        d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads) }) : null,
-        d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!" }) : null,
-      );
-      item.addEventListener("click", () => void this.open(d.path));
-      tree.append(item);
-    }
-  }
-
-  renderTabs() {
-    const tabs = $(".tabs");
-    tabs.replaceChildren();
-    for (const p of this.order) {
-      const doc = this.docs.get(p)!;
-      const close = h("button", { class: "tab-close", title: "Close (Ctrl+W)", text: "×" });
-      const tab = h(
-        "div",
-        { class: `tab${p === this.active ? " active" : ""}${doc.dirty ? " dirty" : ""}`, role: "tab", "data-path": p, title: p },
-        h("span", { class: "tab-name", text: p.split("/").pop() ?? p }),
-        h("span", { class: "tab-dirty", title: "Unsaved changes", text: "●" }),
-        close,
-      );
-      tab.addEventListener("click", () => this.activate(p));
-      close.addEventListener("click", (e) => {
-        e.stopPropagation();
-        void this.closeTab(p);
-      });
-      tabs.append(tab);
-    }
-  }
-
   renderDirty() {
-    this.renderTabs();
+    renderTabs(this);
     this.renderStatus();
   }
 
@@ -1007,7 +901,7 @@ export class App {
   /** After a run filed: show the core's review (fetched in order with the edits, so positions match the view). */
   async afterFiling(path: string) {
     if (this.docs.has(path)) await this.refreshReview(path);
-    void this.refreshTree();
+    void refreshTree(this);
   }
 
   askClaude() {
