@@ -39,6 +39,7 @@ import { $, h } from "./dom";
 import { TaskChips, type Task } from "./tasks";
 import { ask, closeModal, modal, modalOpen, toast } from "./views/modal";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
+import { renderBanner, renderDirty, renderStatus, toggleTint, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 
@@ -164,7 +165,7 @@ export class App {
     $(".ws-name").textContent = w.name;
     $(".ws-name").title = w.root;
     renderTree(this);
-    this.renderStatus();
+    renderStatus(this);
     const restored = await this.backend.restoredBackups().catch(() => null);
     if (restored) await showRestored(this, restored);
     const named = await this.backend.initialDocument().catch(() => null);
@@ -178,7 +179,7 @@ export class App {
 
   wireChrome() {
     $(".ws-open").addEventListener("click", () => void this.openFolderDialog());
-    $(".st-tint").addEventListener("click", () => this.toggleTint());
+    $(".st-tint").addEventListener("click", () => toggleTint(this));
     $(".st-palette").addEventListener("click", () => this.openPalette());
     $(".st-settings").addEventListener("click", () => void this.openSettings());
     for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
@@ -292,10 +293,10 @@ export class App {
     host.classList.toggle("tint-off", !this.tint);
     renderTabs(this);
     renderTree(this);
-    this.renderBanner();
+    renderBanner(this);
     this.renderPanel();
-    this.renderStatus();
-    this.updateWordCount();
+    renderStatus(this);
+    updateWordCount(this);
     this.view.focus();
   }
 
@@ -332,7 +333,7 @@ export class App {
         $(".editor-host").replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
         renderTabs(this);
         this.renderPanel();
-        this.renderStatus();
+        renderStatus(this);
       }
     } else renderTabs(this);
   }
@@ -345,7 +346,7 @@ export class App {
     // The tab and status bar change only when the dirty state does (not per keystroke).
     if (!doc.dirty) {
       doc.dirty = true;
-      this.renderDirty();
+      renderDirty(this);
     }
     // An edit inside a proposal shows it stale at once, in the panel too.
     // (A count the editor keeps: reading the whole review per keystroke would cost O(records).)
@@ -357,7 +358,7 @@ export class App {
         doc.version = ack.version;
         if (doc.dirty !== ack.dirty) {
           doc.dirty = ack.dirty;
-          this.renderDirty();
+          renderDirty(this);
         }
       } catch (e) {
         // Out of step with the core: take its text as the truth.
@@ -391,8 +392,8 @@ export class App {
     }
     if (this.active === path) {
       this.renderPanel();
-      this.renderStatus();
-      this.updateWordCount();
+      renderStatus(this);
+      updateWordCount(this);
     }
   }
 
@@ -420,9 +421,9 @@ export class App {
     doc.dirty = applied.dirty;
     if (this.active === path) {
       this.renderPanel();
-      this.renderStatus();
+      renderStatus(this);
     }
-    this.renderDirty();
+    renderDirty(this);
   }
 
   /** A core operation on the active document, with the editor read-only meanwhile. */
@@ -473,19 +474,19 @@ export class App {
     const doc = this.docs.get(path);
     if (!doc) return false;
     doc.saving = true;
-    this.renderStatus();
+    renderStatus(this);
     const result = await this.enqueue(() => this.backend.save(path));
     doc.saving = false;
     if (!result) {
-      this.renderStatus();
+      renderStatus(this);
       return false;
     }
     doc.dirty = result.dirty;
     doc.conflict = false;
     this.showReview(path, result.review);
     if (result.sidecarSkipped) toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
-    this.renderDirty();
-    this.renderBanner();
+    renderDirty(this);
+    renderBanner(this);
     void refreshTree(this);
     return true;
   }
@@ -514,7 +515,7 @@ export class App {
         const doc = this.docs.get(n.path);
         if (doc) {
           doc.conflict = true;
-          this.renderBanner();
+          renderBanner(this);
         }
         break;
       }
@@ -526,80 +527,6 @@ export class App {
   }
 
   // ---- rendering -------------------------------------------------------------------
-
-  renderDirty() {
-    renderTabs(this);
-    this.renderStatus();
-  }
-
-  renderBanner() {
-    const banner = $(".banner");
-    const doc = this.current;
-    const review = this.review();
-    banner.replaceChildren();
-    if (doc?.conflict) {
-      const keep = h("button", { class: "bn-keep", text: "Keep mine" });
-      const load = h("button", { class: "bn-load", text: "Load theirs" });
-      const cmp = h("button", { class: "bn-compare", text: "Compare" });
-      keep.addEventListener("click", () => void this.resolveConflict("keep"));
-      load.addEventListener("click", () => void this.resolveConflict("load"));
-      cmp.addEventListener("click", () => void this.compare());
-      banner.append(h("span", { text: `${doc.path} changed on disk while you have unsaved changes.` }), keep, load, cmp);
-      banner.className = "banner banner-conflict";
-      banner.hidden = false;
-    } else if (review?.sidecarError) {
-      banner.append(h("span", { text: `Review data unavailable — ${review.sidecarError.message}. The document is still editable.` }));
-      banner.className = "banner banner-error";
-      banner.hidden = false;
-    } else banner.hidden = true;
-  }
-
-  async resolveConflict(choice: "keep" | "load") {
-    const doc = this.current;
-    if (!doc) return;
-    if (choice === "keep") {
-      await this.run(() => this.backend.keepMine(doc.path));
-    } else {
-      await this.coreOp((p) => this.backend.reloadDocument(p));
-    }
-    doc.conflict = false;
-    this.renderBanner();
-  }
-
-  async compare() {
-    const doc = this.current;
-    if (!doc) return;
-    const cmp = await this.run(() => this.backend.compareWithDisk(doc.path));
-    if (!cmp) return;
-    const body = h("div", { class: "compare" });
-    for (const part of cmp.diff) {
-      body.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
-    }
-    modal(this, `Your version → the file on disk (${doc.path})`, body, [
-      ["Keep mine", () => void this.resolveConflict("keep")],
-      ["Load theirs", () => void this.resolveConflict("load")],
-    ]);
-  }
-
-  renderStatus() {
-    const doc = this.current;
-    const review = this.review();
-    $(".st-branch").textContent = this.ws?.branch ? `⎇ ${this.ws.branch}` : "";
-    $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
-    $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
-    const pending = review?.proposals.filter((p) => p.state === "pending").length ?? 0;
-    const stale = review ? review.proposals.length - pending : 0;
-    $(".st-proposals").textContent = review ? `${pending} pending${stale ? ` · ${stale} stale` : ""}` : "";
-    $(".st-proposals").className = `st-proposals${stale ? " has-stale" : ""}`;
-    const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
-    $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
-    $(".st-tint").classList.toggle("off", !this.tint);
-  }
-
-  /** Counting words reads the whole text: done when the writer pauses, not per keystroke. */
-  updateWordCount() {
-    $(".st-words").textContent = this.view ? `${wordCount(this.view.state.doc.toString()).toLocaleString()} words` : "";
-  }
 
   showPanel(tab: "review" | "threads") {
     this.panelTab = tab;
@@ -618,7 +545,7 @@ export class App {
       this.renderReviewPanel();
       this.renderThreadsPanel();
     }
-    this.renderBanner();
+    renderBanner(this);
   }
 
   renderReviewPanel() {
@@ -862,12 +789,6 @@ export class App {
       ],
     ]);
     area.focus();
-  }
-
-  toggleTint() {
-    this.tint = !this.tint;
-    $(".editor-host").classList.toggle("tint-off", !this.tint);
-    this.renderStatus();
   }
 
   // ---- producer runs: Ask Claude…, Check document ----------------------------------------
@@ -1236,7 +1157,7 @@ export class App {
       },
       { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void this.openSettings() },
       { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => this.view && openSearchPanel(this.view) },
-      { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => this.toggleTint() },
+      { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(this) },
       { id: "review", title: "Show review panel", keys: "", run: () => this.showPanel("review") },
       { id: "threads", title: "Show threads panel", keys: "", run: () => this.showPanel("threads") },
       { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void this.openFolderDialog() },

@@ -2,6 +2,7 @@
 // error badges), the recent folders, and what shows when no folder is open.
 import type { App } from "../main";
 import { $, h } from "../dom";
+import { renderStatus } from "./status";
 
 export function renderTree(app: App) {
   const tree = $(".tree");
@@ -29,7 +30,7 @@ export async function refreshTree(app: App) {
   if (w) {
     app.ws = w;
     renderTree(app);
-    app.renderStatus();
+    renderStatus(app);
   }
 }
 
