@@ -34,11 +34,13 @@ import {
   type FilingSummary,
   type Outcome,
 } from "./jobs";
-import { age, groupByTurn, nextProposal, proposalAt, wordCount } from "./util";
+import { age, wordCount } from "./util";
 import { $, h } from "./dom";
 import { TaskChips, type Task } from "./tasks";
 import { ask, closeModal, modal, modalOpen, toast } from "./views/modal";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
+import { renderPanel, showPanel } from "./views/panel";
+import { gotoProposal, proposalAtCursor, reveal } from "./views/review-panel";
 import { renderBanner, renderDirty, renderStatus, toggleTint, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
@@ -183,7 +185,7 @@ export class App {
     $(".st-palette").addEventListener("click", () => this.openPalette());
     $(".st-settings").addEventListener("click", () => void this.openSettings());
     for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
-      b.addEventListener("click", () => this.showPanel(b.dataset.tab as "review" | "threads"));
+      b.addEventListener("click", () => showPanel(this, b.dataset.tab as "review" | "threads"));
     }
     window.addEventListener("keydown", (e) => {
       const mod = e.ctrlKey || e.metaKey;
@@ -294,7 +296,7 @@ export class App {
     renderTabs(this);
     renderTree(this);
     renderBanner(this);
-    this.renderPanel();
+    renderPanel(this);
     renderStatus(this);
     updateWordCount(this);
     this.view.focus();
@@ -332,7 +334,7 @@ export class App {
         this.view = null;
         $(".editor-host").replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
         renderTabs(this);
-        this.renderPanel();
+        renderPanel(this);
         renderStatus(this);
       }
     } else renderTabs(this);
@@ -351,7 +353,7 @@ export class App {
     // An edit inside a proposal shows it stale at once, in the panel too.
     // (A count the editor keeps: reading the whole review per keystroke would cost O(records).)
     const stale = this.view ? staleCountOf(this.view.state) : 0;
-    if (stale !== this.shownStale) this.renderPanel();
+    if (stale !== this.shownStale) renderPanel(this);
     void this.enqueue(async () => {
       try {
         const ack = await this.backend.edit(path, doc.version, changes, typing);
@@ -391,7 +393,7 @@ export class App {
       doc.state = doc.state.update({ effects: setReview.of(review) }).state;
     }
     if (this.active === path) {
-      this.renderPanel();
+      renderPanel(this);
       renderStatus(this);
       updateWordCount(this);
     }
@@ -420,7 +422,7 @@ export class App {
     doc.version = applied.version;
     doc.dirty = applied.dirty;
     if (this.active === path) {
-      this.renderPanel();
+      renderPanel(this);
       renderStatus(this);
     }
     renderDirty(this);
@@ -528,143 +530,6 @@ export class App {
 
   // ---- rendering -------------------------------------------------------------------
 
-  showPanel(tab: "review" | "threads") {
-    this.panelTab = tab;
-    $(".pt-review").classList.toggle("active", tab === "review");
-    $(".pt-threads").classList.toggle("active", tab === "threads");
-    $(".review-body").hidden = tab !== "review";
-    $(".threads-body").hidden = tab !== "threads";
-  }
-
-  renderPanel() {
-    const review = this.review();
-    const key = `${this.active}\u0000${review ? JSON.stringify(review) : ""}`;
-    this.shownStale = review?.proposals.filter((p) => p.state !== "pending").length ?? 0;
-    if (key !== this.shownReview) {
-      this.shownReview = key;
-      this.renderReviewPanel();
-      this.renderThreadsPanel();
-    }
-    renderBanner(this);
-  }
-
-  renderReviewPanel() {
-    const body = $(".review-body");
-    body.replaceChildren();
-    const review = this.review();
-    if (!review) return;
-    const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
-    const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
-    ask.addEventListener("click", () => this.askClaude());
-    check.addEventListener("click", () => void this.checkDocument());
-    body.append(h("div", { class: "review-tools" }, ask, check));
-    if (!review.proposals.length) {
-      body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
-      return;
-    }
-    for (const g of groupByTurn(review.proposals)) {
-      const group = h("section", { class: "group", "data-turn": g.turnId ?? "", "data-producer": g.producer });
-      const n = g.proposals.length;
-      const head = h(
-        "header",
-        { class: "group-head" },
-        h(
-          "div",
-          { class: "group-title" },
-          h("span", { class: "group-producer", text: g.producer }),
-          h("span", { class: "group-count", text: String(n), title: plural(n, "proposal") }),
-        ),
-      );
-      if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
-      const meta = [g.author !== g.producer ? g.author : null, g.turnId, age(g.createdAt)].filter((x): x is string => !!x);
-      head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
-      group.append(head);
-      if (g.turnId) {
-        const turn = g.turnId;
-        const pending = g.proposals.filter((p) => p.state === "pending").map((p) => p.id);
-        const all = g.proposals.map((p) => p.id);
-        const actions = h("div", { class: "group-actions" });
-        const a = h("button", {
-          class: "btn-accept-turn",
-          text: "Accept all",
-          title: `Accept the ${plural(pending.length, "pending proposal")} of this group (Alt+Shift+Enter)`,
-        });
-        const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
-        a.toggleAttribute("disabled", pending.length === 0);
-        // A turn another producer filed under too: act on this group's proposals only.
-        a.addEventListener("click", () => void (g.sharedTurn ? this.acceptAll(pending) : this.acceptTurn(turn)));
-        r.addEventListener("click", () => void (g.sharedTurn ? this.rejectAll(all) : this.rejectTurn(turn)));
-        actions.append(a, r);
-        head.append(actions);
-      }
-      for (const p of g.proposals) group.append(this.proposalCard(p));
-      body.append(group);
-    }
-  }
-
-  proposalCard(p: ProposalDto): HTMLElement {
-    const card = h("article", { class: `card card-${p.state}${p.id === this.focusedProposal ? " focused" : ""}`, "data-proposal": p.id });
-    const diff = h("div", { class: "card-diff" });
-    for (const part of p.diff) diff.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
-    card.append(diff);
-    const c = p.contract;
-    if (c && (c.category || c.reason)) {
-      // Category and reason come from the producer: text only, never HTML.
-      card.append(
-        h(
-          "div",
-          { class: "card-contract", title: `${c.producer} ${c.producerVersion} · ${c.provenance}` },
-          c.category ? h("span", { class: "card-category", text: c.category }) : null,
-          c.reason ? h("span", { class: "card-why", text: c.reason }) : null,
-        ),
-      );
-    }
-    if (p.state !== "pending") {
-      card.append(h("div", { class: "card-reason", text: `${p.state === "stale" ? "Stale" : "Orphaned"}: ${p.reason ?? ""}` }));
-    }
-    const actions = h("div", { class: "card-actions" });
-    const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)" });
-    accept.toggleAttribute("disabled", p.state !== "pending");
-    const edit = h("button", { class: "btn-edit", text: "Edit…", title: "Edit the proposed text, then accept" });
-    edit.toggleAttribute("disabled", p.state !== "pending");
-    const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)" });
-    accept.addEventListener("click", () => void this.accept(p.id));
-    reject.addEventListener("click", () => void this.reject(p.id));
-    edit.addEventListener("click", () => this.editAndAccept(p, card));
-    actions.append(accept, edit, reject);
-    card.append(actions);
-    card.addEventListener("click", (e) => {
-      if ((e.target as HTMLElement).closest("button, textarea")) return;
-      this.reveal(p);
-    });
-    return card;
-  }
-
-  editAndAccept(p: ProposalDto, card: HTMLElement) {
-    const area = h("textarea", { class: "card-edit", rows: "4" });
-    area.value = p.replacement;
-    const ok = h("button", { class: "btn-accept-edited", text: "Accept edited" });
-    const cancel = h("button", { text: "Cancel" });
-    const box = h("div", { class: "card-editbox" }, area, h("div", { class: "card-actions" }, ok, cancel));
-    card.querySelector(".card-actions")?.replaceWith(box);
-    area.focus();
-    ok.addEventListener("click", () => void this.accept(p.id, area.value));
-    cancel.addEventListener("click", () => this.renderReviewPanel());
-    area.addEventListener("keydown", (e) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") void this.accept(p.id, area.value);
-    });
-  }
-
-  reveal(p: ProposalDto) {
-    if (!this.view || p.from === null) return;
-    this.focusedProposal = p.id;
-    this.view.dispatch({ selection: { anchor: p.from }, effects: EditorView.scrollIntoView(p.from, { y: "center" }) });
-    this.view.focus();
-    for (const el of Array.from(document.querySelectorAll(".card"))) {
-      el.classList.toggle("focused", (el as HTMLElement).dataset.proposal === p.id);
-    }
-  }
-
   renderThreadsPanel() {
     const body = $(".threads-body");
     const focused = document.activeElement as HTMLTextAreaElement | null;
@@ -760,7 +625,7 @@ export class App {
   }
 
   focusThread(id: string) {
-    this.showPanel("threads");
+    showPanel(this, "threads");
     const el = document.querySelector(`.thread[data-thread="${CSS.escape(id)}"]`);
     el?.scrollIntoView({ block: "nearest" });
     el?.classList.add("flash");
@@ -784,7 +649,7 @@ export class App {
           void this.run(async () => {
             const review = await this.backend.newThread(path, sel.from, sel.to, area.value);
             this.showReview(path, review);
-            this.showPanel("threads");
+            showPanel(this, "threads");
           }),
       ],
     ]);
@@ -921,10 +786,10 @@ export class App {
       .filter((p) => p.turnId === turnId && p.from !== null)
       .sort((a, b) => a.from! - b.from!)[0];
     if (!first) return;
-    this.showPanel("review");
+    showPanel(this, "review");
     const focus = document.activeElement;
     const free = !focus || focus === document.body || this.view.dom.contains(focus) || !!focus.closest(".jobs");
-    if (free && !modalOpen() && this.view.state.doc === docAtStart) this.reveal(first);
+    if (free && !modalOpen() && this.view.state.doc === docAtStart) reveal(this, first);
     else {
       this.focusedProposal = first.id;
       for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
@@ -1101,24 +966,9 @@ export class App {
 
   // ---- keyboard and palette -----------------------------------------------------------
 
-  proposalAtCursor(): ProposalDto | null {
-    const review = this.review();
-    if (!review || !this.view) return null;
-    const pos = this.view.state.selection.main.head;
-    const focused = review.proposals.find((p) => p.id === this.focusedProposal);
-    return proposalAt(review.proposals, pos) ?? focused ?? null;
-  }
-
-  gotoProposal(dir: 1 | -1) {
-    const review = this.review();
-    if (!review || !this.view) return;
-    const p = nextProposal(review.proposals, this.view.state.selection.main.head, dir);
-    if (p) this.reveal(p);
-  }
-
   buildCommands(): Command[] {
     const onProposal = (f: (p: ProposalDto) => unknown) => () => {
-      const p = this.proposalAtCursor();
+      const p = proposalAtCursor(this);
       if (p) void f(p);
       else toast("Put the cursor in a proposal first (Alt+] jumps to the next).");
     };
@@ -1126,8 +976,8 @@ export class App {
       { id: "save", title: "Save", keys: "Ctrl+S", run: () => void this.save() },
       { id: "undo", title: "Undo", keys: "Ctrl+Z", run: () => void this.undo() },
       { id: "redo", title: "Redo", keys: "Ctrl+Shift+Z", run: () => void this.redo() },
-      { id: "next", title: "Next proposal", keys: "Alt+]", run: () => this.gotoProposal(1) },
-      { id: "prev", title: "Previous proposal", keys: "Alt+[", run: () => this.gotoProposal(-1) },
+      { id: "next", title: "Next proposal", keys: "Alt+]", run: () => gotoProposal(this, 1) },
+      { id: "prev", title: "Previous proposal", keys: "Alt+[", run: () => gotoProposal(this, -1) },
       { id: "accept", title: "Accept proposal", keys: "Alt+Enter", run: onProposal((p) => this.accept(p.id)) },
       { id: "reject", title: "Reject proposal", keys: "Alt+Backspace", run: onProposal((p) => this.reject(p.id)) },
       {
@@ -1158,8 +1008,8 @@ export class App {
       { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void this.openSettings() },
       { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => this.view && openSearchPanel(this.view) },
       { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(this) },
-      { id: "review", title: "Show review panel", keys: "", run: () => this.showPanel("review") },
-      { id: "threads", title: "Show threads panel", keys: "", run: () => this.showPanel("threads") },
+      { id: "review", title: "Show review panel", keys: "", run: () => showPanel(this, "review") },
+      { id: "threads", title: "Show threads panel", keys: "", run: () => showPanel(this, "threads") },
       { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void this.openFolderDialog() },
       { id: "sample", title: "Open the sample workspace", keys: "", run: () => void this.run(async () => this.setWorkspace(await this.backend.openSample())) },
       { id: "close", title: "Close document", keys: "Ctrl+W", run: () => this.active && void this.closeTab(this.active) },
