@@ -15,11 +15,9 @@ import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
-import type { ThreadDto } from "./bindings/ThreadDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { errorMessage, isErrorInfo, tauriBackend, type Backend } from "./backend";
 import { createState, fromCore, readOnly, reviewOf, setReview, staleCountOf, type EditorHandlers } from "./editor";
-import { setMarkdown } from "./markdown";
 import {
   askResult,
   checkSummary,
@@ -34,13 +32,14 @@ import {
   type FilingSummary,
   type Outcome,
 } from "./jobs";
-import { age, wordCount } from "./util";
+import { wordCount } from "./util";
 import { $, h } from "./dom";
 import { TaskChips, type Task } from "./tasks";
 import { ask, closeModal, modal, modalOpen, toast } from "./views/modal";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderPanel, showPanel } from "./views/panel";
 import { gotoProposal, proposalAtCursor, reveal } from "./views/review-panel";
+import { focusThread, newThread } from "./views/threads-panel";
 import { renderBanner, renderDirty, renderStatus, toggleTint, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
@@ -258,7 +257,7 @@ export class App {
       onCursorJump: () => void this.backend.sealUndoGroup(path).catch(() => undefined),
       accept: (id) => void this.accept(id),
       reject: (id) => void this.reject(id),
-      focusThread: (id) => this.focusThread(id),
+      focusThread: (id) => focusThread(this, id),
       keys: this.editorKeys(),
     };
   }
@@ -529,132 +528,6 @@ export class App {
   }
 
   // ---- rendering -------------------------------------------------------------------
-
-  renderThreadsPanel() {
-    const body = $(".threads-body");
-    const focused = document.activeElement as HTMLTextAreaElement | null;
-    const focusedThread = focused?.classList.contains("reply-box") ? focused.closest<HTMLElement>(".thread")?.dataset.thread : undefined;
-    const caret = focused?.selectionStart ?? 0;
-    body.replaceChildren();
-    if (focusedThread) {
-      queueMicrotask(() => {
-        const box = body.querySelector<HTMLTextAreaElement>(`.thread[data-thread="${CSS.escape(focusedThread)}"] .reply-box`);
-        box?.focus();
-        box?.setSelectionRange(caret, caret);
-      });
-    }
-    const review = this.review();
-    if (!review) return;
-    const newBtn = h("button", { class: "btn-new-thread", text: "+ Comment on selection", title: "New thread on the selected text (Ctrl+Alt+M)" });
-    newBtn.addEventListener("click", () => this.newThread());
-    body.append(newBtn);
-    const anchored = review.threads.filter((t) => t.from !== null);
-    const orphaned = review.threads.filter((t) => t.from === null);
-    if (!review.threads.length) body.append(h("div", { class: "panel-empty", text: "No threads. Select text and comment on it." }));
-    for (const t of anchored) body.append(this.threadCard(t));
-    if (orphaned.length) {
-      body.append(h("h3", { class: "orphaned-head", text: `Not in the text (${orphaned.length}) — their text is gone, or they were detached` }));
-      for (const t of orphaned) body.append(this.threadCard(t));
-    }
-  }
-
-  threadCard(t: ThreadDto): HTMLElement {
-    const kind = t.from === null ? " thread-orphaned" : t.relocated ? " thread-relocated" : "";
-    const card = h("article", { class: `thread thread-${t.status}${kind}`, "data-thread": t.id });
-    card.append(h("blockquote", { class: "thread-quote", text: t.text }));
-    if (t.detached) card.append(h("div", { class: "thread-note", text: "Detached from its text." }));
-    else if (t.from === null) card.append(h("div", { class: "thread-note", text: "Its text is no longer in the document." }));
-    if (t.relocated) card.append(this.relocatedNote(t));
-    for (const c of t.comments) {
-      const body = h("div", { class: "comment-body" });
-      setMarkdown(body, c.body);
-      card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${c.author.label} · ${age(c.createdAt)}` }), body));
-    }
-    const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter)" });
-    reply.value = this.drafts.get(t.id) ?? "";
-    reply.addEventListener("input", () => this.drafts.set(t.id, reply.value));
-    const send = h("button", { class: "btn-reply", text: "Reply" });
-    const toggle = h("button", { class: "btn-resolve", text: t.status === "open" ? "Resolve" : "Reopen" });
-    const doReply = () => {
-      const text = reply.value;
-      if (!text.trim() || !this.active) return;
-      const path = this.active;
-      void this.run(async () => {
-        const review = await this.backend.reply(path, t.id, text);
-        this.drafts.delete(t.id);
-        this.showReview(path, review);
-      });
-    };
-    send.addEventListener("click", doReply);
-    reply.addEventListener("keydown", (e) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") doReply();
-    });
-    toggle.addEventListener("click", () => {
-      const path = this.active;
-      if (!path) return;
-      void this.run(async () => this.showReview(path, await this.backend.setThreadResolved(path, t.id, t.status === "open")));
-    });
-    card.append(reply, h("div", { class: "thread-actions" }, send, toggle));
-    card.addEventListener("click", (e) => {
-      if ((e.target as HTMLElement).closest("button, textarea, a")) return;
-      if (this.view && t.from !== null) {
-        this.view.dispatch({ selection: { anchor: t.from, head: t.to ?? t.from }, effects: EditorView.scrollIntoView(t.from, { y: "center" }) });
-      }
-    });
-    return card;
-  }
-
-  /** A re-attached thread: what changed, and "keep here" / "detach". */
-  relocatedNote(t: ThreadDto): HTMLElement {
-    const keep = h("button", { class: "btn-keep-here", text: "Keep here", title: "This is the text the comment is about: attach it here for good" });
-    const detach = h("button", { class: "btn-detach", text: "Detach", title: "Not the right text: list the thread without placing it" });
-    const act = (call: (path: string) => Promise<ReviewDto>) => () => {
-      const path = this.active;
-      if (!path) return;
-      void this.run(async () => this.showReview(path, await call(path)));
-    };
-    keep.addEventListener("click", act((path) => this.backend.keepThreadHere(path, t.id)));
-    detach.addEventListener("click", act((path) => this.backend.detachThread(path, t.id)));
-    return h(
-      "div",
-      { class: "thread-relocated-note" },
-      h("div", { text: "Its text changed since the comment (only its line breaks and spacing): re-attached here." }),
-      h("div", { class: "thread-was", text: `Was: ${t.anchoredText}` }),
-      h("div", { class: "thread-actions" }, keep, detach),
-    );
-  }
-
-  focusThread(id: string) {
-    showPanel(this, "threads");
-    const el = document.querySelector(`.thread[data-thread="${CSS.escape(id)}"]`);
-    el?.scrollIntoView({ block: "nearest" });
-    el?.classList.add("flash");
-    window.setTimeout(() => el?.classList.remove("flash"), 900);
-  }
-
-  newThread() {
-    if (!this.view || !this.active) return;
-    const sel = this.view.state.selection.main;
-    if (sel.empty) {
-      toast("Select the text to comment on first.");
-      return;
-    }
-    const path = this.active;
-    const quote = this.view.state.sliceDoc(sel.from, sel.to);
-    const area = h("textarea", { class: "new-thread-body", rows: "4", placeholder: "Your comment (Markdown)" });
-    modal(this, `Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [
-      [
-        "Comment",
-        () =>
-          void this.run(async () => {
-            const review = await this.backend.newThread(path, sel.from, sel.to, area.value);
-            this.showReview(path, review);
-            showPanel(this, "threads");
-          }),
-      ],
-    ]);
-    area.focus();
-  }
 
   // ---- producer runs: Ask Claude…, Check document ----------------------------------------
 
@@ -992,7 +865,7 @@ export class App {
         keys: "Alt+Shift+Backspace",
         run: onProposal((p) => (p.turnId ? this.rejectTurn(p.turnId) : this.reject(p.id))),
       },
-      { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => this.newThread() },
+      { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(this) },
       { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => this.askClaude() },
       { id: "check", title: "Check document", keys: "F7", run: () => void this.checkDocument() },
       {

@@ -4,6 +4,7 @@ import type { App } from "../main";
 import { $ } from "../dom";
 import { renderReviewPanel } from "./review-panel";
 import { renderBanner } from "./status";
+import { renderThreadsPanel } from "./threads-panel";
 
 /** Show the Review or the Threads tab. */
 export function showPanel(app: App, tab: "review" | "threads") {
@@ -22,7 +23,7 @@ export function renderPanel(app: App) {
   if (key !== app.shownReview) {
     app.shownReview = key;
     renderReviewPanel(app);
-    app.renderThreadsPanel();
+    renderThreadsPanel(app);
   }
   renderBanner(app);
 }
