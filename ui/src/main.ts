@@ -6,35 +6,27 @@ import { EditorState } from "@codemirror/state";
 import { EditorView, type KeyBinding } from "@codemirror/view";
 import { openSearchPanel } from "@codemirror/search";
 import type { Applied } from "./bindings/Applied";
-import type { CheckOutcome } from "./bindings/CheckOutcome";
-import type { ErrorInfo } from "./bindings/ErrorInfo";
-import type { FilingDto } from "./bindings/FilingDto";
-import type { JobProgress } from "./bindings/JobProgress";
 import type { Notice } from "./bindings/Notice";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
-import { errorMessage, isErrorInfo, tauriBackend, type Backend } from "./backend";
+import { errorMessage, tauriBackend, type Backend } from "./backend";
 import { createState, fromCore, readOnly, reviewOf, setReview, staleCountOf, type EditorHandlers } from "./editor";
 import {
   askResult,
-  checkSummary,
   errorText,
-  filingSummary,
-  newJobId,
   nextEnabled,
   parseTimeout,
   plural,
   snippet,
-  fromCheck,
   type FilingSummary,
-  type Outcome,
 } from "./jobs";
 import { wordCount } from "./util";
 import { $, h } from "./dom";
-import { TaskChips, type Task } from "./tasks";
+import { TaskChips } from "./tasks";
+import { afterFiling, checkDocument, onJobProgress, runProducer } from "./producers";
 import { ask, closeModal, modal, modalOpen, toast } from "./views/modal";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderPanel, showPanel } from "./views/panel";
@@ -58,11 +50,6 @@ export interface OpenDoc {
 }
 
 
-const delay = (ms: number) => new Promise<void>((r) => window.setTimeout(r, ms));
-
-function toErrorInfo(e: unknown): ErrorInfo {
-  return isErrorInfo(e) ? e : { code: "producer", message: errorMessage(e) };
-}
 
 interface Command {
   id: string;
@@ -142,7 +129,7 @@ export class App {
     this.commands = this.buildCommands();
     this.wireChrome();
     await this.backend.onNotice((n) => void this.onNotice(n));
-    await this.backend.onJobProgress((p) => this.onJobProgress(p));
+    await this.backend.onJobProgress((p) => onJobProgress(this, p));
     await this.backend.onWorkspaceOpened((w) => void this.setWorkspace(w));
     await this.backend.onCloseRequested((dirty) => this.confirmQuit(dirty));
     try {
@@ -208,7 +195,7 @@ export class App {
         if (!modalOpen()) void this.openSettings();
       } else if (e.key === "F7" && !mod && !e.shiftKey && !e.altKey) {
         e.preventDefault();
-        if (!modalOpen()) void this.checkDocument();
+        if (!modalOpen()) void checkDocument(this);
       } else if (e.key === "Escape") {
         // Esc closes a dialog; with none open (and nothing else, like the
         // editor's selection, taking it) it cancels the newest running task —
@@ -531,38 +518,6 @@ export class App {
 
   // ---- producer runs: Ask Claude…, Check document ----------------------------------------
 
-  /**
-   * Run one producer for `task`. The run starts in order with the writer's
-   * edits (the core must have every edit made before, and none made after,
-   * when it reads the selection), and the next edits wait a moment so the core
-   * has read it before they arrive. The writer keeps typing meanwhile.
-   */
-  async runProducer(task: Task, producer: string, from: number | null, to: number | null, instruction: string | null): Promise<Outcome> {
-    const job = newJobId(producer);
-    const started: { run?: Promise<FilingDto> } = {};
-    await this.enqueue(async () => {
-      if (task.cancelled) return;
-      task.job = job;
-      const run = this.backend.runProducer(task.path, producer, from, to, instruction, job);
-      started.run = run;
-      await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
-    });
-    if (!started.run) return { producer, notRun: true };
-    try {
-      return { producer, filing: filingSummary(await started.run) };
-    } catch (e) {
-      return { producer, error: toErrorInfo(e) };
-    } finally {
-      task.job = null;
-    }
-  }
-
-  /** After a run filed: show the core's review (fetched in order with the edits, so positions match the view). */
-  async afterFiling(path: string) {
-    if (this.docs.has(path)) await this.refreshReview(path);
-    void refreshTree(this);
-  }
-
   askClaude() {
     const view = this.view;
     const path = this.active;
@@ -633,11 +588,11 @@ export class App {
     const task = this.tasks.start("ask", path, "Asking Claude…");
     task.el.title = `“${snippet(instruction, 120)}”`;
     const docAtStart = this.active === path ? this.view?.state.doc : undefined;
-    const o = await this.runProducer(task, "claude", from, to, instruction);
+    const o = await runProducer(this, task, "claude", from, to, instruction);
     const where = () => (this.active === path ? "" : ` (in ${path})`);
     if ("filing" in o) {
       this.lastFiling = o.filing;
-      await this.afterFiling(path);
+      await afterFiling(this, path);
       this.tasks.finish(task, askResult(o.filing) + where(), o.filing.filed > 0 ? "ok" : "info");
       if (o.filing.filed > 0) this.revealTurn(path, o.filing.turnId, docAtStart);
     } else if ("error" in o) {
@@ -668,65 +623,6 @@ export class App {
       for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
     }
     document.querySelector(`.card[data-proposal="${CSS.escape(first.id)}"]`)?.scrollIntoView({ block: "nearest" });
-  }
-
-  /**
-   * Check document: the core runs every enabled producer on the active document in
-   * turn (one failing does not stop the rest) and says how each ended; its
-   * `job-progress` events name the one running.
-   */
-  async checkDocument() {
-    const path = this.active;
-    if (!path) {
-      toast("Open a document to check first.");
-      return;
-    }
-    if (this.tasks.running().some((t) => t.kind === "check" && t.path === path)) {
-      toast(`${path} is being checked already.`);
-      return;
-    }
-    const task = this.tasks.start("check", path, "Checking…");
-    const job = newJobId("check");
-    const started: { run?: Promise<CheckOutcome<FilingDto>[]> } = {};
-    // Started in the edit queue, so what was typed so far reaches the core first.
-    await this.enqueue(async () => {
-      if (task.cancelled) return;
-      task.job = job;
-      const run = this.backend.checkDocument(path, job);
-      started.run = run;
-      await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
-    });
-    if (!started.run) {
-      this.tasks.finish(task, "Cancelled; nothing was checked.", "info");
-      return;
-    }
-    let outcomes: Outcome[];
-    try {
-      outcomes = (await started.run).map(fromCheck);
-    } catch (e) {
-      this.tasks.finish(task, `The check could not run: ${errorMessage(e)}`, "error");
-      return;
-    } finally {
-      task.job = null;
-    }
-    if (!outcomes.length) {
-      this.tasks.finish(task, "No checkers are enabled: choose them in Settings… (Ctrl+,).", "info");
-      return;
-    }
-    for (const o of outcomes) if ("filing" in o) this.lastFiling = o.filing;
-    const ok = outcomes.filter((o) => "filing" in o).length;
-    const failed = outcomes.filter((o) => "error" in o && o.error.code !== "cancelled").length;
-    if (ok) await this.afterFiling(path);
-    const prefix = this.active === path ? "" : `${path}: `;
-    this.tasks.finish(task, prefix + checkSummary(outcomes), failed ? (ok ? "warn" : "error") : task.cancelled ? "info" : "ok");
-  }
-
-  /** A running check moved on to another producer. */
-  onJobProgress(p: JobProgress) {
-    const task = this.tasks.byJob(p.job);
-    if (!task || task.cancelled) return;
-    task.label.textContent = `Checking with ${p.producer}…`;
-    task.el.dataset.producer = p.producer;
   }
 
   // ---- settings ------------------------------------------------------------------------
@@ -867,7 +763,7 @@ export class App {
       },
       { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(this) },
       { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => this.askClaude() },
-      { id: "check", title: "Check document", keys: "F7", run: () => void this.checkDocument() },
+      { id: "check", title: "Check document", keys: "F7", run: () => void checkDocument(this) },
       {
         id: "cancel-tasks",
         title: "Cancel running Claude and checker runs",

@@ -6,6 +6,7 @@ import type { App } from "../main";
 import type { ProposalDto } from "../bindings/ProposalDto";
 import { $, h } from "../dom";
 import { plural } from "../jobs";
+import { checkDocument } from "../producers";
 import { age, groupByTurn, nextProposal, proposalAt } from "../util";
 
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
@@ -17,7 +18,7 @@ export function renderReviewPanel(app: App) {
   const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
   const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
   ask.addEventListener("click", () => app.askClaude());
-  check.addEventListener("click", () => void app.checkDocument());
+  check.addEventListener("click", () => void checkDocument(app));
   body.append(h("div", { class: "review-tools" }, ask, check));
   if (!review.proposals.length) {
     body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
