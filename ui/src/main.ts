@@ -9,28 +9,20 @@ import type { Applied } from "./bindings/Applied";
 import type { Notice } from "./bindings/Notice";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
-import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { errorMessage, tauriBackend, type Backend } from "./backend";
 import { createState, fromCore, readOnly, reviewOf, setReview, staleCountOf, type EditorHandlers } from "./editor";
-import {
-  askResult,
-  errorText,
-  nextEnabled,
-  parseTimeout,
-  plural,
-  snippet,
-  type FilingSummary,
-} from "./jobs";
-import { wordCount } from "./util";
+import type { FilingSummary } from "./jobs";
 import { $, h } from "./dom";
 import { TaskChips } from "./tasks";
-import { afterFiling, checkDocument, onJobProgress, runProducer } from "./producers";
+import { askClaude } from "./dialogs/ask-claude";
+import { openSettings } from "./dialogs/settings";
+import { checkDocument, onJobProgress } from "./producers";
 import { ask, closeModal, modal, modalOpen, toast } from "./views/modal";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderPanel, showPanel } from "./views/panel";
-import { gotoProposal, proposalAtCursor, reveal } from "./views/review-panel";
+import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { focusThread, newThread } from "./views/threads-panel";
 import { renderBanner, renderDirty, renderStatus, toggleTint, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
@@ -169,7 +161,7 @@ export class App {
     $(".ws-open").addEventListener("click", () => void this.openFolderDialog());
     $(".st-tint").addEventListener("click", () => toggleTint(this));
     $(".st-palette").addEventListener("click", () => this.openPalette());
-    $(".st-settings").addEventListener("click", () => void this.openSettings());
+    $(".st-settings").addEventListener("click", () => void openSettings(this));
     for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
       b.addEventListener("click", () => showPanel(this, b.dataset.tab as "review" | "threads"));
     }
@@ -189,10 +181,10 @@ export class App {
         void this.openFolderDialog();
       } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
         e.preventDefault();
-        if (!modalOpen()) this.askClaude();
+        if (!modalOpen()) askClaude(this);
       } else if (mod && e.key === ",") {
         e.preventDefault();
-        if (!modalOpen()) void this.openSettings();
+        if (!modalOpen()) void openSettings(this);
       } else if (e.key === "F7" && !mod && !e.shiftKey && !e.altKey) {
         e.preventDefault();
         if (!modalOpen()) void checkDocument(this);
@@ -516,223 +508,6 @@ export class App {
 
   // ---- rendering -------------------------------------------------------------------
 
-  // ---- producer runs: Ask Claude…, Check document ----------------------------------------
-
-  askClaude() {
-    const view = this.view;
-    const path = this.active;
-    if (!view || !path) {
-      toast("Open a document first.");
-      return;
-    }
-    const sel = view.state.selection.main;
-    if (sel.empty) {
-      toast("Select the text Claude should work on first, then Ask Claude… (Ctrl+K).");
-      return;
-    }
-    const quote = view.state.sliceDoc(sel.from, sel.to);
-    const area = h("textarea", {
-      class: "ask-instruction",
-      rows: "3",
-      placeholder: "What should Claude do? (e.g. Tighten this; keep the voice)",
-      "aria-label": "Instruction for Claude",
-    });
-    area.value = this.askDraft;
-    const error = h("div", { class: "ask-error", role: "alert" });
-    error.hidden = true;
-    const go = h("button", { class: "btn-ask-run", text: "Ask Claude", "data-action": "Ask" });
-    const cancel = h("button", { class: "modal-cancel", text: "Cancel" });
-    const words = wordCount(quote);
-    const body = h(
-      "div",
-      { class: "ask" },
-      h("div", { class: "ask-label", text: `Selected: ${plural(words, "word")}` }),
-      h("blockquote", { class: "ask-quote", text: snippet(quote, 80) }),
-      area,
-      h("div", { class: "ask-hint", text: "Enter asks · Shift+Enter for a new line · Esc closes. You can keep writing while Claude works." }),
-      error,
-      h("div", { class: "modal-actions" }, go, cancel),
-    );
-    const submit = () => {
-      const instruction = area.value.trim();
-      if (!instruction) {
-        error.textContent = "Write what Claude should do with the selection.";
-        error.hidden = false;
-        area.focus();
-        return;
-      }
-      // The view's selection is mapped through any change the core made meanwhile (a reload).
-      const now = this.active === path && this.view ? this.view.state.selection.main : sel;
-      const range = now.empty ? sel : now;
-      this.askDraft = "";
-      closeModal(this);
-      void this.runAsk(path, range.from, range.to, instruction);
-    };
-    area.addEventListener("input", () => {
-      this.askDraft = area.value;
-      error.hidden = true;
-    });
-    area.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey && !e.isComposing) {
-        e.preventDefault();
-        submit();
-      }
-    });
-    go.addEventListener("click", submit);
-    cancel.addEventListener("click", () => closeModal(this));
-    modal(this, "Ask Claude", body, []);
-    area.focus();
-  }
-
-  async runAsk(path: string, from: number, to: number, instruction: string) {
-    const task = this.tasks.start("ask", path, "Asking Claude…");
-    task.el.title = `“${snippet(instruction, 120)}”`;
-    const docAtStart = this.active === path ? this.view?.state.doc : undefined;
-    const o = await runProducer(this, task, "claude", from, to, instruction);
-    const where = () => (this.active === path ? "" : ` (in ${path})`);
-    if ("filing" in o) {
-      this.lastFiling = o.filing;
-      await afterFiling(this, path);
-      this.tasks.finish(task, askResult(o.filing) + where(), o.filing.filed > 0 ? "ok" : "info");
-      if (o.filing.filed > 0) this.revealTurn(path, o.filing.turnId, docAtStart);
-    } else if ("error" in o) {
-      this.tasks.finish(task, errorText(o.error, "claude") + where(), o.error.code === "cancelled" ? "info" : "error");
-    } else {
-      this.tasks.finish(task, "Cancelled; Claude was not asked.", "info");
-    }
-  }
-
-  /**
-   * Select the first proposal of a turn just filed: its card in the panel and,
-   * when the writer has not edited since asking (and is not typing elsewhere),
-   * the proposal in the text.
-   */
-  revealTurn(path: string, turnId: string, docAtStart: unknown) {
-    const review = this.review();
-    if (this.active !== path || !this.view || !review) return;
-    const first = review.proposals
-      .filter((p) => p.turnId === turnId && p.from !== null)
-      .sort((a, b) => a.from! - b.from!)[0];
-    if (!first) return;
-    showPanel(this, "review");
-    const focus = document.activeElement;
-    const free = !focus || focus === document.body || this.view.dom.contains(focus) || !!focus.closest(".jobs");
-    if (free && !modalOpen() && this.view.state.doc === docAtStart) reveal(this, first);
-    else {
-      this.focusedProposal = first.id;
-      for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
-    }
-    document.querySelector(`.card[data-proposal="${CSS.escape(first.id)}"]`)?.scrollIntoView({ block: "nearest" });
-  }
-
-  // ---- settings ------------------------------------------------------------------------
-
-  async openSettings() {
-    const s = await this.run(() => this.backend.settings());
-    if (!s) return;
-    const field = (label: string, control: HTMLElement, note: HTMLElement | null = null) =>
-      h("label", { class: "set-field" }, h("span", { class: "set-label", text: label }), control, note);
-
-    const transport = h("select", { class: "set-transport" });
-    const options: [string, string][] = [
-      ["", "Automatic"],
-      ["cli", "Claude Code CLI"],
-      ["api", "Messages API"],
-    ];
-    for (const [value, text] of options) transport.append(h("option", { value, text }));
-    transport.value = s.transport ?? "";
-    const keyNote = h("span", {
-      class: `set-note${s.haveApiKey ? "" : " set-note-warn"}`,
-      text: s.haveApiKey
-        ? "ANTHROPIC_API_KEY is set: Automatic uses the Messages API."
-        : "ANTHROPIC_API_KEY is not set: Automatic uses the Claude Code CLI; the Messages API will not work.",
-    });
-    const model = h("input", { class: "set-model", type: "text", placeholder: "default", spellcheck: "false" });
-    model.value = s.model ?? "";
-    const command = h("input", { class: "set-command", type: "text", placeholder: "claude", spellcheck: "false" });
-    command.value = s.claudeCommand;
-    const timeout = h("input", { class: "set-timeout", type: "number", min: "1", step: "1", inputmode: "numeric" });
-    timeout.value = String(s.timeoutSecs);
-
-    const offered = [...s.available, ...s.enabled.filter((p) => !s.available.includes(p))];
-    const boxes = new Map<string, HTMLInputElement>();
-    const producers = h("div", { class: "set-producers" });
-    if (!offered.length) producers.append(h("div", { class: "set-note", text: "No checkers are available." }));
-    for (const p of offered) {
-      const box = h("input", { type: "checkbox", class: "set-producer", value: p });
-      box.checked = s.enabled.includes(p);
-      boxes.set(p, box);
-      producers.append(
-        h("label", { class: "set-check" }, box, h("span", { text: p }), s.available.includes(p) ? null : h("span", { class: "set-note set-note-warn", text: "(not available)" })),
-      );
-    }
-
-    const error = h("div", { class: "set-error", role: "alert" });
-    error.hidden = true;
-    const save = h("button", { class: "set-save", text: "Save", "data-action": "Save" });
-    const cancel = h("button", { class: "modal-cancel", text: "Cancel" });
-    const form = h(
-      "form",
-      { class: "settings", novalidate: "" },
-      h(
-        "fieldset",
-        {},
-        h("legend", { text: "Ask Claude" }),
-        field("Transport", transport, keyNote),
-        field("Model", model),
-        field("Claude command", command),
-        field("Timeout (seconds)", timeout),
-      ),
-      h("fieldset", {}, h("legend", { text: "Check document runs" }), producers),
-      h("div", { class: "set-path", text: `Saved in ${s.path}` }),
-      error,
-      h("div", { class: "modal-actions" }, save, cancel),
-    );
-    const showError = (m: string) => {
-      error.textContent = m;
-      error.hidden = false;
-    };
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const secs = parseTimeout(timeout.value);
-      if (secs === null) {
-        showError("The timeout must be a whole number of seconds, 1 or more.");
-        timeout.focus();
-        return;
-      }
-      const checked = new Set([...boxes].filter(([, b]) => b.checked).map(([p]) => p));
-      const next: SettingsDto = {
-        ...s,
-        transport: transport.value === "cli" || transport.value === "api" ? transport.value : null,
-        model: model.value.trim() || null,
-        claudeCommand: command.value.trim(),
-        timeoutSecs: secs,
-        enabled: nextEnabled(s.enabled, offered, checked),
-      };
-      error.hidden = true;
-      save.disabled = true;
-      void (async () => {
-        try {
-          await this.backend.saveSettings(next);
-          if (form.isConnected) closeModal(this);
-          toast("Settings saved.");
-        } catch (e) {
-          showError(errorMessage(e));
-        } finally {
-          save.disabled = false;
-        }
-      })();
-    });
-    cancel.addEventListener("click", (e) => {
-      e.preventDefault();
-      closeModal(this);
-    });
-    cancel.type = "button";
-    save.type = "submit";
-    modal(this, "Settings", form, []);
-    transport.focus();
-  }
-
   // ---- keyboard and palette -----------------------------------------------------------
 
   buildCommands(): Command[] {
@@ -762,7 +537,7 @@ export class App {
         run: onProposal((p) => (p.turnId ? this.rejectTurn(p.turnId) : this.reject(p.id))),
       },
       { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(this) },
-      { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => this.askClaude() },
+      { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => askClaude(this) },
       { id: "check", title: "Check document", keys: "F7", run: () => void checkDocument(this) },
       {
         id: "cancel-tasks",
@@ -774,7 +549,7 @@ export class App {
           for (const t of running) this.tasks.cancel(t);
         },
       },
-      { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void this.openSettings() },
+      { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void openSettings(this) },
       { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => this.view && openSearchPanel(this.view) },
       { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(this) },
       { id: "review", title: "Show review panel", keys: "", run: () => showPanel(this, "review") },

@@ -4,6 +4,7 @@
 import { EditorView } from "@codemirror/view";
 import type { App } from "../main";
 import type { ProposalDto } from "../bindings/ProposalDto";
+import { askClaude } from "../dialogs/ask-claude";
 import { $, h } from "../dom";
 import { plural } from "../jobs";
 import { checkDocument } from "../producers";
@@ -17,7 +18,7 @@ export function renderReviewPanel(app: App) {
   if (!review) return;
   const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
   const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
-  ask.addEventListener("click", () => app.askClaude());
+  ask.addEventListener("click", () => askClaude(app));
   check.addEventListener("click", () => void checkDocument(app));
   body.append(h("div", { class: "review-tools" }, ask, check));
   if (!review.proposals.length) {
