@@ -3,11 +3,9 @@
 // file keeps the view in step with it.
 import "./styles.css";
 import { EditorState } from "@codemirror/state";
-import { EditorView, type KeyBinding } from "@codemirror/view";
-import { openSearchPanel } from "@codemirror/search";
+import { EditorView } from "@codemirror/view";
 import type { Applied } from "./bindings/Applied";
 import type { Notice } from "./bindings/Notice";
-import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
@@ -16,14 +14,15 @@ import { createState, fromCore, readOnly, reviewOf, setReview, staleCountOf, typ
 import type { FilingSummary } from "./jobs";
 import { $, h } from "./dom";
 import { TaskChips } from "./tasks";
+import { buildCommands, editorKeys, type Command } from "./commands";
 import { askClaude } from "./dialogs/ask-claude";
 import { openSettings } from "./dialogs/settings";
 import { checkDocument, onJobProgress } from "./producers";
-import { ask, closeModal, modal, modalOpen, toast } from "./views/modal";
+import { ask, closeModal, modalOpen, toast } from "./views/modal";
+import { openPalette } from "./views/palette";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderPanel, showPanel } from "./views/panel";
-import { gotoProposal, proposalAtCursor } from "./views/review-panel";
-import { focusThread, newThread } from "./views/threads-panel";
+import { focusThread } from "./views/threads-panel";
 import { renderBanner, renderDirty, renderStatus, toggleTint, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
@@ -42,13 +41,6 @@ export interface OpenDoc {
 }
 
 
-
-interface Command {
-  id: string;
-  title: string;
-  keys: string;
-  run: () => void | Promise<void>;
-}
 
 const LAYOUT = `
 <div class="app">
@@ -118,7 +110,7 @@ export class App {
 
   async start() {
     document.body.innerHTML = LAYOUT;
-    this.commands = this.buildCommands();
+    this.commands = buildCommands(this);
     this.wireChrome();
     await this.backend.onNotice((n) => void this.onNotice(n));
     await this.backend.onJobProgress((p) => onJobProgress(this, p));
@@ -160,7 +152,7 @@ export class App {
   wireChrome() {
     $(".ws-open").addEventListener("click", () => void this.openFolderDialog());
     $(".st-tint").addEventListener("click", () => toggleTint(this));
-    $(".st-palette").addEventListener("click", () => this.openPalette());
+    $(".st-palette").addEventListener("click", () => openPalette(this));
     $(".st-settings").addEventListener("click", () => void openSettings(this));
     for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
       b.addEventListener("click", () => showPanel(this, b.dataset.tab as "review" | "threads"));
@@ -169,7 +161,7 @@ export class App {
       const mod = e.ctrlKey || e.metaKey;
       if (mod && e.shiftKey && e.key.toLowerCase() === "p") {
         e.preventDefault();
-        this.openPalette();
+        openPalette(this);
       } else if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
         e.preventDefault();
         void this.save();
@@ -237,7 +229,7 @@ export class App {
       accept: (id) => void this.accept(id),
       reject: (id) => void this.reject(id),
       focusThread: (id) => focusThread(this, id),
-      keys: this.editorKeys(),
+      keys: editorKeys(this),
     };
   }
 
@@ -509,114 +501,6 @@ export class App {
   // ---- rendering -------------------------------------------------------------------
 
   // ---- keyboard and palette -----------------------------------------------------------
-
-  buildCommands(): Command[] {
-    const onProposal = (f: (p: ProposalDto) => unknown) => () => {
-      const p = proposalAtCursor(this);
-      if (p) void f(p);
-      else toast("Put the cursor in a proposal first (Alt+] jumps to the next).");
-    };
-    return [
-      { id: "save", title: "Save", keys: "Ctrl+S", run: () => void this.save() },
-      { id: "undo", title: "Undo", keys: "Ctrl+Z", run: () => void this.undo() },
-      { id: "redo", title: "Redo", keys: "Ctrl+Shift+Z", run: () => void this.redo() },
-      { id: "next", title: "Next proposal", keys: "Alt+]", run: () => gotoProposal(this, 1) },
-      { id: "prev", title: "Previous proposal", keys: "Alt+[", run: () => gotoProposal(this, -1) },
-      { id: "accept", title: "Accept proposal", keys: "Alt+Enter", run: onProposal((p) => this.accept(p.id)) },
-      { id: "reject", title: "Reject proposal", keys: "Alt+Backspace", run: onProposal((p) => this.reject(p.id)) },
-      {
-        id: "accept-turn",
-        title: "Accept all proposals of this turn",
-        keys: "Alt+Shift+Enter",
-        run: onProposal((p) => (p.turnId ? this.acceptTurn(p.turnId) : this.accept(p.id))),
-      },
-      {
-        id: "reject-turn",
-        title: "Reject all proposals of this turn",
-        keys: "Alt+Shift+Backspace",
-        run: onProposal((p) => (p.turnId ? this.rejectTurn(p.turnId) : this.reject(p.id))),
-      },
-      { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(this) },
-      { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => askClaude(this) },
-      { id: "check", title: "Check document", keys: "F7", run: () => void checkDocument(this) },
-      {
-        id: "cancel-tasks",
-        title: "Cancel running Claude and checker runs",
-        keys: "Esc",
-        run: () => {
-          const running = this.tasks.running();
-          if (!running.length) toast("Nothing is running.");
-          for (const t of running) this.tasks.cancel(t);
-        },
-      },
-      { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void openSettings(this) },
-      { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => this.view && openSearchPanel(this.view) },
-      { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(this) },
-      { id: "review", title: "Show review panel", keys: "", run: () => showPanel(this, "review") },
-      { id: "threads", title: "Show threads panel", keys: "", run: () => showPanel(this, "threads") },
-      { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void this.openFolderDialog() },
-      { id: "sample", title: "Open the sample workspace", keys: "", run: () => void this.run(async () => this.setWorkspace(await this.backend.openSample())) },
-      { id: "close", title: "Close document", keys: "Ctrl+W", run: () => this.active && void this.closeTab(this.active) },
-      { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => this.openPalette() },
-      { id: "quit", title: "Quit", keys: "Ctrl+Q", run: () => void this.requestQuit() },
-    ];
-  }
-
-  editorKeys(): KeyBinding[] {
-    const cmd = (id: string) => () => {
-      void this.commands.find((c) => c.id === id)?.run();
-      return true;
-    };
-    return [
-      { key: "Mod-z", run: cmd("undo"), preventDefault: true },
-      { key: "Mod-Shift-z", run: cmd("redo"), preventDefault: true },
-      { key: "Mod-y", run: cmd("redo"), preventDefault: true },
-      { key: "Alt-]", run: cmd("next") },
-      { key: "Alt-[", run: cmd("prev") },
-      { key: "Alt-Enter", run: cmd("accept") },
-      { key: "Alt-Backspace", run: cmd("reject") },
-      { key: "Alt-Shift-Enter", run: cmd("accept-turn") },
-      { key: "Alt-Shift-Backspace", run: cmd("reject-turn") },
-      { key: "Mod-Alt-m", run: cmd("comment") },
-      { key: "Mod-Shift-a", run: cmd("tint") },
-      { key: "Mod-w", run: cmd("close"), preventDefault: true },
-    ];
-  }
-
-  openPalette() {
-    const input = h("input", { class: "palette-input", placeholder: "Type a command…", "aria-label": "Command" });
-    const list = h("ul", { class: "palette-list" });
-    let selected = 0;
-    const filtered = () => this.commands.filter((c) => c.title.toLowerCase().includes(input.value.toLowerCase()));
-    const render = () => {
-      list.replaceChildren();
-      filtered().forEach((c, i) => {
-        const li = h("li", { class: i === selected ? "selected" : "", "data-command": c.id }, h("span", { text: c.title }), h("kbd", { text: c.keys }));
-        li.addEventListener("click", () => pick(c));
-        list.append(li);
-      });
-    };
-    const pick = (c: Command) => {
-      closeModal(this);
-      void c.run();
-    };
-    input.addEventListener("input", () => {
-      selected = 0;
-      render();
-    });
-    input.addEventListener("keydown", (e) => {
-      const items = filtered();
-      if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
-      else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
-      else if (e.key === "Enter" && items[selected]) return pick(items[selected]);
-      else return;
-      e.preventDefault();
-      render();
-    });
-    render();
-    modal(this, null, h("div", { class: "palette" }, input, list), []);
-    input.focus();
-  }
 
   // ---- quitting ------------------------------------------------------------------------
 
