@@ -1,6 +1,10 @@
-// Cowriting Desktop's UI: file tree, tabs, the editor, the review panel, the
-// status bar, the command palette. All state of record lives in the core; this
-// file keeps the view in step with it.
+// Cowriting Desktop's UI: the app's state and its wiring. All state of record
+// lives in the core; `App` keeps the view in step with it: the open documents
+// and tabs, the edits sent to the core in order (and the core's changes applied
+// back), saving, the watcher's notices, quitting. What the window shows is in
+// views/ (tree, tabs, status bar and banner, panels, palette, modals), the
+// dialogs in dialogs/ (Ask Claude…, Settings), producer runs in producers.ts,
+// the commands and keys in commands.ts, the editor in editor.ts.
 import "./styles.css";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
@@ -10,21 +14,19 @@ import type { ReviewDto } from "./bindings/ReviewDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { errorMessage, tauriBackend, type Backend } from "./backend";
+import { buildCommands, editorKeys, type Command } from "./commands";
+import { $, h } from "./dom";
 import { createState, fromCore, readOnly, reviewOf, setReview, staleCountOf, type EditorHandlers } from "./editor";
 import type { FilingSummary } from "./jobs";
-import { $, h } from "./dom";
+import { onJobProgress } from "./producers";
 import { TaskChips } from "./tasks";
-import { buildCommands, editorKeys, type Command } from "./commands";
-import { askClaude } from "./dialogs/ask-claude";
-import { openSettings } from "./dialogs/settings";
-import { checkDocument, onJobProgress } from "./producers";
-import { ask, closeModal, modalOpen, toast } from "./views/modal";
-import { openPalette } from "./views/palette";
+import { LAYOUT, wireChrome } from "./views/layout";
+import { ask, toast } from "./views/modal";
+import { renderPanel } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
-import { renderPanel, showPanel } from "./views/panel";
-import { focusThread } from "./views/threads-panel";
-import { renderBanner, renderDirty, renderStatus, toggleTint, updateWordCount } from "./views/status";
+import { renderBanner, renderDirty, renderStatus, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
+import { focusThread } from "./views/threads-panel";
 import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
@@ -40,42 +42,6 @@ export interface OpenDoc {
   conflict: boolean;
 }
 
-
-
-const LAYOUT = `
-<div class="app">
-  <aside class="sidebar">
-    <div class="ws-header"><span class="ws-name"></span><button class="ws-open" title="Open folder (Ctrl+O)">Open…</button></div>
-    <div class="recent"></div>
-    <nav class="tree" aria-label="Documents"></nav>
-  </aside>
-  <main class="main">
-    <div class="tabs" role="tablist"></div>
-    <div class="restore-notice" role="status" hidden></div>
-    <div class="banner" hidden></div>
-    <div class="editor-host"><div class="empty">Open a document from the list on the left.</div></div>
-    <div class="jobs" role="status" aria-live="polite"></div>
-    <footer class="statusbar">
-      <span class="st-branch"></span><span class="st-save"></span><span class="st-words"></span>
-      <span class="st-spacer"></span>
-      <span class="st-proposals"></span><span class="st-threads"></span>
-      <button class="st-tint" title="Toggle Claude tint (Ctrl+Shift+A)">Claude tint</button>
-      <button class="st-settings" title="Settings (Ctrl+,)" aria-label="Settings">⚙</button>
-      <button class="st-palette" title="Command palette (Ctrl+Shift+P)">⌘</button>
-    </footer>
-  </main>
-  <aside class="panel">
-    <div class="panel-tabs" role="tablist">
-      <button class="pt-review active" data-tab="review">Review</button>
-      <button class="pt-threads" data-tab="threads">Threads</button>
-    </div>
-    <div class="panel-body review-body"></div>
-    <div class="panel-body threads-body" hidden></div>
-  </aside>
-</div>
-<div class="toast" hidden></div>
-<div class="modal-root"></div>`;
-
 export class App {
   docs = new Map<string, OpenDoc>();
   order: string[] = [];
@@ -84,9 +50,12 @@ export class App {
   ws: WorkspaceInfo | null = null;
   queue: Promise<unknown> = Promise.resolve();
   refreshTimer: number | undefined;
+  /** Whether Claude's text is tinted (views/status.ts toggles it). */
   tint = true;
   panelTab: "review" | "threads" = "review";
+  /** The proposal last revealed (its card is marked; views/review-panel.ts). */
   focusedProposal: string | null = null;
+  /** The palette's commands, which the editor's keys run too (commands.ts). */
   commands: Command[] = [];
   /** Reply drafts by thread: a re-render (e.g. another writer's change) never loses one. */
   drafts = new Map<string, string>();
@@ -94,12 +63,12 @@ export class App {
   shownReview = "";
   shownStale = 0;
   lastOpenMs = 0;
-  /** Producer runs by task id (running, or finished and still showing their result). */
   /** The producer runs' chips above the status bar. */
   tasks = new TaskChips(
     (job) => this.backend.cancelJob(job),
     () => this.view?.focus(),
   );
+  /** The last producer run that filed something (the e2e hooks read it). */
   lastFiling: FilingSummary | null = null;
   /** The Ask Claude… instruction typed but not sent (the dialog was closed). */
   askDraft = "";
@@ -111,7 +80,7 @@ export class App {
   async start() {
     document.body.innerHTML = LAYOUT;
     this.commands = buildCommands(this);
-    this.wireChrome();
+    wireChrome(this);
     await this.backend.onNotice((n) => void this.onNotice(n));
     await this.backend.onJobProgress((p) => onJobProgress(this, p));
     await this.backend.onWorkspaceOpened((w) => void this.setWorkspace(w));
@@ -147,52 +116,6 @@ export class App {
       await this.open(first.path);
     }
     void renderRecent(this);
-  }
-
-  wireChrome() {
-    $(".ws-open").addEventListener("click", () => void this.openFolderDialog());
-    $(".st-tint").addEventListener("click", () => toggleTint(this));
-    $(".st-palette").addEventListener("click", () => openPalette(this));
-    $(".st-settings").addEventListener("click", () => void openSettings(this));
-    for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
-      b.addEventListener("click", () => showPanel(this, b.dataset.tab as "review" | "threads"));
-    }
-    window.addEventListener("keydown", (e) => {
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.shiftKey && e.key.toLowerCase() === "p") {
-        e.preventDefault();
-        openPalette(this);
-      } else if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
-        e.preventDefault();
-        void this.save();
-      } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "q") {
-        e.preventDefault();
-        if (!modalOpen()) void this.requestQuit();
-      } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
-        e.preventDefault();
-        void this.openFolderDialog();
-      } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
-        e.preventDefault();
-        if (!modalOpen()) askClaude(this);
-      } else if (mod && e.key === ",") {
-        e.preventDefault();
-        if (!modalOpen()) void openSettings(this);
-      } else if (e.key === "F7" && !mod && !e.shiftKey && !e.altKey) {
-        e.preventDefault();
-        if (!modalOpen()) void checkDocument(this);
-      } else if (e.key === "Escape") {
-        // Esc closes a dialog; with none open (and nothing else, like the
-        // editor's selection, taking it) it cancels the newest running task —
-        // unless the writer is in a text field of the panels.
-        const target = e.target instanceof Element ? e.target : null;
-        const inField = !!target?.closest("textarea, input, select") && !target.closest(".cm-editor");
-        const task = !modalOpen() && !e.defaultPrevented && !inField ? this.tasks.running().pop() : undefined;
-        if (task) {
-          e.preventDefault();
-          this.tasks.cancel(task);
-        } else closeModal(this);
-      }
-    });
   }
 
   async openFolderDialog() {
@@ -497,10 +420,6 @@ export class App {
       }
     }
   }
-
-  // ---- rendering -------------------------------------------------------------------
-
-  // ---- keyboard and palette -----------------------------------------------------------
 
   // ---- quitting ------------------------------------------------------------------------
 
