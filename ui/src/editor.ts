@@ -1,10 +1,11 @@
 // The CodeMirror 6 view of a document. The core is the model of record: this
 // module turns every transaction into UTF-16 TextChanges for the core, applies
-// the core's changes back (annotated so they are not echoed), and renders the
+// the core's changes back (annotated `fromCore` so they are not echoed; the
+// review field is in extensions/review-field.ts), and renders the
 // decorations for what the core reports — proposals inline as word diffs,
 // attribution tint and gutter, anchored threads. CodeMirror's own history is
 // not loaded: undo is the core's.
-import { Annotation, Compartment, EditorState, RangeSet, StateEffect, StateField, type Extension, type Transaction } from "@codemirror/state";
+import { Compartment, EditorState, RangeSet, type Extension, type Transaction } from "@codemirror/state";
 import {
   Decoration,
   EditorView,
@@ -28,12 +29,8 @@ import type { ReviewDto } from "./bindings/ReviewDto";
 import type { TextChange } from "./bindings/TextChange";
 import { age } from "./util";
 import type { DecoSpec } from "./review-model";
-import { ReviewState, humanMarker } from "./review-state";
-
-/** Marks transactions that carry the core's own changes (not sent back). */
-export const fromCore = Annotation.define<boolean>();
-/** Replaces the review state shown for the document. */
-export const setReview = StateEffect.define<ReviewDto>();
+import { humanMarker } from "./review-state";
+import { fromCore, reviewField, reviewState } from "./extensions/review-field";
 
 export interface EditorHandlers {
   /** A change the writer made in the view (already applied there). */
@@ -44,30 +41,6 @@ export interface EditorHandlers {
   reject(id: string): void;
   focusThread(id: string): void;
   keys: KeyBinding[];
-}
-
-/**
- * The review state, its positions mapped through the writer's edits until the
- * core's next word: RangeSets built once per `setReview` and mapped per change
- * (see review-state.ts). Read it as a ReviewDto with `reviewOf`.
- */
-export const reviewField = StateField.define<ReviewState | null>({
-  create: () => null,
-  update(value, tr) {
-    for (const e of tr.effects) if (e.is(setReview)) return ReviewState.of(e.value, tr.newDoc);
-    if (!value || !tr.docChanged) return value;
-    return value.map(tr.changes, tr.newDoc, !tr.annotation(fromCore));
-  },
-});
-
-/** The review of `state` with its positions as they are now (built when asked for, not per keystroke). */
-export function reviewOf(state: EditorState): ReviewDto | null {
-  return state.field(reviewField, false)?.toDto() ?? null;
-}
-
-/** How many of `state`'s proposals are not pending (kept as edits turn them stale; cheap per keystroke). */
-export function staleCountOf(state: EditorState): number {
-  return state.field(reviewField, false)?.staleCount ?? 0;
 }
 
 /** The transaction's changes as the core takes them: old-document UTF-16 offsets, in order. */
@@ -243,7 +216,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
     search({ top: true }),
     highlightSelectionMatches(),
     readOnly.of(EditorState.readOnly.of(false)),
-    reviewField.init((state) => ReviewState.of(review, state.doc)),
+    reviewState(review),
     reviewDecorations(handlers),
     attributionTooltip,
     keymap.of([...handlers.keys, ...searchKeymap, indentWithTab, ...defaultKeymap]),
