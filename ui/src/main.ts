@@ -6,18 +6,17 @@
 // dialogs in dialogs/ (Ask Claude…, Settings), producer runs in producers.ts,
 // the commands and keys in commands.ts, the editor in editor.ts.
 import "./styles.css";
-import { EditorState } from "@codemirror/state";
+import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { Applied } from "./bindings/Applied";
 import type { Notice } from "./bindings/Notice";
 import type { ReviewDto } from "./bindings/ReviewDto";
-import type { TextChange } from "./bindings/TextChange";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { errorMessage, tauriBackend, type Backend } from "./backend";
 import { buildCommands, editorKeys, type Command } from "./commands";
 import { $, h } from "./dom";
-import { createState, readOnly, type EditorHandlers } from "./editor";
-import { fromCore, reviewOf, setReview, staleCountOf } from "./extensions/review-field";
+import { applyFromCore, coreOp, refreshReview, sendEdit, showReview } from "./edit-sync";
+import { createState, type EditorHandlers } from "./editor";
+import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./jobs";
 import { onJobProgress } from "./producers";
 import { TaskChips } from "./tasks";
@@ -148,7 +147,7 @@ export class App {
 
   handlers(path: string): EditorHandlers {
     return {
-      onLocalChange: (changes, typing) => this.sendEdit(path, changes, typing),
+      onLocalChange: (changes, typing) => sendEdit(this, path, changes, typing),
       onCursorJump: () => void this.backend.sealUndoGroup(path).catch(() => undefined),
       accept: (id) => void this.accept(id),
       reject: (id) => void this.reject(id),
@@ -234,135 +233,32 @@ export class App {
     } else renderTabs(this);
   }
 
-  // ---- edits ---------------------------------------------------------------------
-
-  sendEdit(path: string, changes: TextChange[], typing: boolean) {
-    const doc = this.docs.get(path);
-    if (!doc) return;
-    // The tab and status bar change only when the dirty state does (not per keystroke).
-    if (!doc.dirty) {
-      doc.dirty = true;
-      renderDirty(this);
-    }
-    // An edit inside a proposal shows it stale at once, in the panel too.
-    // (A count the editor keeps: reading the whole review per keystroke would cost O(records).)
-    const stale = this.view ? staleCountOf(this.view.state) : 0;
-    if (stale !== this.shownStale) renderPanel(this);
-    void this.enqueue(async () => {
-      try {
-        const ack = await this.backend.edit(path, doc.version, changes, typing);
-        doc.version = ack.version;
-        if (doc.dirty !== ack.dirty) {
-          doc.dirty = ack.dirty;
-          renderDirty(this);
-        }
-      } catch (e) {
-        // Out of step with the core: take its text as the truth.
-        await this.resync(path);
-        throw e;
-      }
-      this.scheduleRefresh(path);
-    });
-  }
-
-  /** Fetch the core's review a moment after the writer stops typing. */
-  scheduleRefresh(path: string) {
-    window.clearTimeout(this.refreshTimer);
-    this.refreshTimer = window.setTimeout(() => void this.refreshReview(path), 250);
-  }
-
-  async refreshReview(path: string) {
-    await this.enqueue(async () => {
-      const review = await this.backend.review(path);
-      this.showReview(path, review);
-    });
-  }
-
-  showReview(path: string, review: ReviewDto) {
-    const doc = this.docs.get(path);
-    if (!doc) return;
-    if (this.active === path && this.view) {
-      this.view.dispatch({ effects: setReview.of(review) });
-    } else {
-      doc.state = doc.state.update({ effects: setReview.of(review) }).state;
-    }
-    if (this.active === path) {
-      renderPanel(this);
-      renderStatus(this);
-      updateWordCount(this);
-    }
-  }
-
-  async resync(path: string) {
-    const doc = this.docs.get(path);
-    if (!doc) return;
-    const v = await this.backend.openDocument(path);
-    const state = createState(v.text, v.review, this.handlers(path));
-    Object.assign(doc, { state, version: v.version, dirty: v.dirty });
-    if (this.active === path && this.view) this.view.setState(state);
-  }
-
-  /** Apply a change the core made, in its order with the writer's edits. */
-  applyFromCore(path: string, applied: Applied) {
-    const doc = this.docs.get(path);
-    if (!doc) return;
-    const spec = {
-      changes: applied.changes.map((c) => ({ from: c.from, to: c.to, insert: c.insert })),
-      annotations: fromCore.of(true),
-      effects: setReview.of(applied.review),
-    };
-    if (this.active === path && this.view) this.view.dispatch(spec);
-    else doc.state = doc.state.update(spec).state;
-    doc.version = applied.version;
-    doc.dirty = applied.dirty;
-    if (this.active === path) {
-      renderPanel(this);
-      renderStatus(this);
-    }
-    renderDirty(this);
-  }
-
-  /** A core operation on the active document, with the editor read-only meanwhile. */
-  async coreOp(f: (path: string) => Promise<Applied>) {
-    const path = this.active;
-    if (!path) return;
-    this.setReadOnly(true);
-    try {
-      await this.enqueue(async () => this.applyFromCore(path, await f(path)));
-    } finally {
-      this.setReadOnly(false);
-    }
-    void refreshTree(this);
-  }
-
-  setReadOnly(on: boolean) {
-    this.view?.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(on)) });
-  }
+  // ---- decisions and saving (the edits' round trip is in edit-sync.ts) ---------------
 
   accept(id: string, withText: string | null = null) {
-    return this.coreOp((p) => this.backend.accept(p, id, withText));
+    return coreOp(this, (p) => this.backend.accept(p, id, withText));
   }
   reject(id: string) {
-    return this.coreOp((p) => this.backend.reject(p, id));
+    return coreOp(this, (p) => this.backend.reject(p, id));
   }
   acceptTurn(turn: string) {
-    return this.coreOp((p) => this.backend.acceptTurn(p, turn));
+    return coreOp(this, (p) => this.backend.acceptTurn(p, turn));
   }
   rejectTurn(turn: string) {
-    return this.coreOp((p) => this.backend.rejectTurn(p, turn));
+    return coreOp(this, (p) => this.backend.rejectTurn(p, turn));
   }
   /** Accept a group of proposals (one producer's part of a shared turn) in one call: one undo step. */
   acceptAll(ids: string[]) {
-    return this.coreOp((p) => this.backend.acceptAll(p, ids));
+    return coreOp(this, (p) => this.backend.acceptAll(p, ids));
   }
   rejectAll(ids: string[]) {
-    return this.coreOp((p) => this.backend.rejectAll(p, ids));
+    return coreOp(this, (p) => this.backend.rejectAll(p, ids));
   }
   undo() {
-    return this.coreOp((p) => this.backend.undo(p));
+    return coreOp(this, (p) => this.backend.undo(p));
   }
   redo() {
-    return this.coreOp((p) => this.backend.redo(p));
+    return coreOp(this, (p) => this.backend.redo(p));
   }
 
   async save(path: string | null = this.active): Promise<boolean> {
@@ -379,7 +275,7 @@ export class App {
     }
     doc.dirty = result.dirty;
     doc.conflict = false;
-    this.showReview(path, result.review);
+    showReview(this, path, result.review);
     if (result.sidecarSkipped) toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
     renderDirty(this);
     renderBanner(this);
@@ -395,14 +291,14 @@ export class App {
         await refreshTree(this);
         break;
       case "reviewChanged":
-        if (this.docs.has(n.path)) await this.refreshReview(n.path);
+        if (this.docs.has(n.path)) await refreshReview(this, n.path);
         break;
       case "documentReloaded": {
         const doc = this.docs.get(n.path);
         if (!doc) break;
         await this.enqueue(async () => {
           const review = await this.backend.review(n.path);
-          this.applyFromCore(n.path, { changes: n.changes, version: n.version, dirty: false, review });
+          applyFromCore(this, n.path, { changes: n.changes, version: n.version, dirty: false, review });
         });
         toast(`${n.path} changed on disk and was reloaded.`);
         break;

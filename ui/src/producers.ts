@@ -7,6 +7,7 @@ import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { FilingDto } from "./bindings/FilingDto";
 import type { JobProgress } from "./bindings/JobProgress";
 import { errorMessage, isErrorInfo } from "./backend";
+import { refreshReview } from "./edit-sync";
 import { checkSummary, filingSummary, fromCheck, newJobId, type Outcome } from "./jobs";
 import type { Task } from "./tasks";
 import { toast } from "./views/modal";
@@ -46,7 +47,7 @@ export async function runProducer(app: App, task: Task, producer: string, from: 
 
 /** After a run filed: show the core's review (fetched in order with the edits, so positions match the view). */
 export async function afterFiling(app: App, path: string) {
-  if (app.docs.has(path)) await app.refreshReview(path);
+  if (app.docs.has(path)) await refreshReview(app, path);
   void refreshTree(app);
 }
 

@@ -3,6 +3,7 @@
 // file on disk (keep mine / load theirs / compare), or unreadable review data.
 import type { App } from "../main";
 import { $, h } from "../dom";
+import { coreOp } from "../edit-sync";
 import { wordCount } from "../util";
 import { modal } from "./modal";
 import { renderTabs } from "./tabs";
@@ -68,7 +69,7 @@ export async function resolveConflict(app: App, choice: "keep" | "load") {
   if (choice === "keep") {
     await app.run(() => app.backend.keepMine(doc.path));
   } else {
-    await app.coreOp((p) => app.backend.reloadDocument(p));
+    await coreOp(app, (p) => app.backend.reloadDocument(p));
   }
   doc.conflict = false;
   renderBanner(app);

@@ -6,6 +6,7 @@ import type { App } from "../main";
 import type { ReviewDto } from "../bindings/ReviewDto";
 import type { ThreadDto } from "../bindings/ThreadDto";
 import { $, h } from "../dom";
+import { showReview } from "../edit-sync";
 import { setMarkdown } from "../markdown";
 import { age } from "../util";
 import { modal, toast } from "./modal";
@@ -65,7 +66,7 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
     void app.run(async () => {
       const review = await app.backend.reply(path, t.id, text);
       app.drafts.delete(t.id);
-      app.showReview(path, review);
+      showReview(app, path, review);
     });
   };
   send.addEventListener("click", doReply);
@@ -75,7 +76,7 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
   toggle.addEventListener("click", () => {
     const path = app.active;
     if (!path) return;
-    void app.run(async () => app.showReview(path, await app.backend.setThreadResolved(path, t.id, t.status === "open")));
+    void app.run(async () => showReview(app, path, await app.backend.setThreadResolved(path, t.id, t.status === "open")));
   });
   card.append(reply, h("div", { class: "thread-actions" }, send, toggle));
   card.addEventListener("click", (e) => {
@@ -94,7 +95,7 @@ function relocatedNote(app: App, t: ThreadDto): HTMLElement {
   const act = (call: (path: string) => Promise<ReviewDto>) => () => {
     const path = app.active;
     if (!path) return;
-    void app.run(async () => app.showReview(path, await call(path)));
+    void app.run(async () => showReview(app, path, await call(path)));
   };
   keep.addEventListener("click", act((path) => app.backend.keepThreadHere(path, t.id)));
   detach.addEventListener("click", act((path) => app.backend.detachThread(path, t.id)));
@@ -133,7 +134,7 @@ export function newThread(app: App) {
       () =>
         void app.run(async () => {
           const review = await app.backend.newThread(path, sel.from, sel.to, area.value);
-          app.showReview(path, review);
+          showReview(app, path, review);
           showPanel(app, "threads");
         }),
     ],
