@@ -14,6 +14,7 @@ import { renderPanel } from "./views/panel";
 import { renderDirty, renderStatus, updateWordCount } from "./views/status";
 import { refreshTree } from "./views/tree";
 
+/** A change the writer made in the editor: to the core, in order; the tab and panel follow. */
 export function sendEdit(app: App, path: string, changes: TextChange[], typing: boolean) {
   const doc = app.docs.get(path);
   if (!doc) return;
@@ -44,11 +45,12 @@ export function sendEdit(app: App, path: string, changes: TextChange[], typing: 
 }
 
 /** Fetch the core's review a moment after the writer stops typing. */
-export function scheduleRefresh(app: App, path: string) {
+function scheduleRefresh(app: App, path: string) {
   window.clearTimeout(app.refreshTimer);
   app.refreshTimer = window.setTimeout(() => void refreshReview(app, path), 250);
 }
 
+/** Fetch the core's review of `path` (in order with the edits) and show it. */
 export async function refreshReview(app: App, path: string) {
   await app.enqueue(async () => {
     const review = await app.backend.review(path);
@@ -56,6 +58,7 @@ export async function refreshReview(app: App, path: string) {
   });
 }
 
+/** Show the core's review of `path` (in its editor state, and the panel when active). */
 export function showReview(app: App, path: string, review: ReviewDto) {
   const doc = app.docs.get(path);
   if (!doc) return;
@@ -71,7 +74,8 @@ export function showReview(app: App, path: string, review: ReviewDto) {
   }
 }
 
-export async function resync(app: App, path: string) {
+/** Out of step with the core: reload its text and review as the truth. */
+async function resync(app: App, path: string) {
   const doc = app.docs.get(path);
   if (!doc) return;
   const v = await app.backend.openDocument(path);
@@ -113,6 +117,6 @@ export async function coreOp(app: App, f: (path: string) => Promise<Applied>) {
   void refreshTree(app);
 }
 
-export function setReadOnly(app: App, on: boolean) {
+function setReadOnly(app: App, on: boolean) {
   app.view?.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(on)) });
 }

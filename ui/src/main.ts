@@ -1,10 +1,12 @@
 // Cowriting Desktop's UI: the app's state and its wiring. All state of record
-// lives in the core; `App` keeps the view in step with it: the open documents
-// and tabs, the edits sent to the core in order (and the core's changes applied
-// back), saving, the watcher's notices, quitting. What the window shows is in
-// views/ (tree, tabs, status bar and banner, panels, palette, modals), the
-// dialogs in dialogs/ (Ask Claude…, Settings), producer runs in producers.ts,
-// the commands and keys in commands.ts, the editor in editor.ts.
+// lives in the core; `App` holds what the view needs (the workspace, the open
+// documents and tabs, the core queue) and does the app's lifecycle: start,
+// open a workspace, open/activate/close documents, decide on proposals, save,
+// the watcher's notices, quit. The edits' round trip with the core is in
+// edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
+// and banner, panels, palette, modals); the dialogs in dialogs/ (Ask Claude…,
+// Settings); producer runs in producers.ts; commands and keys in commands.ts;
+// the editor in editor.ts and its extensions in extensions/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";

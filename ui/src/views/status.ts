@@ -8,6 +8,7 @@ import { wordCount } from "../util";
 import { modal } from "./modal";
 import { renderTabs } from "./tabs";
 
+/** The status bar for the active document. */
 export function renderStatus(app: App) {
   const doc = app.current;
   const review = app.review();
@@ -41,6 +42,7 @@ export function toggleTint(app: App) {
   renderStatus(app);
 }
 
+/** The banner above the editor: a conflict with the file on disk, or unreadable review data; else hidden. */
 export function renderBanner(app: App) {
   const banner = $(".banner");
   const doc = app.current;
@@ -63,7 +65,8 @@ export function renderBanner(app: App) {
   } else banner.hidden = true;
 }
 
-export async function resolveConflict(app: App, choice: "keep" | "load") {
+/** Keep the writer's text (saved over the file later) or load the file's. */
+async function resolveConflict(app: App, choice: "keep" | "load") {
   const doc = app.current;
   if (!doc) return;
   if (choice === "keep") {
@@ -75,7 +78,8 @@ export async function resolveConflict(app: App, choice: "keep" | "load") {
   renderBanner(app);
 }
 
-export async function compare(app: App) {
+/** The writer's text against the file on disk, with keep / load. */
+async function compare(app: App) {
   const doc = app.current;
   if (!doc) return;
   const cmp = await app.run(() => app.backend.compareWithDisk(doc.path));
