@@ -1,44 +1,35 @@
-// Cowriting Desktop's UI: file tree, tabs, the editor, the review panel, the
-// status bar, the command palette. All state of record lives in the core; this
-// file keeps the view in step with it.
+// Cowriting Desktop's UI: the app's state and its wiring. All state of record
+// lives in the core; `App` holds what the view needs (the workspace, the open
+// documents and tabs, the core queue) and does the app's lifecycle: start,
+// open a workspace, open/activate/close documents, decide on proposals, save,
+// the watcher's notices, quit. The edits' round trip with the core is in
+// edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
+// and banner, panels, palette, modals); the dialogs in dialogs/ (Ask Claude…,
+// Settings); producer runs in producers.ts; commands and keys in commands.ts;
+// the editor in editor.ts and its extensions in extensions/.
 import "./styles.css";
-import { EditorState } from "@codemirror/state";
-import { EditorView, type KeyBinding } from "@codemirror/view";
-import { openSearchPanel } from "@codemirror/search";
-import type { Applied } from "./bindings/Applied";
-import type { CheckOutcome } from "./bindings/CheckOutcome";
-import type { ErrorInfo } from "./bindings/ErrorInfo";
-import type { FilingDto } from "./bindings/FilingDto";
-import type { JobProgress } from "./bindings/JobProgress";
+import type { EditorState } from "@codemirror/state";
+import { EditorView } from "@codemirror/view";
 import type { Notice } from "./bindings/Notice";
-import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
-import type { SettingsDto } from "./bindings/SettingsDto";
-import type { TextChange } from "./bindings/TextChange";
-import type { ThreadDto } from "./bindings/ThreadDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
-import { errorMessage, isErrorInfo, tauriBackend, type Backend } from "./backend";
-import { createState, fromCore, readOnly, reviewOf, setReview, staleCountOf, type EditorHandlers } from "./editor";
-import { setMarkdown } from "./markdown";
-import {
-  askResult,
-  checkSummary,
-  errorText,
-  filingSummary,
-  newJobId,
-  nextEnabled,
-  parseTimeout,
-  plural,
-  snippet,
-  fromCheck,
-  type FilingSummary,
-  type Outcome,
-} from "./jobs";
-import { age, groupByTurn, nextProposal, proposalAt, wordCount } from "./util";
+import { errorMessage, tauriBackend, type Backend } from "./backend";
+import { buildCommands, editorKeys, type Command } from "./commands";
 import { $, h } from "./dom";
-import { TaskChips, type Task } from "./tasks";
-import { restoreNotice } from "./restore";
-import type { RestoreReport } from "./bindings/RestoreReport";
+import { applyFromCore, coreOp, refreshReview, sendEdit, showReview } from "./edit-sync";
+import { createState, type EditorHandlers } from "./editor";
+import { reviewOf } from "./extensions/review-field";
+import type { FilingSummary } from "./jobs";
+import { onJobProgress } from "./producers";
+import { TaskChips } from "./tasks";
+import { LAYOUT, wireChrome } from "./views/layout";
+import { ask, toast } from "./views/modal";
+import { renderPanel } from "./views/panel";
+import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
+import { renderBanner, renderDirty, renderStatus, updateWordCount } from "./views/status";
+import { renderTabs } from "./views/tabs";
+import { focusThread } from "./views/threads-panel";
+import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
 declare const __TEST_HOOKS__: boolean;
@@ -53,54 +44,6 @@ export interface OpenDoc {
   conflict: boolean;
 }
 
-
-const delay = (ms: number) => new Promise<void>((r) => window.setTimeout(r, ms));
-
-function toErrorInfo(e: unknown): ErrorInfo {
-  return isErrorInfo(e) ? e : { code: "producer", message: errorMessage(e) };
-}
-
-interface Command {
-  id: string;
-  title: string;
-  keys: string;
-  run: () => void | Promise<void>;
-}
-
-const LAYOUT = `
-<div class="app">
-  <aside class="sidebar">
-    <div class="ws-header"><span class="ws-name"></span><button class="ws-open" title="Open folder (Ctrl+O)">Open…</button></div>
-    <div class="recent"></div>
-    <nav class="tree" aria-label="Documents"></nav>
-  </aside>
-  <main class="main">
-    <div class="tabs" role="tablist"></div>
-    <div class="restore-notice" role="status" hidden></div>
-    <div class="banner" hidden></div>
-    <div class="editor-host"><div class="empty">Open a document from the list on the left.</div></div>
-    <div class="jobs" role="status" aria-live="polite"></div>
-    <footer class="statusbar">
-      <span class="st-branch"></span><span class="st-save"></span><span class="st-words"></span>
-      <span class="st-spacer"></span>
-      <span class="st-proposals"></span><span class="st-threads"></span>
-      <button class="st-tint" title="Toggle Claude tint (Ctrl+Shift+A)">Claude tint</button>
-      <button class="st-settings" title="Settings (Ctrl+,)" aria-label="Settings">⚙</button>
-      <button class="st-palette" title="Command palette (Ctrl+Shift+P)">⌘</button>
-    </footer>
-  </main>
-  <aside class="panel">
-    <div class="panel-tabs" role="tablist">
-      <button class="pt-review active" data-tab="review">Review</button>
-      <button class="pt-threads" data-tab="threads">Threads</button>
-    </div>
-    <div class="panel-body review-body"></div>
-    <div class="panel-body threads-body" hidden></div>
-  </aside>
-</div>
-<div class="toast" hidden></div>
-<div class="modal-root"></div>`;
-
 export class App {
   docs = new Map<string, OpenDoc>();
   order: string[] = [];
@@ -109,9 +52,12 @@ export class App {
   ws: WorkspaceInfo | null = null;
   queue: Promise<unknown> = Promise.resolve();
   refreshTimer: number | undefined;
+  /** Whether Claude's text is tinted (views/status.ts toggles it). */
   tint = true;
   panelTab: "review" | "threads" = "review";
+  /** The proposal last revealed (its card is marked; views/review-panel.ts). */
   focusedProposal: string | null = null;
+  /** The palette's commands, which the editor's keys run too (commands.ts). */
   commands: Command[] = [];
   /** Reply drafts by thread: a re-render (e.g. another writer's change) never loses one. */
   drafts = new Map<string, string>();
@@ -119,12 +65,12 @@ export class App {
   shownReview = "";
   shownStale = 0;
   lastOpenMs = 0;
-  /** Producer runs by task id (running, or finished and still showing their result). */
   /** The producer runs' chips above the status bar. */
   tasks = new TaskChips(
     (job) => this.backend.cancelJob(job),
     () => this.view?.focus(),
   );
+  /** The last producer run that filed something (the e2e hooks read it). */
   lastFiling: FilingSummary | null = null;
   /** The Ask Claude… instruction typed but not sent (the dialog was closed). */
   askDraft = "";
@@ -135,16 +81,16 @@ export class App {
 
   async start() {
     document.body.innerHTML = LAYOUT;
-    this.commands = this.buildCommands();
-    this.wireChrome();
+    this.commands = buildCommands(this);
+    wireChrome(this);
     await this.backend.onNotice((n) => void this.onNotice(n));
-    await this.backend.onJobProgress((p) => this.onJobProgress(p));
+    await this.backend.onJobProgress((p) => onJobProgress(this, p));
     await this.backend.onWorkspaceOpened((w) => void this.setWorkspace(w));
     await this.backend.onCloseRequested((dirty) => this.confirmQuit(dirty));
     try {
       await this.setWorkspace(await this.backend.workspace());
     } catch {
-      this.renderNoWorkspace();
+      renderNoWorkspace(this);
     }
     // The end-to-end tests' hooks, in test builds only: in any other build
     // the branch is false at build time and Vite leaves the module out.
@@ -157,122 +103,21 @@ export class App {
     this.ws = w;
     if (switching) {
       for (const p of [...this.order]) this.dropTab(p);
-      this.dismissRestoreNotice();
+      dismissRestoreNotice();
     }
     $(".ws-name").textContent = w.name;
     $(".ws-name").title = w.root;
-    this.renderTree();
-    this.renderStatus();
+    renderTree(this);
+    renderStatus(this);
     const restored = await this.backend.restoredBackups().catch(() => null);
-    if (restored) await this.showRestored(restored);
+    if (restored) await showRestored(this, restored);
     const named = await this.backend.initialDocument().catch(() => null);
     if (named) await this.open(named);
     if (!this.active && w.documents.length) {
       const first = w.documents.find((d) => d.proposals > 0) ?? w.documents[0];
       await this.open(first.path);
     }
-    void this.renderRecent();
-  }
-
-  /**
-   * After a crash: open each document restored from the last session in a tab
-   * (unsaved, as the core says), and say so in a notice that stays until
-   * dismissed. A file that changed on disk since also gets the conflict banner
-   * (keep mine / load theirs / compare).
-   */
-  async showRestored(report: RestoreReport) {
-    const lines = restoreNotice(report);
-    if (!lines.length) return;
-    for (const r of report.restored) {
-      await this.open(r.path);
-      const doc = this.docs.get(r.path);
-      if (doc && r.fileChanged) doc.conflict = true;
-    }
-    const first = report.restored[0];
-    if (first) this.activate(first.path);
-    const el = $(".restore-notice");
-    const close = h("button", { class: "rn-dismiss", title: "Dismiss", "aria-label": "Dismiss", text: "×" });
-    close.addEventListener("click", () => this.dismissRestoreNotice());
-    el.replaceChildren(
-      h("span", { class: "rn-icon", "aria-hidden": "true", text: "↺" }),
-      h("div", { class: "rn-lines" }, ...lines.map((l) => h("div", { class: "rn-line", text: l }))),
-      close,
-    );
-    el.classList.toggle("rn-warn", report.unrestored.length > 0 || report.restored.some((r) => r.fileChanged));
-    el.hidden = false;
-  }
-
-  dismissRestoreNotice() {
-    const el = $(".restore-notice");
-    el.hidden = true;
-    el.replaceChildren();
-  }
-
-  renderNoWorkspace() {
-    $(".tree").replaceChildren(
-      h("div", { class: "tree-empty" }, "No folder is open.", h("br"), h("button", { class: "btn-sample", text: "Open the sample workspace" })),
-    );
-    $(".btn-sample").addEventListener("click", () => void this.run(async () => this.setWorkspace(await this.backend.openSample())));
-  }
-
-  async renderRecent() {
-    const list = await this.backend.recentFolders().catch(() => []);
-    const el = $(".recent");
-    el.replaceChildren();
-    const others = list.filter((p) => p !== this.ws?.root).slice(0, 5);
-    if (!others.length) return;
-    const sel = h("select", { class: "recent-select", title: "Recent folders" }, h("option", { value: "", text: "Recent folders…" }));
-    for (const p of others) sel.append(h("option", { value: p, text: p.split("/").slice(-2).join("/") }));
-    sel.addEventListener("change", () => {
-      if (sel.value) void this.run(async () => this.setWorkspace(await this.backend.openFolder(sel.value)));
-    });
-    el.append(sel);
-  }
-
-  wireChrome() {
-    $(".ws-open").addEventListener("click", () => void this.openFolderDialog());
-    $(".st-tint").addEventListener("click", () => this.toggleTint());
-    $(".st-palette").addEventListener("click", () => this.openPalette());
-    $(".st-settings").addEventListener("click", () => void this.openSettings());
-    for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
-      b.addEventListener("click", () => this.showPanel(b.dataset.tab as "review" | "threads"));
-    }
-    window.addEventListener("keydown", (e) => {
-      const mod = e.ctrlKey || e.metaKey;
-      if (mod && e.shiftKey && e.key.toLowerCase() === "p") {
-        e.preventDefault();
-        this.openPalette();
-      } else if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
-        e.preventDefault();
-        void this.save();
-      } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "q") {
-        e.preventDefault();
-        if (!this.modalOpen()) void this.requestQuit();
-      } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
-        e.preventDefault();
-        void this.openFolderDialog();
-      } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
-        e.preventDefault();
-        if (!this.modalOpen()) this.askClaude();
-      } else if (mod && e.key === ",") {
-        e.preventDefault();
-        if (!this.modalOpen()) void this.openSettings();
-      } else if (e.key === "F7" && !mod && !e.shiftKey && !e.altKey) {
-        e.preventDefault();
-        if (!this.modalOpen()) void this.checkDocument();
-      } else if (e.key === "Escape") {
-        // Esc closes a dialog; with none open (and nothing else, like the
-        // editor's selection, taking it) it cancels the newest running task —
-        // unless the writer is in a text field of the panels.
-        const target = e.target instanceof Element ? e.target : null;
-        const inField = !!target?.closest("textarea, input, select") && !target.closest(".cm-editor");
-        const task = !this.modalOpen() && !e.defaultPrevented && !inField ? this.tasks.running().pop() : undefined;
-        if (task) {
-          e.preventDefault();
-          this.tasks.cancel(task);
-        } else this.closeModal();
-      }
-    });
+    void renderRecent(this);
   }
 
   async openFolderDialog() {
@@ -282,22 +127,13 @@ export class App {
     });
   }
 
-  // ---- errors and toasts -------------------------------------------------------
-
-  toast(message: string, kind: "error" | "info" = "info") {
-    const t = $(".toast");
-    t.textContent = message;
-    t.className = `toast toast-${kind}`;
-    t.hidden = false;
-    window.clearTimeout((t as unknown as { timer?: number }).timer);
-    (t as unknown as { timer?: number }).timer = window.setTimeout(() => (t.hidden = true), kind === "error" ? 6000 : 2500);
-  }
+  // ---- errors and the core queue ------------------------------------------------
 
   async run<T>(f: () => Promise<T>): Promise<T | undefined> {
     try {
       return await f();
     } catch (e) {
-      this.toast(errorMessage(e), "error");
+      toast(errorMessage(e), "error");
       return undefined;
     }
   }
@@ -313,12 +149,12 @@ export class App {
 
   handlers(path: string): EditorHandlers {
     return {
-      onLocalChange: (changes, typing) => this.sendEdit(path, changes, typing),
+      onLocalChange: (changes, typing) => sendEdit(this, path, changes, typing),
       onCursorJump: () => void this.backend.sealUndoGroup(path).catch(() => undefined),
       accept: (id) => void this.accept(id),
       reject: (id) => void this.reject(id),
-      focusThread: (id) => this.focusThread(id),
-      keys: this.editorKeys(),
+      focusThread: (id) => focusThread(this, id),
+      keys: editorKeys(this),
     };
   }
 
@@ -352,12 +188,12 @@ export class App {
       this.view.setState(doc.state);
     }
     host.classList.toggle("tint-off", !this.tint);
-    this.renderTabs();
-    this.renderTree();
-    this.renderBanner();
-    this.renderPanel();
-    this.renderStatus();
-    this.updateWordCount();
+    renderTabs(this);
+    renderTree(this);
+    renderBanner(this);
+    renderPanel(this);
+    renderStatus(this);
+    updateWordCount(this);
     this.view.focus();
   }
 
@@ -373,7 +209,7 @@ export class App {
     const doc = this.docs.get(path);
     if (!doc) return;
     if (doc.dirty) {
-      const choice = await this.ask(`${path} has unsaved changes.`, ["Save", "Discard", "Cancel"]);
+      const choice = await ask(`${path} has unsaved changes.`, ["Save", "Discard", "Cancel"]);
       if (choice === "Cancel" || choice === null) return;
       if (choice === "Save" && !(await this.save(path))) return;
     }
@@ -392,142 +228,39 @@ export class App {
         this.view?.destroy();
         this.view = null;
         $(".editor-host").replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
-        this.renderTabs();
-        this.renderPanel();
-        this.renderStatus();
+        renderTabs(this);
+        renderPanel(this);
+        renderStatus(this);
       }
-    } else this.renderTabs();
+    } else renderTabs(this);
   }
 
-  // ---- edits ---------------------------------------------------------------------
-
-  sendEdit(path: string, changes: TextChange[], typing: boolean) {
-    const doc = this.docs.get(path);
-    if (!doc) return;
-    // The tab and status bar change only when the dirty state does (not per keystroke).
-    if (!doc.dirty) {
-      doc.dirty = true;
-      this.renderDirty();
-    }
-    // An edit inside a proposal shows it stale at once, in the panel too.
-    // (A count the editor keeps: reading the whole review per keystroke would cost O(records).)
-    const stale = this.view ? staleCountOf(this.view.state) : 0;
-    if (stale !== this.shownStale) this.renderPanel();
-    void this.enqueue(async () => {
-      try {
-        const ack = await this.backend.edit(path, doc.version, changes, typing);
-        doc.version = ack.version;
-        if (doc.dirty !== ack.dirty) {
-          doc.dirty = ack.dirty;
-          this.renderDirty();
-        }
-      } catch (e) {
-        // Out of step with the core: take its text as the truth.
-        await this.resync(path);
-        throw e;
-      }
-      this.scheduleRefresh(path);
-    });
-  }
-
-  /** Fetch the core's review a moment after the writer stops typing. */
-  scheduleRefresh(path: string) {
-    window.clearTimeout(this.refreshTimer);
-    this.refreshTimer = window.setTimeout(() => void this.refreshReview(path), 250);
-  }
-
-  async refreshReview(path: string) {
-    await this.enqueue(async () => {
-      const review = await this.backend.review(path);
-      this.showReview(path, review);
-    });
-  }
-
-  showReview(path: string, review: ReviewDto) {
-    const doc = this.docs.get(path);
-    if (!doc) return;
-    if (this.active === path && this.view) {
-      this.view.dispatch({ effects: setReview.of(review) });
-    } else {
-      doc.state = doc.state.update({ effects: setReview.of(review) }).state;
-    }
-    if (this.active === path) {
-      this.renderPanel();
-      this.renderStatus();
-      this.updateWordCount();
-    }
-  }
-
-  async resync(path: string) {
-    const doc = this.docs.get(path);
-    if (!doc) return;
-    const v = await this.backend.openDocument(path);
-    const state = createState(v.text, v.review, this.handlers(path));
-    Object.assign(doc, { state, version: v.version, dirty: v.dirty });
-    if (this.active === path && this.view) this.view.setState(state);
-  }
-
-  /** Apply a change the core made, in its order with the writer's edits. */
-  applyFromCore(path: string, applied: Applied) {
-    const doc = this.docs.get(path);
-    if (!doc) return;
-    const spec = {
-      changes: applied.changes.map((c) => ({ from: c.from, to: c.to, insert: c.insert })),
-      annotations: fromCore.of(true),
-      effects: setReview.of(applied.review),
-    };
-    if (this.active === path && this.view) this.view.dispatch(spec);
-    else doc.state = doc.state.update(spec).state;
-    doc.version = applied.version;
-    doc.dirty = applied.dirty;
-    if (this.active === path) {
-      this.renderPanel();
-      this.renderStatus();
-    }
-    this.renderDirty();
-  }
-
-  /** A core operation on the active document, with the editor read-only meanwhile. */
-  async coreOp(f: (path: string) => Promise<Applied>) {
-    const path = this.active;
-    if (!path) return;
-    this.setReadOnly(true);
-    try {
-      await this.enqueue(async () => this.applyFromCore(path, await f(path)));
-    } finally {
-      this.setReadOnly(false);
-    }
-    void this.refreshTree();
-  }
-
-  setReadOnly(on: boolean) {
-    this.view?.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(on)) });
-  }
+  // ---- decisions and saving (the edits' round trip is in edit-sync.ts) ---------------
 
   accept(id: string, withText: string | null = null) {
-    return this.coreOp((p) => this.backend.accept(p, id, withText));
+    return coreOp(this, (p) => this.backend.accept(p, id, withText));
   }
   reject(id: string) {
-    return this.coreOp((p) => this.backend.reject(p, id));
+    return coreOp(this, (p) => this.backend.reject(p, id));
   }
   acceptTurn(turn: string) {
-    return this.coreOp((p) => this.backend.acceptTurn(p, turn));
+    return coreOp(this, (p) => this.backend.acceptTurn(p, turn));
   }
   rejectTurn(turn: string) {
-    return this.coreOp((p) => this.backend.rejectTurn(p, turn));
+    return coreOp(this, (p) => this.backend.rejectTurn(p, turn));
   }
   /** Accept a group of proposals (one producer's part of a shared turn) in one call: one undo step. */
   acceptAll(ids: string[]) {
-    return this.coreOp((p) => this.backend.acceptAll(p, ids));
+    return coreOp(this, (p) => this.backend.acceptAll(p, ids));
   }
   rejectAll(ids: string[]) {
-    return this.coreOp((p) => this.backend.rejectAll(p, ids));
+    return coreOp(this, (p) => this.backend.rejectAll(p, ids));
   }
   undo() {
-    return this.coreOp((p) => this.backend.undo(p));
+    return coreOp(this, (p) => this.backend.undo(p));
   }
   redo() {
-    return this.coreOp((p) => this.backend.redo(p));
+    return coreOp(this, (p) => this.backend.redo(p));
   }
 
   async save(path: string | null = this.active): Promise<boolean> {
@@ -535,30 +268,21 @@ export class App {
     const doc = this.docs.get(path);
     if (!doc) return false;
     doc.saving = true;
-    this.renderStatus();
+    renderStatus(this);
     const result = await this.enqueue(() => this.backend.save(path));
     doc.saving = false;
     if (!result) {
-      this.renderStatus();
+      renderStatus(this);
       return false;
     }
     doc.dirty = result.dirty;
     doc.conflict = false;
-    this.showReview(path, result.review);
-    if (result.sidecarSkipped) this.toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
-    this.renderDirty();
-    this.renderBanner();
-    void this.refreshTree();
+    showReview(this, path, result.review);
+    if (result.sidecarSkipped) toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
+    renderDirty(this);
+    renderBanner(this);
+    void refreshTree(this);
     return true;
-  }
-
-  async refreshTree() {
-    const w = await this.backend.workspace().catch(() => null);
-    if (w) {
-      this.ws = w;
-      this.renderTree();
-      this.renderStatus();
-    }
   }
 
   // ---- the watcher -----------------------------------------------------------------
@@ -566,913 +290,37 @@ export class App {
   async onNotice(n: Notice) {
     switch (n.kind) {
       case "treeChanged":
-        await this.refreshTree();
+        await refreshTree(this);
         break;
       case "reviewChanged":
-        if (this.docs.has(n.path)) await this.refreshReview(n.path);
+        if (this.docs.has(n.path)) await refreshReview(this, n.path);
         break;
       case "documentReloaded": {
         const doc = this.docs.get(n.path);
         if (!doc) break;
         await this.enqueue(async () => {
           const review = await this.backend.review(n.path);
-          this.applyFromCore(n.path, { changes: n.changes, version: n.version, dirty: false, review });
+          applyFromCore(this, n.path, { changes: n.changes, version: n.version, dirty: false, review });
         });
-        this.toast(`${n.path} changed on disk and was reloaded.`);
+        toast(`${n.path} changed on disk and was reloaded.`);
         break;
       }
       case "conflict": {
         const doc = this.docs.get(n.path);
         if (doc) {
           doc.conflict = true;
-          this.renderBanner();
+          renderBanner(this);
         }
         break;
       }
       case "documentGone": {
-        if (this.docs.has(n.path)) this.toast(`${n.path} was removed from disk; save to write it again.`, "error");
+        if (this.docs.has(n.path)) toast(`${n.path} was removed from disk; save to write it again.`, "error");
         break;
       }
     }
   }
 
-  // ---- rendering -------------------------------------------------------------------
-
-  renderTree() {
-    const tree = $(".tree");
-    tree.replaceChildren();
-    if (!this.ws) return;
-    if (!this.ws.documents.length) tree.append(h("div", { class: "tree-empty", text: "No Markdown or text files here." }));
-    for (const d of this.ws.documents) {
-      const parts = d.path.split("/");
-      const item = h(
-        "button",
-        { class: `tree-item${d.path === this.active ? " active" : ""}`, "data-path": d.path, title: d.path },
-        h("span", { class: "tree-dir", text: parts.length > 1 ? parts.slice(0, -1).join("/") + "/" : "" }),
-        h("span", { class: "tree-name", text: parts[parts.length - 1] }),
-        d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals) }) : null,
-        d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads) }) : null,
-        d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!" }) : null,
-      );
-      item.addEventListener("click", () => void this.open(d.path));
-      tree.append(item);
-    }
-  }
-
-  renderTabs() {
-    const tabs = $(".tabs");
-    tabs.replaceChildren();
-    for (const p of this.order) {
-      const doc = this.docs.get(p)!;
-      const close = h("button", { class: "tab-close", title: "Close (Ctrl+W)", text: "×" });
-      const tab = h(
-        "div",
-        { class: `tab${p === this.active ? " active" : ""}${doc.dirty ? " dirty" : ""}`, role: "tab", "data-path": p, title: p },
-        h("span", { class: "tab-name", text: p.split("/").pop() ?? p }),
-        h("span", { class: "tab-dirty", title: "Unsaved changes", text: "●" }),
-        close,
-      );
-      tab.addEventListener("click", () => this.activate(p));
-      close.addEventListener("click", (e) => {
-        e.stopPropagation();
-        void this.closeTab(p);
-      });
-      tabs.append(tab);
-    }
-  }
-
-  renderDirty() {
-    this.renderTabs();
-    this.renderStatus();
-  }
-
-  renderBanner() {
-    const banner = $(".banner");
-    const doc = this.current;
-    const review = this.review();
-    banner.replaceChildren();
-    if (doc?.conflict) {
-      const keep = h("button", { class: "bn-keep", text: "Keep mine" });
-      const load = h("button", { class: "bn-load", text: "Load theirs" });
-      const cmp = h("button", { class: "bn-compare", text: "Compare" });
-      keep.addEventListener("click", () => void this.resolveConflict("keep"));
-      load.addEventListener("click", () => void this.resolveConflict("load"));
-      cmp.addEventListener("click", () => void this.compare());
-      banner.append(h("span", { text: `${doc.path} changed on disk while you have unsaved changes.` }), keep, load, cmp);
-      banner.className = "banner banner-conflict";
-      banner.hidden = false;
-    } else if (review?.sidecarError) {
-      banner.append(h("span", { text: `Review data unavailable — ${review.sidecarError.message}. The document is still editable.` }));
-      banner.className = "banner banner-error";
-      banner.hidden = false;
-    } else banner.hidden = true;
-  }
-
-  async resolveConflict(choice: "keep" | "load") {
-    const doc = this.current;
-    if (!doc) return;
-    if (choice === "keep") {
-      await this.run(() => this.backend.keepMine(doc.path));
-    } else {
-      await this.coreOp((p) => this.backend.reloadDocument(p));
-    }
-    doc.conflict = false;
-    this.renderBanner();
-  }
-
-  async compare() {
-    const doc = this.current;
-    if (!doc) return;
-    const cmp = await this.run(() => this.backend.compareWithDisk(doc.path));
-    if (!cmp) return;
-    const body = h("div", { class: "compare" });
-    for (const part of cmp.diff) {
-      body.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
-    }
-    this.modal(`Your version → the file on disk (${doc.path})`, body, [
-      ["Keep mine", () => void this.resolveConflict("keep")],
-      ["Load theirs", () => void this.resolveConflict("load")],
-    ]);
-  }
-
-  renderStatus() {
-    const doc = this.current;
-    const review = this.review();
-    $(".st-branch").textContent = this.ws?.branch ? `⎇ ${this.ws.branch}` : "";
-    $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
-    $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
-    const pending = review?.proposals.filter((p) => p.state === "pending").length ?? 0;
-    const stale = review ? review.proposals.length - pending : 0;
-    $(".st-proposals").textContent = review ? `${pending} pending${stale ? ` · ${stale} stale` : ""}` : "";
-    $(".st-proposals").className = `st-proposals${stale ? " has-stale" : ""}`;
-    const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
-    $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
-    $(".st-tint").classList.toggle("off", !this.tint);
-  }
-
-  /** Counting words reads the whole text: done when the writer pauses, not per keystroke. */
-  updateWordCount() {
-    $(".st-words").textContent = this.view ? `${wordCount(this.view.state.doc.toString()).toLocaleString()} words` : "";
-  }
-
-  showPanel(tab: "review" | "threads") {
-    this.panelTab = tab;
-    $(".pt-review").classList.toggle("active", tab === "review");
-    $(".pt-threads").classList.toggle("active", tab === "threads");
-    $(".review-body").hidden = tab !== "review";
-    $(".threads-body").hidden = tab !== "threads";
-  }
-
-  renderPanel() {
-    const review = this.review();
-    const key = `${this.active}\u0000${review ? JSON.stringify(review) : ""}`;
-    this.shownStale = review?.proposals.filter((p) => p.state !== "pending").length ?? 0;
-    if (key !== this.shownReview) {
-      this.shownReview = key;
-      this.renderReviewPanel();
-      this.renderThreadsPanel();
-    }
-    this.renderBanner();
-  }
-
-  renderReviewPanel() {
-    const body = $(".review-body");
-    body.replaceChildren();
-    const review = this.review();
-    if (!review) return;
-    const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
-    const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
-    ask.addEventListener("click", () => this.askClaude());
-    check.addEventListener("click", () => void this.checkDocument());
-    body.append(h("div", { class: "review-tools" }, ask, check));
-    if (!review.proposals.length) {
-      body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
-      return;
-    }
-    for (const g of groupByTurn(review.proposals)) {
-      const group = h("section", { class: "group", "data-turn": g.turnId ?? "", "data-producer": g.producer });
-      const n = g.proposals.length;
-      const head = h(
-        "header",
-        { class: "group-head" },
-        h(
-          "div",
-          { class: "group-title" },
-          h("span", { class: "group-producer", text: g.producer }),
-          h("span", { class: "group-count", text: String(n), title: plural(n, "proposal") }),
-        ),
-      );
-      if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
-      const meta = [g.author !== g.producer ? g.author : null, g.turnId, age(g.createdAt)].filter((x): x is string => !!x);
-      head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
-      group.append(head);
-      if (g.turnId) {
-        const turn = g.turnId;
-        const pending = g.proposals.filter((p) => p.state === "pending").map((p) => p.id);
-        const all = g.proposals.map((p) => p.id);
-        const actions = h("div", { class: "group-actions" });
-        const a = h("button", {
-          class: "btn-accept-turn",
-          text: "Accept all",
-          title: `Accept the ${plural(pending.length, "pending proposal")} of this group (Alt+Shift+Enter)`,
-        });
-        const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
-        a.toggleAttribute("disabled", pending.length === 0);
-        // A turn another producer filed under too: act on this group's proposals only.
-        a.addEventListener("click", () => void (g.sharedTurn ? this.acceptAll(pending) : this.acceptTurn(turn)));
-        r.addEventListener("click", () => void (g.sharedTurn ? this.rejectAll(all) : this.rejectTurn(turn)));
-        actions.append(a, r);
-        head.append(actions);
-      }
-      for (const p of g.proposals) group.append(this.proposalCard(p));
-      body.append(group);
-    }
-  }
-
-  proposalCard(p: ProposalDto): HTMLElement {
-    const card = h("article", { class: `card card-${p.state}${p.id === this.focusedProposal ? " focused" : ""}`, "data-proposal": p.id });
-    const diff = h("div", { class: "card-diff" });
-    for (const part of p.diff) diff.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
-    card.append(diff);
-    const c = p.contract;
-    if (c && (c.category || c.reason)) {
-      // Category and reason come from the producer: text only, never HTML.
-      card.append(
-        h(
-          "div",
-          { class: "card-contract", title: `${c.producer} ${c.producerVersion} · ${c.provenance}` },
-          c.category ? h("span", { class: "card-category", text: c.category }) : null,
-          c.reason ? h("span", { class: "card-why", text: c.reason }) : null,
-        ),
-      );
-    }
-    if (p.state !== "pending") {
-      card.append(h("div", { class: "card-reason", text: `${p.state === "stale" ? "Stale" : "Orphaned"}: ${p.reason ?? ""}` }));
-    }
-    const actions = h("div", { class: "card-actions" });
-    const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)" });
-    accept.toggleAttribute("disabled", p.state !== "pending");
-    const edit = h("button", { class: "btn-edit", text: "Edit…", title: "Edit the proposed text, then accept" });
-    edit.toggleAttribute("disabled", p.state !== "pending");
-    const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)" });
-    accept.addEventListener("click", () => void this.accept(p.id));
-    reject.addEventListener("click", () => void this.reject(p.id));
-    edit.addEventListener("click", () => this.editAndAccept(p, card));
-    actions.append(accept, edit, reject);
-    card.append(actions);
-    card.addEventListener("click", (e) => {
-      if ((e.target as HTMLElement).closest("button, textarea")) return;
-      this.reveal(p);
-    });
-    return card;
-  }
-
-  editAndAccept(p: ProposalDto, card: HTMLElement) {
-    const area = h("textarea", { class: "card-edit", rows: "4" });
-    area.value = p.replacement;
-    const ok = h("button", { class: "btn-accept-edited", text: "Accept edited" });
-    const cancel = h("button", { text: "Cancel" });
-    const box = h("div", { class: "card-editbox" }, area, h("div", { class: "card-actions" }, ok, cancel));
-    card.querySelector(".card-actions")?.replaceWith(box);
-    area.focus();
-    ok.addEventListener("click", () => void this.accept(p.id, area.value));
-    cancel.addEventListener("click", () => this.renderReviewPanel());
-    area.addEventListener("keydown", (e) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") void this.accept(p.id, area.value);
-    });
-  }
-
-  reveal(p: ProposalDto) {
-    if (!this.view || p.from === null) return;
-    this.focusedProposal = p.id;
-    this.view.dispatch({ selection: { anchor: p.from }, effects: EditorView.scrollIntoView(p.from, { y: "center" }) });
-    this.view.focus();
-    for (const el of Array.from(document.querySelectorAll(".card"))) {
-      el.classList.toggle("focused", (el as HTMLElement).dataset.proposal === p.id);
-    }
-  }
-
-  renderThreadsPanel() {
-    const body = $(".threads-body");
-    const focused = document.activeElement as HTMLTextAreaElement | null;
-    const focusedThread = focused?.classList.contains("reply-box") ? focused.closest<HTMLElement>(".thread")?.dataset.thread : undefined;
-    const caret = focused?.selectionStart ?? 0;
-    body.replaceChildren();
-    if (focusedThread) {
-      queueMicrotask(() => {
-        const box = body.querySelector<HTMLTextAreaElement>(`.thread[data-thread="${CSS.escape(focusedThread)}"] .reply-box`);
-        box?.focus();
-        box?.setSelectionRange(caret, caret);
-      });
-    }
-    const review = this.review();
-    if (!review) return;
-    const newBtn = h("button", { class: "btn-new-thread", text: "+ Comment on selection", title: "New thread on the selected text (Ctrl+Alt+M)" });
-    newBtn.addEventListener("click", () => this.newThread());
-    body.append(newBtn);
-    const anchored = review.threads.filter((t) => t.from !== null);
-    const orphaned = review.threads.filter((t) => t.from === null);
-    if (!review.threads.length) body.append(h("div", { class: "panel-empty", text: "No threads. Select text and comment on it." }));
-    for (const t of anchored) body.append(this.threadCard(t));
-    if (orphaned.length) {
-      body.append(h("h3", { class: "orphaned-head", text: `Not in the text (${orphaned.length}) — their text is gone, or they were detached` }));
-      for (const t of orphaned) body.append(this.threadCard(t));
-    }
-  }
-
-  threadCard(t: ThreadDto): HTMLElement {
-    const kind = t.from === null ? " thread-orphaned" : t.relocated ? " thread-relocated" : "";
-    const card = h("article", { class: `thread thread-${t.status}${kind}`, "data-thread": t.id });
-    card.append(h("blockquote", { class: "thread-quote", text: t.text }));
-    if (t.detached) card.append(h("div", { class: "thread-note", text: "Detached from its text." }));
-    else if (t.from === null) card.append(h("div", { class: "thread-note", text: "Its text is no longer in the document." }));
-    if (t.relocated) card.append(this.relocatedNote(t));
-    for (const c of t.comments) {
-      const body = h("div", { class: "comment-body" });
-      setMarkdown(body, c.body);
-      card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${c.author.label} · ${age(c.createdAt)}` }), body));
-    }
-    const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter)" });
-    reply.value = this.drafts.get(t.id) ?? "";
-    reply.addEventListener("input", () => this.drafts.set(t.id, reply.value));
-    const send = h("button", { class: "btn-reply", text: "Reply" });
-    const toggle = h("button", { class: "btn-resolve", text: t.status === "open" ? "Resolve" : "Reopen" });
-    const doReply = () => {
-      const text = reply.value;
-      if (!text.trim() || !this.active) return;
-      const path = this.active;
-      void this.run(async () => {
-        const review = await this.backend.reply(path, t.id, text);
-        this.drafts.delete(t.id);
-        this.showReview(path, review);
-      });
-    };
-    send.addEventListener("click", doReply);
-    reply.addEventListener("keydown", (e) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === "Enter") doReply();
-    });
-    toggle.addEventListener("click", () => {
-      const path = this.active;
-      if (!path) return;
-      void this.run(async () => this.showReview(path, await this.backend.setThreadResolved(path, t.id, t.status === "open")));
-    });
-    card.append(reply, h("div", { class: "thread-actions" }, send, toggle));
-    card.addEventListener("click", (e) => {
-      if ((e.target as HTMLElement).closest("button, textarea, a")) return;
-      if (this.view && t.from !== null) {
-        this.view.dispatch({ selection: { anchor: t.from, head: t.to ?? t.from }, effects: EditorView.scrollIntoView(t.from, { y: "center" }) });
-      }
-    });
-    return card;
-  }
-
-  /** A re-attached thread: what changed, and "keep here" / "detach". */
-  relocatedNote(t: ThreadDto): HTMLElement {
-    const keep = h("button", { class: "btn-keep-here", text: "Keep here", title: "This is the text the comment is about: attach it here for good" });
-    const detach = h("button", { class: "btn-detach", text: "Detach", title: "Not the right text: list the thread without placing it" });
-    const act = (call: (path: string) => Promise<ReviewDto>) => () => {
-      const path = this.active;
-      if (!path) return;
-      void this.run(async () => this.showReview(path, await call(path)));
-    };
-    keep.addEventListener("click", act((path) => this.backend.keepThreadHere(path, t.id)));
-    detach.addEventListener("click", act((path) => this.backend.detachThread(path, t.id)));
-    return h(
-      "div",
-      { class: "thread-relocated-note" },
-      h("div", { text: "Its text changed since the comment (only its line breaks and spacing): re-attached here." }),
-      h("div", { class: "thread-was", text: `Was: ${t.anchoredText}` }),
-      h("div", { class: "thread-actions" }, keep, detach),
-    );
-  }
-
-  focusThread(id: string) {
-    this.showPanel("threads");
-    const el = document.querySelector(`.thread[data-thread="${CSS.escape(id)}"]`);
-    el?.scrollIntoView({ block: "nearest" });
-    el?.classList.add("flash");
-    window.setTimeout(() => el?.classList.remove("flash"), 900);
-  }
-
-  newThread() {
-    if (!this.view || !this.active) return;
-    const sel = this.view.state.selection.main;
-    if (sel.empty) {
-      this.toast("Select the text to comment on first.");
-      return;
-    }
-    const path = this.active;
-    const quote = this.view.state.sliceDoc(sel.from, sel.to);
-    const area = h("textarea", { class: "new-thread-body", rows: "4", placeholder: "Your comment (Markdown)" });
-    this.modal(`Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [
-      [
-        "Comment",
-        () =>
-          void this.run(async () => {
-            const review = await this.backend.newThread(path, sel.from, sel.to, area.value);
-            this.showReview(path, review);
-            this.showPanel("threads");
-          }),
-      ],
-    ]);
-    area.focus();
-  }
-
-  toggleTint() {
-    this.tint = !this.tint;
-    $(".editor-host").classList.toggle("tint-off", !this.tint);
-    this.renderStatus();
-  }
-
-  // ---- producer runs: Ask Claude…, Check document ----------------------------------------
-
-  /**
-   * Run one producer for `task`. The run starts in order with the writer's
-   * edits (the core must have every edit made before, and none made after,
-   * when it reads the selection), and the next edits wait a moment so the core
-   * has read it before they arrive. The writer keeps typing meanwhile.
-   */
-  async runProducer(task: Task, producer: string, from: number | null, to: number | null, instruction: string | null): Promise<Outcome> {
-    const job = newJobId(producer);
-    const started: { run?: Promise<FilingDto> } = {};
-    await this.enqueue(async () => {
-      if (task.cancelled) return;
-      task.job = job;
-      const run = this.backend.runProducer(task.path, producer, from, to, instruction, job);
-      started.run = run;
-      await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
-    });
-    if (!started.run) return { producer, notRun: true };
-    try {
-      return { producer, filing: filingSummary(await started.run) };
-    } catch (e) {
-      return { producer, error: toErrorInfo(e) };
-    } finally {
-      task.job = null;
-    }
-  }
-
-  /** After a run filed: show the core's review (fetched in order with the edits, so positions match the view). */
-  async afterFiling(path: string) {
-    if (this.docs.has(path)) await this.refreshReview(path);
-    void this.refreshTree();
-  }
-
-  askClaude() {
-    const view = this.view;
-    const path = this.active;
-    if (!view || !path) {
-      this.toast("Open a document first.");
-      return;
-    }
-    const sel = view.state.selection.main;
-    if (sel.empty) {
-      this.toast("Select the text Claude should work on first, then Ask Claude… (Ctrl+K).");
-      return;
-    }
-    const quote = view.state.sliceDoc(sel.from, sel.to);
-    const area = h("textarea", {
-      class: "ask-instruction",
-      rows: "3",
-      placeholder: "What should Claude do? (e.g. Tighten this; keep the voice)",
-      "aria-label": "Instruction for Claude",
-    });
-    area.value = this.askDraft;
-    const error = h("div", { class: "ask-error", role: "alert" });
-    error.hidden = true;
-    const go = h("button", { class: "btn-ask-run", text: "Ask Claude", "data-action": "Ask" });
-    const cancel = h("button", { class: "modal-cancel", text: "Cancel" });
-    const words = wordCount(quote);
-    const body = h(
-      "div",
-      { class: "ask" },
-      h("div", { class: "ask-label", text: `Selected: ${plural(words, "word")}` }),
-      h("blockquote", { class: "ask-quote", text: snippet(quote, 80) }),
-      area,
-      h("div", { class: "ask-hint", text: "Enter asks · Shift+Enter for a new line · Esc closes. You can keep writing while Claude works." }),
-      error,
-      h("div", { class: "modal-actions" }, go, cancel),
-    );
-    const submit = () => {
-      const instruction = area.value.trim();
-      if (!instruction) {
-        error.textContent = "Write what Claude should do with the selection.";
-        error.hidden = false;
-        area.focus();
-        return;
-      }
-      // The view's selection is mapped through any change the core made meanwhile (a reload).
-      const now = this.active === path && this.view ? this.view.state.selection.main : sel;
-      const range = now.empty ? sel : now;
-      this.askDraft = "";
-      this.closeModal();
-      void this.runAsk(path, range.from, range.to, instruction);
-    };
-    area.addEventListener("input", () => {
-      this.askDraft = area.value;
-      error.hidden = true;
-    });
-    area.addEventListener("keydown", (e) => {
-      if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey && !e.isComposing) {
-        e.preventDefault();
-        submit();
-      }
-    });
-    go.addEventListener("click", submit);
-    cancel.addEventListener("click", () => this.closeModal());
-    this.modal("Ask Claude", body, []);
-    area.focus();
-  }
-
-  async runAsk(path: string, from: number, to: number, instruction: string) {
-    const task = this.tasks.start("ask", path, "Asking Claude…");
-    task.el.title = `“${snippet(instruction, 120)}”`;
-    const docAtStart = this.active === path ? this.view?.state.doc : undefined;
-    const o = await this.runProducer(task, "claude", from, to, instruction);
-    const where = () => (this.active === path ? "" : ` (in ${path})`);
-    if ("filing" in o) {
-      this.lastFiling = o.filing;
-      await this.afterFiling(path);
-      this.tasks.finish(task, askResult(o.filing) + where(), o.filing.filed > 0 ? "ok" : "info");
-      if (o.filing.filed > 0) this.revealTurn(path, o.filing.turnId, docAtStart);
-    } else if ("error" in o) {
-      this.tasks.finish(task, errorText(o.error, "claude") + where(), o.error.code === "cancelled" ? "info" : "error");
-    } else {
-      this.tasks.finish(task, "Cancelled; Claude was not asked.", "info");
-    }
-  }
-
-  /**
-   * Select the first proposal of a turn just filed: its card in the panel and,
-   * when the writer has not edited since asking (and is not typing elsewhere),
-   * the proposal in the text.
-   */
-  revealTurn(path: string, turnId: string, docAtStart: unknown) {
-    const review = this.review();
-    if (this.active !== path || !this.view || !review) return;
-    const first = review.proposals
-      .filter((p) => p.turnId === turnId && p.from !== null)
-      .sort((a, b) => a.from! - b.from!)[0];
-    if (!first) return;
-    this.showPanel("review");
-    const focus = document.activeElement;
-    const free = !focus || focus === document.body || this.view.dom.contains(focus) || !!focus.closest(".jobs");
-    if (free && !this.modalOpen() && this.view.state.doc === docAtStart) this.reveal(first);
-    else {
-      this.focusedProposal = first.id;
-      for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
-    }
-    document.querySelector(`.card[data-proposal="${CSS.escape(first.id)}"]`)?.scrollIntoView({ block: "nearest" });
-  }
-
-  /**
-   * Check document: the core runs every enabled producer on the active document in
-   * turn (one failing does not stop the rest) and says how each ended; its
-   * `job-progress` events name the one running.
-   */
-  async checkDocument() {
-    const path = this.active;
-    if (!path) {
-      this.toast("Open a document to check first.");
-      return;
-    }
-    if (this.tasks.running().some((t) => t.kind === "check" && t.path === path)) {
-      this.toast(`${path} is being checked already.`);
-      return;
-    }
-    const task = this.tasks.start("check", path, "Checking…");
-    const job = newJobId("check");
-    const started: { run?: Promise<CheckOutcome<FilingDto>[]> } = {};
-    // Started in the edit queue, so what was typed so far reaches the core first.
-    await this.enqueue(async () => {
-      if (task.cancelled) return;
-      task.job = job;
-      const run = this.backend.checkDocument(path, job);
-      started.run = run;
-      await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
-    });
-    if (!started.run) {
-      this.tasks.finish(task, "Cancelled; nothing was checked.", "info");
-      return;
-    }
-    let outcomes: Outcome[];
-    try {
-      outcomes = (await started.run).map(fromCheck);
-    } catch (e) {
-      this.tasks.finish(task, `The check could not run: ${errorMessage(e)}`, "error");
-      return;
-    } finally {
-      task.job = null;
-    }
-    if (!outcomes.length) {
-      this.tasks.finish(task, "No checkers are enabled: choose them in Settings… (Ctrl+,).", "info");
-      return;
-    }
-    for (const o of outcomes) if ("filing" in o) this.lastFiling = o.filing;
-    const ok = outcomes.filter((o) => "filing" in o).length;
-    const failed = outcomes.filter((o) => "error" in o && o.error.code !== "cancelled").length;
-    if (ok) await this.afterFiling(path);
-    const prefix = this.active === path ? "" : `${path}: `;
-    this.tasks.finish(task, prefix + checkSummary(outcomes), failed ? (ok ? "warn" : "error") : task.cancelled ? "info" : "ok");
-  }
-
-  /** A running check moved on to another producer. */
-  onJobProgress(p: JobProgress) {
-    const task = this.tasks.byJob(p.job);
-    if (!task || task.cancelled) return;
-    task.label.textContent = `Checking with ${p.producer}…`;
-    task.el.dataset.producer = p.producer;
-  }
-
-  // ---- settings ------------------------------------------------------------------------
-
-  async openSettings() {
-    const s = await this.run(() => this.backend.settings());
-    if (!s) return;
-    const field = (label: string, control: HTMLElement, note: HTMLElement | null = null) =>
-      h("label", { class: "set-field" }, h("span", { class: "set-label", text: label }), control, note);
-
-    const transport = h("select", { class: "set-transport" });
-    const options: [string, string][] = [
-      ["", "Automatic"],
-      ["cli", "Claude Code CLI"],
-      ["api", "Messages API"],
-    ];
-    for (const [value, text] of options) transport.append(h("option", { value, text }));
-    transport.value = s.transport ?? "";
-    const keyNote = h("span", {
-      class: `set-note${s.haveApiKey ? "" : " set-note-warn"}`,
-      text: s.haveApiKey
-        ? "ANTHROPIC_API_KEY is set: Automatic uses the Messages API."
-        : "ANTHROPIC_API_KEY is not set: Automatic uses the Claude Code CLI; the Messages API will not work.",
-    });
-    const model = h("input", { class: "set-model", type: "text", placeholder: "default", spellcheck: "false" });
-    model.value = s.model ?? "";
-    const command = h("input", { class: "set-command", type: "text", placeholder: "claude", spellcheck: "false" });
-    command.value = s.claudeCommand;
-    const timeout = h("input", { class: "set-timeout", type: "number", min: "1", step: "1", inputmode: "numeric" });
-    timeout.value = String(s.timeoutSecs);
-
-    const offered = [...s.available, ...s.enabled.filter((p) => !s.available.includes(p))];
-    const boxes = new Map<string, HTMLInputElement>();
-    const producers = h("div", { class: "set-producers" });
-    if (!offered.length) producers.append(h("div", { class: "set-note", text: "No checkers are available." }));
-    for (const p of offered) {
-      const box = h("input", { type: "checkbox", class: "set-producer", value: p });
-      box.checked = s.enabled.includes(p);
-      boxes.set(p, box);
-      producers.append(
-        h("label", { class: "set-check" }, box, h("span", { text: p }), s.available.includes(p) ? null : h("span", { class: "set-note set-note-warn", text: "(not available)" })),
-      );
-    }
-
-    const error = h("div", { class: "set-error", role: "alert" });
-    error.hidden = true;
-    const save = h("button", { class: "set-save", text: "Save", "data-action": "Save" });
-    const cancel = h("button", { class: "modal-cancel", text: "Cancel" });
-    const form = h(
-      "form",
-      { class: "settings", novalidate: "" },
-      h(
-        "fieldset",
-        {},
-        h("legend", { text: "Ask Claude" }),
-        field("Transport", transport, keyNote),
-        field("Model", model),
-        field("Claude command", command),
-        field("Timeout (seconds)", timeout),
-      ),
-      h("fieldset", {}, h("legend", { text: "Check document runs" }), producers),
-      h("div", { class: "set-path", text: `Saved in ${s.path}` }),
-      error,
-      h("div", { class: "modal-actions" }, save, cancel),
-    );
-    const showError = (m: string) => {
-      error.textContent = m;
-      error.hidden = false;
-    };
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const secs = parseTimeout(timeout.value);
-      if (secs === null) {
-        showError("The timeout must be a whole number of seconds, 1 or more.");
-        timeout.focus();
-        return;
-      }
-      const checked = new Set([...boxes].filter(([, b]) => b.checked).map(([p]) => p));
-      const next: SettingsDto = {
-        ...s,
-        transport: transport.value === "cli" || transport.value === "api" ? transport.value : null,
-        model: model.value.trim() || null,
-        claudeCommand: command.value.trim(),
-        timeoutSecs: secs,
-        enabled: nextEnabled(s.enabled, offered, checked),
-      };
-      error.hidden = true;
-      save.disabled = true;
-      void (async () => {
-        try {
-          await this.backend.saveSettings(next);
-          if (form.isConnected) this.closeModal();
-          this.toast("Settings saved.");
-        } catch (e) {
-          showError(errorMessage(e));
-        } finally {
-          save.disabled = false;
-        }
-      })();
-    });
-    cancel.addEventListener("click", (e) => {
-      e.preventDefault();
-      this.closeModal();
-    });
-    cancel.type = "button";
-    save.type = "submit";
-    this.modal("Settings", form, []);
-    transport.focus();
-  }
-
-  // ---- keyboard and palette -----------------------------------------------------------
-
-  proposalAtCursor(): ProposalDto | null {
-    const review = this.review();
-    if (!review || !this.view) return null;
-    const pos = this.view.state.selection.main.head;
-    const focused = review.proposals.find((p) => p.id === this.focusedProposal);
-    return proposalAt(review.proposals, pos) ?? focused ?? null;
-  }
-
-  gotoProposal(dir: 1 | -1) {
-    const review = this.review();
-    if (!review || !this.view) return;
-    const p = nextProposal(review.proposals, this.view.state.selection.main.head, dir);
-    if (p) this.reveal(p);
-  }
-
-  buildCommands(): Command[] {
-    const onProposal = (f: (p: ProposalDto) => unknown) => () => {
-      const p = this.proposalAtCursor();
-      if (p) void f(p);
-      else this.toast("Put the cursor in a proposal first (Alt+] jumps to the next).");
-    };
-    return [
-      { id: "save", title: "Save", keys: "Ctrl+S", run: () => void this.save() },
-      { id: "undo", title: "Undo", keys: "Ctrl+Z", run: () => void this.undo() },
-      { id: "redo", title: "Redo", keys: "Ctrl+Shift+Z", run: () => void this.redo() },
-      { id: "next", title: "Next proposal", keys: "Alt+]", run: () => this.gotoProposal(1) },
-      { id: "prev", title: "Previous proposal", keys: "Alt+[", run: () => this.gotoProposal(-1) },
-      { id: "accept", title: "Accept proposal", keys: "Alt+Enter", run: onProposal((p) => this.accept(p.id)) },
-      { id: "reject", title: "Reject proposal", keys: "Alt+Backspace", run: onProposal((p) => this.reject(p.id)) },
-      {
-        id: "accept-turn",
-        title: "Accept all proposals of this turn",
-        keys: "Alt+Shift+Enter",
-        run: onProposal((p) => (p.turnId ? this.acceptTurn(p.turnId) : this.accept(p.id))),
-      },
-      {
-        id: "reject-turn",
-        title: "Reject all proposals of this turn",
-        keys: "Alt+Shift+Backspace",
-        run: onProposal((p) => (p.turnId ? this.rejectTurn(p.turnId) : this.reject(p.id))),
-      },
-      { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => this.newThread() },
-      { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => this.askClaude() },
-      { id: "check", title: "Check document", keys: "F7", run: () => void this.checkDocument() },
-      {
-        id: "cancel-tasks",
-        title: "Cancel running Claude and checker runs",
-        keys: "Esc",
-        run: () => {
-          const running = this.tasks.running();
-          if (!running.length) this.toast("Nothing is running.");
-          for (const t of running) this.tasks.cancel(t);
-        },
-      },
-      { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void this.openSettings() },
-      { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => this.view && openSearchPanel(this.view) },
-      { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => this.toggleTint() },
-      { id: "review", title: "Show review panel", keys: "", run: () => this.showPanel("review") },
-      { id: "threads", title: "Show threads panel", keys: "", run: () => this.showPanel("threads") },
-      { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void this.openFolderDialog() },
-      { id: "sample", title: "Open the sample workspace", keys: "", run: () => void this.run(async () => this.setWorkspace(await this.backend.openSample())) },
-      { id: "close", title: "Close document", keys: "Ctrl+W", run: () => this.active && void this.closeTab(this.active) },
-      { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => this.openPalette() },
-      { id: "quit", title: "Quit", keys: "Ctrl+Q", run: () => void this.requestQuit() },
-    ];
-  }
-
-  editorKeys(): KeyBinding[] {
-    const cmd = (id: string) => () => {
-      void this.commands.find((c) => c.id === id)?.run();
-      return true;
-    };
-    return [
-      { key: "Mod-z", run: cmd("undo"), preventDefault: true },
-      { key: "Mod-Shift-z", run: cmd("redo"), preventDefault: true },
-      { key: "Mod-y", run: cmd("redo"), preventDefault: true },
-      { key: "Alt-]", run: cmd("next") },
-      { key: "Alt-[", run: cmd("prev") },
-      { key: "Alt-Enter", run: cmd("accept") },
-      { key: "Alt-Backspace", run: cmd("reject") },
-      { key: "Alt-Shift-Enter", run: cmd("accept-turn") },
-      { key: "Alt-Shift-Backspace", run: cmd("reject-turn") },
-      { key: "Mod-Alt-m", run: cmd("comment") },
-      { key: "Mod-Shift-a", run: cmd("tint") },
-      { key: "Mod-w", run: cmd("close"), preventDefault: true },
-    ];
-  }
-
-  openPalette() {
-    const input = h("input", { class: "palette-input", placeholder: "Type a command…", "aria-label": "Command" });
-    const list = h("ul", { class: "palette-list" });
-    let selected = 0;
-    const filtered = () => this.commands.filter((c) => c.title.toLowerCase().includes(input.value.toLowerCase()));
-    const render = () => {
-      list.replaceChildren();
-      filtered().forEach((c, i) => {
-        const li = h("li", { class: i === selected ? "selected" : "", "data-command": c.id }, h("span", { text: c.title }), h("kbd", { text: c.keys }));
-        li.addEventListener("click", () => pick(c));
-        list.append(li);
-      });
-    };
-    const pick = (c: Command) => {
-      this.closeModal();
-      void c.run();
-    };
-    input.addEventListener("input", () => {
-      selected = 0;
-      render();
-    });
-    input.addEventListener("keydown", (e) => {
-      const items = filtered();
-      if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
-      else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
-      else if (e.key === "Enter" && items[selected]) return pick(items[selected]);
-      else return;
-      e.preventDefault();
-      render();
-    });
-    render();
-    this.modal(null, h("div", { class: "palette" }, input, list), []);
-    input.focus();
-  }
-
-  // ---- modals --------------------------------------------------------------------------
-
-  modal(title: string | null, body: HTMLElement, buttons: [string, () => void][]) {
-    const root = $(".modal-root");
-    const box = h("div", { class: "modal", role: "dialog" });
-    if (title) box.append(h("h2", { text: title }));
-    box.append(body);
-    if (buttons.length) {
-      const row = h("div", { class: "modal-actions" });
-      for (const [label, f] of buttons) {
-        const b = h("button", { text: label, "data-action": label });
-        b.addEventListener("click", () => {
-          this.closeModal();
-          f();
-        });
-        row.append(b);
-      }
-      const cancel = h("button", { text: "Cancel", class: "modal-cancel" });
-      cancel.addEventListener("click", () => this.closeModal());
-      row.append(cancel);
-      box.append(row);
-    }
-    const backdrop = h("div", { class: "backdrop" }, box);
-    backdrop.addEventListener("mousedown", (e) => {
-      if (e.target === backdrop) this.closeModal();
-    });
-    root.replaceChildren(backdrop);
-  }
-
-  modalOpen(): boolean {
-    return $(".modal-root").childElementCount > 0;
-  }
-
-  closeModal() {
-    $(".modal-root").replaceChildren();
-    this.view?.focus();
-  }
-
-  /** Ask with buttons; resolves to the label chosen (null when dismissed). */
-  ask(question: string, options: string[]): Promise<string | null> {
-    return new Promise((resolve) => {
-      const root = $(".modal-root");
-      const box = h("div", { class: "modal", role: "alertdialog" }, h("p", { text: question }));
-      const row = h("div", { class: "modal-actions" });
-      for (const o of options) {
-        const b = h("button", { text: o, "data-action": o });
-        b.addEventListener("click", () => {
-          root.replaceChildren();
-          resolve(o);
-        });
-        row.append(b);
-      }
-      box.append(row);
-      root.replaceChildren(h("div", { class: "backdrop" }, box));
-    });
-  }
+  // ---- quitting ------------------------------------------------------------------------
 
   /** Quit as closing the window does: ask first when something is unsaved. */
   async requestQuit() {
@@ -1483,7 +331,7 @@ export class App {
   }
 
   async confirmQuit(dirty: string[]) {
-    const choice = await this.ask(`Unsaved changes in ${dirty.join(", ")}.`, ["Save all and quit", "Quit without saving", "Cancel"]);
+    const choice = await ask(`Unsaved changes in ${dirty.join(", ")}.`, ["Save all and quit", "Quit without saving", "Cancel"]);
     if (choice === "Save all and quit") {
       for (const p of dirty) if (!(await this.save(p))) return;
       await this.backend.quit();

@@ -3,7 +3,7 @@
 // module behind `__TEST_HOOKS__`, which `vite.config.ts` makes true for
 // `COWRITING_TEST_HOOKS=1` (make test-e2e, make perf) and vitest only, so the
 // bundle `make run` and `make dist` embed has none of it.
-import { fromCore, reviewOf } from "./editor";
+import { fromCore, reviewOf } from "./extensions/review-field";
 import type { App } from "./main";
 import { typeAtPace, typeInTurn } from "./typing-measure";
 

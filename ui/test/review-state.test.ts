@@ -9,7 +9,8 @@ import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 import type { SpanDto } from "../src/bindings/SpanDto";
 import type { ThreadDto } from "../src/bindings/ThreadDto";
-import { createState, fromCore, reviewField, reviewOf, setReview, staleCountOf } from "../src/editor";
+import { createState } from "../src/editor";
+import { fromCore, reviewField, reviewOf, setReview, staleCountOf } from "../src/extensions/review-field";
 import { decorationSpecs, mapReview } from "../src/review-model";
 import { ReviewState } from "../src/review-state";
 

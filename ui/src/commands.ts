@@ -1,0 +1,100 @@
+// The app's commands: what the palette lists (with their keys), and the
+// editor's key bindings, which run the same commands. The window-wide keys
+// (Ctrl+S, Ctrl+Shift+P, Esc…) are in views/layout.ts.
+import { openSearchPanel } from "@codemirror/search";
+import type { KeyBinding } from "@codemirror/view";
+import type { App } from "./main";
+import type { ProposalDto } from "./bindings/ProposalDto";
+import { askClaude } from "./dialogs/ask-claude";
+import { openSettings } from "./dialogs/settings";
+import { checkDocument } from "./producers";
+import { toast } from "./views/modal";
+import { showPanel } from "./views/panel";
+import { openPalette } from "./views/palette";
+import { gotoProposal, proposalAtCursor } from "./views/review-panel";
+import { toggleTint } from "./views/status";
+import { newThread } from "./views/threads-panel";
+
+/** A command of the palette. */
+export interface Command {
+  id: string;
+  title: string;
+  /** The keys shown beside it (the bindings themselves are in `editorKeys` and views/layout.ts). */
+  keys: string;
+  run: () => void | Promise<void>;
+}
+
+/** Every command, in the palette's order. */
+export function buildCommands(app: App): Command[] {
+  const onProposal = (f: (p: ProposalDto) => unknown) => () => {
+    const p = proposalAtCursor(app);
+    if (p) void f(p);
+    else toast("Put the cursor in a proposal first (Alt+] jumps to the next).");
+  };
+  return [
+    { id: "save", title: "Save", keys: "Ctrl+S", run: () => void app.save() },
+    { id: "undo", title: "Undo", keys: "Ctrl+Z", run: () => void app.undo() },
+    { id: "redo", title: "Redo", keys: "Ctrl+Shift+Z", run: () => void app.redo() },
+    { id: "next", title: "Next proposal", keys: "Alt+]", run: () => gotoProposal(app, 1) },
+    { id: "prev", title: "Previous proposal", keys: "Alt+[", run: () => gotoProposal(app, -1) },
+    { id: "accept", title: "Accept proposal", keys: "Alt+Enter", run: onProposal((p) => app.accept(p.id)) },
+    { id: "reject", title: "Reject proposal", keys: "Alt+Backspace", run: onProposal((p) => app.reject(p.id)) },
+    {
+      id: "accept-turn",
+      title: "Accept all proposals of this turn",
+      keys: "Alt+Shift+Enter",
+      run: onProposal((p) => (p.turnId ? app.acceptTurn(p.turnId) : app.accept(p.id))),
+    },
+    {
+      id: "reject-turn",
+      title: "Reject all proposals of this turn",
+      keys: "Alt+Shift+Backspace",
+      run: onProposal((p) => (p.turnId ? app.rejectTurn(p.turnId) : app.reject(p.id))),
+    },
+    { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(app) },
+    { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => askClaude(app) },
+    { id: "check", title: "Check document", keys: "F7", run: () => void checkDocument(app) },
+    {
+      id: "cancel-tasks",
+      title: "Cancel running Claude and checker runs",
+      keys: "Esc",
+      run: () => {
+        const running = app.tasks.running();
+        if (!running.length) toast("Nothing is running.");
+        for (const t of running) app.tasks.cancel(t);
+      },
+    },
+    { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void openSettings(app) },
+    { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => app.view && openSearchPanel(app.view) },
+    { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(app) },
+    { id: "review", title: "Show review panel", keys: "", run: () => showPanel(app, "review") },
+    { id: "threads", title: "Show threads panel", keys: "", run: () => showPanel(app, "threads") },
+    { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void app.openFolderDialog() },
+    { id: "sample", title: "Open the sample workspace", keys: "", run: () => void app.run(async () => app.setWorkspace(await app.backend.openSample())) },
+    { id: "close", title: "Close document", keys: "Ctrl+W", run: () => app.active && void app.closeTab(app.active) },
+    { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => openPalette(app) },
+    { id: "quit", title: "Quit", keys: "Ctrl+Q", run: () => void app.requestQuit() },
+  ];
+}
+
+/** The editor's keys for the commands (run through `app.commands`). */
+export function editorKeys(app: App): KeyBinding[] {
+  const cmd = (id: string) => () => {
+    void app.commands.find((c) => c.id === id)?.run();
+    return true;
+  };
+  return [
+    { key: "Mod-z", run: cmd("undo"), preventDefault: true },
+    { key: "Mod-Shift-z", run: cmd("redo"), preventDefault: true },
+    { key: "Mod-y", run: cmd("redo"), preventDefault: true },
+    { key: "Alt-]", run: cmd("next") },
+    { key: "Alt-[", run: cmd("prev") },
+    { key: "Alt-Enter", run: cmd("accept") },
+    { key: "Alt-Backspace", run: cmd("reject") },
+    { key: "Alt-Shift-Enter", run: cmd("accept-turn") },
+    { key: "Alt-Shift-Backspace", run: cmd("reject-turn") },
+    { key: "Mod-Alt-m", run: cmd("comment") },
+    { key: "Mod-Shift-a", run: cmd("tint") },
+    { key: "Mod-w", run: cmd("close"), preventDefault: true },
+  ];
+}

@@ -1,0 +1,42 @@
+// The review state in the editor: a StateField holding what the core last
+// reported (proposals, threads, attribution spans), its positions mapped through
+// the writer's edits until the core's next word. `reviewState(review)` is the
+// extension; `setReview` replaces the review, `fromCore` marks the core's own
+// changes, `reviewOf` / `staleCountOf` read it.
+import { Annotation, StateEffect, StateField, type EditorState, type Extension } from "@codemirror/state";
+import type { ReviewDto } from "../bindings/ReviewDto";
+import { ReviewState } from "../review-state";
+
+/** Marks transactions that carry the core's own changes (not sent back). */
+export const fromCore = Annotation.define<boolean>();
+/** Replaces the review state shown for the document. */
+export const setReview = StateEffect.define<ReviewDto>();
+
+/**
+ * The review state, its positions mapped through the writer's edits until the
+ * core's next word: RangeSets built once per `setReview` and mapped per change
+ * (see review-state.ts). Read it as a ReviewDto with `reviewOf`.
+ */
+export const reviewField = StateField.define<ReviewState | null>({
+  create: () => null,
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(setReview)) return ReviewState.of(e.value, tr.newDoc);
+    if (!value || !tr.docChanged) return value;
+    return value.map(tr.changes, tr.newDoc, !tr.annotation(fromCore));
+  },
+});
+
+/** The review field, starting from `review` (the core's, for the document's text). */
+export function reviewState(review: ReviewDto): Extension {
+  return reviewField.init((state) => ReviewState.of(review, state.doc));
+}
+
+/** The review of `state` with its positions as they are now (built when asked for, not per keystroke). */
+export function reviewOf(state: EditorState): ReviewDto | null {
+  return state.field(reviewField, false)?.toDto() ?? null;
+}
+
+/** How many of `state`'s proposals are not pending (kept as edits turn them stale; cheap per keystroke). */
+export function staleCountOf(state: EditorState): number {
+  return state.field(reviewField, false)?.staleCount ?? 0;
+}

@@ -1,0 +1,72 @@
+// Dialogs and messages over the window: a modal with buttons (`modal`,
+// `closeModal`), a question that resolves to the button chosen (`ask`), and
+// the toast at the bottom (`toast`). One modal at a time, in .modal-root.
+import type { App } from "../main";
+import { $, h } from "../dom";
+
+/** A short message at the bottom of the window; errors stay longer. */
+export function toast(message: string, kind: "error" | "info" = "info") {
+  const t = $(".toast");
+  t.textContent = message;
+  t.className = `toast toast-${kind}`;
+  t.hidden = false;
+  window.clearTimeout((t as unknown as { timer?: number }).timer);
+  (t as unknown as { timer?: number }).timer = window.setTimeout(() => (t.hidden = true), kind === "error" ? 6000 : 2500);
+}
+
+export function modal(app: App, title: string | null, body: HTMLElement, buttons: [string, () => void][]) {
+  const root = $(".modal-root");
+  const box = h("div", { class: "modal", role: "dialog" });
+  if (title) box.append(h("h2", { text: title }));
+  box.append(body);
+  if (buttons.length) {
+    const row = h("div", { class: "modal-actions" });
+    for (const [label, f] of buttons) {
+      const b = h("button", { text: label, "data-action": label });
+      b.addEventListener("click", () => {
+        closeModal(app);
+        f();
+      });
+      row.append(b);
+    }
+    const cancel = h("button", { text: "Cancel", class: "modal-cancel" });
+    cancel.addEventListener("click", () => closeModal(app));
+    row.append(cancel);
+    box.append(row);
+  }
+  const backdrop = h("div", { class: "backdrop" }, box);
+  backdrop.addEventListener("mousedown", (e) => {
+    if (e.target === backdrop) closeModal(app);
+  });
+  root.replaceChildren(backdrop);
+}
+
+/** Whether a dialog (modal, question, palette) is open. */
+export function modalOpen(): boolean {
+  return $(".modal-root").childElementCount > 0;
+}
+
+/** Close the dialog and give the focus back to the editor. */
+export function closeModal(app: App) {
+  $(".modal-root").replaceChildren();
+  app.view?.focus();
+}
+
+/** Ask with buttons; resolves to the label chosen (null when dismissed). */
+export function ask(question: string, options: string[]): Promise<string | null> {
+  return new Promise((resolve) => {
+    const root = $(".modal-root");
+    const box = h("div", { class: "modal", role: "alertdialog" }, h("p", { text: question }));
+    const row = h("div", { class: "modal-actions" });
+    for (const o of options) {
+      const b = h("button", { text: o, "data-action": o });
+      b.addEventListener("click", () => {
+        root.replaceChildren();
+        resolve(o);
+      });
+      row.append(b);
+    }
+    box.append(row);
+    root.replaceChildren(h("div", { class: "backdrop" }, box));
+  });
+}

@@ -1,0 +1,149 @@
+// The Review panel: the pending proposals grouped by turn (accept/reject all),
+// each as a card (diff, the producer's category and reason, accept / edit /
+// reject), and moving between proposals in the text.
+import { EditorView } from "@codemirror/view";
+import type { App } from "../main";
+import type { ProposalDto } from "../bindings/ProposalDto";
+import { askClaude } from "../dialogs/ask-claude";
+import { $, h } from "../dom";
+import { plural } from "../jobs";
+import { checkDocument } from "../producers";
+import { age, groupByTurn, nextProposal, proposalAt } from "../util";
+
+/** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
+export function renderReviewPanel(app: App) {
+  const body = $(".review-body");
+  body.replaceChildren();
+  const review = app.review();
+  if (!review) return;
+  const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
+  const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
+  ask.addEventListener("click", () => askClaude(app));
+  check.addEventListener("click", () => void checkDocument(app));
+  body.append(h("div", { class: "review-tools" }, ask, check));
+  if (!review.proposals.length) {
+    body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
+    return;
+  }
+  for (const g of groupByTurn(review.proposals)) {
+    const group = h("section", { class: "group", "data-turn": g.turnId ?? "", "data-producer": g.producer });
+    const n = g.proposals.length;
+    const head = h(
+      "header",
+      { class: "group-head" },
+      h(
+        "div",
+        { class: "group-title" },
+        h("span", { class: "group-producer", text: g.producer }),
+        h("span", { class: "group-count", text: String(n), title: plural(n, "proposal") }),
+      ),
+    );
+    if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
+    const meta = [g.author !== g.producer ? g.author : null, g.turnId, age(g.createdAt)].filter((x): x is string => !!x);
+    head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
+    group.append(head);
+    if (g.turnId) {
+      const turn = g.turnId;
+      const pending = g.proposals.filter((p) => p.state === "pending").map((p) => p.id);
+      const all = g.proposals.map((p) => p.id);
+      const actions = h("div", { class: "group-actions" });
+      const a = h("button", {
+        class: "btn-accept-turn",
+        text: "Accept all",
+        title: `Accept the ${plural(pending.length, "pending proposal")} of this group (Alt+Shift+Enter)`,
+      });
+      const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
+      a.toggleAttribute("disabled", pending.length === 0);
+      // A turn another producer filed under too: act on this group's proposals only.
+      a.addEventListener("click", () => void (g.sharedTurn ? app.acceptAll(pending) : app.acceptTurn(turn)));
+      r.addEventListener("click", () => void (g.sharedTurn ? app.rejectAll(all) : app.rejectTurn(turn)));
+      actions.append(a, r);
+      head.append(actions);
+    }
+    for (const p of g.proposals) group.append(proposalCard(app, p));
+    body.append(group);
+  }
+}
+
+/** One proposal: its word diff, why, and what can be done with it; a click shows it in the text. */
+function proposalCard(app: App, p: ProposalDto): HTMLElement {
+  const card = h("article", { class: `card card-${p.state}${p.id === app.focusedProposal ? " focused" : ""}`, "data-proposal": p.id });
+  const diff = h("div", { class: "card-diff" });
+  for (const part of p.diff) diff.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
+  card.append(diff);
+  const c = p.contract;
+  if (c && (c.category || c.reason)) {
+    // Category and reason come from the producer: text only, never HTML.
+    card.append(
+      h(
+        "div",
+        { class: "card-contract", title: `${c.producer} ${c.producerVersion} · ${c.provenance}` },
+        c.category ? h("span", { class: "card-category", text: c.category }) : null,
+        c.reason ? h("span", { class: "card-why", text: c.reason }) : null,
+      ),
+    );
+  }
+  if (p.state !== "pending") {
+    card.append(h("div", { class: "card-reason", text: `${p.state === "stale" ? "Stale" : "Orphaned"}: ${p.reason ?? ""}` }));
+  }
+  const actions = h("div", { class: "card-actions" });
+  const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)" });
+  accept.toggleAttribute("disabled", p.state !== "pending");
+  const edit = h("button", { class: "btn-edit", text: "Edit…", title: "Edit the proposed text, then accept" });
+  edit.toggleAttribute("disabled", p.state !== "pending");
+  const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)" });
+  accept.addEventListener("click", () => void app.accept(p.id));
+  reject.addEventListener("click", () => void app.reject(p.id));
+  edit.addEventListener("click", () => editAndAccept(app, p, card));
+  actions.append(accept, edit, reject);
+  card.append(actions);
+  card.addEventListener("click", (e) => {
+    if ((e.target as HTMLElement).closest("button, textarea")) return;
+    reveal(app, p);
+  });
+  return card;
+}
+
+/** Edit the proposed text in the card, then accept that instead. */
+function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
+  const area = h("textarea", { class: "card-edit", rows: "4" });
+  area.value = p.replacement;
+  const ok = h("button", { class: "btn-accept-edited", text: "Accept edited" });
+  const cancel = h("button", { text: "Cancel" });
+  const box = h("div", { class: "card-editbox" }, area, h("div", { class: "card-actions" }, ok, cancel));
+  card.querySelector(".card-actions")?.replaceWith(box);
+  area.focus();
+  ok.addEventListener("click", () => void app.accept(p.id, area.value));
+  cancel.addEventListener("click", () => renderReviewPanel(app));
+  area.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === "Enter") void app.accept(p.id, area.value);
+  });
+}
+
+/** Put the cursor at a proposal, scrolled into view, and mark its card. */
+export function reveal(app: App, p: ProposalDto) {
+  if (!app.view || p.from === null) return;
+  app.focusedProposal = p.id;
+  app.view.dispatch({ selection: { anchor: p.from }, effects: EditorView.scrollIntoView(p.from, { y: "center" }) });
+  app.view.focus();
+  for (const el of Array.from(document.querySelectorAll(".card"))) {
+    el.classList.toggle("focused", (el as HTMLElement).dataset.proposal === p.id);
+  }
+}
+
+/** The proposal under the cursor, else the one last revealed. */
+export function proposalAtCursor(app: App): ProposalDto | null {
+  const review = app.review();
+  if (!review || !app.view) return null;
+  const pos = app.view.state.selection.main.head;
+  const focused = review.proposals.find((p) => p.id === app.focusedProposal);
+  return proposalAt(review.proposals, pos) ?? focused ?? null;
+}
+
+/** Move to the next (1) or previous (-1) proposal in the text (Alt+] / Alt+[). */
+export function gotoProposal(app: App, dir: 1 | -1) {
+  const review = app.review();
+  if (!review || !app.view) return;
+  const p = nextProposal(review.proposals, app.view.state.selection.main.head, dir);
+  if (p) reveal(app, p);
+}

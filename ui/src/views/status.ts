@@ -1,0 +1,95 @@
+// The status bar (branch, saved state, word count, proposal and thread counts,
+// the Claude tint toggle) and the banner above the editor: a conflict with the
+// file on disk (keep mine / load theirs / compare), or unreadable review data.
+import type { App } from "../main";
+import { $, h } from "../dom";
+import { coreOp } from "../edit-sync";
+import { wordCount } from "../util";
+import { modal } from "./modal";
+import { renderTabs } from "./tabs";
+
+/** The status bar for the active document. */
+export function renderStatus(app: App) {
+  const doc = app.current;
+  const review = app.review();
+  $(".st-branch").textContent = app.ws?.branch ? `⎇ ${app.ws.branch}` : "";
+  $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
+  $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
+  const pending = review?.proposals.filter((p) => p.state === "pending").length ?? 0;
+  const stale = review ? review.proposals.length - pending : 0;
+  $(".st-proposals").textContent = review ? `${pending} pending${stale ? ` · ${stale} stale` : ""}` : "";
+  $(".st-proposals").className = `st-proposals${stale ? " has-stale" : ""}`;
+  const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
+  $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
+  $(".st-tint").classList.toggle("off", !app.tint);
+}
+
+/** Counting words reads the whole text: done when the writer pauses, not per keystroke. */
+export function updateWordCount(app: App) {
+  $(".st-words").textContent = app.view ? `${wordCount(app.view.state.doc.toString()).toLocaleString()} words` : "";
+}
+
+/** The unsaved state changed: the tab's dot and the status bar's word for it. */
+export function renderDirty(app: App) {
+  renderTabs(app);
+  renderStatus(app);
+}
+
+/** Show or hide the tint on Claude's text (the status bar's button, Ctrl+Shift+A). */
+export function toggleTint(app: App) {
+  app.tint = !app.tint;
+  $(".editor-host").classList.toggle("tint-off", !app.tint);
+  renderStatus(app);
+}
+
+/** The banner above the editor: a conflict with the file on disk, or unreadable review data; else hidden. */
+export function renderBanner(app: App) {
+  const banner = $(".banner");
+  const doc = app.current;
+  const review = app.review();
+  banner.replaceChildren();
+  if (doc?.conflict) {
+    const keep = h("button", { class: "bn-keep", text: "Keep mine" });
+    const load = h("button", { class: "bn-load", text: "Load theirs" });
+    const cmp = h("button", { class: "bn-compare", text: "Compare" });
+    keep.addEventListener("click", () => void resolveConflict(app, "keep"));
+    load.addEventListener("click", () => void resolveConflict(app, "load"));
+    cmp.addEventListener("click", () => void compare(app));
+    banner.append(h("span", { text: `${doc.path} changed on disk while you have unsaved changes.` }), keep, load, cmp);
+    banner.className = "banner banner-conflict";
+    banner.hidden = false;
+  } else if (review?.sidecarError) {
+    banner.append(h("span", { text: `Review data unavailable — ${review.sidecarError.message}. The document is still editable.` }));
+    banner.className = "banner banner-error";
+    banner.hidden = false;
+  } else banner.hidden = true;
+}
+
+/** Keep the writer's text (saved over the file later) or load the file's. */
+async function resolveConflict(app: App, choice: "keep" | "load") {
+  const doc = app.current;
+  if (!doc) return;
+  if (choice === "keep") {
+    await app.run(() => app.backend.keepMine(doc.path));
+  } else {
+    await coreOp(app, (p) => app.backend.reloadDocument(p));
+  }
+  doc.conflict = false;
+  renderBanner(app);
+}
+
+/** The writer's text against the file on disk, with keep / load. */
+async function compare(app: App) {
+  const doc = app.current;
+  if (!doc) return;
+  const cmp = await app.run(() => app.backend.compareWithDisk(doc.path));
+  if (!cmp) return;
+  const body = h("div", { class: "compare" });
+  for (const part of cmp.diff) {
+    body.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
+  }
+  modal(app, `Your version → the file on disk (${doc.path})`, body, [
+    ["Keep mine", () => void resolveConflict(app, "keep")],
+    ["Load theirs", () => void resolveConflict(app, "load")],
+  ]);
+}

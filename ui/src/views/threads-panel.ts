@@ -1,0 +1,143 @@
+// The Threads panel: comment threads on the text (reply, resolve/reopen, the
+// reply drafts kept across re-renders), re-attached threads (keep here /
+// detach), threads no longer in the text, and a new thread on the selection.
+import { EditorView } from "@codemirror/view";
+import type { App } from "../main";
+import type { ReviewDto } from "../bindings/ReviewDto";
+import type { ThreadDto } from "../bindings/ThreadDto";
+import { $, h } from "../dom";
+import { showReview } from "../edit-sync";
+import { setMarkdown } from "../markdown";
+import { age } from "../util";
+import { modal, toast } from "./modal";
+import { showPanel } from "./panel";
+
+/** The threads of the active document, keeping the focus and caret of a reply being typed. */
+export function renderThreadsPanel(app: App) {
+  const body = $(".threads-body");
+  const focused = document.activeElement as HTMLTextAreaElement | null;
+  const focusedThread = focused?.classList.contains("reply-box") ? focused.closest<HTMLElement>(".thread")?.dataset.thread : undefined;
+  const caret = focused?.selectionStart ?? 0;
+  body.replaceChildren();
+  if (focusedThread) {
+    queueMicrotask(() => {
+      const box = body.querySelector<HTMLTextAreaElement>(`.thread[data-thread="${CSS.escape(focusedThread)}"] .reply-box`);
+      box?.focus();
+      box?.setSelectionRange(caret, caret);
+    });
+  }
+  const review = app.review();
+  if (!review) return;
+  const newBtn = h("button", { class: "btn-new-thread", text: "+ Comment on selection", title: "New thread on the selected text (Ctrl+Alt+M)" });
+  newBtn.addEventListener("click", () => newThread(app));
+  body.append(newBtn);
+  const anchored = review.threads.filter((t) => t.from !== null);
+  const orphaned = review.threads.filter((t) => t.from === null);
+  if (!review.threads.length) body.append(h("div", { class: "panel-empty", text: "No threads. Select text and comment on it." }));
+  for (const t of anchored) body.append(threadCard(app, t));
+  if (orphaned.length) {
+    body.append(h("h3", { class: "orphaned-head", text: `Not in the text (${orphaned.length}) — their text is gone, or they were detached` }));
+    for (const t of orphaned) body.append(threadCard(app, t));
+  }
+}
+
+/** One thread: the quoted text, the comments (Markdown), reply and resolve/reopen. */
+function threadCard(app: App, t: ThreadDto): HTMLElement {
+  const kind = t.from === null ? " thread-orphaned" : t.relocated ? " thread-relocated" : "";
+  const card = h("article", { class: `thread thread-${t.status}${kind}`, "data-thread": t.id });
+  card.append(h("blockquote", { class: "thread-quote", text: t.text }));
+  if (t.detached) card.append(h("div", { class: "thread-note", text: "Detached from its text." }));
+  else if (t.from === null) card.append(h("div", { class: "thread-note", text: "Its text is no longer in the document." }));
+  if (t.relocated) card.append(relocatedNote(app, t));
+  for (const c of t.comments) {
+    const body = h("div", { class: "comment-body" });
+    setMarkdown(body, c.body);
+    card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${c.author.label} · ${age(c.createdAt)}` }), body));
+  }
+  const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter)" });
+  reply.value = app.drafts.get(t.id) ?? "";
+  reply.addEventListener("input", () => app.drafts.set(t.id, reply.value));
+  const send = h("button", { class: "btn-reply", text: "Reply" });
+  const toggle = h("button", { class: "btn-resolve", text: t.status === "open" ? "Resolve" : "Reopen" });
+  const doReply = () => {
+    const text = reply.value;
+    if (!text.trim() || !app.active) return;
+    const path = app.active;
+    void app.run(async () => {
+      const review = await app.backend.reply(path, t.id, text);
+      app.drafts.delete(t.id);
+      showReview(app, path, review);
+    });
+  };
+  send.addEventListener("click", doReply);
+  reply.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === "Enter") doReply();
+  });
+  toggle.addEventListener("click", () => {
+    const path = app.active;
+    if (!path) return;
+    void app.run(async () => showReview(app, path, await app.backend.setThreadResolved(path, t.id, t.status === "open")));
+  });
+  card.append(reply, h("div", { class: "thread-actions" }, send, toggle));
+  card.addEventListener("click", (e) => {
+    if ((e.target as HTMLElement).closest("button, textarea, a")) return;
+    if (app.view && t.from !== null) {
+      app.view.dispatch({ selection: { anchor: t.from, head: t.to ?? t.from }, effects: EditorView.scrollIntoView(t.from, { y: "center" }) });
+    }
+  });
+  return card;
+}
+
+/** A re-attached thread: what changed, and "keep here" / "detach". */
+function relocatedNote(app: App, t: ThreadDto): HTMLElement {
+  const keep = h("button", { class: "btn-keep-here", text: "Keep here", title: "This is the text the comment is about: attach it here for good" });
+  const detach = h("button", { class: "btn-detach", text: "Detach", title: "Not the right text: list the thread without placing it" });
+  const act = (call: (path: string) => Promise<ReviewDto>) => () => {
+    const path = app.active;
+    if (!path) return;
+    void app.run(async () => showReview(app, path, await call(path)));
+  };
+  keep.addEventListener("click", act((path) => app.backend.keepThreadHere(path, t.id)));
+  detach.addEventListener("click", act((path) => app.backend.detachThread(path, t.id)));
+  return h(
+    "div",
+    { class: "thread-relocated-note" },
+    h("div", { text: "Its text changed since the comment (only its line breaks and spacing): re-attached here." }),
+    h("div", { class: "thread-was", text: `Was: ${t.anchoredText}` }),
+    h("div", { class: "thread-actions" }, keep, detach),
+  );
+}
+
+/** Show a thread's card (a click on its text in the editor). */
+export function focusThread(app: App, id: string) {
+  showPanel(app, "threads");
+  const el = document.querySelector(`.thread[data-thread="${CSS.escape(id)}"]`);
+  el?.scrollIntoView({ block: "nearest" });
+  el?.classList.add("flash");
+  window.setTimeout(() => el?.classList.remove("flash"), 900);
+}
+
+/** Comment on the selected text (Ctrl+Alt+M): a new thread. */
+export function newThread(app: App) {
+  if (!app.view || !app.active) return;
+  const sel = app.view.state.selection.main;
+  if (sel.empty) {
+    toast("Select the text to comment on first.");
+    return;
+  }
+  const path = app.active;
+  const quote = app.view.state.sliceDoc(sel.from, sel.to);
+  const area = h("textarea", { class: "new-thread-body", rows: "4", placeholder: "Your comment (Markdown)" });
+  modal(app, `Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [
+    [
+      "Comment",
+      () =>
+        void app.run(async () => {
+          const review = await app.backend.newThread(path, sel.from, sel.to, area.value);
+          showReview(app, path, review);
+          showPanel(app, "threads");
+        }),
+    ],
+  ]);
+  area.focus();
+}
