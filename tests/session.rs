@@ -476,7 +476,10 @@ fn a_turn_is_accepted_or_rejected_whole_and_only_its_own_proposals() {
     assert_eq!(s.turn_proposals("turn-2", false), Vec::<String>::new());
     assert!(s.proposals().iter().all(|v| v.proposal.id != c));
     assert_eq!(s.proposals().len(), 2, "turn-1's are still pending");
-    assert_eq!(s.reject_turn("no-such-turn").unwrap_err().code(), ErrorCode::BadInput);
+    assert_eq!(
+        s.reject_turn("no-such-turn").unwrap_err().code(),
+        ErrorCode::BadInput
+    );
     assert_eq!(s.accept_all(&[]).unwrap_err().code(), ErrorCode::BadInput);
     assert_eq!(s.reject_all(&[]).unwrap_err().code(), ErrorCode::BadInput);
 }

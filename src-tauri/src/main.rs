@@ -31,7 +31,7 @@ use cowriting::api::{
 };
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;
-use cowriting::{Error, ErrorCode, ErrorInfo};
+use cowriting::{Error, ErrorCode, ErrorInfo, Utf16Offset};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -166,8 +166,8 @@ async fn run_producer(
     state: State<'_, AppState>,
     path: String,
     producer: String,
-    from: Option<u32>,
-    to: Option<u32>,
+    from: Option<Utf16Offset>,
+    to: Option<Utf16Offset>,
     instruction: Option<String>,
     job: String,
 ) -> Res<FilingDto> {
@@ -315,7 +315,13 @@ fn save(state: State<'_, AppState>, path: String) -> Res<SaveResult> {
 }
 
 #[tauri::command(async)]
-fn new_thread(state: State<'_, AppState>, path: String, from: u32, to: u32, body: String) -> Res<ReviewDto> {
+fn new_thread(
+    state: State<'_, AppState>,
+    path: String,
+    from: Utf16Offset,
+    to: Utf16Offset,
+    body: String,
+) -> Res<ReviewDto> {
     state.with(|api| api.new_thread(&path, from, to, &body))
 }
 

@@ -15,6 +15,7 @@ import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SaveResult } from "./bindings/SaveResult";
 import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
+import type { Utf16Offset } from "./bindings/Utf16Offset";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 
 export interface Backend {
@@ -38,8 +39,8 @@ export interface Backend {
   runProducer(
     path: string,
     producer: string,
-    from: number | null,
-    to: number | null,
+    from: Utf16Offset | null,
+    to: Utf16Offset | null,
     instruction: string | null,
     job: string,
   ): Promise<FilingDto>;
@@ -57,7 +58,7 @@ export interface Backend {
   redo(path: string): Promise<Applied>;
   sealUndoGroup(path: string): Promise<void>;
   save(path: string): Promise<SaveResult>;
-  newThread(path: string, from: number, to: number, body: string): Promise<ReviewDto>;
+  newThread(path: string, from: Utf16Offset, to: Utf16Offset, body: string): Promise<ReviewDto>;
   reply(path: string, thread: string, body: string): Promise<ReviewDto>;
   setThreadResolved(path: string, thread: string, resolved: boolean): Promise<ReviewDto>;
   /** Keep a relocated thread (its words were re-wrapped) where it re-attached. */

@@ -12,6 +12,7 @@ import { checkSummary, filingSummary, fromCheck, newJobId, type Outcome } from "
 import type { Task } from "./tasks";
 import { toast } from "./views/modal";
 import { refreshTree } from "./views/tree";
+import type { Utf16Offset } from "./bindings/Utf16Offset";
 
 const delay = (ms: number) => new Promise<void>((r) => window.setTimeout(r, ms));
 
@@ -25,7 +26,14 @@ function toErrorInfo(e: unknown): ErrorInfo {
  * when it reads the selection), and the next edits wait a moment so the core
  * has read it before they arrive. The writer keeps typing meanwhile.
  */
-export async function runProducer(app: App, task: Task, producer: string, from: number | null, to: number | null, instruction: string | null): Promise<Outcome> {
+export async function runProducer(
+  app: App,
+  task: Task,
+  producer: string,
+  from: Utf16Offset | null,
+  to: Utf16Offset | null,
+  instruction: string | null,
+): Promise<Outcome> {
   const job = newJobId(producer);
   const started: { run?: Promise<FilingDto> } = {};
   await app.enqueue(async () => {

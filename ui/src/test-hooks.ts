@@ -6,6 +6,7 @@
 import { fromCore, reviewOf } from "./extensions/review-field";
 import type { App } from "./main";
 import { typeAtPace, typeInTurn } from "./typing-measure";
+import { utf16 } from "./util";
 
 /** Read-only hooks (the tests assert on the editor's state) and measurements. */
 export function installTestHooks(app: App) {
@@ -76,10 +77,10 @@ export function installTestHooks(app: App) {
       for (let i = 0; i < n; i++) {
         const at = app.view.state.selection.main.head;
         const t0 = performance.now();
-        const ack = await app.backend.edit(path, doc.version, [{ from: at, to: at, insert: "z" }], true);
+        const ack = await app.backend.edit(path, doc.version, [{ from: utf16(at), to: utf16(at), insert: "z" }], true);
         ipc.push(performance.now() - t0);
         // Undo that in the core so the view and the core stay the same text.
-        const back = await app.backend.edit(path, ack.version, [{ from: at, to: at + 1, insert: "" }], true);
+        const back = await app.backend.edit(path, ack.version, [{ from: utf16(at), to: utf16(at + 1), insert: "" }], true);
         doc.version = back.version;
       }
       return { dispatch, ipc, bare };

@@ -1,6 +1,16 @@
 // Small pure helpers (unit-tested in test/util.test.ts).
 import type { ProposalDto } from "./bindings/ProposalDto";
 import type { TextChange } from "./bindings/TextChange";
+import type { Utf16Offset } from "./bindings/Utf16Offset";
+
+/**
+ * A CodeMirror position (CodeMirror counts UTF-16 code units, as JavaScript
+ * strings do) as the core's `Utf16Offset`: where a plain number becomes a
+ * position the core takes. Nothing else is one (a line, a byte count, a length).
+ */
+export function utf16(pos: number): Utf16Offset {
+  return pos as Utf16Offset;
+}
 
 /** Words in a text, as a writer counts them. */
 export function wordCount(text: string): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
-import { age, applyTextChanges, groupByTurn, nextProposal, producerOf, proposalAt, wordCount } from "../src/util";
+import { age, applyTextChanges, groupByTurn, nextProposal, producerOf, proposalAt, utf16, wordCount } from "../src/util";
 
 function proposal(id: string, from: number | null, turnId: string | null, state: ProposalDto["state"] = "pending"): ProposalDto {
   return {
@@ -94,6 +94,7 @@ describe("navigation", () => {
 describe("applyTextChanges", () => {
   it("applies UTF-16 replacements in old-document coordinates", () => {
     const text = "a😀b cd";
-    expect(applyTextChanges(text, [{ from: 1, to: 3, insert: "é" }, { from: 5, to: 7, insert: "CD!" }])).toBe("aéb CD!");
+    const at = (from: number, to: number, insert: string) => ({ from: utf16(from), to: utf16(to), insert });
+    expect(applyTextChanges(text, [at(1, 3, "é"), at(5, 7, "CD!")])).toBe("aéb CD!");
   });
 });

@@ -39,6 +39,15 @@ offset_newtype!(
 );
 offset_newtype!(
     /// A position counted in UTF-16 code units (CodeMirror's and JavaScript's unit).
+    ///
+    /// On the wire a number; in the TypeScript bindings a number branded
+    /// `Utf16Offset`, so the UI cannot pass a count of anything else where the
+    /// core expects one.
+    #[cfg_attr(
+        feature = "ts",
+        derive(ts_rs::TS),
+        ts(export, type = r#"number & { readonly __unit: "utf16" }"#)
+    )]
     Utf16Offset
 );
 offset_newtype!(

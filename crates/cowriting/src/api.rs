@@ -288,11 +288,8 @@ impl Api {
         Ok(result)
     }
 
-    fn range_of(s: &Session, from: u32, to: u32) -> Result<CharRange> {
-        s.resolve_target(Target::Utf16 {
-            from: Utf16Offset(from as usize),
-            to: Utf16Offset(to as usize),
-        })
+    fn range_of(s: &Session, from: Utf16Offset, to: Utf16Offset) -> Result<CharRange> {
+        s.resolve_target(Target::Utf16 { from, to })
     }
 
     /// Run a thread operation of the one API ([`crate::ops`]) in the open
@@ -303,12 +300,14 @@ impl Api {
         Ok(review_of(s))
     }
 
-    pub fn new_thread(&mut self, path: &str, from: u32, to: u32, body: &str) -> Result<ReviewDto> {
-        let target = Target::Utf16 {
-            from: Utf16Offset(from as usize),
-            to: Utf16Offset(to as usize),
-        };
-        self.thread_op(path, |s| Ops::new_thread_in(s, target, body))
+    pub fn new_thread(
+        &mut self,
+        path: &str,
+        from: Utf16Offset,
+        to: Utf16Offset,
+        body: &str,
+    ) -> Result<ReviewDto> {
+        self.thread_op(path, |s| Ops::new_thread_in(s, Target::Utf16 { from, to }, body))
     }
 
     pub fn reply(&mut self, path: &str, thread: &str, body: &str) -> Result<ReviewDto> {
@@ -481,8 +480,8 @@ mod tests {
                 "d.md",
                 v.version,
                 &[TextChange {
-                    from: 3,
-                    to: 3,
+                    from: Utf16Offset(3),
+                    to: Utf16Offset(3),
                     insert: "é".into(),
                 }],
                 true,
@@ -497,8 +496,8 @@ mod tests {
                 "d.md",
                 ack.version,
                 &[TextChange {
-                    from: 2,
-                    to: 2,
+                    from: Utf16Offset(2),
+                    to: Utf16Offset(2),
                     insert: "x".into(),
                 }],
                 true,
@@ -583,7 +582,7 @@ mod tests {
         let mut units: Vec<u16> = v.text.encode_utf16().collect();
         for c in applied.changes.iter().rev() {
             let ins: Vec<u16> = c.insert.encode_utf16().collect();
-            units.splice(c.from as usize..c.to as usize, ins);
+            units.splice(c.from.0..c.to.0, ins);
         }
         assert_eq!(String::from_utf16(&units).unwrap(), "😀 the slow fox\n");
         assert!(applied.review.proposals.is_empty());
@@ -597,7 +596,8 @@ mod tests {
     fn watcher_notices_external_changes_and_ignores_own_writes() {
         let (dir, mut api) = setup("one two\n");
         api.open_document("d.md").unwrap();
-        api.new_thread("d.md", 4, 7, "hm").unwrap();
+        api.new_thread("d.md", Utf16Offset(4), Utf16Offset(7), "hm")
+            .unwrap();
         let sidecar = dir.path().join(".threads/d.md.json");
         assert!(
             api.file_changed(&api.root().join(".threads/d.md.json"))
@@ -627,8 +627,8 @@ mod tests {
                 assert_eq!(
                     changes,
                     &vec![TextChange {
-                        from: 0,
-                        to: 0,
+                        from: Utf16Offset(0),
+                        to: Utf16Offset(0),
                         insert: "zero ".into()
                     }]
                 )
@@ -642,8 +642,8 @@ mod tests {
             "d.md",
             v.version,
             &[TextChange {
-                from: 0,
-                to: 0,
+                from: Utf16Offset(0),
+                to: Utf16Offset(0),
                 insert: "my ".into(),
             }],
             false,
@@ -666,8 +666,8 @@ mod tests {
             "d.md",
             v.version,
             &[TextChange {
-                from: 0,
-                to: 0,
+                from: Utf16Offset(0),
+                to: Utf16Offset(0),
                 insert: "x".into(),
             }],
             false,

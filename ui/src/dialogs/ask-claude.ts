@@ -4,7 +4,7 @@ import type { App } from "../main";
 import { h } from "../dom";
 import { askResult, errorText, plural, snippet } from "../jobs";
 import { afterFiling, runProducer } from "../producers";
-import { wordCount } from "../util";
+import { utf16, wordCount } from "../util";
 import { closeModal, modal, modalOpen, toast } from "../views/modal";
 import { showPanel } from "../views/panel";
 import { reveal } from "../views/review-panel";
@@ -81,7 +81,7 @@ async function runAsk(app: App, path: string, from: number, to: number, instruct
   const task = app.tasks.start("ask", path, "Asking Claude…");
   task.el.title = `“${snippet(instruction, 120)}”`;
   const docAtStart = app.active === path ? app.view?.state.doc : undefined;
-  const o = await runProducer(app, task, "claude", from, to, instruction);
+  const o = await runProducer(app, task, "claude", utf16(from), utf16(to), instruction);
   const where = () => (app.active === path ? "" : ` (in ${path})`);
   if ("filing" in o) {
     app.lastFiling = o.filing;

@@ -6,6 +6,7 @@ import type { Extension, Transaction } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { TextChange } from "../bindings/TextChange";
 import { fromCore } from "./review-field";
+import { utf16 } from "../util";
 
 export interface CoreSyncHandlers {
   /** A change the writer made in the view (already applied there). */
@@ -18,7 +19,7 @@ export interface CoreSyncHandlers {
 export function changesOf(tr: Transaction): TextChange[] {
   const out: TextChange[] = [];
   tr.changes.iterChanges((fromA, toA, _fb, _tb, inserted) => {
-    out.push({ from: fromA, to: toA, insert: inserted.toString() });
+    out.push({ from: utf16(fromA), to: utf16(toA), insert: inserted.toString() });
   });
   return out;
 }

@@ -8,7 +8,7 @@ import type { ThreadDto } from "../bindings/ThreadDto";
 import { $, h } from "../dom";
 import { showReview } from "../edit-sync";
 import { setMarkdown } from "../markdown";
-import { age } from "../util";
+import { age, utf16 } from "../util";
 import { modal, toast } from "./modal";
 import { showPanel } from "./panel";
 
@@ -133,7 +133,7 @@ export function newThread(app: App) {
       "Comment",
       () =>
         void app.run(async () => {
-          const review = await app.backend.newThread(path, sel.from, sel.to, area.value);
+          const review = await app.backend.newThread(path, utf16(sel.from), utf16(sel.to), area.value);
           showReview(app, path, review);
           showPanel(app, "threads");
         }),

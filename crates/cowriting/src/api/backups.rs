@@ -447,7 +447,7 @@ impl Api {
 mod tests {
     use super::*;
     use cowriting_core::model::Provenance;
-    use cowriting_core::offset::CharRange;
+    use cowriting_core::offset::{CharRange, Utf16Offset};
     use cowriting_workspace::session::ProposeOptions;
 
     struct Fixture {
@@ -521,13 +521,13 @@ mod tests {
 
     fn type_at_end(api: &mut Api, text: &str) {
         let v = api.open_document("d.md").unwrap();
-        let end = v.text.encode_utf16().count() as u32;
+        let end = v.text.encode_utf16().count();
         api.edit(
             "d.md",
             v.version,
             &[super::super::TextChange {
-                from: end,
-                to: end,
+                from: Utf16Offset(end),
+                to: Utf16Offset(end),
                 insert: text.into(),
             }],
             true,
@@ -585,13 +585,13 @@ mod tests {
         assert_eq!(files_in(&dir).len(), 2);
         assert!(api.backups_due().is_empty(), "nothing changed since");
         let v = api.open_document("d.md").unwrap();
-        let n = v.text.encode_utf16().count() as u32;
+        let n = v.text.encode_utf16().count();
         api.edit(
             "d.md",
             v.version,
             &[super::super::TextChange {
-                from: n - 1,
-                to: n,
+                from: Utf16Offset(n - 1),
+                to: Utf16Offset(n),
                 insert: String::new(),
             }],
             true,
@@ -744,8 +744,8 @@ mod tests {
             "gone.md",
             v.version,
             &[super::super::TextChange {
-                from: 0,
-                to: 0,
+                from: Utf16Offset(0),
+                to: Utf16Offset(0),
                 insert: "x".into(),
             }],
             true,

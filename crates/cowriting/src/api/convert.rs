@@ -7,7 +7,7 @@ use super::*;
 pub(super) fn to_text_changes(before: &Document, change: &ChangeSet) -> Vec<TextChange> {
     let mut out: Vec<TextChange> = Vec::new();
     let mut pos = 0usize;
-    let at = |p: usize| before.char_to_utf16(cowriting_core::offset::CharOffset(p)).0 as u32;
+    let at = |p: usize| before.char_to_utf16(cowriting_core::offset::CharOffset(p));
     for op in change.ops() {
         match op {
             Operation::Retain(n) => pos += n,
@@ -43,7 +43,7 @@ pub fn from_text_changes(
 ) -> std::result::Result<ChangeSet, cowriting_core::document::DocumentError> {
     let mut ranges = Vec::with_capacity(changes.len());
     for c in changes {
-        let range = doc.utf16_range_to_chars(Utf16Offset(c.from as usize), Utf16Offset(c.to as usize))?;
+        let range = doc.utf16_range_to_chars(c.from, c.to)?;
         ranges.push((range, c.insert.as_str()));
     }
     Ok(ChangeSet::from_changes(doc.len_chars(), ranges)?)

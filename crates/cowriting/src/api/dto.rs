@@ -3,6 +3,7 @@
 
 use crate::views::{ProposalDto, SpanDto, ThreadDto};
 use cowriting_core::diff::DiffPart;
+use cowriting_core::offset::Utf16Offset;
 use cowriting_workspace::config::Transport;
 use cowriting_workspace::error::ErrorInfo;
 use serde::{Deserialize, Serialize};
@@ -103,8 +104,8 @@ pub struct DocView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
 pub struct TextChange {
-    pub from: u32,
-    pub to: u32,
+    pub from: Utf16Offset,
+    pub to: Utf16Offset,
     pub insert: String,
 }
 

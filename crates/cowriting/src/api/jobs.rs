@@ -12,8 +12,8 @@ impl Api {
         cfg: &Config,
         path: &str,
         producer: &str,
-        from: Option<u32>,
-        to: Option<u32>,
+        from: Option<Utf16Offset>,
+        to: Option<Utf16Offset>,
         instruction: Option<String>,
     ) -> Result<Job> {
         let producer = SuggestProducer::parse(producer, cfg)?;
