@@ -16,6 +16,9 @@ use std::fmt;
 use std::time::SystemTime;
 use thiserror::Error;
 
+pub(crate) mod record;
+use record::{sidecar_record, Field, Record};
+
 /// The sidecar schema version this crate reads and writes.
 pub const SCHEMA_VERSION: u64 = 1;
 
@@ -146,7 +149,7 @@ enum Seg {
 
 /// A step of a path while writing (borrowed).
 #[derive(Clone, Copy, Debug)]
-enum SegRef<'a> {
+pub(crate) enum SegRef<'a> {
     Key(&'a str),
     Index(usize),
 }
@@ -208,10 +211,13 @@ pub struct Artifact {
     pub extra: Extra,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Anchor {
-    pub fingerprint: Fingerprint,
-    pub extra: Extra,
+sidecar_record! {
+    /// A shared record of the `anchors` map: what ties a thread, an attribution
+    /// or a proposal to text.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Anchor("an anchor") {
+        pub fingerprint: Fingerprint = "fingerprint",
+    }
 }
 
 impl Anchor {
@@ -223,15 +229,16 @@ impl Anchor {
     }
 }
 
-/// What an anchor remembers of its text: the text itself and up to 32 chars of
-/// context on each side, plus the 0-based line it started on.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Fingerprint {
-    pub text: String,
-    pub before: String,
-    pub after: String,
-    pub line_hint: usize,
-    pub extra: Extra,
+sidecar_record! {
+    /// What an anchor remembers of its text: the text itself and up to 32 chars of
+    /// context on each side, plus the 0-based line it started on.
+    #[derive(Clone, Debug, PartialEq, Eq, Default)]
+    pub struct Fingerprint("a fingerprint") {
+        pub text: String = "text",
+        pub before: String = "before",
+        pub after: String = "after",
+        pub line_hint: usize = "lineHint",
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -258,13 +265,15 @@ impl fmt::Display for ThreadStatus {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Thread {
-    pub id: String,
-    pub anchor_id: String,
-    pub status: ThreadStatus,
-    pub comments: Vec<Comment>,
-    pub extra: Extra,
+sidecar_record! {
+    /// A comment thread anchored to text.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Thread("a thread") {
+        pub id: String = "id",
+        pub anchor_id: String = "anchorId",
+        pub status: ThreadStatus = "status",
+        pub comments: Vec<Comment> = "comments",
+    }
 }
 
 impl Thread {
@@ -288,41 +297,45 @@ impl Thread {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct Comment {
-    pub id: String,
-    pub author: Provenance,
-    /// Untrusted Markdown: render sanitized, never as live HTML.
-    pub body: String,
-    pub created_at: String,
-    pub extra: Extra,
+sidecar_record! {
+    /// A comment of a thread.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Comment("a comment") {
+        pub id: String = "id",
+        pub author: Provenance = "author",
+        /// Untrusted Markdown: render sanitized, never as live HTML.
+        pub body: String = "body",
+        pub created_at: String = "createdAt",
+    }
 }
 
-/// One contiguous span of text whose author is known.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Attribution {
-    pub id: String,
-    pub anchor_id: String,
-    pub author: Provenance,
-    pub created_at: String,
-    pub turn_id: Option<String>,
-    /// What the human asked for when this text was proposed (our addition; optional).
-    pub instruction: Option<String>,
-    pub extra: Extra,
+sidecar_record! {
+    /// One contiguous span of text whose author is known.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Attribution("an attribution") {
+        pub id: String = "id",
+        pub anchor_id: String = "anchorId",
+        pub author: Provenance = "author",
+        pub created_at: String = "createdAt",
+        pub turn_id: Option<String> = "turnId",
+        /// What the human asked for when this text was proposed (our addition; optional).
+        pub instruction: Option<String> = "instruction",
+    }
 }
 
-/// A pending machine edit (pending-only: accept and reject remove it).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Proposal {
-    pub id: String,
-    /// The anchor's `fingerprint.text` is the exact target text.
-    pub anchor_id: String,
-    pub replacement: String,
-    pub author: Provenance,
-    pub created_at: String,
-    pub turn_id: Option<String>,
-    pub instruction: Option<String>,
-    pub extra: Extra,
+sidecar_record! {
+    /// A pending machine edit (pending-only: accept and reject remove it).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Proposal("a proposal") {
+        pub id: String = "id",
+        /// The anchor's `fingerprint.text` is the exact target text.
+        pub anchor_id: String = "anchorId",
+        pub replacement: String = "replacement",
+        pub author: Provenance = "author",
+        pub created_at: String = "createdAt",
+        pub turn_id: Option<String> = "turnId",
+        pub instruction: Option<String> = "instruction",
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -348,21 +361,24 @@ impl fmt::Display for AuthorKind {
     }
 }
 
-/// Who wrote something: a human (by git identity) or an agent.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Provenance {
-    pub kind: AuthorKind,
-    pub id: String,
-    pub agent: Option<AgentInfo>,
-    pub extra: Extra,
+sidecar_record! {
+    /// Who wrote something: a human (by git identity) or an agent.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Provenance("an author") {
+        pub kind: AuthorKind = "kind",
+        pub id: String = "id",
+        pub agent: Option<AgentInfo> = "agent",
+    }
 }
 
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct AgentInfo {
-    pub sdk: Option<String>,
-    pub model: Option<String>,
-    pub session_id: Option<String>,
-    pub extra: Extra,
+sidecar_record! {
+    /// What an agent author names of itself.
+    #[derive(Clone, Debug, PartialEq, Default)]
+    pub struct AgentInfo("agent info") {
+        pub sdk: Option<String> = "sdk",
+        pub model: Option<String> = "model",
+        pub session_id: Option<String> = "sessionId",
+    }
 }
 
 impl Provenance {
@@ -543,7 +559,7 @@ fn syntax_message(e: &serde_json::Error) -> String {
     }
 }
 
-struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     path: &'a str,
 }
 
@@ -595,7 +611,7 @@ impl Ctx<'_> {
 }
 
 /// Splits an object into its known fields (by name) and the rest, keeping order.
-struct Fields {
+pub(crate) struct Fields {
     path: String,
     known: Vec<(&'static str, Option<Value>)>,
     extra: Extra,
@@ -813,11 +829,11 @@ fn artifact_from_value(value: Value) -> Result<Artifact, ModelError> {
     for (id, v) in anchors_map {
         let id = unmark_key(id, vec![Seg::Key("anchors".to_owned())], &mut f.extra);
         let path = format!("anchors.{id}");
-        anchors.insert(id, anchor_from(&path, v)?);
+        anchors.insert(id, Anchor::from_value(&path, v)?);
     }
-    let threads = indexed(&mut f, "threads", thread_from)?;
-    let attributions = indexed(&mut f, "attributions", attribution_from)?;
-    let proposals = indexed(&mut f, "proposals", proposal_from)?;
+    let threads = Field::read(&mut f, "threads")?;
+    let attributions = Field::read(&mut f, "attributions")?;
+    let proposals = Field::read(&mut f, "proposals")?;
     Ok(Artifact {
         schema_version,
         doc_path,
@@ -825,180 +841,6 @@ fn artifact_from_value(value: Value) -> Result<Artifact, ModelError> {
         threads,
         attributions,
         proposals,
-        extra: f.extra,
-    })
-}
-
-fn indexed<T>(
-    f: &mut Fields,
-    key: &str,
-    each: fn(&str, Value) -> Result<T, ModelError>,
-) -> Result<Vec<T>, ModelError> {
-    f.array(key)?
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| each(&format!("{key}[{i}]"), v))
-        .collect()
-}
-
-fn anchor_from(path: &str, v: Value) -> Result<Anchor, ModelError> {
-    let mut f = Fields::split(path, Ctx { path }.object(v)?, &["fingerprint"]);
-    let fp_path = f.path("fingerprint");
-    let fingerprint = fingerprint_from(&fp_path, f.req("fingerprint")?)?;
-    Ok(Anchor {
-        fingerprint,
-        extra: f.extra,
-    })
-}
-
-fn fingerprint_from(path: &str, v: Value) -> Result<Fingerprint, ModelError> {
-    let mut f = Fields::split(
-        path,
-        Ctx { path }.object(v)?,
-        &["text", "before", "after", "lineHint"],
-    );
-    Ok(Fingerprint {
-        text: f.string("text")?,
-        before: f.string("before")?,
-        after: f.string("after")?,
-        line_hint: usize::try_from(f.uint("lineHint")?)
-            .map_err(|_| shape(f.path("lineHint"), "too large"))?,
-        extra: f.extra,
-    })
-}
-
-fn thread_from(path: &str, v: Value) -> Result<Thread, ModelError> {
-    let mut f = Fields::split(
-        path,
-        Ctx { path }.object(v)?,
-        &["id", "anchorId", "status", "comments"],
-    );
-    let id = f.string("id")?;
-    let anchor_id = f.string("anchorId")?;
-    let status = match f.string("status")?.as_str() {
-        "open" => ThreadStatus::Open,
-        "resolved" => ThreadStatus::Resolved,
-        other => ThreadStatus::Other(other.to_owned()),
-    };
-    let comments_path = f.path("comments");
-    let comments = f
-        .array("comments")?
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| comment_from(&format!("{comments_path}[{i}]"), v))
-        .collect::<Result<_, _>>()?;
-    Ok(Thread {
-        id,
-        anchor_id,
-        status,
-        comments,
-        extra: f.extra,
-    })
-}
-
-fn comment_from(path: &str, v: Value) -> Result<Comment, ModelError> {
-    let mut f = Fields::split(
-        path,
-        Ctx { path }.object(v)?,
-        &["id", "author", "body", "createdAt"],
-    );
-    let id = f.string("id")?;
-    let author_path = f.path("author");
-    let author = provenance_from(&author_path, f.req("author")?)?;
-    Ok(Comment {
-        id,
-        author,
-        body: f.string("body")?,
-        created_at: f.string("createdAt")?,
-        extra: f.extra,
-    })
-}
-
-fn attribution_from(path: &str, v: Value) -> Result<Attribution, ModelError> {
-    let mut f = Fields::split(
-        path,
-        Ctx { path }.object(v)?,
-        &["id", "anchorId", "author", "createdAt", "turnId", "instruction"],
-    );
-    let id = f.string("id")?;
-    let anchor_id = f.string("anchorId")?;
-    let author_path = f.path("author");
-    let author = provenance_from(&author_path, f.req("author")?)?;
-    Ok(Attribution {
-        id,
-        anchor_id,
-        author,
-        created_at: f.string("createdAt")?,
-        turn_id: f.opt_string("turnId")?,
-        instruction: f.opt_string("instruction")?,
-        extra: f.extra,
-    })
-}
-
-fn proposal_from(path: &str, v: Value) -> Result<Proposal, ModelError> {
-    let mut f = Fields::split(
-        path,
-        Ctx { path }.object(v)?,
-        &[
-            "id",
-            "anchorId",
-            "replacement",
-            "author",
-            "createdAt",
-            "turnId",
-            "instruction",
-        ],
-    );
-    let id = f.string("id")?;
-    let anchor_id = f.string("anchorId")?;
-    let replacement = f.string("replacement")?;
-    let author_path = f.path("author");
-    let author = provenance_from(&author_path, f.req("author")?)?;
-    Ok(Proposal {
-        id,
-        anchor_id,
-        replacement,
-        author,
-        created_at: f.string("createdAt")?,
-        turn_id: f.opt_string("turnId")?,
-        instruction: f.opt_string("instruction")?,
-        extra: f.extra,
-    })
-}
-
-fn provenance_from(path: &str, v: Value) -> Result<Provenance, ModelError> {
-    let mut f = Fields::split(path, Ctx { path }.object(v)?, &["kind", "id", "agent"]);
-    let kind = match f.string("kind")?.as_str() {
-        "agent" => AuthorKind::Agent,
-        "human" => AuthorKind::Human,
-        other => AuthorKind::Other(other.to_owned()),
-    };
-    let id = f.string("id")?;
-    let agent = match f.take("agent") {
-        None => None,
-        Some(Value::Null) => {
-            f.extra.keep_null("agent");
-            None
-        }
-        Some(v) => {
-            let agent_path = f.path("agent");
-            let mut a = Fields::split(
-                &agent_path,
-                Ctx { path: &agent_path }.object(v)?,
-                &["sdk", "model", "sessionId"],
-            );
-            Some(AgentInfo {
-                sdk: a.opt_string("sdk")?,
-                model: a.opt_string("model")?,
-                session_id: a.opt_string("sessionId")?,
-                extra: a.extra,
-            })
-        }
-    };
-    Ok(Provenance {
-        kind,
-        id,
-        agent,
         extra: f.extra,
     })
 }
@@ -1046,10 +888,7 @@ pub fn serialize_artifact(a: &Artifact) -> String {
 /// `JSON.stringify` writes them so. The [`Writer`] does the same for every
 /// object it writes: records, the anchors map, and unknown values.
 mod js {
-    use super::{
-        Anchor, Artifact, Attribution, Comment, Extra, Fingerprint, Kept, Proposal, Provenance, SegRef,
-        Thread,
-    };
+    use super::{Anchor, Artifact, Extra, Kept, SegRef};
     use indexmap::IndexMap;
     use serde_json::{Map, Value};
     use std::borrow::Cow;
@@ -1206,6 +1045,26 @@ mod js {
         UInt(u64),
         Null,
         With(&'a dyn Fn(&mut Writer)),
+        /// A record, or a list of them.
+        Js(&'a dyn WriteJs),
+    }
+
+    /// What writes itself as `JSON.stringify` would: a declared record
+    /// (`sidecar_record!`), or a list of them.
+    pub trait WriteJs {
+        fn write_js(&self, w: &mut Writer);
+    }
+
+    impl<T: WriteJs> WriteJs for Vec<T> {
+        fn write_js(&self, w: &mut Writer) {
+            w.out.push('[');
+            w.depth += 1;
+            for (i, item) in self.iter().enumerate() {
+                w.next(i);
+                item.write_js(w);
+            }
+            w.close(self.len(), "[]", ']');
+        }
     }
 
     /// Writes `JSON.stringify(x, null, 2)`.
@@ -1371,6 +1230,7 @@ mod js {
                     }
                     Item::Null => self.out.push_str("null"),
                     Item::With(f) => f(self),
+                    Item::Js(r) => r.write_js(self),
                 }
             }
             self.unknown(&mut n, &rest, kept);
@@ -1390,29 +1250,16 @@ mod js {
             }
         }
 
-        fn list<T>(&mut self, items: &[T], each: fn(&mut Writer, &T)) {
-            self.out.push('[');
-            self.depth += 1;
-            for (i, item) in items.iter().enumerate() {
-                self.next(i);
-                each(self, item);
-            }
-            self.close(items.len(), "[]", ']');
-        }
-
         pub fn artifact(&mut self, a: &Artifact) {
             let anchors = |w: &mut Writer| w.anchors(&a.anchors, a.extra.kept());
-            let threads = |w: &mut Writer| w.list(&a.threads, Writer::thread);
-            let attributions = |w: &mut Writer| w.list(&a.attributions, Writer::attribution);
-            let proposals = |w: &mut Writer| w.list(&a.proposals, Writer::proposal);
             self.record(
                 &[
                     ("schemaVersion", Item::UInt(a.schema_version)),
                     ("docPath", Item::Str(&a.doc_path)),
                     ("anchors", Item::With(&anchors)),
-                    ("threads", Item::With(&threads)),
-                    ("attributions", Item::With(&attributions)),
-                    ("proposals", Item::With(&proposals)),
+                    ("threads", Item::Js(&a.threads)),
+                    ("attributions", Item::Js(&a.attributions)),
+                    ("proposals", Item::Js(&a.proposals)),
                 ],
                 &a.extra,
             );
@@ -1426,112 +1273,9 @@ mod js {
                 self.next(i);
                 self.str_at(id, kept, &[SegRef::Key("anchors"), SegRef::Key(id)], true);
                 self.out.push_str(": ");
-                self.anchor(anchor);
+                anchor.write_js(self);
             }
             self.close(entries.len(), "{}", '}');
-        }
-
-        fn anchor(&mut self, a: &Anchor) {
-            let fp = |w: &mut Writer| w.fingerprint(&a.fingerprint);
-            self.record(&[("fingerprint", Item::With(&fp))], &a.extra);
-        }
-
-        fn fingerprint(&mut self, f: &Fingerprint) {
-            self.record(
-                &[
-                    ("text", Item::Str(&f.text)),
-                    ("before", Item::Str(&f.before)),
-                    ("after", Item::Str(&f.after)),
-                    ("lineHint", Item::UInt(f.line_hint as u64)),
-                ],
-                &f.extra,
-            );
-        }
-
-        fn thread(&mut self, t: &Thread) {
-            let comments = |w: &mut Writer| w.list(&t.comments, Writer::comment);
-            self.record(
-                &[
-                    ("id", Item::Str(&t.id)),
-                    ("anchorId", Item::Str(&t.anchor_id)),
-                    ("status", Item::Str(t.status.as_str())),
-                    ("comments", Item::With(&comments)),
-                ],
-                &t.extra,
-            );
-        }
-
-        fn comment(&mut self, c: &Comment) {
-            let author = |w: &mut Writer| w.provenance(&c.author);
-            self.record(
-                &[
-                    ("id", Item::Str(&c.id)),
-                    ("author", Item::With(&author)),
-                    ("body", Item::Str(&c.body)),
-                    ("createdAt", Item::Str(&c.created_at)),
-                ],
-                &c.extra,
-            );
-        }
-
-        fn attribution(&mut self, r: &Attribution) {
-            let author = |w: &mut Writer| w.provenance(&r.author);
-            let mut known = vec![
-                ("id", Item::Str(&r.id)),
-                ("anchorId", Item::Str(&r.anchor_id)),
-                ("author", Item::With(&author)),
-                ("createdAt", Item::Str(&r.created_at)),
-            ];
-            opt(&mut known, "turnId", &r.turn_id, &r.extra);
-            opt(&mut known, "instruction", &r.instruction, &r.extra);
-            self.record(&known, &r.extra);
-        }
-
-        fn proposal(&mut self, p: &Proposal) {
-            let author = |w: &mut Writer| w.provenance(&p.author);
-            let mut known = vec![
-                ("id", Item::Str(&p.id)),
-                ("anchorId", Item::Str(&p.anchor_id)),
-                ("replacement", Item::Str(&p.replacement)),
-                ("author", Item::With(&author)),
-                ("createdAt", Item::Str(&p.created_at)),
-            ];
-            opt(&mut known, "turnId", &p.turn_id, &p.extra);
-            opt(&mut known, "instruction", &p.instruction, &p.extra);
-            self.record(&known, &p.extra);
-        }
-
-        fn provenance(&mut self, p: &Provenance) {
-            let agent = |w: &mut Writer| {
-                let a = p.agent.as_ref().expect("written only when present");
-                let mut known = Vec::with_capacity(3);
-                opt(&mut known, "sdk", &a.sdk, &a.extra);
-                opt(&mut known, "model", &a.model, &a.extra);
-                opt(&mut known, "sessionId", &a.session_id, &a.extra);
-                w.record(&known, &a.extra);
-            };
-            let mut known = vec![("kind", Item::Str(p.kind.as_str())), ("id", Item::Str(&p.id))];
-            if p.agent.is_some() {
-                known.push(("agent", Item::With(&agent)));
-            } else if p.extra.kept_null("agent") {
-                known.push(("agent", Item::Null));
-            }
-            self.record(&known, &p.extra);
-        }
-    }
-
-    /// An optional field: its value, else `null` when the file wrote `null`,
-    /// else nothing.
-    fn opt<'a>(
-        known: &mut Vec<(&'static str, Item<'a>)>,
-        key: &'static str,
-        v: &'a Option<String>,
-        extra: &Extra,
-    ) {
-        match v {
-            Some(s) => known.push((key, Item::Str(s))),
-            None if extra.kept_null(key) => known.push((key, Item::Null)),
-            None => {}
         }
     }
 }
