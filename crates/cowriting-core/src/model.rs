@@ -17,7 +17,7 @@ use std::time::SystemTime;
 use thiserror::Error;
 
 pub(crate) mod record;
-use record::{sidecar_record, Field, Record};
+use record::{open_enum, sidecar_record, Field, Record};
 
 /// The sidecar schema version this crate reads and writes.
 pub const SCHEMA_VERSION: u64 = 1;
@@ -241,27 +241,12 @@ sidecar_record! {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ThreadStatus {
-    Open,
-    Resolved,
-    /// A status written by another tool; kept as written.
-    Other(String),
-}
-
-impl ThreadStatus {
-    pub fn as_str(&self) -> &str {
-        match self {
-            ThreadStatus::Open => "open",
-            ThreadStatus::Resolved => "resolved",
-            ThreadStatus::Other(s) => s,
-        }
-    }
-}
-
-impl fmt::Display for ThreadStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+open_enum! {
+    /// A thread's `status`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum ThreadStatus("`open`, `resolved`, or another status a different tool wrote") {
+        Open = "open",
+        Resolved = "resolved",
     }
 }
 
@@ -338,26 +323,12 @@ sidecar_record! {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AuthorKind {
-    Agent,
-    Human,
-    Other(String),
-}
-
-impl AuthorKind {
-    pub fn as_str(&self) -> &str {
-        match self {
-            AuthorKind::Agent => "agent",
-            AuthorKind::Human => "human",
-            AuthorKind::Other(s) => s,
-        }
-    }
-}
-
-impl fmt::Display for AuthorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+open_enum! {
+    /// An author's `kind`.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    pub enum AuthorKind("`agent`, `human`, or another kind a different tool wrote") {
+        Agent = "agent",
+        Human = "human",
     }
 }
 

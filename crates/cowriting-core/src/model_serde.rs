@@ -1,5 +1,4 @@
-//! Direct (de)serialization of the sidecar artifact — the fast path — and the
-//! wire form of the model's open enums.
+//! Direct (de)serialization of the sidecar artifact — the fast path.
 //!
 //! `model.rs` defines the shape through `serde_json::Value` (order-preserving,
 //! precise error paths). For large sidecars that costs a whole `Value` tree per
@@ -16,7 +15,7 @@
 //! document-facing form.
 
 use crate::model::record::{fast_deserialize, req, Str};
-use crate::model::{Anchor, Artifact, Attribution, AuthorKind, Extra, Proposal, Thread, ThreadStatus};
+use crate::model::{Anchor, Artifact, Attribution, Extra, Proposal, Thread};
 use indexmap::IndexMap;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
@@ -68,43 +67,3 @@ impl Serialize for AnchorMap<'_> {
         m.end()
     }
 }
-
-/// A value of an open set (a few known names, and whatever another tool
-/// wrote, kept as written) on the wire: its string, with a JSON Schema that
-/// names the known ones.
-macro_rules! open_enum_wire {
-    ($ty:ident, $what:literal, [$($known:literal),*]) => {
-        impl Serialize for $ty {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl schemars::JsonSchema for $ty {
-            fn inline_schema() -> bool {
-                true
-            }
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($ty).into()
-            }
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({
-                    "type": "string",
-                    "description": $what,
-                    "examples": [$($known),*],
-                })
-            }
-        }
-    };
-}
-
-open_enum_wire!(
-    ThreadStatus,
-    "`open`, `resolved`, or another status a different tool wrote",
-    ["open", "resolved"]
-);
-open_enum_wire!(
-    AuthorKind,
-    "`agent`, `human`, or another kind a different tool wrote",
-    ["agent", "human"]
-);

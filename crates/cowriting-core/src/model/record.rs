@@ -14,7 +14,7 @@
 //! its anchors map) is written by hand in `model.rs` and `model_serde.rs`.
 
 use super::js::{Item, WriteJs};
-use super::{shape, AuthorKind, Extra, Fields, ModelError, ThreadStatus};
+use super::{shape, Extra, Fields, ModelError};
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, Visitor};
 use serde::ser::{Serialize, SerializeMap};
 use serde_json::Value;
@@ -85,6 +85,26 @@ pub(crate) trait Record: Serialize + DeserializeOwned + WriteJs {
     fn from_value(path: &str, v: Value) -> Result<Self, ModelError>;
 }
 
+/// An optional field's item: its value's, else `null` where the file wrote
+/// `null` (and the field is still absent), else nothing.
+fn or_kept_null<'a>(item: Option<Item<'a>>, key: &str, extra: &Extra) -> Option<Item<'a>> {
+    item.or_else(|| extra.kept_null(key).then_some(Item::Null))
+}
+
+/// [`or_kept_null`] as a `Value`'s entry.
+fn entry_or_kept_null<M: SerializeMap, T: Serialize>(
+    m: &mut M,
+    key: &str,
+    v: Option<&T>,
+    extra: &Extra,
+) -> Result<(), M::Error> {
+    match v {
+        Some(v) => m.serialize_entry(key, v),
+        None if extra.kept_null(key) => m.serialize_entry(key, &()),
+        None => Ok(()),
+    }
+}
+
 impl Field for String {
     type Fast = Str;
     fn read(f: &mut Fields, key: &'static str) -> Result<Self, ModelError> {
@@ -112,18 +132,10 @@ impl Field for Option<String> {
         Ok(v.map(|s| s.0))
     }
     fn item<'a>(&'a self, key: &str, extra: &Extra) -> Option<Item<'a>> {
-        match self {
-            Some(s) => Some(Item::Str(s)),
-            None if extra.kept_null(key) => Some(Item::Null),
-            None => None,
-        }
+        or_kept_null(self.as_deref().map(Item::Str), key, extra)
     }
     fn entry<M: SerializeMap>(&self, m: &mut M, key: &str, extra: &Extra) -> Result<(), M::Error> {
-        match self {
-            Some(v) => m.serialize_entry(key, v),
-            None if extra.kept_null(key) => m.serialize_entry(key, &()),
-            None => Ok(()),
-        }
+        entry_or_kept_null(m, key, self.as_ref(), extra)
     }
 }
 
@@ -144,10 +156,37 @@ impl Field for usize {
     }
 }
 
-/// A value of an open set: a string, read as one of the known names or kept
-/// as written.
-macro_rules! open_enum_field {
-    ($ty:ident { $($name:literal => $variant:ident),* }) => {
+/// Declares a value of an open set: a few known names, and whatever another
+/// tool wrote, kept as written (`Other`). It is a string everywhere: in the
+/// file (its [`Field`] impl), on the wire (`Serialize`, with a JSON Schema
+/// naming the known values) and in messages (`Display`).
+macro_rules! open_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $ty:ident ($schema:literal) { $($variant:ident = $name:literal),* $(,)? }
+    ) => {
+        $(#[$meta])*
+        pub enum $ty {
+            $($variant,)*
+            /// A value written by another tool; kept as written.
+            Other(String),
+        }
+
+        impl $ty {
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $($ty::$variant => $name,)*
+                    $ty::Other(s) => s,
+                }
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
         impl From<String> for $ty {
             fn from(s: String) -> Self {
                 match s.as_str() {
@@ -157,26 +196,58 @@ macro_rules! open_enum_field {
             }
         }
 
-        impl Field for $ty {
-            type Fast = Str;
-            fn read(f: &mut Fields, key: &'static str) -> Result<Self, ModelError> {
+        impl $crate::model::record::Field for $ty {
+            type Fast = $crate::model::record::Str;
+            fn read(
+                f: &mut $crate::model::Fields,
+                key: &'static str,
+            ) -> Result<Self, $crate::model::ModelError> {
                 f.string(key).map($ty::from)
             }
-            fn from_fast(v: Option<Str>, key: &str) -> Result<Self, String> {
-                req(v, key).map(|s| $ty::from(s.0))
+            fn from_fast(v: Option<$crate::model::record::Str>, key: &str) -> Result<Self, String> {
+                $crate::model::record::req(v, key).map(|s| $ty::from(s.0))
             }
-            fn item<'a>(&'a self, _: &str, _: &Extra) -> Option<Item<'a>> {
-                Some(Item::Str(self.as_str()))
+            fn item<'a>(
+                &'a self,
+                _: &str,
+                _: &$crate::model::Extra,
+            ) -> Option<$crate::model::js::Item<'a>> {
+                Some($crate::model::js::Item::Str(self.as_str()))
             }
-            fn entry<M: SerializeMap>(&self, m: &mut M, key: &str, _: &Extra) -> Result<(), M::Error> {
+            fn entry<M: serde::ser::SerializeMap>(
+                &self,
+                m: &mut M,
+                key: &str,
+                _: &$crate::model::Extra,
+            ) -> Result<(), M::Error> {
                 m.serialize_entry(key, self.as_str())
+            }
+        }
+
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl schemars::JsonSchema for $ty {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($ty).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({
+                    "type": "string",
+                    "description": $schema,
+                    "examples": [$($name),*],
+                })
             }
         }
     };
 }
-
-open_enum_field!(ThreadStatus { "open" => Open, "resolved" => Resolved });
-open_enum_field!(AuthorKind { "agent" => Agent, "human" => Human });
+pub(crate) use open_enum;
 
 /// A nested record, required.
 impl<R: Record> Field for R {
@@ -213,18 +284,10 @@ impl<R: Record> Field for Option<R> {
         Ok(v)
     }
     fn item<'a>(&'a self, key: &str, extra: &Extra) -> Option<Item<'a>> {
-        match self {
-            Some(r) => Some(Item::Js(r)),
-            None if extra.kept_null(key) => Some(Item::Null),
-            None => None,
-        }
+        or_kept_null(self.as_ref().map(|r| Item::Js(r)), key, extra)
     }
     fn entry<M: SerializeMap>(&self, m: &mut M, key: &str, extra: &Extra) -> Result<(), M::Error> {
-        match self {
-            Some(r) => m.serialize_entry(key, r),
-            None if extra.kept_null(key) => m.serialize_entry(key, &()),
-            None => Ok(()),
-        }
+        entry_or_kept_null(m, key, self.as_ref(), extra)
     }
 }
 
