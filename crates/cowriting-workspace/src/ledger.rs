@@ -699,14 +699,16 @@ pub struct EvalRow {
 
 /// Per producer and category: accepted, rejected, changed (effective decisions,
 /// undone ones left out) and pending (entries whose sidecar proposal is still
-/// there). `pending_ids(doc)` gives the sidecar proposal ids present now.
+/// there). `decisions`: the decision log's records ([`Ledger::log`]);
+/// `pending_ids(doc)` gives the sidecar proposal ids present now.
 pub fn eval(
     ledger: &Ledger,
+    decisions: &[DecisionRecord],
     mut pending_ids: impl FnMut(&DocPath) -> std::collections::HashSet<String>,
 ) -> Result<Vec<EvalRow>> {
     let mut rows: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let key = |s: &Suggestion| (s.producer.id.clone(), s.category.clone());
-    for d in ledger.decisions()?.iter().filter(|d| !d.undone) {
+    for d in decisions.iter().filter(|d| !d.undone) {
         let Some(first) = d.suggestions.first() else {
             continue;
         };
@@ -868,7 +870,7 @@ mod tests {
         let d = l.decisions().unwrap();
         assert_eq!(d.len(), 2);
         assert!(!d[1].undone && d[1].decision.outcome == Outcome::Changed);
-        let rows = eval(&l, |_| Default::default()).unwrap();
+        let rows = eval(&l, &l.decisions().unwrap(), |_| Default::default()).unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].tally.changed, 1);
         assert_eq!(rows[0].tally.accepted, 0);

@@ -445,9 +445,9 @@ impl Ops {
     pub fn eval(&self, replay: Option<&str>) -> Result<EvalOut> {
         let root = self.workspace().root();
         let ledger = Ledger::new(root);
-        let warnings = ledger.log()?.warnings;
+        let log = ledger.log()?;
         let store = self.store.clone();
-        let rows = cowriting_workspace::ledger::eval(&ledger, |doc| {
+        let rows = cowriting_workspace::ledger::eval(&ledger, &log.records, |doc| {
             store
                 .load(doc)
                 .ok()
@@ -466,7 +466,7 @@ impl Ops {
         Ok(EvalOut {
             rows,
             replay,
-            warnings,
+            warnings: log.warnings,
         })
     }
 
