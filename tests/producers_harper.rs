@@ -190,3 +190,17 @@ fn cancelling_a_check_kills_the_checker_process() {
     assert!(!alive(pid), "the cancelled check's process is gone");
     assert_eq!(c.pid(), None);
 }
+
+/// Harper lists "write" first for "writen"; the closest of its suggestions,
+/// "written", is the one filed.
+#[test]
+fn the_suggestion_filed_is_the_closest_of_harpers_not_its_first() {
+    let text = "The letter was writen by hand.\n";
+    let run = harper::check(&request(text.as_bytes())).unwrap();
+    let s = run
+        .suggestions
+        .iter()
+        .find(|s| s.text == "writen")
+        .unwrap_or_else(|| panic!("no suggestion on \"writen\": {:#?}", run.suggestions));
+    assert_eq!(s.replacement, "written");
+}

@@ -21,9 +21,11 @@
 //!
 //! Harper counts spans in **chars**; they become contract **byte** spans
 //! through one char→byte table built per check. Each lint becomes one
-//! suggestion from its *first* Harper suggestion: `ReplaceWith` is the
-//! replacement, `Remove` is `""`, `InsertAfter(x)` is the span's text followed
-//! by `x`. Lints without a suggestion go to [`Run::skipped`]. Overlapping lints
+//! suggestion from the Harper suggestion closest to the text it replaces
+//! ([`best_replacement`]: fewest edits, then the likeliest slip, then Harper's
+//! order — Harper lists "write" before "written" for "writen"):
+//! `ReplaceWith` is the replacement, `Remove` is `""`, `InsertAfter(x)` is the
+//! span's text followed by `x`. Lints without a suggestion go to [`Run::skipped`]. Overlapping lints
 //! are reduced with harper-core's `remove_overlaps_map` (it keeps the more
 //! important one), so no two Harper suggestions overlap.
 
@@ -117,7 +119,7 @@ pub fn check(req: &Request) -> Result<Run> {
 }
 
 /// The finding of one lint of `rule`: its char span as bytes (`bytes_at` maps
-/// a char index to its byte offset, one past the end included) and its first
+/// a char index to its byte offset, one past the end included) and its best
 /// suggestion as a replacement; else a one-line reason it was skipped.
 fn finding(text: &str, bytes_at: &[usize], rule: &str, lint: &Lint) -> std::result::Result<Finding, String> {
     let (Some(&start), Some(&end)) = (bytes_at.get(lint.span.start), bytes_at.get(lint.span.end)) else {
@@ -132,14 +134,9 @@ fn finding(text: &str, bytes_at: &[usize], rule: &str, lint: &Lint) -> std::resu
             lint.span.start, lint.span.end
         ));
     }
-    let replacement = match lint.suggestions.first() {
-        Some(Fix::ReplaceWith(chars)) => chars.iter().collect::<String>(),
-        Some(Fix::Remove) => String::new(),
-        Some(Fix::InsertAfter(chars)) => {
-            let mut r = text[start..end].to_owned();
-            r.extend(chars.iter());
-            r
-        }
+    let original = &text[start..end];
+    let replacement = match best_replacement(original, &lint.suggestions) {
+        Some(r) => r,
         None => {
             return Err(format!(
                 "{}: {}; Harper suggests no fix",
@@ -155,6 +152,69 @@ fn finding(text: &str, bytes_at: &[usize], rule: &str, lint: &Lint) -> std::resu
         reason: lint.message.clone(),
         confidence: None,
     })
+}
+
+/// What `fix` makes of `original`.
+fn replacement_of(original: &str, fix: &Fix) -> String {
+    match fix {
+        Fix::ReplaceWith(chars) => chars.iter().collect(),
+        Fix::Remove => String::new(),
+        Fix::InsertAfter(chars) => {
+            let mut r = original.to_owned();
+            r.extend(chars.iter());
+            r
+        }
+    }
+}
+
+/// The replacement closest to what the writer wrote, of all Harper offers:
+/// the fewest edits (optimal string alignment: a swap of two neighbours is
+/// one edit), then the kind of slip most likely — letters swapped ("recieve" →
+/// "receive") before letters dropped ("writen" → "written") before anything
+/// else — then the most letter pairs in common (Sørensen–Dice over bigrams),
+/// then Harper's own order. Case is not an edit. `None` when Harper offers
+/// nothing.
+pub(crate) fn best_replacement(original: &str, fixes: &[Fix]) -> Option<String> {
+    let wrote = original.to_lowercase();
+    let key = |r: &str| {
+        let r = r.to_lowercase();
+        let slip = if sorted_chars(&r) == sorted_chars(&wrote) {
+            0
+        } else if is_subsequence(&wrote, &r) {
+            1
+        } else {
+            2
+        };
+        (
+            strsim::osa_distance(&wrote, &r),
+            slip,
+            strsim::sorensen_dice(&wrote, &r),
+        )
+    };
+    fixes
+        .iter()
+        .map(|f| replacement_of(original, f))
+        .map(|r| (key(&r), r))
+        .enumerate()
+        .min_by(|(i, ((da, sa, pa), _)), (j, ((db, sb, pb), _))| {
+            da.cmp(db)
+                .then(sa.cmp(sb))
+                .then_with(|| pb.total_cmp(pa))
+                .then(i.cmp(j))
+        })
+        .map(|(_, (_, r))| r)
+}
+
+fn sorted_chars(s: &str) -> Vec<char> {
+    let mut c: Vec<char> = s.chars().collect();
+    c.sort_unstable();
+    c
+}
+
+/// Whether every char of `short` appears in `long`, in order.
+fn is_subsequence(short: &str, long: &str) -> bool {
+    let mut long = long.chars();
+    short.chars().all(|c| long.any(|l| l == c))
 }
 
 fn describe(text: &str, rule: &str, start: usize, end: usize) -> String {
@@ -232,5 +292,44 @@ mod tests {
         );
         let e = finding(text, &bytes_at, "R", &lint(3, 40, Some(Fix::Remove))).unwrap_err();
         assert!(e.contains("past the end"), "{e}");
+    }
+
+    fn words(ws: &[&str]) -> Vec<Fix> {
+        ws.iter().map(|w| Fix::ReplaceWith(w.chars().collect())).collect()
+    }
+
+    #[test]
+    fn the_closest_suggestion_wins_not_the_first() {
+        // Fewest edits first.
+        assert_eq!(
+            best_replacement("begining", &words(&["bagging", "beginning"])).as_deref(),
+            Some("beginning")
+        );
+        // Equally few: letters swapped, then a letter dropped ("writen" lost a "t"),
+        // before a letter changed.
+        assert_eq!(
+            best_replacement("recieve", &words(&["relieve", "receive"])).as_deref(),
+            Some("receive")
+        );
+        assert_eq!(
+            best_replacement("writen", &words(&["write", "written", "writer"])).as_deref(),
+            Some("written")
+        );
+        assert_eq!(
+            best_replacement("teh", &words(&["th", "tech"])).as_deref(),
+            Some("tech")
+        );
+        // Case does not count as an edit against the other candidates.
+        assert_eq!(
+            best_replacement("Teh", &words(&["Ten", "The"])).as_deref(),
+            Some("The")
+        );
+        // A tie on both: Harper's order.
+        assert_eq!(
+            best_replacement("cat", &words(&["bat", "hat"])).as_deref(),
+            Some("bat")
+        );
+        assert_eq!(best_replacement("x", &[]), None);
+        assert_eq!(best_replacement("a", &[Fix::Remove]).as_deref(), Some(""));
     }
 }
