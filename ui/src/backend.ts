@@ -86,6 +86,8 @@ export interface Backend {
   openSample(): Promise<WorkspaceInfo>;
   quit(): Promise<void>;
   uiReady(): Promise<void>;
+  /** The window's title bar (Tauri's window API; capabilities/default.json allows it). */
+  setTitle(title: string): Promise<void>;
   onNotice(f: (n: Notice) => void): Promise<() => void>;
   /** A running Check document moved on to `producer`. */
   onJobProgress(f: (p: JobProgress) => void): Promise<() => void>;
@@ -104,7 +106,7 @@ export function errorMessage(e: unknown): string {
   return String(e);
 }
 
-/** The real backend: Tauri's `invoke` and `listen`. */
+/** The real backend: Tauri's `invoke` and `listen` (and its window API for the title). */
 export async function tauriBackend(): Promise<Backend> {
   const { invoke } = await import("@tauri-apps/api/core");
   const { listen } = await import("@tauri-apps/api/event");
@@ -148,6 +150,10 @@ export async function tauriBackend(): Promise<Backend> {
     openSample: () => invoke("open_sample"),
     quit: () => invoke("quit"),
     uiReady: () => invoke("ui_ready"),
+    setTitle: async (title) => {
+      const { getCurrentWindow } = await import("@tauri-apps/api/window");
+      await getCurrentWindow().setTitle(title);
+    },
     onNotice: (f) => on("notice", f),
     onJobProgress: (f) => on("job-progress", f),
     onWorkspaceOpened: (f) => on("workspace-opened", f),

@@ -26,7 +26,7 @@ import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { renderPanel } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
-import { renderBanner, renderDirty, renderStatus, updateWordCount } from "./views/status";
+import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { focusThread } from "./views/threads-panel";
 import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
@@ -74,6 +74,8 @@ export class App {
   lastFiling: FilingSummary | null = null;
   /** The Ask Claude… instruction typed but not sent (the dialog was closed). */
   askDraft = "";
+  /** The window title last set (views/status.ts renderTitle); set again only when it changes. */
+  shownTitle = "";
 
   constructor(readonly backend: Backend) {}
 
@@ -92,6 +94,7 @@ export class App {
     } catch {
       renderNoWorkspace(this);
     }
+    renderTitle(this);
     // The end-to-end tests' hooks, in test builds only: in any other build
     // the branch is false at build time and Vite leaves the module out.
     if (__TEST_HOOKS__) (await import("./test-hooks")).installTestHooks(this);

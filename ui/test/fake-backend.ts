@@ -49,6 +49,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     openSample: no,
     quit: async () => undefined,
     uiReady: async () => undefined,
+    setTitle: async () => undefined,
     onNotice: async () => () => undefined,
     onJobProgress: async () => () => undefined,
     onWorkspaceOpened: async () => () => undefined,

@@ -41,7 +41,7 @@ export function askClaude(app: App) {
     h("div", { class: "ask-label", text: `Selected: ${plural(words, "word")}` }),
     h("blockquote", { class: "ask-quote", text: snippet(quote, 80) }),
     area,
-    h("div", { class: "ask-hint", text: "Enter asks · Shift+Enter for a new line · Esc closes. You can keep writing while Claude works." }),
+    h("div", { class: "ask-hint", text: "Enter (or Ctrl+Enter) asks · Shift+Enter for a new line · Esc closes. You can keep writing while Claude works." }),
     error,
     h("div", { class: "modal-actions" }, go, cancel),
   );
@@ -65,7 +65,8 @@ export function askClaude(app: App) {
     error.hidden = true;
   });
   area.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey && !e.isComposing) {
+    // Enter asks, and so does Ctrl+Enter (Cmd+Enter), as in the comment boxes.
+    if (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.isComposing) {
       e.preventDefault();
       submit();
     }

@@ -1,6 +1,7 @@
 // The status bar (branch, saved state, word count, proposal and thread counts,
-// the Claude tint toggle) and the banner above the editor: a conflict with the
-// file on disk (keep mine / load theirs / compare), or unreadable review data.
+// the Claude tint toggle), the window's title (document — workspace, with the
+// unsaved mark) and the banner above the editor: a conflict with the file on
+// disk (keep mine / load theirs / compare), or unreadable review data.
 import type { App } from "../main";
 import { $, h } from "../dom";
 import { coreOp } from "../edit-sync";
@@ -8,8 +9,31 @@ import { wordCount } from "../util";
 import { modal } from "./modal";
 import { renderTabs } from "./tabs";
 
-/** The status bar for the active document. */
+/**
+ * The window's title: "● essay.md — sample" while the active document has unsaved
+ * changes, "essay.md — sample" once saved, the workspace's name with no document
+ * open, "Cowriting" with no workspace.
+ */
+export function windowTitle(workspace: string | null, path: string | null, dirty: boolean): string {
+  if (!workspace) return "Cowriting";
+  if (!path) return workspace;
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return `${dirty ? "● " : ""}${name} — ${workspace}`;
+}
+
+/** Show the title in the title bar (and as document.title), when it changed. */
+export function renderTitle(app: App) {
+  const doc = app.current;
+  const title = windowTitle(app.ws?.name ?? null, doc?.path ?? null, doc?.dirty ?? false);
+  if (title === app.shownTitle) return;
+  app.shownTitle = title;
+  document.title = title;
+  void app.backend.setTitle(title).catch(() => undefined);
+}
+
+/** The status bar for the active document, and the window's title. */
 export function renderStatus(app: App) {
+  renderTitle(app);
   const doc = app.current;
   const review = app.review();
   $(".st-branch").textContent = app.ws?.branch ? `⎇ ${app.ws.branch}` : "";

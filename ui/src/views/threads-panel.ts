@@ -9,7 +9,7 @@ import { $, h } from "../dom";
 import { showReview } from "../edit-sync";
 import { setMarkdown } from "../markdown";
 import { age, utf16 } from "../util";
-import { modal, toast } from "./modal";
+import { closeModal, modal, toast } from "./modal";
 import { showPanel } from "./panel";
 
 /** The threads of the active document, keeping the focus and caret of a reply being typed. */
@@ -127,17 +127,22 @@ export function newThread(app: App) {
   }
   const path = app.active;
   const quote = app.view.state.sliceDoc(sel.from, sel.to);
-  const area = h("textarea", { class: "new-thread-body", rows: "4", placeholder: "Your comment (Markdown)" });
-  modal(app, `Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [
-    [
-      "Comment",
-      () =>
-        void app.run(async () => {
-          const review = await app.backend.newThread(path, utf16(sel.from), utf16(sel.to), area.value);
-          showReview(app, path, review);
-          showPanel(app, "threads");
-        }),
-    ],
-  ]);
+  const area = h("textarea", { class: "new-thread-body", rows: "4", placeholder: "Your comment, in Markdown (Ctrl+Enter)" });
+  const submit = () =>
+    void app.run(async () => {
+      const review = await app.backend.newThread(path, utf16(sel.from), utf16(sel.to), area.value);
+      showReview(app, path, review);
+      showPanel(app, "threads");
+    });
+  // Ctrl+Enter (Cmd+Enter) comments, as in a reply box; an empty comment is not sent.
+  area.addEventListener("keydown", (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === "Enter" && !e.isComposing) {
+      e.preventDefault();
+      if (!area.value.trim()) return;
+      closeModal(app);
+      submit();
+    }
+  });
+  modal(app, `Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [["Comment", submit]]);
   area.focus();
 }
