@@ -156,7 +156,8 @@ started=$(date +%s)
 
 win=""
 while [ $(($(date +%s) - started)) -lt "$wait_secs" ]; do
-  win=$(xdotool search --onlyvisible --name '^Cowriting' 2>/dev/null | head -1 || true)
+  # By class: the title is the document's once the UI has it ("meeting.md — My notes").
+  win=$(xdotool search --onlyvisible --class '^cowriting-desktop$' 2>/dev/null | head -1 || true)
   [ -n "$win" ] && break
   sleep 1
 done
@@ -175,6 +176,16 @@ while [ $(($(date +%s) - started)) -lt "$wait_secs" ] && ! grep -q 'first docume
 done
 grep -q 'first document editable' "$tmp/app.log" || fail "the UI never showed a document; the app said: $(cat "$tmp/app.log")"
 say "$(grep 'first document editable' "$tmp/app.log")"
+# The window title names the document and its workspace.
+want_title="meeting.md — $(basename "$ws")"
+title=""
+while [ $(($(date +%s) - started)) -lt "$wait_secs" ]; do
+  title=$(xdotool getwindowname "$win" 2>/dev/null || true)
+  [ "$title" = "$want_title" ] && break
+  sleep 1
+done
+[ "$title" = "$want_title" ] || fail "the window title is '$title', not '$want_title'"
+say "window title: $title"
 # The window maps before WebKit paints (longer on a loaded machine): screenshot until the
 # picture is more than a blank window (a few colours), within the same bound.
 mkdir -p "$(dirname "$shot")"
