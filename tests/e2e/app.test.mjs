@@ -20,7 +20,7 @@ import {
   openDoc,
   review,
   sidecar,
-  startApp,
+  withApp as withAppAt,
   startDriver,
   testHome,
   text,
@@ -46,15 +46,8 @@ after(() => {
 
 const cli = (ws, ...args) => cliAs(ENV, ws, ...args);
 
-/** Start the app on `ws`, run `f(browser)`, always end the session. */
-async function withApp(ws, f) {
-  const browser = await startApp(driver.port, ws);
-  try {
-    await f(browser);
-  } finally {
-    await browser.deleteSession().catch(() => undefined);
-  }
-}
+/** The app on `ws` under this file's driver (see `support.mjs`). */
+const withApp = (ws, f) => withAppAt(driver.port, ws, f);
 
 const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
 

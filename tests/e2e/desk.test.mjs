@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ROOT, active, click, fresh, idle, openDoc, sidecar, startApp, startDriver, testHome, text, until, workspace } from "./support.mjs";
+import { ROOT, active, click, fresh, idle, openDoc, sidecar, startDriver, testHome, text, until, withApp as withAppAt, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 // Screenshots go with the other test artifacts (git-ignored); the README's copy in
@@ -21,14 +21,8 @@ before(async () => {
 });
 after(() => driver?.stop());
 
-async function withApp(ws, f) {
-  const browser = await startApp(driver.port, ws);
-  try {
-    await f(browser);
-  } finally {
-    await browser.deleteSession().catch(() => undefined);
-  }
-}
+/** The app on `ws` under this file's driver (see `support.mjs`). */
+const withApp = (ws, f) => withAppAt(driver.port, ws, f);
 
 /**
  * The native title bar's text of the app's window (X11, with xdotool), or

@@ -115,6 +115,16 @@ export async function startApp(port, ws) {
   return browser;
 }
 
+/** Start the app on `ws` under the driver at `port`, run `f(browser)`, always end the session. */
+export async function withApp(port, ws, f) {
+  const browser = await startApp(port, ws);
+  try {
+    await f(browser);
+  } finally {
+    await browser.deleteSession().catch(() => undefined);
+  }
+}
+
 /** Retry `f` while the element it used was replaced by a re-render. */
 export async function fresh(f, tries = 8) {
   for (let i = 0; ; i++) {

@@ -176,9 +176,10 @@ fn replacement_of(original: &str, fix: &Fix) -> String {
 /// nothing.
 pub(crate) fn best_replacement(original: &str, fixes: &[Fix]) -> Option<String> {
     let wrote = original.to_lowercase();
+    let letters = sorted_chars(&wrote);
     let key = |r: &str| {
         let r = r.to_lowercase();
-        let slip = if sorted_chars(&r) == sorted_chars(&wrote) {
+        let slip = if sorted_chars(&r) == letters {
             0
         } else if is_subsequence(&wrote, &r) {
             1
