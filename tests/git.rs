@@ -593,6 +593,23 @@ fn commits_credit_agents_whose_text_they_add() {
         msg,
         "two\n\nco-authored-by: Claude <NOREPLY@anthropic.com>\nCo-authored-by: vale <vale@users.noreply.cowriting>\n"
     );
+
+    // A rule checker's fix accepted (Harper, as Check document files it: no
+    // model) is the writer's choice of a correction: no co-author.
+    let p = r.cw(&[
+        "propose",
+        "docs/notes.md",
+        "--find",
+        "Human words",
+        "--replace",
+        "Human-written words",
+        "--agent",
+        "harper",
+    ]);
+    r.cw(&["accept", "docs/notes.md", &p]);
+    assert!(r.read("docs/notes.md").contains("Human-written words"));
+    r.commit_all("fix");
+    assert_eq!(r.last_message(), "fix\n");
 }
 
 #[test]

@@ -914,6 +914,35 @@ fn ensure_executable(_path: &Path) -> Result<()> {
 
 // ---- Co-authored-by ----------------------------------------------------------------
 
+/// The checkers built in that apply rules ([`writes_text`]).
+pub const RULE_CHECKERS: [&str; 2] = ["harper", "vale"];
+
+/// The rule checkers: the built-in ones and the user's external producers.
+fn rule_checkers() -> Vec<String> {
+    let mut all: Vec<String> = RULE_CHECKERS.map(String::from).into();
+    if let Ok(cfg) = cowriting_workspace::config::Config::load() {
+        all.extend(cfg.external.into_keys());
+    }
+    all
+}
+
+/// Whether `author` is an agent that writes text, and so a co-author of what it
+/// wrote: a language model or an agent client (Claude, an MCP client, `propose
+/// --agent`), not a rule checker (`checkers`: Harper, Vale, the user's external
+/// producers) whose accepted fix is the writer's choice of a rule's correction.
+/// A checker that names a model (an external producer backed by one) writes.
+pub fn writes_text(author: &Provenance, checkers: &[String]) -> bool {
+    if !author.is_agent() {
+        return false;
+    }
+    let model = author
+        .agent
+        .as_ref()
+        .and_then(|a| a.model.as_deref())
+        .unwrap_or("");
+    !model.trim().is_empty() || !checkers.iter().any(|c| c.eq_ignore_ascii_case(&author.id))
+}
+
 /// The trailer crediting `agent`: `Claude <noreply@anthropic.com>` for the agent id
 /// `claude` or any model whose name contains `claude` (case-insensitively);
 /// otherwise `<id> <id@users.noreply.cowriting>`, with the address part of the id
@@ -1150,6 +1179,7 @@ pub fn staged_co_authors(repo: &git2::Repository, index: &git2::Index) -> Result
         .map_err(git_err("git diff --cached"))?;
     let mut trailers: Vec<String> = Vec::new();
     let mut warnings = Vec::new();
+    let checkers = rule_checkers();
     for delta in diff.deltas() {
         use git2::Delta;
         if !matches!(
@@ -1199,7 +1229,7 @@ pub fn staged_co_authors(repo: &git2::Repository, index: &git2::Index) -> Result
         if added.is_empty() {
             continue;
         }
-        for at in artifact.attributions.iter().filter(|a| a.author.is_agent()) {
+        for at in artifact.attributions.iter().filter(|a| writes_text(&a.author, &checkers)) {
             let Some(fp) = artifact.fingerprint(&at.anchor_id) else {
                 continue;
             };
@@ -1292,6 +1322,30 @@ pub fn work_tree_of(dir: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rule_checkers_are_not_co_authors_agents_and_models_are() {
+        use cowriting_core::model::AgentInfo;
+        let agent = |id: &str, model: &str| {
+            Provenance::agent(
+                id,
+                AgentInfo {
+                    sdk: Some(format!("{id} 1.0")),
+                    model: Some(model.to_owned()),
+                    session_id: Some(String::new()),
+                    extra: Default::default(),
+                },
+            )
+        };
+        let checkers: Vec<String> = ["harper", "vale", "house-style"].map(String::from).into();
+        assert!(!writes_text(&agent("harper", ""), &checkers));
+        assert!(!writes_text(&agent("Vale", ""), &checkers));
+        assert!(!writes_text(&agent("house-style", ""), &checkers));
+        assert!(writes_text(&agent("house-style", "gpt-x"), &checkers), "backed by a model");
+        assert!(writes_text(&agent("claude", "claude-sonnet-4"), &checkers));
+        assert!(writes_text(&agent("claude-code", ""), &checkers), "an MCP agent");
+        assert!(!writes_text(&Provenance::human("w@x"), &checkers));
+    }
 
     #[test]
     fn trailers_go_after_a_blank_line_before_comments() {
