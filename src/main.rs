@@ -127,6 +127,30 @@ enum Command {
     },
     /// The decision log: what was accepted, changed and rejected.
     Decisions { doc: Option<String> },
+    /// Search every document's text and every thread's comments (the files as
+    /// they are on disk). Literal and case-insensitive unless told otherwise.
+    Search {
+        query: String,
+        /// Match case.
+        #[arg(long)]
+        case_sensitive: bool,
+        /// Whole words only.
+        #[arg(long)]
+        word: bool,
+        /// QUERY is a regular expression (Rust `regex` syntax).
+        #[arg(long)]
+        regex: bool,
+    },
+    /// Spelling and grammar of a document as it is on disk (Harper): what the
+    /// app underlines as you type. Nothing is filed; spelling lints of the
+    /// workspace's dictionary words are left out.
+    Lint { doc: String },
+    /// The workspace's dictionary (`.cowriting/dictionary.txt`): words the
+    /// spelling checker accepts, in any case. Without a subcommand, list them.
+    Dictionary {
+        #[command(subcommand)]
+        action: Option<DictionaryCommand>,
+    },
     /// Per producer and category: accepted, rejected, changed, pending.
     Eval {
         /// Re-run this producer on every recorded revision (read back from git by
@@ -178,6 +202,20 @@ enum GitHook {
         msg_file: PathBuf,
         source: Option<String>,
         sha: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum DictionaryCommand {
+    /// Add words.
+    Add {
+        #[arg(required = true)]
+        words: Vec<String>,
+    },
+    /// Remove words.
+    Remove {
+        #[arg(required = true)]
+        words: Vec<String>,
     },
 }
 
@@ -463,6 +501,48 @@ fn run(cli: Cli) -> Result<i32> {
             ctx.print(&out, |o| decisions_text(&o.decisions));
             Ok(0)
         }
+        Command::Search {
+            query,
+            case_sensitive,
+            word,
+            regex,
+        } => {
+            let out = ops.search(&cowriting::ops::SearchQuery {
+                text: query,
+                case_sensitive,
+                whole_word: word,
+                regex,
+            })?;
+            for e in &out.errors {
+                eprintln!("cowriting: {}: not searched: {}", e.document, e.error.message);
+            }
+            ctx.print(&out, search_text);
+            Ok(0)
+        }
+        Command::Lint { doc } => {
+            let out = ops.lint(&doc, &Cancel::new())?;
+            ctx.print(&out, lint_text);
+            Ok(0)
+        }
+        Command::Dictionary { action } => {
+            let out = match action {
+                None => ops.dictionary()?,
+                Some(DictionaryCommand::Add { words }) => {
+                    words.iter().map(|w| ops.add_word(w)).collect::<Result<Vec<_>>>()?.pop().expect("required")
+                }
+                Some(DictionaryCommand::Remove { words }) => {
+                    words.iter().map(|w| ops.remove_word(w)).collect::<Result<Vec<_>>>()?.pop().expect("required")
+                }
+            };
+            ctx.print(&out, |d| {
+                if d.words.is_empty() {
+                    format!("no words in {}", d.file)
+                } else {
+                    d.words.join("\n")
+                }
+            });
+            Ok(0)
+        }
         Command::Eval { replay } => {
             let out = ops.eval(replay.as_deref())?;
             warn(&out.warnings);
@@ -647,6 +727,46 @@ fn cmd_suggest(
         text
     });
     Ok(0)
+}
+
+fn search_text(out: &cowriting::ops::SearchOut) -> String {
+    if out.hits.is_empty() && out.threads.is_empty() {
+        return format!("no match for {:?}", out.query);
+    }
+    let mut text = String::new();
+    for h in &out.hits {
+        text.push_str(&format!("{}:{}: {}[{}]{}\n", h.document, h.line, h.before, h.text, h.after));
+    }
+    for t in &out.threads {
+        let line = t.thread.line.map(|l| format!(":{l}")).unwrap_or_default();
+        let what = match (&t.author, &t.body) {
+            (Some(a), Some(b)) => format!("{}: {}", a.id, b.split_whitespace().collect::<Vec<_>>().join(" ")),
+            _ => format!("on {:?}", t.thread.anchored_text),
+        };
+        text.push_str(&format!("{}{line}: thread {} ({}) {what}\n", t.document, t.thread.id, t.thread.status));
+    }
+    if out.truncated {
+        text.push_str("… more matches not shown (the first 1000 are)\n");
+    }
+    text
+}
+
+fn lint_text(out: &cowriting::ops::LintOut) -> String {
+    if out.lints.is_empty() {
+        return format!("{}: no spelling or grammar lints", out.document);
+    }
+    let mut text = String::new();
+    for l in &out.lints {
+        let fix = match l.replacements.as_slice() {
+            [] => String::new(),
+            r => format!(" → {}", r.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>().join(", ")),
+        };
+        text.push_str(&format!(
+            "{}:{}: {}: {:?}: {}{fix}\n",
+            out.document, l.line, l.category, l.text, l.message
+        ));
+    }
+    text
 }
 
 fn decisions_text(decisions: &[views::DecisionDto]) -> String {

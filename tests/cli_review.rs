@@ -567,3 +567,58 @@ fn propose_files_the_same_edit_once_and_notes_overlaps() {
     assert_eq!(ws.proposals("docs/notes.md").len(), 3);
     assert_eq!(ws.read("docs/notes.md"), DOC);
 }
+
+/// `cowriting search`: every document's text (with the line and the words
+/// around each match) and every thread's comments; case, whole words and
+/// regular expressions as asked; nothing found says so, a bad expression is
+/// bad input (exit 2).
+#[test]
+fn search_finds_text_in_every_document_and_in_threads() {
+    let ws = ws();
+    ws.write("story.md", "Fox tales.\nThe FOX again, and foxes.\n");
+    ws.ok(&[
+        "thread", "new", "docs/notes.md", "--find", "lazy dog", "--body", "Is the fox too quick here?",
+    ]);
+    let v = ws.json(&["search", "fox"]);
+    let hits: Vec<(String, u64, String)> = v["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["document"].as_str().unwrap().to_owned(),
+                h["line"].as_u64().unwrap(),
+                format!("{}[{}]{}", h["before"].as_str().unwrap(), h["text"].as_str().unwrap(), h["after"].as_str().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(
+        hits,
+        [
+            ("docs/notes.md".into(), 3, "The quick brown [fox] jumps over the lazy dog.".into()),
+            ("story.md".into(), 1, "[Fox] tales.".into()),
+            ("story.md".into(), 2, "The [FOX] again, and foxes.".into()),
+            ("story.md".into(), 2, "The FOX again, and [fox]es.".into()),
+        ]
+    );
+    // Byte offsets by default: the match is there.
+    let h = &v["hits"][0];
+    let (from, to) = (h["from"].as_u64().unwrap() as usize, h["to"].as_u64().unwrap() as usize);
+    assert_eq!(&DOC[from..to], "fox");
+    let threads = v["threads"].as_array().unwrap();
+    assert_eq!(threads.len(), 1, "{v}");
+    assert_eq!(threads[0]["document"], "docs/notes.md");
+    assert_eq!(threads[0]["body"], "Is the fox too quick here?");
+    assert_eq!(threads[0]["thread"]["anchoredText"], "lazy dog");
+
+    let count = |args: &[&str]| ws.json(args)["hits"].as_array().unwrap().len();
+    assert_eq!(count(&["search", "fox", "--case-sensitive"]), 2);
+    assert_eq!(count(&["search", "fox", "--word"]), 3);
+    assert_eq!(count(&["search", r"fox(es)?\b", "--regex", "--word"]), 4);
+    // Text for people: file:line: context.
+    let text = ws.ok(&["search", "foxes"]);
+    assert_eq!(text.trim(), "story.md:2: The FOX again, and [foxes].");
+    assert_eq!(ws.ok(&["search", "no such words"]).trim(), "no match for \"no such words\"");
+    let err = ws.fails(&["search", "(", "--regex"], 2);
+    assert!(err.contains("not a regular expression"), "{err}");
+}

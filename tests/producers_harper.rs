@@ -204,3 +204,100 @@ fn the_suggestion_filed_is_the_closest_of_harpers_not_its_first() {
         .unwrap_or_else(|| panic!("no suggestion on \"writen\": {:#?}", run.suggestions));
     assert_eq!(s.replacement, "written");
 }
+
+/// Spelling as you type: the checker process lints texts as Harper does in
+/// process, each with its replacements closest first, and keeps serving checks.
+#[test]
+fn the_checker_process_lints_texts_as_harper_in_process_does() {
+    let texts = vec![
+        "The letter was writen by hand.".to_owned(),
+        "No mistakes here.".to_owned(),
+        "日本 and teh end.".to_owned(),
+    ];
+    let c = checker(Duration::from_secs(600));
+    let there = c.lint(&texts, &Cancel::new()).unwrap();
+    let here: Vec<_> = texts.iter().map(|t| harper::lint_text(t)).collect();
+    assert_eq!(there, here);
+    assert_eq!(there.len(), 3);
+    let writen = there[0].iter().find(|l| &texts[0][l.start..l.end] == "writen").expect("writen is linted");
+    assert_eq!(writen.category, "spelling");
+    assert_eq!(writen.replacements.first().map(String::as_str), Some("written"));
+    assert!(there[1].is_empty(), "{:#?}", there[1]);
+    let teh = there[2].iter().find(|l| &texts[2][l.start..l.end] == "teh").expect("teh is linted");
+    assert_eq!(&texts[2][teh.start..teh.end], "teh", "byte spans after a multi-byte character");
+    // The same process still checks documents.
+    let pid = c.pid().expect("running");
+    c.check(&request(PROSE.as_bytes()), &Cancel::new()).unwrap();
+    assert_eq!(c.pid(), Some(pid));
+}
+
+fn cli(ws: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cowriting"))
+        .arg("-w")
+        .arg(ws)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A word added to the workspace's dictionary (by the CLI, in another process)
+/// is no longer linted, nor filed by Check document; removing it brings it back.
+#[test]
+fn the_workspaces_dictionary_silences_its_words_for_lint_and_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path();
+    std::fs::write(ws.join("essay.md"), "Jorunn wrote it with teh team.\n").unwrap();
+    let lint = |ws| {
+        let (code, out, err) = cli(ws, &["--json", "lint", "essay.md"]);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v["lints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["text"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    let before = lint(ws);
+    assert!(before.contains(&"Jorunn".to_owned()), "{before:?}");
+    assert!(before.contains(&"teh".to_owned()), "{before:?}");
+
+    let (code, out, err) = cli(ws, &["dictionary", "add", "jorunN"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "jorunN");
+    assert_eq!(
+        std::fs::read_to_string(ws.join(".cowriting/dictionary.txt")).unwrap(),
+        "jorunN\n"
+    );
+    let after = lint(ws);
+    assert!(!after.contains(&"Jorunn".to_owned()), "any case matches: {after:?}");
+    assert!(after.contains(&"teh".to_owned()), "{after:?}");
+
+    // Check document files no proposal on the word either.
+    let (code, _, err) = cli(ws, &["suggest", "essay.md", "--producer", "harper"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = cli(ws, &["--json", "proposals", "essay.md"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let texts: Vec<&str> = v["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["target"].as_str().unwrap_or_default())
+        .collect();
+    assert!(texts.contains(&"teh"), "{out}");
+    assert!(!texts.contains(&"Jorunn"), "{out}");
+
+    let (code, out, _) = cli(ws, &["dictionary", "remove", "JORUNN"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "no words in .cowriting/dictionary.txt");
+    assert!(lint(ws).contains(&"Jorunn".to_owned()));
+    // What is not a word is refused with the bad-input exit code, nothing written.
+    let (code, _, err) = cli(ws, &["dictionary", "add", "two words"]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(std::fs::read_to_string(ws.join(".cowriting/dictionary.txt")).unwrap(), "");
+}

@@ -29,7 +29,9 @@ use cowriting::api::{
     Api, Applied, Comparison, DocView, EditAck, FilingDto, JobProgress, RestoreReport, ReviewDto, SaveResult,
     SettingsDto, TextChange, WorkspaceInfo,
 };
+use cowriting::ops::{DictionaryOut, LintsOut, SearchOut};
 use cowriting::producers::Cancel;
+use cowriting::views::Unit;
 use cowriting::suggest::CheckOutcome;
 use cowriting::{Error, ErrorCode, ErrorInfo, Utf16Offset};
 use std::collections::HashMap;
@@ -288,6 +290,53 @@ async fn save_settings(
 fn changed_command(saved: &SettingsDto, next: &SettingsDto) -> Option<String> {
     let command = next.claude_command.trim();
     (!command.is_empty() && command != saved.claude_command.trim()).then(|| command.to_owned())
+}
+
+/// Spelling and grammar as the writer types: Harper's lints of the texts on
+/// screen (the UI sends the paragraphs it shows), run off the API's lock and
+/// off the UI thread, in the checker process.
+#[tauri::command]
+async fn lint(state: State<'_, AppState>, texts: Vec<String>) -> Res<LintsOut> {
+    let store = state.with(|api| Ok(api.store().clone()))?;
+    tauri::async_runtime::spawn_blocking(move || {
+        cowriting::ops::lint_texts(store.workspace(), &texts, Unit::Utf16, &Cancel::new())
+    })
+    .await
+    .map_err(info)
+    .and_then(|r| r.map_err(|e| e.info()))
+}
+
+/// Search every document (the open ones as the writer has them) and thread.
+#[tauri::command(async)]
+fn search(
+    state: State<'_, AppState>,
+    query: String,
+    case_sensitive: bool,
+    whole_word: bool,
+    regex: bool,
+) -> Res<SearchOut> {
+    let q = cowriting::ops::SearchQuery {
+        text: query,
+        case_sensitive,
+        whole_word,
+        regex,
+    };
+    state.with(|api| api.search(&q))
+}
+
+#[tauri::command(async)]
+fn dictionary(state: State<'_, AppState>) -> Res<DictionaryOut> {
+    state.with(|api| api.dictionary())
+}
+
+#[tauri::command(async)]
+fn add_word(state: State<'_, AppState>, word: String) -> Res<DictionaryOut> {
+    state.with(|api| api.add_word(&word))
+}
+
+#[tauri::command(async)]
+fn remove_word(state: State<'_, AppState>, word: String) -> Res<DictionaryOut> {
+    state.with(|api| api.remove_word(&word))
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -733,6 +782,11 @@ fn main() {
             cancel_job,
             settings,
             save_settings,
+            lint,
+            search,
+            dictionary,
+            add_word,
+            remove_word,
             open_folder,
             pick_folder,
             recent_folders,

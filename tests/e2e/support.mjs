@@ -160,3 +160,8 @@ export async function until(f, what, ms = 30_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Type `s` a key at a time, as a writer does (a space is WebDriver's Space key, a line break Enter). */
+export async function typeText(b, s) {
+  for (const ch of s) await b.keys(ch === " " ? "\uE00D" : ch === "\n" ? "Enter" : ch);
+}

@@ -4,15 +4,18 @@
 import type { Applied } from "./bindings/Applied";
 import type { CheckOutcome } from "./bindings/CheckOutcome";
 import type { Comparison } from "./bindings/Comparison";
+import type { DictionaryOut } from "./bindings/DictionaryOut";
 import type { DocView } from "./bindings/DocView";
 import type { EditAck } from "./bindings/EditAck";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { FilingDto } from "./bindings/FilingDto";
 import type { JobProgress } from "./bindings/JobProgress";
+import type { LintsOut } from "./bindings/LintsOut";
 import type { Notice } from "./bindings/Notice";
 import type { RestoreReport } from "./bindings/RestoreReport";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SaveResult } from "./bindings/SaveResult";
+import type { SearchOut } from "./bindings/SearchOut";
 import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { Utf16Offset } from "./bindings/Utf16Offset";
@@ -53,6 +56,14 @@ export interface Backend {
    */
   checkDocument(path: string, job: string): Promise<CheckOutcome<FilingDto>[]>;
   settings(): Promise<SettingsDto>;
+  /** Harper's lints of each text (spelling and grammar as the writer types), in UTF-16 units of each. */
+  lint(texts: string[]): Promise<LintsOut>;
+  /** Search every document (the open ones as the writer has them) and every thread. */
+  search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean): Promise<SearchOut>;
+  /** The workspace's dictionary (words spelling accepts). */
+  dictionary(): Promise<DictionaryOut>;
+  addWord(word: string): Promise<DictionaryOut>;
+  removeWord(word: string): Promise<DictionaryOut>;
   saveSettings(settings: SettingsDto): Promise<SettingsDto>;
   undo(path: string): Promise<Applied>;
   redo(path: string): Promise<Applied>;
@@ -128,6 +139,11 @@ export async function tauriBackend(): Promise<Backend> {
     cancelJob: (job) => invoke("cancel_job", { job }),
     checkDocument: (path, job) => invoke("check_document", { path, job }),
     settings: () => invoke("settings"),
+    lint: (texts) => invoke("lint", { texts }),
+    search: (query, caseSensitive, wholeWord, regex) => invoke("search", { query, caseSensitive, wholeWord, regex }),
+    dictionary: () => invoke("dictionary"),
+    addWord: (word) => invoke("add_word", { word }),
+    removeWord: (word) => invoke("remove_word", { word }),
     saveSettings: (settings) => invoke("save_settings", { settings }),
     undo: (path) => invoke("undo", { path }),
     redo: (path) => invoke("redo", { path }),

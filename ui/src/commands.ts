@@ -1,6 +1,7 @@
 // The app's commands: what the palette lists (with their keys), and the
 // editor's key bindings, which run the same commands. The window-wide keys
 // (Ctrl+S, Ctrl+Shift+P, Esc…) are in views/layout.ts.
+import { nextDiagnostic } from "@codemirror/lint";
 import { openSearchPanel } from "@codemirror/search";
 import type { KeyBinding } from "@codemirror/view";
 import type { App } from "./main";
@@ -8,11 +9,13 @@ import type { ProposalDto } from "./bindings/ProposalDto";
 import { askClaude } from "./dialogs/ask-claude";
 import { openSettings } from "./dialogs/settings";
 import { checkDocument } from "./producers";
+import { toggleSpelling } from "./spelling";
 import { toast } from "./views/modal";
 import { showPanel } from "./views/panel";
 import { openPalette } from "./views/palette";
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTint } from "./views/status";
+import { openSearch } from "./views/search-panel";
 import { newThread } from "./views/threads-panel";
 
 /** A command of the palette. */
@@ -54,6 +57,8 @@ export function buildCommands(app: App): Command[] {
     { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(app) },
     { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => askClaude(app) },
     { id: "check", title: "Check document", keys: "F7", run: () => void checkDocument(app) },
+    { id: "spelling", title: "Toggle spelling and grammar as you type", keys: "", run: () => toggleSpelling(app) },
+    { id: "next-lint", title: "Next spelling or grammar issue", keys: "F8", run: () => app.view && void nextDiagnostic(app.view) },
     {
       id: "cancel-tasks",
       title: "Cancel running Claude and checker runs",
@@ -66,6 +71,7 @@ export function buildCommands(app: App): Command[] {
     },
     { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void openSettings(app) },
     { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => app.view && openSearchPanel(app.view) },
+    { id: "search", title: "Search the workspace (all documents and threads)", keys: "Ctrl+Shift+F", run: () => openSearch(app) },
     { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(app) },
     { id: "review", title: "Show review panel", keys: "", run: () => showPanel(app, "review") },
     { id: "threads", title: "Show threads panel", keys: "", run: () => showPanel(app, "threads") },

@@ -4,7 +4,8 @@
 // and shows what the core reports (extensions/review-field.ts): proposals
 // inline as word diffs and thread anchors (extensions/review-decorations.ts),
 // attribution gutter and tooltip (extensions/attribution.ts), in a prose theme
-// (extensions/prose.ts). CodeMirror's own history is not loaded: undo is the core's.
+// (extensions/prose.ts), spelling and grammar underlined as the writer types
+// (extensions/spelling.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { EditorView, drawSelection, keymap, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
@@ -16,10 +17,12 @@ import { coreSync, type CoreSyncHandlers } from "./extensions/core-sync";
 import { proseHighlighting, proseTheme } from "./extensions/prose";
 import { reviewDecorations, threadClicks, type ProposalActions } from "./extensions/review-decorations";
 import { reviewState } from "./extensions/review-field";
+import { spelling, type SpellingHandlers } from "./extensions/spelling";
 
 export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   focusThread(id: string): void;
   keys: KeyBinding[];
+  spelling: SpellingHandlers;
 }
 
 /** Toggled by the app: read-only while a core operation is in flight. */
@@ -42,6 +45,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
     keymap.of([...handlers.keys, ...searchKeymap, indentWithTab, ...defaultKeymap]),
     coreSync(handlers),
     threadClicks((id) => handlers.focusThread(id)),
+    spelling(handlers.spelling),
   ];
   return EditorState.create({ doc: text, extensions });
 }

@@ -21,10 +21,11 @@ import { createState, type EditorHandlers } from "./editor";
 import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./jobs";
 import { onJobProgress } from "./producers";
+import { spellingHandlers, workspaceChanged } from "./spelling";
 import { TaskChips } from "./tasks";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
-import { renderPanel } from "./views/panel";
+import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
@@ -54,7 +55,7 @@ export class App {
   refreshTimer: number | undefined;
   /** Whether Claude's text is tinted (views/status.ts toggles it). */
   tint = true;
-  panelTab: "review" | "threads" = "review";
+  panelTab: PanelTab = "review";
   /** The proposal last revealed (its card is marked; views/review-panel.ts). */
   focusedProposal: string | null = null;
   /** The palette's commands, which the editor's keys run too (commands.ts). */
@@ -107,6 +108,7 @@ export class App {
     if (switching) {
       for (const p of [...this.order]) this.dropTab(p);
       dismissRestoreNotice();
+      workspaceChanged();
     }
     $(".ws-name").textContent = w.name;
     $(".ws-name").title = w.root;
@@ -158,6 +160,7 @@ export class App {
       reject: (id) => void this.reject(id),
       focusThread: (id) => focusThread(this, id),
       keys: editorKeys(this),
+      spelling: spellingHandlers(this),
     };
   }
 

@@ -28,6 +28,8 @@
 //! `revision`, `sha256`, `text`); the answer is `{"suggestions": [...],
 //! "skipped": [...]}`, checked record by record as any external producer's
 //! answer is ([`super::external::from_value`]), or `{"error": "<one line>"}`.
+//! A request `{"lint": [texts…]}` lints texts as the writer types
+//! ([`crate::spelling`]); its answer is `{"lints": [[lint…]…]}`, one list per text.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -40,6 +42,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 
 use super::external::{from_value, parse_output, ExternalRequest};
+use super::spelling::TextLint;
 use super::{failed, harper, Cancel, Request, Run};
 use cowriting_workspace::error::{Error, Result};
 
@@ -91,6 +94,15 @@ pub fn configure(spec: Spec) -> Result<()> {
 /// Whether checks go to a checker process ([`configure`] was called).
 pub fn configured() -> bool {
     HOST.get().is_some()
+}
+
+/// Lint `texts` with Harper ([`crate::spelling`]) in the configured checker
+/// process, or in this process when none is [`configure`]d.
+pub fn lint(texts: &[String], cancel: &Cancel) -> Result<Vec<Vec<TextLint>>> {
+    match HOST.get() {
+        Some(host) => host.lint(texts, cancel),
+        None => Ok(texts.iter().map(|t| harper::lint_text(t)).collect()),
+    }
 }
 
 /// Check `req` with Harper in the configured checker process (starting one if
@@ -225,7 +237,42 @@ impl Checker {
 
     /// Check `req` in the process, starting one if none is running.
     pub fn check(&self, req: &Request, cancel: &Cancel) -> Result<Run> {
-        let mut line = serde_json::to_vec(&ExternalRequest::of(req)).expect("a request serializes");
+        let value = self.exchange(&ExternalRequest::of(req), cancel)?;
+        let mut run = from_value(harper::ID, value, req)?;
+        run.producer = Some(harper::run_producer());
+        Ok(run)
+    }
+
+    /// Lint `texts` in the process ([`crate::spelling`]), starting one if none is running.
+    pub fn lint(&self, texts: &[String], cancel: &Cancel) -> Result<Vec<Vec<TextLint>>> {
+        let value = self.exchange(&serde_json::json!({ "lint": texts }), cancel)?;
+        let lints: Vec<Vec<TextLint>> = value
+            .get("lints")
+            .cloned()
+            .map(serde_json::from_value)
+            .transpose()
+            .ok()
+            .flatten()
+            .ok_or_else(|| failed(harper::ID, "the checker process answered no lints"))?;
+        if lints.len() != texts.len() {
+            return Err(failed(
+                harper::ID,
+                format!("the checker process linted {} of {} texts", lints.len(), texts.len()),
+            ));
+        }
+        // Spans the child got wrong are dropped, never shown on the wrong letters.
+        Ok(lints
+            .into_iter()
+            .zip(texts)
+            .map(|(ls, text)| ls.into_iter().filter(|l| text.get(l.start..l.end).is_some()).collect())
+            .collect())
+    }
+
+    /// Send one request line and read the answer line (an `{"error": …}`
+    /// answer is an error). A child that dies, is cancelled or times out is
+    /// killed; the next request starts another.
+    fn exchange(&self, request: &impl serde::Serialize, cancel: &Cancel) -> Result<serde_json::Value> {
+        let mut line = serde_json::to_vec(request).expect("a request serializes");
         line.push(b'\n');
         let mut slot = self.lock();
         self.reap(&mut slot);
@@ -274,9 +321,7 @@ impl Checker {
             let message = e.as_str().map(str::to_owned).unwrap_or_else(|| e.to_string());
             return Err(failed(harper::ID, message));
         }
-        let mut run = from_value(harper::ID, value, req)?;
-        run.producer = Some(harper::run_producer());
-        Ok(run)
+        Ok(value)
     }
 }
 
@@ -302,12 +347,19 @@ fn wait_for_line(r: &mut Running, cancel: &Cancel) -> std::result::Result<String
     }
 }
 
-/// What the checker reads of a request (the rest of it is the parent's).
+/// What the checker reads of a request line (the rest of it is the parent's):
+/// a document to check, or texts to lint.
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Ask {
-    doc_id: String,
-    text: String,
+#[serde(untagged)]
+enum Ask {
+    Lint {
+        lint: Vec<String>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Check {
+        doc_id: String,
+        text: String,
+    },
 }
 
 /// The checker process: load Harper, then answer each request line of `input`
@@ -322,10 +374,14 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()>
         }
         let answer = match serde_json::from_str::<Ask>(&line) {
             Err(e) => serde_json::json!({ "error": format!("not a checker request: {e}") }),
-            Ok(ask) => {
+            Ok(Ask::Lint { lint }) => {
+                let lints: Vec<Vec<TextLint>> = lint.iter().map(|t| harper::lint_text(t)).collect();
+                serde_json::json!({ "lints": lints })
+            }
+            Ok(Ask::Check { doc_id, text }) => {
                 let req = Request {
-                    doc_id: &ask.doc_id,
-                    bytes: ask.text.as_bytes(),
+                    doc_id: &doc_id,
+                    bytes: text.as_bytes(),
                     selection: None,
                     instruction: None,
                 };

@@ -152,6 +152,7 @@ pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -
                 selection: None,
                 instruction: None,
                 pin: None,
+                dictionary: Default::default(),
             };
             job.run(cfg, &cancel)
         });

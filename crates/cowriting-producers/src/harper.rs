@@ -37,6 +37,7 @@ use harper_core::parsers::Markdown;
 use harper_core::spell::FstDictionary;
 use harper_core::{Dialect, Document};
 
+use crate::spelling::TextLint;
 use crate::{Request, Run};
 use cowriting_core::contract::{byte_span, sort_suggestions, Finding, Producer, Source, Suggestion};
 use cowriting_workspace::error::Result;
@@ -118,6 +119,49 @@ pub fn check(req: &Request) -> Result<Run> {
     Ok(run)
 }
 
+/// Lint `text` (parsed as Markdown) for the writer as they type: every lint
+/// Harper has, with its rule, message and replacements closest first
+/// ([`ranked_replacements`]; a lint may have none), spans as **bytes** of
+/// `text`, overlapping lints reduced as [`check`] does. The first call in a
+/// process loads Harper (see the module docs).
+pub fn lint_text(text: &str) -> Vec<TextLint> {
+    let harper = &*HARPER;
+    let document = Document::new(text, &Markdown::default(), &*harper.dictionary);
+    let mut by_rule = {
+        let mut linter = harper.linter.lock().unwrap_or_else(|e| e.into_inner());
+        linter.organized_lints(&document)
+    };
+    harper_core::remove_overlaps_map(&mut by_rule);
+    let bytes_at: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(text.len()))
+        .collect();
+    let mut out: Vec<TextLint> = by_rule
+        .into_iter()
+        .flat_map(|(rule, lints)| lints.into_iter().map(move |l| (rule.clone(), l)))
+        .filter_map(|(rule, lint)| {
+            let (&start, &end) = (bytes_at.get(lint.span.start)?, bytes_at.get(lint.span.end)?);
+            (start <= end).then(|| TextLint {
+                start,
+                end,
+                category: lint.lint_kind.to_string_key().to_lowercase(),
+                rule,
+                message: one_line(&lint.message),
+                replacements: ranked_replacements(&text[start..end], &lint.suggestions)
+                    .into_iter()
+                    .take(MAX_REPLACEMENTS)
+                    .collect(),
+            })
+        })
+        .collect();
+    out.sort_by_key(|l| (l.start, l.end));
+    out
+}
+
+/// How many replacements a [`TextLint`] offers at most.
+const MAX_REPLACEMENTS: usize = 6;
+
 /// The finding of one lint of `rule`: its char span as bytes (`bytes_at` maps
 /// a char index to its byte offset, one past the end included) and its best
 /// suggestion as a replacement; else a one-line reason it was skipped.
@@ -168,13 +212,18 @@ fn replacement_of(original: &str, fix: &Fix) -> String {
 }
 
 /// The replacement closest to what the writer wrote, of all Harper offers:
+/// the first of [`ranked_replacements`]. `None` when Harper offers nothing.
+pub(crate) fn best_replacement(original: &str, fixes: &[Fix]) -> Option<String> {
+    ranked_replacements(original, fixes).into_iter().next()
+}
+
+/// Every replacement Harper offers for `original`, closest first, each once:
 /// the fewest edits (optimal string alignment: a swap of two neighbours is
 /// one edit), then the kind of slip most likely — letters swapped ("recieve" →
 /// "receive") before letters dropped ("writen" → "written") before anything
 /// else — then the most letter pairs in common (Sørensen–Dice over bigrams),
-/// then Harper's own order. Case is not an edit. `None` when Harper offers
-/// nothing.
-pub(crate) fn best_replacement(original: &str, fixes: &[Fix]) -> Option<String> {
+/// then Harper's own order. Case is not an edit.
+pub(crate) fn ranked_replacements(original: &str, fixes: &[Fix]) -> Vec<String> {
     let wrote = original.to_lowercase();
     let letters = sorted_chars(&wrote);
     let key = |r: &str| {
@@ -192,18 +241,24 @@ pub(crate) fn best_replacement(original: &str, fixes: &[Fix]) -> Option<String> 
             strsim::sorensen_dice(&wrote, &r),
         )
     };
-    fixes
+    let mut ranked: Vec<(usize, _, String)> = fixes
         .iter()
         .map(|f| replacement_of(original, f))
-        .map(|r| (key(&r), r))
         .enumerate()
-        .min_by(|(i, ((da, sa, pa), _)), (j, ((db, sb, pb), _))| {
-            da.cmp(db)
-                .then(sa.cmp(sb))
-                .then_with(|| pb.total_cmp(pa))
-                .then(i.cmp(j))
-        })
-        .map(|(_, (_, r))| r)
+        .map(|(i, r)| (i, key(&r), r))
+        .collect();
+    ranked.sort_by(|(i, (da, sa, pa), _), (j, (db, sb, pb), _)| {
+        da.cmp(db)
+            .then(sa.cmp(sb))
+            .then_with(|| pb.total_cmp(pa))
+            .then(i.cmp(j))
+    });
+    let mut seen = BTreeSet::new();
+    ranked
+        .into_iter()
+        .map(|(_, _, r)| r)
+        .filter(|r| seen.insert(r.clone()))
+        .collect()
 }
 
 fn sorted_chars(s: &str) -> Vec<char> {

@@ -7,6 +7,9 @@
 //! | any command from the user's config | subprocess, contract on stdin/stdout | [`external`] |
 //! | Claude, "edit this selection" | `claude -p` subprocess or the Messages API | [`claude`] |
 //!
+//! Harper also lints the text on screen as the writer types ([`spelling`]):
+//! underlines, not proposals.
+//!
 //! Every producer gets a [`Request`] (the exact document bytes and their
 //! identity) and returns a [`Run`]; nothing here touches the workspace — filing
 //! the suggestions as proposals is [`cowriting_workspace::ledger`]'s job. Commands come only
@@ -29,6 +32,7 @@ pub mod eval;
 pub mod external;
 #[cfg(feature = "harper")]
 pub mod harper;
+pub mod spelling;
 pub mod suggest;
 pub mod vale;
 

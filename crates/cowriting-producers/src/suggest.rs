@@ -15,6 +15,7 @@ use cowriting_core::contract::{self, Suggestion};
 use cowriting_core::model::new_id;
 use cowriting_core::offset::{CharRange, FileByteRange};
 use cowriting_workspace::config::Config;
+use cowriting_workspace::dictionary::Dictionary;
 use cowriting_workspace::error::{Error, ErrorInfo, Result};
 use cowriting_workspace::ledger::{author_for, Filed};
 use cowriting_workspace::session::{ProposeOptions, Session};
@@ -70,6 +71,8 @@ pub struct Job {
     pub selection: Option<FileByteRange>,
     pub instruction: Option<String>,
     pub(crate) pin: Option<(String, String)>,
+    /// For Harper: the workspace's words, whose spelling lints are not filed.
+    pub(crate) dictionary: Dictionary,
 }
 
 /// What a finished job filed.
@@ -121,7 +124,12 @@ impl Job {
             session.pin(&key, r)?;
             pin = Some((key, session.document().slice(r)));
         }
+        let dictionary = match producer {
+            Producer::Harper => Dictionary::load(session.workspace())?,
+            _ => Dictionary::default(),
+        };
         Ok(Job {
+            dictionary,
             producer,
             doc_id: session.doc_path().as_str().to_owned(),
             selection: selection.map(|r| session.file_range_of(r)),
@@ -156,10 +164,20 @@ impl Job {
                 run: crate::external::run(name, &cfg.external[name], &req, cancel)?,
                 turn_id: new_turn(),
             }),
-            Producer::Harper => Ok(Outcome {
-                run: harper(&req, cancel)?,
-                turn_id: new_turn(),
-            }),
+            Producer::Harper => {
+                let mut run = harper(&req, cancel)?;
+                let text = req.text();
+                run.suggestions.retain(|s| {
+                    !(s.category == crate::spelling::SPELLING
+                        && text
+                            .get(s.span.start.0..s.span.end.0)
+                            .is_some_and(|w| self.dictionary.contains(w)))
+                });
+                Ok(Outcome {
+                    run,
+                    turn_id: new_turn(),
+                })
+            }
         }
     }
 

@@ -16,6 +16,7 @@
 //! | [`session`] | one open document: editing, undo, proposals, threads, saving ([`Session`]) |
 //! | [`identity`] | who is writing: the human's git identity, agents' provenance |
 //! | [`config`] | the user's settings file |
+//! | [`dictionary`] | the workspace's own words for the spelling checker |
 //! | [`check`] | `cowriting check`: what is wrong with the sidecars |
 //! | [`error`] | the typed errors and their one `{code, message}` shape |
 //!
@@ -25,6 +26,7 @@
 
 pub mod check;
 pub mod config;
+pub mod dictionary;
 pub mod error;
 pub mod fsutil;
 pub mod identity;

@@ -37,6 +37,13 @@ pub struct DocLock {
     file: File,
 }
 
+impl DocLock {
+    /// The proof for a lock file this crate has just locked ([`acquire`]).
+    pub(crate) fn from_file(file: File) -> DocLock {
+        DocLock { file }
+    }
+}
+
 impl Drop for DocLock {
     fn drop(&mut self) {
         let _ = self.file.unlock();
@@ -64,7 +71,7 @@ impl Workspace {
     }
 }
 
-fn acquire(ws: &Workspace, path: &PathBuf, what: &str) -> Result<File> {
+pub(crate) fn acquire(ws: &Workspace, path: &PathBuf, what: &str) -> Result<File> {
     ensure_lock_dir(ws)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(Error::io(dir))?;

@@ -275,6 +275,11 @@ impl Session {
 
     // ---- reading -----------------------------------------------------------------
 
+    /// The workspace the document is in.
+    pub fn workspace(&self) -> &crate::workspace::Workspace {
+        self.store.workspace()
+    }
+
     pub fn doc_path(&self) -> &DocPath {
         &self.doc_path
     }

@@ -10,7 +10,8 @@
 //! the document (and must not split a surrogate pair) before it is used.
 //!
 //! By concept: the shapes (`dto`), the UTF-16 conversion (`convert`), producer
-//! runs (`jobs`), file events (`notices`), settings (`settings`), hot exit
+//! runs (`jobs`), file events (`notices`), settings (`settings`), the
+//! spelling dictionary (`spelling`), search across the workspace (`search`), hot exit
 //! (`backups`); this file holds the documents and the review commands.
 
 use crate::ops::{Ops, ThreadChange};
@@ -39,7 +40,9 @@ mod convert;
 mod dto;
 mod jobs;
 mod notices;
+mod search;
 mod settings;
+mod spelling;
 pub use convert::from_text_changes;
 use convert::to_text_changes;
 pub use dto::*;
@@ -57,6 +60,11 @@ pub struct Api {
 }
 
 impl Api {
+    /// The one API for this window's writer, in UTF-16 units.
+    fn ops(&self) -> Ops {
+        Ops::new(self.store.clone(), self.identity.clone(), Unit::Utf16)
+    }
+
     /// Open a workspace folder. Its backups (hot exit) are kept under
     /// [`backup_root`]; [`Api::restore_backups`] brings back a crashed session's.
     pub fn open(dir: impl AsRef<Path>) -> Result<Api> {

@@ -37,7 +37,11 @@ use std::sync::Arc;
 
 pub mod answers;
 mod page;
+pub mod search;
+pub mod spelling;
 pub use answers::*;
+pub use search::SearchQuery;
+pub use spelling::lint_texts;
 use page::Page;
 
 /// A workspace, as one caller sees it. Cheap to make: a client may make one
@@ -127,7 +131,7 @@ impl Ops {
 
     /// The documents a listing covers: `doc`, or every document with text or a
     /// sidecar.
-    fn docs(&self, doc: Option<&str>) -> Result<Vec<DocPath>> {
+    pub(crate) fn docs(&self, doc: Option<&str>) -> Result<Vec<DocPath>> {
         if let Some(d) = doc {
             return Ok(vec![self.doc(d)?]);
         }

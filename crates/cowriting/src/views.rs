@@ -208,6 +208,57 @@ pub struct SpanDto {
     pub created_at: String,
 }
 
+/// Where a search matched a document's text, with the words around it on its line.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SearchHitDto {
+    pub document: String,
+    pub from: u32,
+    pub to: u32,
+    pub line: u32,
+    /// Up to 40 characters of the line before the match.
+    pub before: String,
+    /// What matched.
+    pub text: String,
+    /// Up to 40 characters of the line after it.
+    pub after: String,
+}
+
+/// A thread a search matched: in a comment (the first that matched) or in the
+/// text it is anchored to.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadHitDto {
+    pub document: String,
+    pub thread: ThreadDto,
+    /// The comment that matched (none when only the anchored text did).
+    pub comment: Option<String>,
+    pub author: Option<AuthorDto>,
+    pub body: Option<String>,
+}
+
+/// A spelling or grammar lint: underlined as the writer types, never filed.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct LintDto {
+    pub from: u32,
+    pub to: u32,
+    /// The 1-based line of the linted text it starts on.
+    pub line: u32,
+    /// The text it is about.
+    pub text: String,
+    /// Harper's kind of lint, lower case: `spelling`, `grammar`, `punctuation`, …
+    pub category: String,
+    pub rule: String,
+    /// Why, in one line.
+    pub message: String,
+    /// What to write instead, closest to what was written first (may be none).
+    pub replacements: Vec<String>,
+}
+
 /// An attribution record whose text cannot be placed any more.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -282,6 +333,7 @@ pub struct DocSummary {
 
 /// A document a listing could not read, and why.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct DocError {
     pub document: String,

@@ -1,6 +1,6 @@
 // The window's skeleton (sidebar, tabs, editor, status bar, panel, toast and
 // modal roots) and its wiring: the chrome's buttons and the window-wide keys
-// (Ctrl+S, Ctrl+Shift+P, Ctrl+K, Ctrl+,, Ctrl+O, Ctrl+Q, F7, Esc). The editor's
+// (Ctrl+S, Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+O, Ctrl+Q, F7, Esc). The editor's
 // own keys are in commands.ts.
 import type { App } from "../main";
 import { $ } from "../dom";
@@ -9,7 +9,8 @@ import { openSettings } from "../dialogs/settings";
 import { checkDocument } from "../producers";
 import { closeModal, modalOpen } from "./modal";
 import { openPalette } from "./palette";
-import { showPanel } from "./panel";
+import { showPanel, type PanelTab } from "./panel";
+import { openSearch } from "./search-panel";
 import { toggleTint } from "./status";
 
 /** The window's elements, which the views fill in; set once at start. */
@@ -39,9 +40,11 @@ export const LAYOUT = `
     <div class="panel-tabs" role="tablist">
       <button class="pt-review active" data-tab="review">Review</button>
       <button class="pt-threads" data-tab="threads">Threads</button>
+      <button class="pt-search" data-tab="search" title="Search the workspace (Ctrl+Shift+F)">Search</button>
     </div>
     <div class="panel-body review-body"></div>
     <div class="panel-body threads-body" hidden></div>
+    <div class="panel-body search-body" hidden></div>
   </aside>
 </div>
 <div class="toast" hidden></div>
@@ -54,13 +57,16 @@ export function wireChrome(app: App) {
   $(".st-palette").addEventListener("click", () => openPalette(app));
   $(".st-settings").addEventListener("click", () => void openSettings(app));
   for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
-    b.addEventListener("click", () => showPanel(app, b.dataset.tab as "review" | "threads"));
+    b.addEventListener("click", () => (b.dataset.tab === "search" ? openSearch(app) : showPanel(app, b.dataset.tab as PanelTab)));
   }
   window.addEventListener("keydown", (e) => {
     const mod = e.ctrlKey || e.metaKey;
     if (mod && e.shiftKey && e.key.toLowerCase() === "p") {
       e.preventDefault();
       openPalette(app);
+    } else if (mod && e.shiftKey && !e.altKey && e.key.toLowerCase() === "f") {
+      e.preventDefault();
+      if (!modalOpen()) openSearch(app);
     } else if (mod && !e.shiftKey && e.key.toLowerCase() === "s") {
       e.preventDefault();
       void app.save();

@@ -1,4 +1,4 @@
-// The right-hand panel's shell: which tab shows (Review or Threads), and
+// The right-hand panel's shell: which tab shows (Review, Threads or Search), and
 // re-rendering both only when the review shown changed.
 import type { App } from "../main";
 import { $ } from "../dom";
@@ -6,13 +6,16 @@ import { renderReviewPanel } from "./review-panel";
 import { renderBanner } from "./status";
 import { renderThreadsPanel } from "./threads-panel";
 
-/** Show the Review or the Threads tab. */
-export function showPanel(app: App, tab: "review" | "threads") {
+/** The panel's tabs. */
+export type PanelTab = "review" | "threads" | "search";
+
+/** Show the Review, Threads or Search tab. */
+export function showPanel(app: App, tab: PanelTab) {
   app.panelTab = tab;
-  $(".pt-review").classList.toggle("active", tab === "review");
-  $(".pt-threads").classList.toggle("active", tab === "threads");
-  $(".review-body").hidden = tab !== "review";
-  $(".threads-body").hidden = tab !== "threads";
+  for (const t of ["review", "threads", "search"] as const) {
+    $(`.pt-${t}`).classList.toggle("active", tab === t);
+    $(`.${t}-body`).hidden = tab !== t;
+  }
 }
 
 /** Re-render the panel for the active document's review (skipped when unchanged), and the banner. */

@@ -175,3 +175,47 @@ pub struct SidecarsOut {
     pub ok: bool,
     pub sidecars: Vec<SidecarReport>,
 }
+
+/// Harper's lints of the texts an app has on screen, one list per text.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct LintsOut {
+    /// The unit of each lint's `from`/`to`, counted from the start of its text.
+    pub unit: Unit,
+    pub lints: Vec<Vec<views::LintDto>>,
+}
+
+/// Harper's lints of a document as it is on disk.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LintOut {
+    pub document: String,
+    pub unit: Unit,
+    pub lints: Vec<views::LintDto>,
+}
+
+/// The workspace's dictionary: the words its spelling lints leave out.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct DictionaryOut {
+    /// Where it is, relative to the workspace root.
+    pub file: String,
+    /// The words as written, in order (any case matches).
+    pub words: Vec<String>,
+}
+
+/// What a search across the workspace found.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SearchOut {
+    pub query: String,
+    /// The unit of the hits' `from`/`to` (and the threads' positions).
+    pub unit: Unit,
+    /// In the documents' text, by document then position.
+    pub hits: Vec<views::SearchHitDto>,
+    /// Threads whose comments or anchored text match.
+    pub threads: Vec<views::ThreadHitDto>,
+    /// More matched than are listed (the first 1,000 are).
+    pub truncated: bool,
+    /// Documents that could not be searched, with why.
+    pub errors: Vec<views::DocError>,
+}

@@ -1,0 +1,23 @@
+//! Spelling and grammar as the writer types: the workspace's dictionary. The
+//! lints themselves are [`crate::ops::lint_texts`], which the app calls off
+//! the API's lock (Harper may take a while to load).
+
+use super::*;
+use crate::ops::DictionaryOut;
+
+impl Api {
+    /// The workspace's dictionary.
+    pub fn dictionary(&self) -> Result<DictionaryOut> {
+        self.ops().dictionary()
+    }
+
+    /// Add `word` to the workspace's dictionary ("Add to dictionary").
+    pub fn add_word(&self, word: &str) -> Result<DictionaryOut> {
+        self.ops().add_word(word)
+    }
+
+    /// Remove `word` from the workspace's dictionary.
+    pub fn remove_word(&self, word: &str) -> Result<DictionaryOut> {
+        self.ops().remove_word(word)
+    }
+}

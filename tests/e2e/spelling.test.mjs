@@ -1,0 +1,113 @@
+// Spelling and grammar as the writer types (issue 13), in the real app: a slip
+// is underlined within a bounded wait (Harper runs in the app's checker
+// process), its tooltip offers Harper's closest replacement first, a click fixes
+// it as the writer's own edit (no proposal filed), and "Add to dictionary"
+// writes the workspace's dictionary and takes the underline away.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, click, fresh, idle, review, startDriver, testHome, text, typeText, until, withApp as withAppAt, workspace } from "./support.mjs";
+
+const { env: ENV } = testHome();
+const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
+mkdirSync(ARTIFACTS, { recursive: true });
+
+let driver;
+before(async () => {
+  driver = await startDriver(ENV);
+});
+after(() => driver?.stop());
+
+const withApp = (ws, f) => withAppAt(driver.port, ws, f);
+
+/** The underlined words of `severity` on screen. */
+const underlined = (b, severity) =>
+  b.execute((s) => Array.from(document.querySelectorAll(`.cm-lintRange-${s}`), (e) => e.textContent), severity);
+
+/** The buttons of the lint tooltip on screen, if one shows `word`'s. */
+const tooltipActions = (b, word) =>
+  b.execute((w) => {
+    const tip = document.querySelector(".cm-tooltip-lint");
+    if (!tip || !tip.textContent.includes(w)) return null;
+    return Array.from(tip.querySelectorAll(".cm-diagnosticAction"), (e) => e.textContent);
+  }, word);
+
+/** Hover the underline of `word` until its tooltip shows; the tooltip's buttons. */
+async function tooltipOf(b, word) {
+  for (let attempt = 1; ; attempt++) {
+    // From elsewhere onto the word: a hover is a move onto it.
+    await fresh(async () => (await b.$(".tabs")).moveTo());
+    await fresh(async () => {
+      for (const m of await b.$$(".cm-lintRange")) if ((await m.getText()) === word) return m.moveTo();
+      throw new Error(`no such element: the underline of ${word}`);
+    });
+    try {
+      return await until(() => tooltipActions(b, word), `a tooltip over "${word}"`, 15_000);
+    } catch (e) {
+      if (attempt >= 4) throw e;
+    }
+  }
+}
+
+const clickAction = (b, name) =>
+  fresh(async () => {
+    for (const a of await b.$$(".cm-tooltip-lint .cm-diagnosticAction")) if ((await a.getText()) === name) return a.click();
+    throw new Error(`no such element: the action ${name}`);
+  });
+
+test("a slip is underlined as you type; its fix is one click, the writer's own edit; Add to dictionary silences a name", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    const before = (await review(b)).proposals.length;
+    await click(b, ".cm-content");
+    await b.keys(["Control", "End"]);
+    await typeText(b, "\n\nJorunn said the letter was writen by hand.");
+    // Harper loads in the checker process at the first lint: bounded for a loaded machine.
+    await until(async () => (await underlined(b, "error")).includes("writen"), async () => `"writen" underlined (underlined: ${JSON.stringify(await underlined(b, "error"))})`, 120_000);
+    assert.ok((await underlined(b, "error")).includes("Jorunn"), "the name is underlined too");
+    const actions = await tooltipOf(b, "writen");
+    assert.equal(actions[0], "written", `Harper's closest replacement first: ${JSON.stringify(actions)}`);
+    assert.ok(actions.includes("Add to dictionary"), JSON.stringify(actions));
+    await b.saveScreenshot(join(ARTIFACTS, "spelling.png"));
+
+    await clickAction(b, "written");
+    await until(async () => (await text(b)).includes("the letter was written by hand."), "the fix in the text");
+    await idle(b);
+    assert.equal((await review(b)).proposals.length, before, "a fix clicked files no proposal");
+    await until(async () => !(await underlined(b, "error")).includes("written") && !(await underlined(b, "error")).includes("writen"), "the underline gone after the fix", 60_000);
+
+    // Undo takes the fix back as one step: it was the writer's edit.
+    await b.keys(["Control", "z"]);
+    await until(async () => (await text(b)).includes("was writen by hand."), "undo of the fix");
+    await b.keys(["Control", "Shift", "z"]);
+    await until(async () => (await text(b)).includes("was written by hand."), "redo of the fix");
+
+    await tooltipOf(b, "Jorunn");
+    await clickAction(b, "Add to dictionary");
+    const dict = join(ws, ".cowriting/dictionary.txt");
+    await until(() => existsSync(dict) && readFileSync(dict, "utf8") === "Jorunn\n", "the dictionary written");
+    await until(async () => !(await underlined(b, "error")).includes("Jorunn"), "the name no longer underlined", 60_000);
+  });
+});
+
+test("spelling as you type can be turned off from the palette, and back on", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await click(b, ".cm-content");
+    await b.keys(["Control", "End"]);
+    await typeText(b, "\n\nA recieved letter.");
+    await until(async () => (await underlined(b, "error")).includes("recieved"), "the slip underlined", 120_000);
+    const palette = async () => {
+      await b.keys(["Control", "Shift", "p"]);
+      const field = await b.$(".palette input");
+      await field.waitForExist({ timeout: 20_000 });
+      await field.setValue("spelling and grammar as you type");
+      await b.keys(["Enter"]);
+    };
+    await palette();
+    await until(async () => (await underlined(b, "error")).length === 0, "no underline once off", 30_000);
+    await palette();
+    await until(async () => (await underlined(b, "error")).includes("recieved"), "underlined again once on", 60_000);
+  });
+});
