@@ -206,6 +206,7 @@ fn the_tool_list_has_schemas_and_no_tool_decides() {
     assert_eq!(
         names,
         [
+            "create_document",
             "create_thread",
             "list_documents",
             "list_proposals",
