@@ -25,6 +25,10 @@ after(() => driver?.stop());
 
 const read = (ws, rel) => readFileSync(join(ws, rel), "utf8");
 const tabs = (b) => b.execute(() => Array.from(document.querySelectorAll(".tab")).map((t) => `${t.dataset.path}${t.classList.contains("dirty") ? " ●" : ""}`));
+/** Type `s` into the focused element, one key at a time (a space as WebDriver's Space key). */
+async function typeText(b, s) {
+  for (const ch of s) await b.keys(ch === " " ? "\uE00D" : ch);
+}
 const nameField = async (b) => {
   const input = await b.$(".name-input");
   await input.waitForDisplayed({ timeout: 30_000 });
@@ -40,6 +44,10 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       // The empty state offers New document.
       const empty = await b.$(".tree-empty");
       assert.match(await empty.getText(), /No Markdown or text files here\./);
+      assert.match(await (await b.$(".editor-host .empty")).getText(), /This folder has no documents yet\./);
+      await until(() => b.execute(() => document.querySelector(".ws-name")?.textContent), "the workspace's name");
+      // Two frames, so the screenshot is of what is painted.
+      await b.execute(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await shot(b, "documents-empty");
       await click(b, ".btn-new-doc");
       const input = await nameField(b);
@@ -52,8 +60,8 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       assert.deepEqual(await tabs(b), ["first draft.md"]);
 
       // Focused in the editor: typing goes in; Ctrl+S saves.
-      await b.keys("Hello from an empty folder.".split(""));
-      await until(async () => (await text(b)) === "Hello from an empty folder.", "the typed text");
+      await typeText(b, "Hello from an empty folder.");
+      await until(async () => (await text(b)) === "Hello from an empty folder.", async () => `the typed text (${JSON.stringify(await text(b))}, ${await b.execute(() => document.activeElement?.className)})`);
       await idle(b);
       await b.keys(["Control", "s"]);
       await until(() => read(ws, "first draft.md") === "Hello from an empty folder.", "the save");
@@ -70,7 +78,7 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       // Unsaved text, then Rename… from the document's ⋯ menu.
       await click(b, ".cm-content");
       await b.keys(["Control", "End"]);
-      await b.keys(" More".split(""));
+      await typeText(b, " More");
       await until(async () => (await tabs(b))[0] === "first draft.md ●", "the unsaved mark");
       await idle(b);
       await click(b, '.tree-item[data-path="first draft.md"] + .tree-more');

@@ -16,7 +16,7 @@ import type { ReviewDto } from "./bindings/ReviewDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { errorMessage, tauriBackend, type Backend } from "./backend";
 import { buildCommands, editorKeys, type Command } from "./commands";
-import { $, h } from "./dom";
+import { $ } from "./dom";
 import { applyFromCore, coreOp, refreshReview, sendEdit, showReview } from "./edit-sync";
 import { renamedOrder } from "./doc-names";
 import { createState, type EditorHandlers } from "./editor";
@@ -31,7 +31,7 @@ import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { focusThread } from "./views/threads-panel";
-import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
+import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
 declare const __TEST_HOOKS__: boolean;
@@ -262,7 +262,7 @@ export class App {
       else {
         this.view?.destroy();
         this.view = null;
-        $(".editor-host").replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
+        renderEditorEmpty(this);
         renderTabs(this);
         renderPanel(this);
         renderStatus(this);

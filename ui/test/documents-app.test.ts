@@ -82,6 +82,8 @@ describe("documents", () => {
     await import("../src/main");
     await until(() => q(".btn-new-doc"), "the empty workspace's New document");
     expect(q(".tree-empty")!.textContent).toContain("No Markdown or text files here.");
+    expect(q(".editor-host .empty")!.textContent).toContain("This folder has no documents yet.");
+    expect(q(".btn-new-doc-main"), "the editor's place offers it too").not.toBeNull();
     q<HTMLButtonElement>(".btn-new-doc")!.click();
     await until(() => q(".name-input"), "the name field");
     const input = q<HTMLInputElement>(".name-input")!;
@@ -183,6 +185,7 @@ describe("documents", () => {
     await until(() => !q(".tab"), "the tab to close");
     expect(fake.trashed).toEqual(["drafts/essay.md"]);
     await until(() => q(".btn-new-doc"), "the empty workspace again");
+    expect(q(".btn-new-doc-main")).not.toBeNull();
   });
 
   it("a new folder shows in the tree, and a click on it starts a document there", async () => {

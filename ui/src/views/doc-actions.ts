@@ -141,7 +141,7 @@ export function newFolder(app: App, parent = "") {
       const folder = await app.backend.newFolder(raw);
       closeModal(app);
       await refreshTree(app);
-      toast(`Folder ${folder}/ made: right-click it (or its ⋯) to add a document`);
+      toast(`Folder ${folder}/ made: click it to add a document`);
     },
   });
 }

@@ -39,6 +39,18 @@ export function renderTree(app: App) {
   }
   rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [, r] of rows) tree.append(r);
+  renderEditorEmpty(app);
+}
+
+/** What the editor's place shows with no document open: a way to start one in an empty workspace. */
+export function renderEditorEmpty(app: App) {
+  if (app.view) return;
+  const host = $(".editor-host");
+  if (app.ws && !app.ws.documents.length) {
+    const create = h("button", { class: "btn-new-doc-main", text: "New document" });
+    create.addEventListener("click", () => newDocument(app));
+    host.replaceChildren(h("div", { class: "empty" }, h("p", { text: "This folder has no documents yet." }), create, h("p", { class: "empty-keys", text: "Ctrl+N" })));
+  } else host.replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
 }
 
 /** A tree item with its menu: on a right click, and under its ⋯ button. */
