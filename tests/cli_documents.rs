@@ -486,3 +486,37 @@ fn a_writer_holding_the_lock_makes_the_rename_wait() {
         "before"
     );
 }
+
+#[test]
+fn a_symlinked_document_is_renamed_and_deleted_as_a_link_its_target_untouched() {
+    let ws = ws();
+    std::os::unix::fs::symlink("notes.md", ws.file("alias.md")).unwrap();
+    ws.ok(&["rename", "alias.md", "other"]);
+    let link = std::fs::read_link(ws.file("other.md")).unwrap();
+    assert_eq!(
+        link,
+        Path::new("notes.md"),
+        "the link moved, pointing where it did"
+    );
+    // Moved into another folder, a relative link would lead elsewhere: refused.
+    let e = json_error(&ws, &["rename", "other.md", "sub/other"], 2);
+    assert_eq!(e["code"], "bad_input", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("symlink"), "{e}");
+    let trash = tempfile::tempdir().unwrap();
+    let out = ws
+        .cmd(&["delete", "other.md"])
+        .env("XDG_DATA_HOME", trash.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::symlink_metadata(ws.file("other.md")).is_err());
+    assert_eq!(
+        ws.read("notes.md"),
+        "The quick brown fox jumps over the lazy dog.\n"
+    );
+    let trashed = trash.path().join("Trash/files/other.md");
+    assert!(std::fs::symlink_metadata(&trashed)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+}
