@@ -65,6 +65,16 @@ enum Command {
     HarperChecker,
     /// Pending and stale proposals, open and resolved threads, attribution spans.
     Status { doc: Option<String> },
+    /// A new, empty document (`.md` added when the name has no document
+    /// ending; missing folders made). Nothing at that name is overwritten.
+    New { name: String },
+    /// Rename or move a document; its threads, proposals, attribution and
+    /// pending suggestions go with it. Nothing at the new name is overwritten.
+    Rename { doc: String, to: String },
+    /// Move a document, with its threads, proposals and attribution, to the system trash.
+    Delete { doc: String },
+    /// A new folder (missing parents made).
+    Mkdir { name: String },
     /// Propose replacing a range; prints the new proposal id. The document is not touched.
     Propose {
         doc: String,
@@ -423,6 +433,33 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Status { doc } => {
             let out = ops.documents(doc.as_deref())?;
             ctx.print(&out, status_text);
+            Ok(0)
+        }
+        Command::New { name } => {
+            let out = ops.new_document(&name)?;
+            ctx.print(&out, |o| o.document.clone());
+            Ok(0)
+        }
+        Command::Rename { doc, to } => {
+            let out = ops.rename_document(&doc, &to)?;
+            ctx.print(&out, |o| format!("{} → {}", o.from, o.to));
+            Ok(0)
+        }
+        Command::Delete { doc } => {
+            let out = ops.trash_document(&doc)?;
+            ctx.print(&out, |o| {
+                let with = if o.sidecar {
+                    ", with its threads and proposals,"
+                } else {
+                    ""
+                };
+                format!("{}{with} moved to the trash", o.document)
+            });
+            Ok(0)
+        }
+        Command::Mkdir { name } => {
+            let out = ops.new_folder(&name)?;
+            ctx.print(&out, |o| o.folder.clone());
             Ok(0)
         }
         Command::Propose {

@@ -42,7 +42,8 @@ use cowriting::identity::AgentClient;
 use cowriting::model::ThreadStatus;
 use cowriting::offset::ByteRange;
 use cowriting::ops::{
-    DecisionsOut, DocumentsOut, Ops, ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut, ThreadsOut,
+    DecisionsOut, DocumentsOut, NewDocumentOut, Ops, ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut,
+    ThreadsOut,
 };
 use cowriting::session::{ProposalState, Target};
 use cowriting::store::Store;
@@ -544,6 +545,13 @@ struct ListThreadsArgs {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct CreateDocumentArgs {
+    /// Workspace-relative path of the new document (`.md` is added when it has
+    /// no document ending; missing folders are made).
+    document: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct CreateThreadArgs {
     /// Workspace-relative document path.
     document: String,
@@ -735,6 +743,22 @@ impl CowritingMcp {
             a.get()
                 .and_then(|a| self.create_thread_impl(a, &Client::of(&ctx))),
         )
+    }
+
+    #[tool(
+        description = "Create a new, empty document for the writer (nothing at that name is overwritten: an existing one is an `exists` error). Returns its path.",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = false),
+        output_schema = schema::<NewDocumentOut>()
+    )]
+    fn create_document(
+        &self,
+        Parameters(a): Parameters<Args<CreateDocumentArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        answer(a.get().and_then(|a| {
+            let out = self.ops(&Client::of(&ctx), None).new_document(&a.document)?;
+            Ok((format!("Created {}", out.document), out))
+        }))
     }
 
     #[tool(

@@ -206,6 +206,7 @@ fn the_tool_list_has_schemas_and_no_tool_decides() {
     assert_eq!(
         names,
         [
+            "create_document",
             "create_thread",
             "list_documents",
             "list_proposals",
@@ -1372,4 +1373,24 @@ fn the_same_proposal_is_filed_once_and_overlaps_are_named() {
         4
     );
     assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
+}
+
+#[test]
+fn an_agent_creates_a_document_and_never_overwrites_one() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let (err, text, data) = mcp.call("create_document", json!({ "document": "drafts/outline" }));
+    assert!(!err, "{text}");
+    assert_eq!(data, json!({ "document": "drafts/outline.md" }));
+    assert_eq!(text, "Created drafts/outline.md");
+    assert_eq!(ws.read("drafts/outline.md"), "");
+    for taken in ["notes.md", "drafts/outline"] {
+        let (err, _, data) = mcp.call("create_document", json!({ "document": taken }));
+        assert!(err);
+        assert_eq!(data["code"], "exists", "{data}");
+    }
+    assert_eq!(ws.read("notes.md"), TEXT);
+    let (err, _, data) = mcp.call("create_document", json!({ "document": "../outside" }));
+    assert!(err);
+    assert_eq!(data["code"], "bad_input", "{data}");
 }

@@ -113,6 +113,26 @@ fn close_document(state: State<'_, AppState>, path: String) -> Res<()> {
 }
 
 #[tauri::command(async)]
+fn new_document(state: State<'_, AppState>, name: String) -> Res<DocView> {
+    state.with(|api| api.new_document(&name))
+}
+
+#[tauri::command(async)]
+fn rename_document(state: State<'_, AppState>, from: String, to: String) -> Res<String> {
+    state.with(|api| api.rename_document(&from, &to))
+}
+
+#[tauri::command(async)]
+fn trash_document(state: State<'_, AppState>, path: String) -> Res<()> {
+    state.with(|api| api.trash_document(&path))
+}
+
+#[tauri::command(async)]
+fn new_folder(state: State<'_, AppState>, name: String) -> Res<String> {
+    state.with(|api| api.new_folder(&name))
+}
+
+#[tauri::command(async)]
 fn edit(
     state: State<'_, AppState>,
     path: String,
@@ -754,6 +774,10 @@ fn main() {
             workspace,
             open_document,
             close_document,
+            new_document,
+            rename_document,
+            trash_document,
+            new_folder,
             edit,
             review,
             accept,

@@ -95,8 +95,12 @@ export function sidecar(ws, doc) {
   return JSON.parse(readFileSync(join(ws, ".threads", `${doc}.json`), "utf8"));
 }
 
-/** A WebDriver session on the app opened on `ws`, once the editor shows a document. */
-export async function startApp(port, ws) {
+/**
+ * A WebDriver session on the app opened on `ws`, once the editor shows a
+ * document (or, with `ready`, once `ready()` is true in the page: an empty
+ * workspace shows no document).
+ */
+export async function startApp(port, ws, ready = () => Boolean(window.__cowriting?.text())) {
   const browser = await remote({
     hostname: "127.0.0.1",
     port,
@@ -108,16 +112,16 @@ export async function startApp(port, ws) {
       "tauri:options": { application: APP, args: [ws] },
     },
   });
-  await browser.waitUntil(() => browser.execute(() => Boolean(window.__cowriting?.text())), {
+  await browser.waitUntil(() => browser.execute(ready), {
     timeout: 60_000,
-    timeoutMsg: "the editor never showed a document",
+    timeoutMsg: "the editor never showed a document (or the app was never ready)",
   });
   return browser;
 }
 
 /** Start the app on `ws` under the driver at `port`, run `f(browser)`, always end the session. */
-export async function withApp(port, ws, f) {
-  const browser = await startApp(port, ws);
+export async function withApp(port, ws, f, ready = undefined) {
+  const browser = await startApp(port, ws, ready);
   try {
     await f(browser);
   } finally {

@@ -25,6 +25,14 @@ export interface Backend {
   workspace(): Promise<WorkspaceInfo>;
   openDocument(path: string): Promise<DocView>;
   closeDocument(path: string): Promise<void>;
+  /** A new, empty document (`.md` added when the name has no document ending), opened in the core. */
+  newDocument(name: string): Promise<DocView>;
+  /** Rename or move a document with its review data; an open one keeps its buffer and undo. Answers the new name. */
+  renameDocument(from: string, to: string): Promise<string>;
+  /** Move a document and its review data to the system trash; an open one is closed in the core. */
+  trashDocument(path: string): Promise<void>;
+  /** A new folder; answers its path. */
+  newFolder(name: string): Promise<string>;
   edit(path: string, version: number, changes: TextChange[], typing: boolean): Promise<EditAck>;
   review(path: string): Promise<ReviewDto>;
   accept(path: string, id: string, withText: string | null): Promise<Applied>;
@@ -126,6 +134,10 @@ export async function tauriBackend(): Promise<Backend> {
     workspace: () => invoke("workspace"),
     openDocument: (path) => invoke("open_document", { path }),
     closeDocument: (path) => invoke("close_document", { path }),
+    newDocument: (name) => invoke("new_document", { name }),
+    renameDocument: (from, to) => invoke("rename_document", { from, to }),
+    trashDocument: (path) => invoke("trash_document", { path }),
+    newFolder: (name) => invoke("new_folder", { name }),
     edit: (path, version, changes, typing) => invoke("edit", { path, version, changes, typing }),
     review: (path) => invoke("review", { path }),
     accept: (path, id, withText) => invoke("accept", { path, id, with: withText }),

@@ -10,6 +10,7 @@ import { askClaude } from "./dialogs/ask-claude";
 import { openSettings } from "./dialogs/settings";
 import { checkDocument } from "./producers";
 import { toggleSpelling } from "./spelling";
+import { deleteDocument, newDocument, newFolder, renameDocument } from "./views/doc-actions";
 import { toast } from "./views/modal";
 import { showPanel } from "./views/panel";
 import { openPalette } from "./views/palette";
@@ -24,6 +25,8 @@ export interface Command {
   title: string;
   /** The keys shown beside it (the bindings themselves are in `editorKeys` and views/layout.ts). */
   keys: string;
+  /** Other words the palette finds it by ("file" finds New document). */
+  keywords?: string;
   run: () => void | Promise<void>;
 }
 
@@ -75,6 +78,10 @@ export function buildCommands(app: App): Command[] {
     { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(app) },
     { id: "review", title: "Show review panel", keys: "", run: () => showPanel(app, "review") },
     { id: "threads", title: "Show threads panel", keys: "", run: () => showPanel(app, "threads") },
+    { id: "new-document", title: "New document", keys: "Ctrl+N", keywords: "new file create", run: () => newDocument(app) },
+    { id: "rename-document", title: "Rename document…", keys: "", keywords: "file move", run: () => renameDocument(app) },
+    { id: "delete-document", title: "Delete document (to the trash)…", keys: "", keywords: "file remove trash", run: () => void deleteDocument(app) },
+    { id: "new-folder", title: "New folder…", keys: "", keywords: "directory create file", run: () => newFolder(app) },
     { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void app.openFolderDialog() },
     { id: "sample", title: "Open the sample workspace", keys: "", run: () => void app.run(async () => app.setWorkspace(await app.backend.openSample())) },
     { id: "close", title: "Close document", keys: "Ctrl+W", run: () => app.active && void app.closeTab(app.active) },

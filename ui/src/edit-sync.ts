@@ -79,7 +79,7 @@ async function resync(app: App, path: string) {
   const doc = app.docs.get(path);
   if (!doc) return;
   const v = await app.backend.openDocument(path);
-  const state = createState(v.text, v.review, app.handlers(path));
+  const state = createState(v.text, v.review, app.handlers(doc));
   Object.assign(doc, { state, version: v.version, dirty: v.dirty });
   if (app.active === path && app.view) app.view.setState(state);
 }

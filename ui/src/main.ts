@@ -10,13 +10,15 @@
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
+import type { DocView } from "./bindings/DocView";
 import type { Notice } from "./bindings/Notice";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { errorMessage, tauriBackend, type Backend } from "./backend";
 import { buildCommands, editorKeys, type Command } from "./commands";
-import { $, h } from "./dom";
+import { $ } from "./dom";
 import { applyFromCore, coreOp, refreshReview, sendEdit, showReview } from "./edit-sync";
+import { renamedOrder } from "./doc-names";
 import { createState, type EditorHandlers } from "./editor";
 import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./jobs";
@@ -30,7 +32,7 @@ import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { focusThread } from "./views/threads-panel";
-import { refreshTree, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
+import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
 declare const __TEST_HOOKS__: boolean;
@@ -152,10 +154,11 @@ export class App {
 
   // ---- tabs and documents ----------------------------------------------------------
 
-  handlers(path: string): EditorHandlers {
+  /** The editor's handlers of an open document; they read its path when called (a rename changes it). */
+  handlers(doc: { path: string }): EditorHandlers {
     return {
-      onLocalChange: (changes, typing) => sendEdit(this, path, changes, typing),
-      onCursorJump: () => void this.backend.sealUndoGroup(path).catch(() => undefined),
+      onLocalChange: (changes, typing) => sendEdit(this, doc.path, changes, typing),
+      onCursorJump: () => void this.backend.sealUndoGroup(doc.path).catch(() => undefined),
       accept: (id) => void this.accept(id),
       reject: (id) => void this.reject(id),
       focusThread: (id) => focusThread(this, id),
@@ -169,13 +172,42 @@ export class App {
     if (!this.docs.has(path)) {
       const v = await this.run(() => this.backend.openDocument(path));
       if (!v) return;
-      const state = createState(v.text, v.review, this.handlers(path));
-      this.docs.set(path, { path, state, version: v.version, dirty: v.dirty, saving: false, conflict: false });
-      this.order.push(path);
+      this.addDoc(v);
     }
     this.activate(path);
     // Measured once the view has laid out what it shows.
     requestAnimationFrame(() => (this.lastOpenMs = performance.now() - t0));
+  }
+
+  /** A document the core opened, as a tab (not activated). */
+  addDoc(v: DocView) {
+    if (this.docs.has(v.path)) return;
+    const doc: OpenDoc = { path: v.path, state: null as unknown as EditorState, version: v.version, dirty: v.dirty, saving: false, conflict: false };
+    doc.state = createState(v.text, v.review, this.handlers(doc));
+    this.docs.set(v.path, doc);
+    this.order.push(v.path);
+  }
+
+  /**
+   * `from` was renamed `to` in the core: its tab, buffer, unsaved edits and
+   * undo go on under the new name (the core's session moved with it).
+   */
+  renamed(from: string, to: string) {
+    const doc = this.docs.get(from);
+    if (!doc) return;
+    if (this.active === from && this.view) doc.state = this.view.state;
+    this.docs.delete(from);
+    doc.path = to;
+    this.docs.set(to, doc);
+    this.order = renamedOrder(this.order, from, to);
+    if (this.active === from) {
+      this.active = to;
+      // A review refresh scheduled under the old name would ask for a document no longer open.
+      window.clearTimeout(this.refreshTimer);
+    }
+    renderTabs(this);
+    renderBanner(this);
+    renderStatus(this);
   }
 
   activate(path: string) {
@@ -233,7 +265,7 @@ export class App {
       else {
         this.view?.destroy();
         this.view = null;
-        $(".editor-host").replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
+        renderEditorEmpty(this);
         renderTabs(this);
         renderPanel(this);
         renderStatus(this);

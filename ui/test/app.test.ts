@@ -53,7 +53,7 @@ vi.mock("../src/backend", async (importOriginal) => {
   const { fakeBackend } = await import("./fake-backend");
   const backend = fakeBackend(
     {
-      workspace: async () => ({ root: "/ws", name: "ws", branch: null, documents: [{ path: "a.md", proposals: 0, openThreads: 0, sidecarError: false }] }),
+      workspace: async () => ({ root: "/ws", name: "ws", branch: null, documents: [{ path: "a.md", proposals: 0, openThreads: 0, sidecarError: false }], emptyFolders: [] }),
       openDocument: async (path) => ({ path, text: fake.text, version: 1, dirty: false, review: fake.review }),
       edit: async (path, version, changes, typing) => {
         call("edit", path, version, changes, typing);

@@ -23,6 +23,7 @@ vi.mock("../src/backend", async (importOriginal) => {
       name: "sample",
       branch: null,
       documents: [{ path: "drafts/essay.md", proposals: 0, openThreads: 0, sidecarError: false }],
+      emptyFolders: [],
     }),
     openDocument: async (path) => ({ path, text: "Alpha beta gamma.\n", version: 1, dirty: false, review: emptyReview() }),
     setTitle: async (title) => {

@@ -12,9 +12,13 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
   };
   const applied = async () => ({ changes: [], version: 1, dirty: false, review: review() });
   const defaults: Backend = {
-    workspace: async () => ({ root: "/ws", name: "ws", branch: null, documents: [] }),
+    workspace: async () => ({ root: "/ws", name: "ws", branch: null, documents: [], emptyFolders: [] }),
     openDocument: async (path) => ({ path, text: "", version: 1, dirty: false, review: review() }),
     closeDocument: async () => undefined,
+    newDocument: no,
+    renameDocument: no,
+    trashDocument: no,
+    newFolder: no,
     edit: async (_p, version) => ({ version: version + 1, dirty: true }),
     review: async () => review(),
     accept: applied,

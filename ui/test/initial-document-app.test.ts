@@ -22,6 +22,7 @@ vi.mock("../src/backend", async (importOriginal) => {
         { path: "a.md", proposals: 2, openThreads: 0, sidecarError: false },
         { path: "drafts/essay.md", proposals: 0, openThreads: 0, sidecarError: false },
       ],
+      emptyFolders: [],
     }),
     openDocument: async (path) => ({ path, text: `text of ${path}`, version: 1, dirty: false, review: emptyReview() }),
     initialDocument: async () => (asked.count++ === 0 ? "drafts/essay.md" : null),

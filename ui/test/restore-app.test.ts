@@ -18,6 +18,7 @@ vi.mock("../src/backend", async (importOriginal) => {
       name: "ws",
       branch: null,
       documents: ["a.md", "b.md"].map((path) => ({ path, proposals: 0, openThreads: 0, sidecarError: false })),
+      emptyFolders: [],
     }),
     openDocument: async (path) => ({ path, text: `text of ${path}`, version: 1, dirty: dirty.has(path), review: emptyReview() }),
     dirtyDocuments: async () => [...dirty],

@@ -44,6 +44,9 @@ pub enum ErrorCode {
     /// An edit was made on another version of the text than the one the core
     /// holds (the client's copy and the core's diverged): refused, the client reloads.
     OutOfStep,
+    /// A document, folder or file of its review data is already at the name
+    /// asked for (new, rename, new folder): nothing was changed.
+    Exists,
 }
 
 impl ErrorCode {
@@ -52,7 +55,7 @@ impl ErrorCode {
     /// anything else.
     pub fn exit_code(self) -> i32 {
         match self {
-            ErrorCode::BadInput | ErrorCode::NotFound => 2,
+            ErrorCode::BadInput | ErrorCode::NotFound | ErrorCode::Exists => 2,
             ErrorCode::Stale | ErrorCode::Orphaned | ErrorCode::NewerSchema | ErrorCode::OutOfStep => 3,
             ErrorCode::CorruptSidecar => 4,
             ErrorCode::Io => 1,
@@ -128,6 +131,10 @@ pub enum Error {
         program: String,
         hint: Option<String>,
     },
+    /// `path` (a document, a folder, or a document's sidecar or ledger file,
+    /// `what` says which) is already there: never overwritten.
+    #[error("{path}: {what} already exists; nothing was changed")]
+    Exists { path: String, what: &'static str },
     /// An edit based on `version` of `path`'s text, which is at `current`.
     #[error("{path}: edit for version {version}, but the document is at version {current}; reload it")]
     OutOfStep {
@@ -164,6 +171,7 @@ impl Error {
             Error::TimedOut { .. } => ErrorCode::TimedOut,
             Error::NotInstalled { .. } => ErrorCode::NotInstalled,
             Error::OutOfStep { .. } => ErrorCode::OutOfStep,
+            Error::Exists { .. } => ErrorCode::Exists,
         }
     }
 

@@ -490,7 +490,8 @@ fn log_text(line: &LogLine) -> String {
     text
 }
 
-pub(crate) fn pending_text(doc: &DocPath, entries: Vec<Entry>) -> String {
+/// The bytes of `doc`'s pending file holding `entries` (a rename writes them under the new name).
+pub fn pending_text(doc: &DocPath, entries: Vec<Entry>) -> String {
     let file = PendingFile {
         schema_version: SCHEMA_VERSION,
         doc_id: doc.as_str().to_owned(),

@@ -11,6 +11,7 @@
 //! | [`fsutil`] | reads that never follow a link or hang on a FIFO, atomic writes checked against what was read |
 //! | [`lock`] | the per-document lock every read-modify-write holds |
 //! | [`store`] | sidecars and documents on disk ([`Store`]) |
+//! | [`documents`] | documents as files: new, rename (review data follows), to the trash, new folders |
 //! | [`ledger`] | the suggestion contract's ledger and decision log |
 //! | [`txn`] | decisions as transactions with a recovery record |
 //! | [`session`] | one open document: editing, undo, proposals, threads, saving ([`Session`]) |
@@ -27,6 +28,7 @@
 pub mod check;
 pub mod config;
 pub mod dictionary;
+pub mod documents;
 pub mod error;
 pub mod fsutil;
 pub mod identity;

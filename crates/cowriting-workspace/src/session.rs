@@ -59,7 +59,7 @@ use cowriting_core::offset::{ByteOffset, ByteRange, CharRange, FileByteRange, Ut
 // (with its backoff, about ten seconds of another writer changing the files
 // without pause; a writer that never pauses is given up on).
 use crate::store::{Store, REDO_LIMIT};
-use crate::txn::{lock_and_recover, CommitError, Txn};
+use crate::txn::{lock_and_recover, lock_existing, CommitError, Txn};
 use crate::workspace::DocPath;
 use ropey::Rope;
 use std::collections::{HashMap, HashSet};
@@ -282,6 +282,15 @@ impl Session {
 
     pub fn doc_path(&self) -> &DocPath {
         &self.doc_path
+    }
+
+    /// The document was renamed (its files moved by
+    /// [`crate::documents::rename_document`]): the session goes on under the
+    /// new name with its buffer, unsaved edits and decisions, and undo.
+    pub fn renamed(&mut self, to: DocPath) {
+        self.artifact.doc_path = to.to_string();
+        self.base.doc_path = to.to_string();
+        self.doc_path = to;
     }
 
     pub fn document(&self) -> &Document {

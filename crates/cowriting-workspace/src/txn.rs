@@ -125,6 +125,24 @@ pub fn lock_and_recover(store: &Store, doc: &DocPath) -> Result<DocLock> {
     Ok(lock)
 }
 
+/// [`lock_and_recover`] for a write about a document that must still be there
+/// (a thread, a proposal, a decision): one renamed or moved to the trash since
+/// the caller read it is refused with [`Error::MissingDocument`], so nothing is
+/// written under a name the document no longer has (a rename holds the lock
+/// of both names while it moves the files). Saving does not ask this: a save
+/// writes the text back.
+pub fn lock_existing(store: &Store, doc: &DocPath) -> Result<DocLock> {
+    let lock = lock_and_recover(store, doc)?;
+    let path = store.workspace().root().join(doc.as_str());
+    match std::fs::symlink_metadata(&path) {
+        Ok(_) => Ok(lock),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::MissingDocument {
+            path: doc.to_string(),
+        }),
+        Err(e) => Err(Error::io(&path)(e)),
+    }
+}
+
 impl Txn {
     pub fn new(op: &'static str, doc: &DocPath) -> Txn {
         Txn {

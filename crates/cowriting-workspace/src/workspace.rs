@@ -29,39 +29,8 @@ impl DocPath {
     /// Normalize and check a document path given by a person or a program.
     /// `.` segments and repeated `/` are dropped; `\` counts as `/`.
     pub fn parse(raw: &str) -> Result<DocPath> {
-        let refuse = |why| Error::OutsideWorkspace {
-            path: raw.to_owned(),
-            why,
-        };
-        if raw.contains('\0') {
-            return Err(Error::BadInput(format!(
-                "{raw:?}: a path cannot contain a NUL byte"
-            )));
-        }
-        let unified = raw.replace('\\', "/");
-        if unified.starts_with('/') || (unified.len() >= 2 && unified.as_bytes()[1] == b':') {
-            return Err(refuse("absolute path; give it relative to the workspace"));
-        }
-        let mut parts = Vec::new();
-        for part in unified.split('/') {
-            match part {
-                "" | "." => {}
-                ".." => return Err(refuse("'..' is not allowed")),
-                p => parts.push(p),
-            }
-        }
-        if parts.is_empty() {
-            return Err(Error::BadInput(format!("{raw:?}: empty document path")));
-        }
-        if let Some(folder) = parts
-            .iter()
-            .find(|p| RESERVED_FOLDERS.iter().any(|r| p.eq_ignore_ascii_case(r)))
-        {
-            return Err(Error::BadInput(format!(
-                "{raw}: {folder} is not a document folder"
-            )));
-        }
-        let name = parts[parts.len() - 1];
+        let parts = segments(raw)?;
+        let name = &parts[parts.len() - 1];
         if !is_document_name(name) {
             return Err(Error::BadInput(format!(
                 "{raw}: not a document (cowriting opens {} files)",
@@ -80,6 +49,46 @@ impl fmt::Display for DocPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// The segments of a workspace-relative path given by a person or a program
+/// (a document's or a folder's), normalized: `.` segments and repeated `/`
+/// dropped, `\` read as `/`; absolute paths, `..`, NUL and reserved folders
+/// (`.git`, `.threads`, `.cowriting`, at any depth) refused.
+pub fn segments(raw: &str) -> Result<Vec<String>> {
+    let refuse = |why| Error::OutsideWorkspace {
+        path: raw.to_owned(),
+        why,
+    };
+    if raw.contains('\0') {
+        return Err(Error::BadInput(format!(
+            "{raw:?}: a path cannot contain a NUL byte"
+        )));
+    }
+    let unified = raw.replace('\\', "/");
+    if unified.starts_with('/') || (unified.len() >= 2 && unified.as_bytes()[1] == b':') {
+        return Err(refuse("absolute path; give it relative to the workspace"));
+    }
+    let mut parts = Vec::new();
+    for part in unified.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return Err(refuse("'..' is not allowed")),
+            p => parts.push(p.to_owned()),
+        }
+    }
+    if parts.is_empty() {
+        return Err(Error::BadInput(format!("{raw:?}: empty document path")));
+    }
+    if let Some(folder) = parts
+        .iter()
+        .find(|p| RESERVED_FOLDERS.iter().any(|r| p.eq_ignore_ascii_case(r)))
+    {
+        return Err(Error::BadInput(format!(
+            "{raw}: {folder} is not a document folder"
+        )));
+    }
+    Ok(parts)
 }
 
 /// A workspace rooted at a canonical folder.
@@ -317,6 +326,33 @@ impl Workspace {
         out
     }
 
+    /// Every folder the listing walks ([`Workspace::list_documents`]: real
+    /// folders, not hidden, not `node_modules`, not symlinks), workspace-relative, sorted.
+    pub fn list_folders(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root.clone()];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with('.') || name == "node_modules" {
+                    continue;
+                }
+                if entry.file_type().is_ok_and(|k| k.is_dir()) {
+                    let path = entry.path();
+                    if let Some(rel) = path.strip_prefix(&self.root).ok().and_then(|r| r.to_str()) {
+                        out.push(rel.to_owned());
+                    }
+                    stack.push(path);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// Every sidecar file under `.threads/`, with the document path its location names.
     pub fn list_sidecars(&self) -> Vec<(DocPath, PathBuf)> {
         let base = self.root.join(SIDECAR_DIR);
@@ -353,7 +389,7 @@ enum Want {
 }
 
 /// A file type in words, for messages.
-fn kind_of(t: &std::fs::FileType) -> &'static str {
+pub(crate) fn kind_of(t: &std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if t.is_dir() {
         "a folder"

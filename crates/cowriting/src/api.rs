@@ -60,11 +60,6 @@ pub struct Api {
 }
 
 impl Api {
-    /// The one API for this window's writer, in UTF-16 units.
-    fn ops(&self) -> Ops {
-        Ops::new(self.store.clone(), self.identity.clone(), Unit::Utf16)
-    }
-
     /// Open a workspace folder. Its backups (hot exit) are kept under
     /// [`backup_root`]; [`Api::restore_backups`] brings back a crashed session's.
     pub fn open(dir: impl AsRef<Path>) -> Result<Api> {
@@ -122,6 +117,11 @@ impl Api {
                     sidecar_error,
                 }
             })
+            .collect::<Vec<DocEntry>>();
+        let empty_folders = ws
+            .list_folders()
+            .into_iter()
+            .filter(|f| !documents.iter().any(|d| d.path.starts_with(&format!("{f}/"))))
             .collect();
         WorkspaceInfo {
             root: ws.root().display().to_string(),
@@ -131,6 +131,7 @@ impl Api {
             ),
             branch: cowriting_git::branch(ws.root()),
             documents,
+            empty_folders,
         }
     }
 
@@ -168,6 +169,52 @@ impl Api {
             self.backup_gone(&doc);
         }
         Ok(())
+    }
+
+    /// The one API as the app's writer uses it.
+    fn ops(&self) -> Ops {
+        Ops::new(self.store.clone(), self.identity.clone(), Unit::Utf16)
+    }
+
+    /// A new, empty document ([`Ops::new_document`]), opened.
+    pub fn new_document(&mut self, name: &str) -> Result<DocView> {
+        let out = self.ops().new_document(name)?;
+        self.open_document(&out.document)
+    }
+
+    /// Rename or move a document with its review data ([`Ops::rename_document`]).
+    /// An open one goes on under the new name with its buffer, unsaved edits
+    /// and undo (its hot-exit backup follows). Returns the new name.
+    pub fn rename_document(&mut self, from: &str, to: &str) -> Result<String> {
+        let out = self.ops().rename_document(from, to)?;
+        let (from, to) = (DocPath::parse(&out.from)?, DocPath::parse(&out.to)?);
+        if let Some(mut s) = self.sessions.remove(&from) {
+            s.renamed(to.clone());
+            let dirty = s.is_dirty();
+            self.sessions.insert(to.clone(), s);
+            self.backup_gone(&from);
+            if dirty {
+                self.backup_stale(&to);
+            }
+        }
+        Ok(out.to)
+    }
+
+    /// Move a document and its review data to the system trash
+    /// ([`Ops::trash_document`]); an open one is closed, its unsaved edits
+    /// dropped (the UI asks first).
+    pub fn trash_document(&mut self, path: &str) -> Result<()> {
+        let out = self.ops().trash_document(path)?;
+        let doc = DocPath::parse(&out.document)?;
+        if self.sessions.remove(&doc).is_some() {
+            self.backup_gone(&doc);
+        }
+        Ok(())
+    }
+
+    /// A new folder ([`Ops::new_folder`]); returns its path.
+    pub fn new_folder(&self, name: &str) -> Result<String> {
+        Ok(self.ops().new_folder(name)?.folder)
     }
 
     /// Paths of open documents with unsaved changes.
@@ -419,6 +466,63 @@ mod tests {
         std::fs::write(dir.path().join("d.md"), text).unwrap();
         let api = Api::open(dir.path()).unwrap();
         (dir, api)
+    }
+
+    #[test]
+    fn a_renamed_open_document_keeps_its_buffer_unsaved_edits_and_undo() {
+        let (dir, mut api) = setup("Hello.\n");
+        let v = api.open_document("d.md").unwrap();
+        let typed = TextChange {
+            from: Utf16Offset(0),
+            to: Utf16Offset(0),
+            insert: "Well, ".into(),
+        };
+        api.edit("d.md", v.version, &[typed], true).unwrap();
+        api.new_thread("d.md", Utf16Offset(6), Utf16Offset(11), "Why?")
+            .unwrap();
+
+        assert_eq!(api.rename_document("d.md", "sub/e").unwrap(), "sub/e.md");
+        assert_eq!(api.dirty_documents(), ["sub/e.md"]);
+        let v = api.open_document("sub/e.md").unwrap();
+        assert_eq!(v.text, "Well, Hello.\n");
+        assert!(v.dirty);
+        assert_eq!(v.review.threads.len(), 1);
+        assert!(api.review("d.md").is_err(), "no session under the old name");
+        // On disk: the saved text and the sidecar moved; nothing under the old name.
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("sub/e.md")).unwrap(),
+            "Hello.\n"
+        );
+        assert!(!dir.path().join("d.md").exists());
+        let sidecar = std::fs::read_to_string(dir.path().join(".threads/sub/e.md.json")).unwrap();
+        assert!(sidecar.contains("\"docPath\": \"sub/e.md\""), "{sidecar}");
+        assert!(!dir.path().join(".threads/d.md.json").exists());
+        // Undo goes on; the save writes under the new name.
+        assert_eq!(api.undo("sub/e.md").unwrap().changes.len(), 1);
+        assert_eq!(api.open_document("sub/e.md").unwrap().text, "Hello.\n");
+        api.redo("sub/e.md").unwrap();
+        let saved = api.save("sub/e.md").unwrap();
+        assert!(!saved.dirty);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("sub/e.md")).unwrap(),
+            "Well, Hello.\n"
+        );
+        assert!(!dir.path().join("d.md").exists(), "the old name stays free");
+
+        // New: opened at once; refused when taken. New folders show until they hold a document.
+        let fresh = api.new_document("fresh").unwrap();
+        assert_eq!(
+            (fresh.path.as_str(), fresh.text.as_str(), fresh.dirty),
+            ("fresh.md", "", false)
+        );
+        assert_eq!(
+            api.new_document("sub/e.md").unwrap_err().code(),
+            crate::ErrorCode::Exists
+        );
+        assert_eq!(api.new_folder("drafts/old").unwrap(), "drafts/old");
+        assert_eq!(api.workspace().empty_folders, ["drafts", "drafts/old"]);
+        api.new_document("drafts/old/x").unwrap();
+        assert!(api.workspace().empty_folders.is_empty());
     }
 
     #[test]

@@ -36,6 +36,7 @@ use cowriting_workspace::workspace::{DocPath, Workspace};
 use std::sync::Arc;
 
 pub mod answers;
+mod documents;
 mod page;
 pub mod search;
 pub mod spelling;

@@ -8,4 +8,9 @@ export type WorkspaceInfo = { root: string, name: string,
 /**
  * The git branch, when the workspace is in a repository.
  */
-branch: string | null, documents: Array<DocEntry>, };
+branch: string | null, documents: Array<DocEntry>, 
+/**
+ * Folders that hold no document (at any depth), sorted: a new folder
+ * shows in the tree before its first document.
+ */
+emptyFolders: Array<string>, };

@@ -1,12 +1,13 @@
 // The window's skeleton (sidebar, tabs, editor, status bar, panel, toast and
 // modal roots) and its wiring: the chrome's buttons and the window-wide keys
-// (Ctrl+S, Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+O, Ctrl+Q, F7, Esc). The editor's
+// (Ctrl+S, Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Esc). The editor's
 // own keys are in commands.ts.
 import type { App } from "../main";
 import { $ } from "../dom";
 import { askClaude } from "../dialogs/ask-claude";
 import { openSettings } from "../dialogs/settings";
 import { checkDocument } from "../producers";
+import { newDocument } from "./doc-actions";
 import { closeModal, modalOpen } from "./modal";
 import { openPalette } from "./palette";
 import { showPanel, type PanelTab } from "./panel";
@@ -17,7 +18,7 @@ import { toggleTint } from "./status";
 export const LAYOUT = `
 <div class="app">
   <aside class="sidebar">
-    <div class="ws-header"><span class="ws-name"></span><button class="ws-open" title="Open folder (Ctrl+O)">Open…</button></div>
+    <div class="ws-header"><span class="ws-name"></span><button class="ws-new" title="New document (Ctrl+N)" aria-label="New document">+ New</button><button class="ws-open" title="Open folder (Ctrl+O)">Open…</button></div>
     <div class="recent"></div>
     <nav class="tree" aria-label="Documents"></nav>
   </aside>
@@ -53,6 +54,7 @@ export const LAYOUT = `
 /** Wire the chrome's buttons and the window-wide keys. */
 export function wireChrome(app: App) {
   $(".ws-open").addEventListener("click", () => void app.openFolderDialog());
+  $(".ws-new").addEventListener("click", () => newDocument(app));
   $(".st-tint").addEventListener("click", () => toggleTint(app));
   $(".st-palette").addEventListener("click", () => openPalette(app));
   $(".st-settings").addEventListener("click", () => void openSettings(app));
@@ -73,6 +75,9 @@ export function wireChrome(app: App) {
     } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "q") {
       e.preventDefault();
       if (!modalOpen()) void app.requestQuit();
+    } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "n") {
+      e.preventDefault();
+      if (!modalOpen()) newDocument(app);
     } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
       e.preventDefault();
       void app.openFolderDialog();

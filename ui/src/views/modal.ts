@@ -1,6 +1,7 @@
 // Dialogs and messages over the window: a modal with buttons (`modal`,
-// `closeModal`), a question that resolves to the button chosen (`ask`), and
-// the toast at the bottom (`toast`). One modal at a time, in .modal-root.
+// `closeModal`), a question that resolves to the button chosen (`ask`), a
+// menu at a point (`menu`: a tree item's), and the toast at the bottom
+// (`toast`). One modal or menu at a time, in .modal-root.
 import type { App } from "../main";
 import { $, h } from "../dom";
 
@@ -69,4 +70,38 @@ export function ask(question: string, options: string[]): Promise<string | null>
     box.append(row);
     root.replaceChildren(h("div", { class: "backdrop" }, box));
   });
+}
+
+/** A menu at `at` (a right click, or under a ⋯ button): arrows and Enter or a click choose, Esc or a click elsewhere closes. */
+export function menu(app: App, at: { x: number; y: number }, items: [string, () => void][]) {
+  const root = $(".modal-root");
+  const list = h("div", { class: "menu", role: "menu" });
+  list.style.left = `${Math.max(0, Math.min(at.x, window.innerWidth - 240))}px`;
+  list.style.top = `${Math.max(0, Math.min(at.y, window.innerHeight - 40 * items.length))}px`;
+  const buttons = items.map(([label, f]) => {
+    const b = h("button", { class: "menu-item", role: "menuitem", text: label, "data-action": label });
+    b.addEventListener("click", () => {
+      root.replaceChildren();
+      f();
+    });
+    list.append(b);
+    return b;
+  });
+  list.addEventListener("keydown", (e) => {
+    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    if (e.key === "ArrowDown") buttons[(i + 1) % buttons.length].focus();
+    else if (e.key === "ArrowUp") buttons[(i - 1 + buttons.length) % buttons.length].focus();
+    else return;
+    e.preventDefault();
+  });
+  const backdrop = h("div", { class: "menu-backdrop" }, list);
+  backdrop.addEventListener("mousedown", (e) => {
+    if (e.target === backdrop) closeModal(app);
+  });
+  backdrop.addEventListener("contextmenu", (e) => {
+    e.preventDefault();
+    if (e.target === backdrop) closeModal(app);
+  });
+  root.replaceChildren(backdrop);
+  buttons[0]?.focus();
 }

@@ -5,11 +5,17 @@ import type { Command } from "../commands";
 import { h } from "../dom";
 import { closeModal, modal } from "./modal";
 
+/** Whether `c` is what `typed` asks for: every word of it in its title or keywords. */
+export function matches(c: Command, typed: string): boolean {
+  const hay = `${c.title} ${c.keywords ?? ""}`.toLowerCase();
+  return typed.toLowerCase().split(/\s+/).every((w) => hay.includes(w));
+}
+
 export function openPalette(app: App) {
   const input = h("input", { class: "palette-input", placeholder: "Type a command…", "aria-label": "Command" });
   const list = h("ul", { class: "palette-list" });
   let selected = 0;
-  const filtered = () => app.commands.filter((c) => c.title.toLowerCase().includes(input.value.toLowerCase()));
+  const filtered = () => app.commands.filter((c) => matches(c, input.value));
   const render = () => {
     list.replaceChildren();
     filtered().forEach((c, i) => {

@@ -1,15 +1,24 @@
 // The sidebar: the workspace's documents (with their proposal, thread and
-// error badges), the recent folders, and what shows when no folder is open.
+// error badges) and its folders without documents, each with its menu (right
+// click or ⋯: views/doc-actions.ts); "New document" when there are none; the
+// recent folders; and what shows when no folder is open.
 import type { App } from "../main";
 import { $, h } from "../dom";
+import { documentMenu, folderMenu, newDocument } from "./doc-actions";
 import { renderStatus } from "./status";
 
 export function renderTree(app: App) {
   const tree = $(".tree");
   tree.replaceChildren();
-  if (!app.ws) return;
-  if (!app.ws.documents.length) tree.append(h("div", { class: "tree-empty", text: "No Markdown or text files here." }));
-  for (const d of app.ws.documents) {
+  const ws = app.ws;
+  if (!ws) return;
+  if (!ws.documents.length) {
+    const create = h("button", { class: "btn-new-doc", text: "New document" });
+    create.addEventListener("click", () => newDocument(app));
+    tree.append(h("div", { class: "tree-empty" }, h("p", { text: "No Markdown or text files here." }), create));
+  }
+  const rows: [string, HTMLElement][] = [];
+  for (const d of ws.documents) {
     const parts = d.path.split("/");
     const item = h(
       "button",
@@ -21,8 +30,43 @@ export function renderTree(app: App) {
       d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!" }) : null,
     );
     item.addEventListener("click", () => void app.open(d.path));
-    tree.append(item);
+    rows.push([d.path, row(item, `More for ${d.path}`, (at) => documentMenu(app, d.path, at))]);
   }
+  for (const f of ws.emptyFolders) {
+    const item = h("button", { class: "tree-item tree-folder", "data-folder": f, title: `${f}/ (no documents yet): click to add one` }, h("span", { class: "tree-name", text: `${f}/` }));
+    item.addEventListener("click", () => newDocument(app, f));
+    rows.push([`${f}/`, row(item, `More for ${f}/`, (at) => folderMenu(app, f, at))]);
+  }
+  rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [, r] of rows) tree.append(r);
+  renderEditorEmpty(app);
+}
+
+/** What the editor's place shows with no document open: a way to start one in an empty workspace. */
+export function renderEditorEmpty(app: App) {
+  if (app.view) return;
+  const host = $(".editor-host");
+  if (app.ws && !app.ws.documents.length) {
+    const create = h("button", { class: "btn-new-doc-main", text: "New document" });
+    create.addEventListener("click", () => newDocument(app));
+    host.replaceChildren(h("div", { class: "empty" }, h("p", { text: "This folder has no documents yet." }), create, h("p", { class: "empty-keys", text: "Ctrl+N" })));
+  } else host.replaceChildren(h("div", { class: "empty", text: "Open a document from the list on the left." }));
+}
+
+/** A tree item with its menu: on a right click, and under its ⋯ button. */
+function row(item: HTMLElement, label: string, open: (at: { x: number; y: number }) => void): HTMLElement {
+  const more = h("button", { class: "tree-more", title: label, "aria-label": label, "aria-haspopup": "menu", text: "⋯" });
+  more.addEventListener("click", (e) => {
+    e.stopPropagation();
+    const r = more.getBoundingClientRect();
+    open({ x: r.left, y: r.bottom });
+  });
+  const el = h("div", { class: "tree-row" }, item, more);
+  el.addEventListener("contextmenu", (e) => {
+    e.preventDefault();
+    open({ x: e.clientX, y: e.clientY });
+  });
+  return el;
 }
 
 export async function refreshTree(app: App) {

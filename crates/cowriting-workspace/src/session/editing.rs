@@ -257,7 +257,7 @@ impl Session {
             if attempt > 0 {
                 crate::fsutil::backoff(attempt);
             }
-            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            let lock = lock_existing(&self.store, &self.doc_path)?;
             match self.commit_ops(&lock, if undo { "undo" } else { "redo" }, &now, false) {
                 Ok(after) => {
                     self.adopt(after);

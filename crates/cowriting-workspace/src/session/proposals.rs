@@ -194,7 +194,7 @@ impl Session {
             if attempt > 0 {
                 crate::fsutil::backoff(attempt);
             }
-            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            let lock = lock_existing(&self.store, &self.doc_path)?;
             // Decide on what is on disk now, not on what this session last saw.
             self.check_sidecar()?;
             if save && !self.is_dirty() && self.changed_on_disk()? {
@@ -342,7 +342,7 @@ impl Session {
             return Err(Error::BadInput("no proposals to accept".into()));
         }
         {
-            let _lock = lock_and_recover(&self.store, &self.doc_path)?;
+            let _lock = lock_existing(&self.store, &self.doc_path)?;
             self.check_sidecar()?;
             let fresh = self.store.load_or_empty(&self.doc_path)?;
             self.adopt(fresh);
@@ -368,7 +368,7 @@ impl Session {
             if attempt > 0 {
                 crate::fsutil::backoff(attempt);
             }
-            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            let lock = lock_existing(&self.store, &self.doc_path)?;
             self.check_sidecar()?;
             let fresh = self.store.load_or_empty(&self.doc_path)?;
             self.adopt(fresh);

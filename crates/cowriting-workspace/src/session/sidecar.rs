@@ -17,7 +17,7 @@ impl Session {
 
     /// Read-modify-write the sidecar and adopt what was written.
     pub(super) fn update<R>(&mut self, f: impl FnMut(&mut Artifact) -> Result<R>) -> Result<R> {
-        let lock = lock_and_recover(&self.store, &self.doc_path)?;
+        let lock = lock_existing(&self.store, &self.doc_path)?;
         self.check_sidecar()?;
         let (artifact, out) = self.store.update_locked(&lock, &self.doc_path, f)?;
         self.sidecar_problem = None;

@@ -123,7 +123,7 @@ impl Session {
             if attempt > 1 {
                 crate::fsutil::backoff(attempt);
             }
-            let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            let lock = lock_existing(&self.store, &self.doc_path)?;
             let (disk, sidecar_bytes) = match self.store.load_bytes(&self.doc_path)? {
                 Some((a, b)) => (a, Some(b)),
                 None => (Artifact::empty(self.doc_path.as_str()), None),

@@ -21,6 +21,9 @@ pub struct WorkspaceInfo {
     /// The git branch, when the workspace is in a repository.
     pub branch: Option<String>,
     pub documents: Vec<DocEntry>,
+    /// Folders that hold no document (at any depth), sorted: a new folder
+    /// shows in the tree before its first document.
+    pub empty_folders: Vec<String>,
 }
 
 /// One document in the file tree, with its badges.

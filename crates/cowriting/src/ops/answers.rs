@@ -219,3 +219,34 @@ pub struct SearchOut {
     /// Documents that could not be searched, with why.
     pub errors: Vec<views::DocError>,
 }
+
+/// A new document, made empty.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct NewDocumentOut {
+    /// Its workspace-relative path (`.md` added when the name had no document ending).
+    pub document: String,
+}
+
+/// A document renamed or moved, with its review data.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RenamedOut {
+    pub from: String,
+    pub to: String,
+}
+
+/// A document moved to the system trash, with what went with it.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TrashedOut {
+    pub document: String,
+    /// Its sidecar (threads, proposals, attribution) went to the trash too.
+    pub sidecar: bool,
+    /// Its pending suggestions' ledger file went to the trash too.
+    pub pending: bool,
+}
+
+/// A new folder.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FolderOut {
+    /// Its workspace-relative path.
+    pub folder: String,
+}

@@ -1,0 +1,479 @@
+//! Documents as files: a new document, a new folder, a rename or move (the
+//! sidecar and the pending ledger entries follow), a document to the system
+//! trash.
+//!
+//! - **Names.** A new name is a workspace-relative path ([`segments`]: no
+//!   absolute path, no `..`, no reserved folder) whose every segment a writer
+//!   could have typed and the listing shows: no control characters (line
+//!   breaks, tabs), no line or paragraph separator (U+2028, U+2029), no
+//!   bidirectional override, no BOM, not hidden (a leading `.`), no leading or
+//!   trailing blank, at most 255 bytes. A name without a document ending gets
+//!   `.md` (`notes` → `notes.md`, `v1.2` → `v1.2.md`).
+//! - **Folders.** Missing parent folders are made, each inside the workspace:
+//!   every existing component must be a real folder (a symlinked folder is
+//!   refused, wherever it points), so nothing outside can change.
+//! - **Nothing is overwritten.** A new document is created with `O_EXCL`; a
+//!   rename refuses a target that exists (a document, a FIFO, a dangling link,
+//!   or review data left under that name) and moves the file with
+//!   `renameat2(RENAME_NOREPLACE)`. Refusals are [`Error::Exists`].
+//! - **Rename under both locks.** The locks of the old and the new name are
+//!   taken in name order (two renames never deadlock) and a crashed writer's
+//!   transaction on either is finished first. Then: the sidecar (its `docPath`
+//!   rewritten, the VS Code location `.threads/<new>.json`) and the pending
+//!   ledger file (`.cowriting/suggestions/<new>.json`, its `docId` rewritten)
+//!   are written at the new name; the document is moved (the commit point); the
+//!   old review files are removed, each only if it still holds what was read (a
+//!   writer that takes no lock changed it: copied again). A writer of ours that
+//!   was waiting on the old name's lock finds the document gone
+//!   ([`crate::txn::lock_existing`]) and writes nothing. The decision log is
+//!   history and keeps the names documents had when they were decided; the
+//!   suggestions keep their source (the document as the producer saw it).
+//! - **To the trash**, never removed: the document, then its sidecar and its
+//!   pending ledger file, each to the freedesktop trash (the `trash` crate), from
+//!   where a file manager restores them to where they were.
+
+use crate::error::{Error, Result};
+use crate::fsutil::{self, Expect};
+use crate::ledger::{pending_text, Ledger};
+use crate::store::Store;
+use crate::txn::lock_and_recover;
+use crate::workspace::{is_document_name, kind_of, segments, DocPath, Workspace};
+use cowriting_core::model::serialize_artifact;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+/// The longest name a file system takes for one segment, in bytes.
+const MAX_SEGMENT_BYTES: usize = 255;
+
+/// The document a writer means by a new name: `raw` checked as a new name,
+/// with `.md` added when it does not end like a document.
+pub fn new_document_name(raw: &str) -> Result<DocPath> {
+    let mut parts = new_segments(raw)?;
+    let last = parts.last_mut().expect("segments are never empty");
+    if !is_document_name(last) {
+        last.push_str(".md");
+        check_segment(raw, last)?;
+    }
+    DocPath::parse(&parts.join("/"))
+}
+
+/// `raw` as the segments of a new path, each checked ([`check_segment`]).
+fn new_segments(raw: &str) -> Result<Vec<String>> {
+    let parts = segments(raw.trim())?;
+    for p in &parts {
+        check_segment(raw, p)?;
+    }
+    Ok(parts)
+}
+
+/// One segment of a new name: what a writer could type and the listing shows.
+fn check_segment(raw: &str, seg: &str) -> Result<()> {
+    let bad = |why: &str| Err(Error::BadInput(format!("{raw:?}: {why}")));
+    let hostile = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}')
+            || ('\u{202A}'..='\u{202E}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    };
+    if seg.chars().any(hostile) {
+        return bad("a name cannot hold line breaks, tabs, separators or other invisible control characters");
+    }
+    if seg.starts_with('.') {
+        return bad("a name starting with '.' is hidden and would not be listed");
+    }
+    if seg != seg.trim() {
+        return bad("a name cannot start or end with a blank");
+    }
+    if seg == "node_modules" {
+        return bad("node_modules is not listed; choose another name");
+    }
+    if seg.len() > MAX_SEGMENT_BYTES {
+        return bad(&format!("a name is at most {MAX_SEGMENT_BYTES} bytes"));
+    }
+    Ok(())
+}
+
+/// The folder `parts` under the root: every existing component a real folder
+/// (not a symlink, not a file); the missing ones made when `make`. Returns the
+/// path and whether it existed whole before.
+fn folder(ws: &Workspace, parts: &[String], make: bool) -> Result<(PathBuf, bool)> {
+    let mut path = ws.root().to_path_buf();
+    let mut existed = true;
+    for (i, part) in parts.iter().enumerate() {
+        path.push(part);
+        let shown = parts[..=i].join("/");
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_dir() => {}
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(Error::BadInput(format!(
+                    "{shown}: a symlinked folder; new documents and folders go only into real folders of the workspace"
+                )))
+            }
+            Ok(m) => {
+                return Err(Error::BadInput(format!(
+                    "{shown}: not a folder ({})",
+                    kind_of(&m.file_type())
+                )))
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                existed = false;
+                if make {
+                    match std::fs::create_dir(&path) {
+                        Ok(()) => {}
+                        // Made meanwhile by another writer: fine if it is a folder.
+                        Err(e) if e.kind() == ErrorKind::AlreadyExists && path.is_dir() && !path.is_symlink() => {}
+                        Err(e) => return Err(Error::io(&path)(e)),
+                    }
+                }
+            }
+            Err(e) => return Err(Error::io(&path)(e)),
+        }
+    }
+    Ok((path, existed))
+}
+
+/// A new folder at `raw` (its missing parents made): refused when it exists.
+/// Returns its workspace-relative path.
+pub fn new_folder(ws: &Workspace, raw: &str) -> Result<String> {
+    let parts = new_segments(raw)?;
+    let shown = parts.join("/");
+    if folder(ws, &parts, false)?.1 {
+        return Err(Error::Exists {
+            path: shown,
+            what: "a folder",
+        });
+    }
+    folder(ws, &parts, true)?;
+    Ok(shown)
+}
+
+/// A new, empty document at `raw` ([`new_document_name`]), its missing
+/// folders made: refused with [`Error::Exists`] when anything is at that
+/// name. Taken under the new name's lock.
+pub fn new_document(store: &Store, raw: &str) -> Result<DocPath> {
+    let doc = new_document_name(raw)?;
+    let ws = store.workspace();
+    let _lock = lock_and_recover(store, &doc)?;
+    let parts: Vec<String> = doc.as_str().split('/').map(str::to_owned).collect();
+    let (dir, _) = folder(ws, &parts[..parts.len() - 1], true)?;
+    let path = dir.join(&parts[parts.len() - 1]);
+    // O_EXCL: a file, a FIFO, a link (even a dangling one) at the name refuses.
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| match e.kind() {
+            ErrorKind::AlreadyExists => Error::Exists {
+                path: doc.to_string(),
+                what: "a file",
+            },
+            _ => Error::io(&path)(e),
+        })?;
+    file.sync_all().map_err(Error::io(&path))?;
+    sync_dir(&dir);
+    Ok(doc)
+}
+
+/// The directory entry of an existing document (not what a symlink leads to),
+/// under its real folder inside the workspace, and whether it is a symlink.
+fn existing_entry(ws: &Workspace, doc: &DocPath) -> Result<(PathBuf, bool)> {
+    let path = ws.root().join(doc.as_str());
+    let meta = match std::fs::symlink_metadata(&path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(Error::MissingDocument {
+                path: doc.to_string(),
+            })
+        }
+        Err(e) => return Err(Error::io(&path)(e)),
+    };
+    // A symlink must lead to a regular file inside; a FIFO, a device or a
+    // folder under a document's name is not a document.
+    let target = ws.doc_file(doc)?;
+    let regular = std::fs::metadata(&target).map(|m| m.is_file()).unwrap_or(false);
+    if !regular {
+        return Err(Error::BadInput(format!(
+            "{doc}: not a regular file ({}); only documents are renamed or deleted",
+            kind_of(&meta.file_type())
+        )));
+    }
+    let name = path.file_name().expect("a document path has a name").to_owned();
+    let parent = path
+        .parent()
+        .and_then(|p| p.canonicalize().ok())
+        .filter(|p| p.starts_with(ws.root()))
+        .ok_or(Error::OutsideWorkspace {
+            path: doc.to_string(),
+            why: "its folder leads out of the workspace",
+        })?;
+    Ok((parent.join(name), meta.file_type().is_symlink()))
+}
+
+/// Rename or move `from` to `raw_to` ([`new_document_name`]): see the module
+/// docs. Returns the new name.
+pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<DocPath> {
+    let to = new_document_name(raw_to)?;
+    if to == *from {
+        return Err(Error::BadInput(format!(
+            "{from}: the document already has that name"
+        )));
+    }
+    let ws = store.workspace();
+    let ledger = Ledger::new(ws.root());
+    // Both names' locks, in name order.
+    let (first, second) = if *from < to { (from, &to) } else { (&to, from) };
+    let first_lock = lock_and_recover(store, first)?;
+    let second_lock = lock_and_recover(store, second)?;
+    let (from_lock, to_lock) = if first == from {
+        (&first_lock, &second_lock)
+    } else {
+        (&second_lock, &first_lock)
+    };
+
+    let (from_entry, is_link) = existing_entry(ws, from)?;
+    let to_parts: Vec<String> = to.as_str().split('/').map(str::to_owned).collect();
+    let (to_dir, _) = folder(ws, &to_parts[..to_parts.len() - 1], false)?;
+    let to_entry = to_dir.join(&to_parts[to_parts.len() - 1]);
+    if is_link && to_entry.parent() != from_entry.parent() {
+        return Err(Error::BadInput(format!(
+            "{from}: a symlink; rename it within its folder (a link moved elsewhere would lead somewhere else)"
+        )));
+    }
+    if std::fs::symlink_metadata(&to_entry).is_ok() {
+        return Err(Error::Exists {
+            path: to.to_string(),
+            what: "a file",
+        });
+    }
+    let to_sidecar = ws.sidecar_file(&to)?;
+    let to_pending = ledger.pending_file(&to)?;
+    for (file, what) in [
+        (&to_sidecar, "review data (a sidecar) left under that name"),
+        (
+            &to_pending,
+            "review data (pending suggestions) left under that name",
+        ),
+    ] {
+        if std::fs::symlink_metadata(file).is_ok() {
+            return Err(Error::Exists {
+                path: to.to_string(),
+                what,
+            });
+        }
+    }
+    // What moves, read under the locks. A sidecar or pending file that cannot
+    // be read refuses the rename (it is never rewritten).
+    let sidecar = store.load_bytes(from)?;
+    let (pending_bytes, entries) = ledger.pending_with_bytes(from)?;
+    let from_pending = ledger.pending_file(from)?;
+
+    folder(ws, &to_parts[..to_parts.len() - 1], true)?;
+    // 1. The review data at the new name.
+    let mut written_sidecar = None;
+    if let Some((mut artifact, _)) = sidecar.clone() {
+        artifact.doc_path = to.to_string();
+        let text = serialize_artifact(&artifact);
+        if !store.replace_locked(to_lock, &to, Some(text.as_bytes()), Expect::Absent)? {
+            return Err(Error::Exists {
+                path: to.to_string(),
+                what: "review data (a sidecar) left under that name",
+            });
+        }
+        written_sidecar = Some(text.into_bytes());
+    }
+    let new_pending = pending_bytes.as_ref().map(|_| pending_text(&to, entries));
+    if let Some(text) = &new_pending {
+        if let Err(e) = fsutil::replace(&to_pending, text.as_bytes(), Expect::Absent) {
+            undo_copy(store, to_lock, &to, written_sidecar.as_deref(), None, &to_pending);
+            return Err(Error::io(&to_pending)(e.into()));
+        }
+    }
+    // 2. The document: the commit point.
+    if let Err(e) = move_noreplace(&from_entry, &to_entry) {
+        undo_copy(
+            store,
+            to_lock,
+            &to,
+            written_sidecar.as_deref(),
+            new_pending.as_deref().map(str::as_bytes),
+            &to_pending,
+        );
+        return Err(match e.kind() {
+            ErrorKind::AlreadyExists => Error::Exists {
+                path: to.to_string(),
+                what: "a file",
+            },
+            _ => Error::io(&from_entry)(e),
+        });
+    }
+    sync_dir(&to_dir);
+    if let Some(dir) = from_entry.parent() {
+        sync_dir(dir);
+    }
+    // 3. The old review data goes: only if it still holds what was copied.
+    if let Some((_, read)) = sidecar {
+        move_rest_of_sidecar(
+            store,
+            from_lock,
+            to_lock,
+            from,
+            &to,
+            read,
+            written_sidecar.unwrap_or_default(),
+        )?;
+    }
+    if let Some(read) = pending_bytes {
+        // Pending files are written only under the lock we hold.
+        fsutil::remove(&from_pending, Expect::of(Some(&read)))
+            .map_err(|e| Error::io(&from_pending)(e.into()))?;
+    }
+    Ok(to)
+}
+
+/// Take back step 1 of a rename that could not move the document.
+fn undo_copy(
+    store: &Store,
+    to_lock: &crate::lock::DocLock,
+    to: &DocPath,
+    sidecar: Option<&[u8]>,
+    pending: Option<&[u8]>,
+    to_pending: &Path,
+) {
+    if let Some(bytes) = sidecar {
+        let _ = store.replace_locked(to_lock, to, None, Expect::of(Some(bytes)));
+    }
+    if let Some(bytes) = pending {
+        let _ = fsutil::remove(to_pending, Expect::of(Some(bytes)));
+    }
+}
+
+/// Remove the old sidecar if it still holds `read`; when a writer that takes no
+/// lock changed it since, copy it again (with the new `docPath`) and retry.
+fn move_rest_of_sidecar(
+    store: &Store,
+    from_lock: &crate::lock::DocLock,
+    to_lock: &crate::lock::DocLock,
+    from: &DocPath,
+    to: &DocPath,
+    mut read: Vec<u8>,
+    mut written: Vec<u8>,
+) -> Result<()> {
+    for attempt in 0..crate::store::REDO_LIMIT {
+        if attempt > 0 {
+            fsutil::backoff(attempt);
+        }
+        if store.replace_locked(from_lock, from, None, Expect::of(Some(&read)))? {
+            return Ok(());
+        }
+        let Some((mut artifact, bytes)) = store.load_bytes(from)? else {
+            return Ok(());
+        };
+        artifact.doc_path = to.to_string();
+        let text = serialize_artifact(&artifact).into_bytes();
+        if !store.replace_locked(to_lock, to, Some(&text), Expect::of(Some(&written)))? {
+            continue;
+        }
+        read = bytes;
+        written = text;
+    }
+    Err(crate::store::kept_changing(
+        &store.workspace().sidecar_file(from)?,
+    ))
+}
+
+/// Rename `from` to `to`, refusing to replace anything at `to`.
+fn move_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+        Ok(()) => Ok(()),
+        // A file system without RENAME_NOREPLACE: a hard link fails when the
+        // target exists, then the old name goes.
+        Err(e) if e == rustix::io::Errno::INVAL || e == rustix::io::Errno::NOSYS => {
+            std::fs::hard_link(from, to)?;
+            std::fs::remove_file(from)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// What went to the trash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trashed {
+    pub document: DocPath,
+    /// Its sidecar went too.
+    pub sidecar: bool,
+    /// Its pending ledger file went too.
+    pub pending: bool,
+}
+
+/// Move `doc` and its review data (the sidecar, the pending ledger file) to the
+/// system trash, under the document's lock. The document goes first: when the
+/// trash refuses it, nothing moved.
+pub fn trash_document(store: &Store, doc: &DocPath) -> Result<Trashed> {
+    let ws = store.workspace();
+    let _lock = lock_and_recover(store, doc)?;
+    let (entry, _) = existing_entry(ws, doc)?;
+    let sidecar = ws.sidecar_file(doc)?;
+    let pending = Ledger::new(ws.root()).pending_file(doc)?;
+    to_trash(&entry)?;
+    let mut out = Trashed {
+        document: doc.clone(),
+        sidecar: false,
+        pending: false,
+    };
+    if std::fs::symlink_metadata(&sidecar).is_ok_and(|m| m.is_file()) {
+        to_trash(&sidecar)?;
+        out.sidecar = true;
+    }
+    if std::fs::symlink_metadata(&pending).is_ok_and(|m| m.is_file()) {
+        to_trash(&pending)?;
+        out.pending = true;
+    }
+    Ok(out)
+}
+
+fn to_trash(path: &Path) -> Result<()> {
+    trash::delete(path).map_err(|e| {
+        Error::io(path)(std::io::Error::other(format!(
+            "could not move it to the trash: {e}"
+        )))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_names_get_md_and_refuse_what_a_writer_could_not_see() {
+        let name = |r: &str| new_document_name(r).map(|d| d.to_string());
+        assert_eq!(name("notes").unwrap(), "notes.md");
+        assert_eq!(name("  drafts/v1.2 ").unwrap(), "drafts/v1.2.md");
+        assert_eq!(name("a.txt").unwrap(), "a.txt");
+        assert_eq!(name("Ünïcode essay").unwrap(), "Ünïcode essay.md");
+        for bad in [
+            "a\nb",
+            "a\u{2028}b",
+            "tab\there",
+            "rtl\u{202E}dm.exe",
+            ".hidden",
+            "dir/.x/a.md",
+            "../up",
+            "/etc/x",
+            "",
+            "a/ b.md",
+            ".threads/x",
+            "node_modules/x",
+        ] {
+            let err = name(bad).unwrap_err();
+            assert_eq!(err.code(), crate::ErrorCode::BadInput, "{bad:?}: {err}");
+        }
+        assert!(name(&"x".repeat(253)).is_err(), "255 bytes with .md is too long");
+    }
+}
