@@ -272,11 +272,27 @@ impl Api {
     }
 
     pub fn save(&mut self, path: &str) -> Result<SaveResult> {
+        self.save_with(path, false)
+    }
+
+    /// Autosave: [`Api::save`], unless the file changed on disk since it was
+    /// loaded or saved — then nothing is written and the answer says
+    /// `conflict` (the writer chooses in the conflict banner).
+    pub fn autosave(&mut self, path: &str) -> Result<SaveResult> {
+        self.save_with(path, true)
+    }
+
+    fn save_with(&mut self, path: &str, guarded: bool) -> Result<SaveResult> {
         let s = self.session_mut(path)?;
-        let report = s.save()?;
+        let report = if guarded {
+            s.save_unless_changed()?
+        } else {
+            Some(s.save()?)
+        };
         let result = SaveResult {
             dirty: s.is_dirty(),
-            sidecar_skipped: report.sidecar_skipped,
+            conflict: report.is_none(),
+            sidecar_skipped: report.and_then(|r| r.sidecar_skipped),
             review: review_of(s),
         };
         let doc = s.doc_path().clone();

@@ -46,6 +46,9 @@ export function renderStatus(app: App) {
   const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
   $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
   $(".st-tint").classList.toggle("off", !app.tint);
+  const you = $(".st-you");
+  you.textContent = app.me ? `✎ ${app.me.display}` : "";
+  you.title = app.me ? `You write as ${app.me.id} — change it in Settings (Ctrl+,)` : "Who you are (Settings…)";
 }
 
 /** Counting words reads the whole text: done when the writer pauses, not per keystroke. */
