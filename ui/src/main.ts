@@ -5,8 +5,9 @@
 // the watcher's notices, quit. The edits' round trip with the core is in
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
 // and banner, panels, palette, modals); the dialogs in dialogs/ (Ask Claude…,
-// Settings); producer runs in producers.ts; commands and keys in commands.ts;
-// the editor in editor.ts and its extensions in extensions/.
+// Settings, the first run's question); autosave's timing in autosave.ts;
+// producer runs in producers.ts; commands and keys in commands.ts; the editor
+// in editor.ts and its extensions in extensions/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
@@ -93,7 +94,10 @@ export class App {
     this.commands = buildCommands(this);
     wireChrome(this);
     // Autosave "on focus change": the editor lost the focus, or the window did.
-    $(".editor-host").addEventListener("focusout", () => this.autosaver.focusChanged());
+    const host = $(".editor-host");
+    host.addEventListener("focusout", (e) => {
+      if (!(e.relatedTarget instanceof Node && host.contains(e.relatedTarget))) this.autosaver.focusChanged();
+    });
     window.addEventListener("blur", () => this.autosaver.focusChanged());
     await this.backend.onNotice((n) => void this.onNotice(n));
     await this.backend.onJobProgress((p) => onJobProgress(this, p));

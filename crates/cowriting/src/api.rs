@@ -429,6 +429,44 @@ mod tests {
         (dir, api)
     }
 
+    /// Autosave is Ctrl+S's save, except over a change another program made
+    /// on disk: then nothing is written and the answer says conflict.
+    #[test]
+    fn autosave_never_writes_over_a_change_on_disk() {
+        let (dir, mut api) = setup("one\n");
+        let v = api.open_document("d.md").unwrap();
+        let typed = |api: &mut Api, version| {
+            let change = TextChange {
+                from: Utf16Offset(0),
+                to: Utf16Offset(0),
+                insert: "A ".into(),
+            };
+            api.edit("d.md", version, &[change], true).unwrap().version
+        };
+        let version = typed(&mut api, v.version);
+        let saved = api.autosave("d.md").unwrap();
+        assert!(!saved.conflict && !saved.dirty);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("d.md")).unwrap(),
+            "A one\n"
+        );
+        typed(&mut api, version);
+        std::fs::write(dir.path().join("d.md"), "theirs\n").unwrap();
+        let refused = api.autosave("d.md").unwrap();
+        assert!(refused.conflict && refused.dirty);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("d.md")).unwrap(),
+            "theirs\n"
+        );
+        // Ctrl+S is the writer's choice: it writes.
+        let saved = api.save("d.md").unwrap();
+        assert!(!saved.conflict && !saved.dirty);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("d.md")).unwrap(),
+            "A A one\n"
+        );
+    }
+
     #[test]
     fn the_status_bar_shows_the_git_branch() {
         let (dir, api) = setup("text\n");

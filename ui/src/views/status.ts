@@ -1,5 +1,5 @@
 // The status bar (branch, saved state, word count, proposal and thread counts,
-// the Claude tint toggle), the window's title (document — workspace, with the
+// the Claude tint toggle, who you are), the window's title (document — workspace, with the
 // unsaved mark) and the banner above the editor: a conflict with the file on
 // disk (keep mine / load theirs / compare), or unreadable review data.
 import type { App } from "../main";

@@ -153,6 +153,36 @@ fn set_user(user: &mut UserConfig, name: Option<&str>, email: Option<&str>) {
 mod tests {
     use super::*;
 
+    /// What an open document writes after Save is the new writer's; what it
+    /// wrote before stays its author's.
+    #[test]
+    fn open_documents_write_as_the_new_identity_from_the_save_on() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("d.md"), "one two\n").unwrap();
+        let mut api = Api::open(dir.path()).unwrap();
+        api.open_document("d.md").unwrap();
+        let before = api.identity.id.clone();
+        let at = |n| cowriting_core::offset::Utf16Offset(n);
+        api.new_thread("d.md", at(0), at(3), "first").unwrap();
+        api.take_identity(&UserConfig {
+            name: Some("Ada Lovelace".into()),
+            email: Some("ada@example.org".into()),
+            asked: true,
+        });
+        let review = api.new_thread("d.md", at(4), at(7), "second").unwrap();
+        let by = |body: &str| {
+            let t = review
+                .threads
+                .iter()
+                .find(|t| t.comments[0].body == body)
+                .unwrap();
+            t.comments[0].author.id.clone()
+        };
+        assert_eq!(by("first"), before);
+        assert_eq!(by("second"), "ada@example.org");
+        assert_ne!(by("second"), before, "the new identity");
+    }
+
     #[test]
     fn an_answer_or_a_skip_is_never_asked_again_and_blank_is_unset() {
         let dir = tempfile::tempdir().unwrap();
