@@ -52,7 +52,7 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
   for (const c of t.comments) {
     const body = h("div", { class: "comment-body" });
     setMarkdown(body, c.body);
-    card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", title: c.author.id, text: `${authorLabel(c.author, app.me)} · ${age(c.createdAt)}` }), body));
+    card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${authorLabel(c.author, app.me)} · ${age(c.createdAt)}` }), body));
   }
   const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter)" });
   reply.value = app.drafts.get(t.id) ?? "";
