@@ -622,3 +622,67 @@ fn search_finds_text_in_every_document_and_in_threads() {
     let err = ws.fails(&["search", "(", "--regex"], 2);
     assert!(err.contains("not a regular expression"), "{err}");
 }
+
+/// Who writes: the name and e-mail of the user's settings (each unset one
+/// defaulting to git's), else git's, else `$USER` — on comments, typed text
+/// and decisions, from the moment they are set.
+#[test]
+fn the_writer_named_in_the_settings_writes_comments_and_decides() {
+    let ws = ws();
+    std::fs::remove_file(ws.home().join(".gitconfig")).unwrap();
+    let config = ws.home().join(".config/cowriting/config.toml");
+    let comment = |body: &str| {
+        let t = ws.ok(&[
+            "thread",
+            "new",
+            "docs/notes.md",
+            "--find",
+            "lazy dog",
+            "--body",
+            body,
+        ]);
+        let threads = ws.json(&["threads", "docs/notes.md"]);
+        let th = threads["threads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|th| th["id"] == t.trim())
+            .cloned()
+            .unwrap();
+        th["comments"][0]["author"].clone()
+    };
+    // No settings, no git identity: the login.
+    assert_eq!(comment("one")["id"], "tester");
+    // A name in the settings.
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "[user]\nname = \"Ada Lovelace\"\n").unwrap();
+    let author = comment("two");
+    assert_eq!(
+        (&author["kind"], &author["id"]),
+        (&"human".into(), &"Ada Lovelace".into())
+    );
+    // An e-mail is the id (as the VS Code extension writes it); the decision is theirs too.
+    std::fs::write(
+        &config,
+        "[user]\nname = \"Ada Lovelace\"\nemail = \"ada@example.org\"\n",
+    )
+    .unwrap();
+    assert_eq!(comment("three")["id"], "ada@example.org");
+    let id = ws.propose("docs/notes.md", "quick", "swift");
+    ws.ok(&["accept", "docs/notes.md", &id]);
+    let log = ws.json(&["decisions"]);
+    assert_eq!(log["decisions"][0]["decidedBy"], "ada@example.org", "{log}");
+    // Settings come before git; git's e-mail before the settings' name alone.
+    std::fs::write(
+        ws.home().join(".gitconfig"),
+        "[user]\n\temail = git@example.com\n",
+    )
+    .unwrap();
+    assert_eq!(comment("four")["id"], "ada@example.org");
+    std::fs::write(&config, "[user]\nname = \"Ada Lovelace\"\n").unwrap();
+    assert_eq!(
+        comment("five")["id"],
+        "git@example.com",
+        "an unset e-mail defaults to git's"
+    );
+}

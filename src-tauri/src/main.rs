@@ -26,8 +26,8 @@ mod sample;
 mod watch;
 
 use cowriting::api::{
-    Api, Applied, Comparison, DocView, EditAck, FilingDto, JobProgress, RestoreReport, ReviewDto, SaveResult,
-    SettingsDto, TextChange, WorkspaceInfo,
+    Api, Applied, Comparison, DocView, EditAck, FilingDto, IdentityDto, JobProgress, RestoreReport,
+    ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
 };
 use cowriting::ops::{DictionaryOut, LintsOut, SearchOut};
 use cowriting::producers::Cancel;
@@ -229,7 +229,7 @@ async fn check_document(app: AppHandle, path: String, job: String) -> Res<Vec<Ch
     let running = job.clone();
     let outcomes = tauri::async_runtime::spawn_blocking(move || {
         let state = handle.state::<AppState>();
-        let enabled = cfg.producers.enabled.clone();
+        let enabled = cfg.enabled_producers();
         cowriting::suggest::check_document(&enabled, &cancel, |producer| {
             let _ = handle.emit(
                 "job-progress",
@@ -268,6 +268,20 @@ fn cancel_job(state: State<'_, AppState>, job: String) {
 #[tauri::command(async)]
 fn settings(state: State<'_, AppState>) -> Res<SettingsDto> {
     state.with(|api| api.settings())
+}
+
+#[tauri::command(async)]
+fn identity(state: State<'_, AppState>) -> Res<IdentityDto> {
+    state.with(|api| api.identity())
+}
+
+#[tauri::command(async)]
+fn save_identity(
+    state: State<'_, AppState>,
+    name: Option<String>,
+    email: Option<String>,
+) -> Res<IdentityDto> {
+    state.with(|api| api.save_identity(name.as_deref(), email.as_deref()))
 }
 
 /// Save the settings. The webview alone cannot choose a program to run: when
@@ -381,6 +395,11 @@ fn seal_undo_group(state: State<'_, AppState>, path: String) -> Res<()> {
 #[tauri::command(async)]
 fn save(state: State<'_, AppState>, path: String) -> Res<SaveResult> {
     state.with(|api| api.save(&path))
+}
+
+#[tauri::command(async)]
+fn autosave(state: State<'_, AppState>, path: String) -> Res<SaveResult> {
+    state.with(|api| api.autosave(&path))
 }
 
 #[tauri::command(async)]
@@ -790,6 +809,7 @@ fn main() {
             redo,
             seal_undo_group,
             save,
+            autosave,
             new_thread,
             reply,
             set_thread_resolved,
@@ -811,6 +831,8 @@ fn main() {
             dictionary,
             add_word,
             remove_word,
+            identity,
+            save_identity,
             open_folder,
             pick_folder,
             recent_folders,
@@ -842,7 +864,21 @@ mod tests {
             timeout_secs: 60,
             enabled: Vec::new(),
             available: Vec::new(),
+            enabled_by_default: true,
+            not_installed: Vec::new(),
             have_api_key: false,
+            identity: cowriting::api::IdentityDto {
+                name: None,
+                email: None,
+                git_name: None,
+                git_email: None,
+                id: "w".into(),
+                display: "w".into(),
+                source: cowriting::identity::IdentitySource::System,
+                ask: false,
+            },
+            autosave: cowriting::config::AutoSave::Off,
+            autosave_delay_secs: 2,
         }
     }
 

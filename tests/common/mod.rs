@@ -64,6 +64,8 @@ impl Ws {
     pub fn cmd(&self, args: &[&str]) -> Command {
         let mut c = Command::cargo_bin("cowriting").unwrap();
         c.env("HOME", self.home.path())
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("COWRITING_CONFIG")
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("USER", "tester")
             .arg("-w")

@@ -9,6 +9,7 @@ import type { DocView } from "./bindings/DocView";
 import type { EditAck } from "./bindings/EditAck";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { FilingDto } from "./bindings/FilingDto";
+import type { IdentityDto } from "./bindings/IdentityDto";
 import type { JobProgress } from "./bindings/JobProgress";
 import type { LintsOut } from "./bindings/LintsOut";
 import type { Notice } from "./bindings/Notice";
@@ -73,10 +74,16 @@ export interface Backend {
   addWord(word: string): Promise<DictionaryOut>;
   removeWord(word: string): Promise<DictionaryOut>;
   saveSettings(settings: SettingsDto): Promise<SettingsDto>;
+  /** Who the writer is: the author of their comments, typing and decisions. */
+  identity(): Promise<IdentityDto>;
+  /** The first run's question: a name and e-mail (null: skipped, git's are used); never asked again. */
+  saveIdentity(name: string | null, email: string | null): Promise<IdentityDto>;
   undo(path: string): Promise<Applied>;
   redo(path: string): Promise<Applied>;
   sealUndoGroup(path: string): Promise<void>;
   save(path: string): Promise<SaveResult>;
+  /** Save as `save` does, unless the file changed on disk: then nothing is written (`conflict`). */
+  autosave(path: string): Promise<SaveResult>;
   newThread(path: string, from: Utf16Offset, to: Utf16Offset, body: string): Promise<ReviewDto>;
   reply(path: string, thread: string, body: string): Promise<ReviewDto>;
   setThreadResolved(path: string, thread: string, resolved: boolean): Promise<ReviewDto>;
@@ -157,10 +164,13 @@ export async function tauriBackend(): Promise<Backend> {
     addWord: (word) => invoke("add_word", { word }),
     removeWord: (word) => invoke("remove_word", { word }),
     saveSettings: (settings) => invoke("save_settings", { settings }),
+    identity: () => invoke("identity"),
+    saveIdentity: (name, email) => invoke("save_identity", { name, email }),
     undo: (path) => invoke("undo", { path }),
     redo: (path) => invoke("redo", { path }),
     sealUndoGroup: (path) => invoke("seal_undo_group", { path }),
     save: (path) => invoke("save", { path }),
+    autosave: (path) => invoke("autosave", { path }),
     newThread: (path, from, to, body) => invoke("new_thread", { path, from, to, body }),
     reply: (path, thread, body) => invoke("reply", { path, thread, body }),
     setThreadResolved: (path, thread, resolved) => invoke("set_thread_resolved", { path, thread, resolved }),

@@ -27,6 +27,7 @@ export function sendEdit(app: App, path: string, changes: TextChange[], typing: 
   // (A count the editor keeps: reading the whole review per keystroke would cost O(records).)
   const stale = app.view ? staleCountOf(app.view.state) : 0;
   if (stale !== app.shownStale) renderPanel(app);
+  app.autosaver.changed();
   void app.enqueue(async () => {
     try {
       const ack = await app.backend.edit(path, doc.version, changes, typing);
@@ -97,6 +98,7 @@ export function applyFromCore(app: App, path: string, applied: Applied) {
   else doc.state = doc.state.update(spec).state;
   doc.version = applied.version;
   doc.dirty = applied.dirty;
+  if (applied.dirty) app.autosaver.changed();
   if (app.active === path) {
     renderPanel(app);
     renderStatus(app);

@@ -5,17 +5,21 @@
 // the watcher's notices, quit. The edits' round trip with the core is in
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
 // and banner, panels, palette, modals); the dialogs in dialogs/ (Ask Claude…,
-// Settings); producer runs in producers.ts; commands and keys in commands.ts;
-// the editor in editor.ts and its extensions in extensions/.
+// Settings, the first run's question); autosave's timing in autosave.ts;
+// producer runs in producers.ts; commands and keys in commands.ts; the editor
+// in editor.ts and its extensions in extensions/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { DocView } from "./bindings/DocView";
+import type { IdentityDto } from "./bindings/IdentityDto";
 import type { Notice } from "./bindings/Notice";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
+import { AutoSaver } from "./autosave";
 import { errorMessage, tauriBackend, type Backend } from "./backend";
 import { buildCommands, editorKeys, type Command } from "./commands";
+import { askIdentity } from "./dialogs/welcome";
 import { $ } from "./dom";
 import { applyFromCore, coreOp, refreshReview, sendEdit, showReview } from "./edit-sync";
 import { renamedOrder } from "./doc-names";
@@ -79,6 +83,10 @@ export class App {
   askDraft = "";
   /** The window title last set (views/status.ts renderTitle); set again only when it changes. */
   shownTitle = "";
+  /** Who the writer is (the status bar shows it); null until the core said. */
+  me: IdentityDto | null = null;
+  /** Autosave (the writer's setting): saves every open document with unsaved changes. */
+  autosaver = new AutoSaver(() => this.autosaveDirty());
 
   constructor(readonly backend: Backend) {}
 
@@ -88,6 +96,12 @@ export class App {
     document.body.innerHTML = LAYOUT;
     this.commands = buildCommands(this);
     wireChrome(this);
+    // Autosave "on focus change": the editor lost the focus, or the window did.
+    const host = $(".editor-host");
+    host.addEventListener("focusout", (e) => {
+      if (!(e.relatedTarget instanceof Node && host.contains(e.relatedTarget))) this.autosaver.focusChanged();
+    });
+    window.addEventListener("blur", () => this.autosaver.focusChanged());
     await this.backend.onNotice((n) => void this.onNotice(n));
     await this.backend.onJobProgress((p) => onJobProgress(this, p));
     await this.backend.onWorkspaceOpened((w) => void this.setWorkspace(w));
@@ -116,6 +130,7 @@ export class App {
     $(".ws-name").title = w.root;
     renderTree(this);
     renderStatus(this);
+    await this.loadSettings();
     const restored = await this.backend.restoredBackups().catch(() => null);
     if (restored) await showRestored(this, restored);
     const named = await this.backend.initialDocument().catch(() => null);
@@ -125,6 +140,26 @@ export class App {
       await this.open(first.path);
     }
     void renderRecent(this);
+    // The first run with no name anywhere (settings, git): ask once.
+    if (this.me?.ask) askIdentity(this);
+  }
+
+  /** Who the writer is and how autosave goes, from the user's settings. */
+  async loadSettings() {
+    const s = await this.backend.settings().catch(() => null);
+    if (s) {
+      this.autosaver.configure(s.autosave, s.autosaveDelaySecs);
+      this.me = s.identity;
+    } else {
+      this.me = await this.backend.identity().catch(() => null);
+    }
+    renderStatus(this);
+  }
+
+  /** The writer named themselves (Settings, the first run's question). */
+  setIdentity(me: IdentityDto) {
+    this.me = me;
+    renderStatus(this);
   }
 
   async openFolderDialog() {
@@ -211,6 +246,7 @@ export class App {
   }
 
   activate(path: string) {
+    if (this.active !== path) this.autosaver.focusChanged();
     if (this.active && this.view) {
       const cur = this.docs.get(this.active);
       if (cur) cur.state = this.view.state;
@@ -226,6 +262,7 @@ export class App {
       this.view.setState(doc.state);
     }
     host.classList.toggle("tint-off", !this.tint);
+    this.tasks.showFor(path);
     renderTabs(this);
     renderTree(this);
     renderBanner(this);
@@ -301,16 +338,26 @@ export class App {
     return coreOp(this, (p) => this.backend.redo(p));
   }
 
-  async save(path: string | null = this.active): Promise<boolean> {
+  /**
+   * Save a document (Ctrl+S). `auto`: an autosave, which writes nothing when the
+   * file changed on disk (the conflict banner shows instead) and is quiet.
+   */
+  async save(path: string | null = this.active, auto = false): Promise<boolean> {
     if (!path) return false;
     const doc = this.docs.get(path);
     if (!doc) return false;
     doc.saving = true;
     renderStatus(this);
-    const result = await this.enqueue(() => this.backend.save(path));
+    const result = await this.enqueue(() => (auto ? this.backend.autosave(path) : this.backend.save(path)));
     doc.saving = false;
     if (!result) {
       renderStatus(this);
+      return false;
+    }
+    if (result.conflict) {
+      doc.conflict = true;
+      renderStatus(this);
+      renderBanner(this);
       return false;
     }
     doc.dirty = result.dirty;
@@ -321,6 +368,18 @@ export class App {
     renderBanner(this);
     void refreshTree(this);
     return true;
+  }
+
+  /**
+   * Autosave: every open document with unsaved changes, one after the other,
+   * through the core's save — none being saved already, none in conflict with
+   * the file on disk (the writer chooses in the banner).
+   */
+  async autosaveDirty() {
+    for (const p of [...this.order]) {
+      const doc = this.docs.get(p);
+      if (doc?.dirty && !doc.saving && !doc.conflict) await this.save(p, true);
+    }
   }
 
   // ---- the watcher -----------------------------------------------------------------

@@ -44,6 +44,17 @@ export class TaskChips {
     return this.running().find((t) => t.job === job);
   }
 
+  /**
+   * The writer switched to the document `path`: a finished run's result
+   * belongs to the document it ran on, and is hidden while another one is
+   * shown (it shows again with its document, until dismissed or faded).
+   * Running ones always show; one that ends while another document is shown
+   * shows, named (producers.ts), until the next switch.
+   */
+  showFor(path: string | null) {
+    for (const t of this.tasks.values()) t.el.hidden = t.done && t.path !== path;
+  }
+
   running(): Task[] {
     return [...this.tasks.values()].filter((t) => !t.done);
   }

@@ -1,4 +1,6 @@
 // Small pure helpers (unit-tested in test/util.test.ts).
+import type { AuthorDto } from "./bindings/AuthorDto";
+import type { IdentityDto } from "./bindings/IdentityDto";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { Utf16Offset } from "./bindings/Utf16Offset";
@@ -112,4 +114,12 @@ export function applyTextChanges(text: string, changes: TextChange[]): string {
     pos = c.to;
   }
   return out + text.slice(pos);
+}
+
+/**
+ * An author as the writer reads it: their own comments by the name they gave
+ * (the id written may be their e-mail), everyone else by the file's label.
+ */
+export function authorLabel(author: AuthorDto, me: IdentityDto | null): string {
+  return me && author.kind === "human" && author.id === me.id ? me.display : author.label;
 }

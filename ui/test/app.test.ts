@@ -39,7 +39,12 @@ const fake = vi.hoisted(() => {
       timeoutSecs: 120,
       enabled: ["vale", "harper"],
       available: ["harper", "vale", "ext"],
+      enabledByDefault: false,
+      notInstalled: [],
       haveApiKey: false,
+      identity: { name: null, email: null, gitName: "Writer", gitEmail: "writer@example.com", id: "writer@example.com", display: "Writer", source: "git", ask: false },
+      autosave: "off",
+      autosaveDelaySecs: 2,
     } as SettingsDto,
     emptyReview,
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
-import { age, applyTextChanges, groupByTurn, nextProposal, producerOf, proposalAt, utf16, wordCount } from "../src/util";
+import { age, applyTextChanges, authorLabel, groupByTurn, nextProposal, producerOf, proposalAt, utf16, wordCount } from "../src/util";
 
 function proposal(id: string, from: number | null, turnId: string | null, state: ProposalDto["state"] = "pending"): ProposalDto {
   return {
@@ -96,5 +96,16 @@ describe("applyTextChanges", () => {
     const text = "a😀b cd";
     const at = (from: number, to: number, insert: string) => ({ from: utf16(from), to: utf16(to), insert });
     expect(applyTextChanges(text, [at(1, 3, "é"), at(5, 7, "CD!")])).toBe("aéb CD!");
+  });
+});
+
+describe("authorLabel", () => {
+  const author = (kind: string, id: string) => ({ kind, id, label: id, model: null, sdk: null, sessionId: null });
+  const me = { name: "Ada", email: "ada@x.org", gitName: null, gitEmail: null, id: "ada@x.org", display: "Ada", source: "settings" as const, ask: false };
+  it("names the writer's own comments by their name, everyone else's by the label", () => {
+    expect(authorLabel(author("human", "ada@x.org"), me)).toBe("Ada");
+    expect(authorLabel(author("human", "bob@x.org"), me)).toBe("bob@x.org");
+    expect(authorLabel(author("agent", "ada@x.org"), me)).toBe("ada@x.org");
+    expect(authorLabel(author("human", "ada@x.org"), null)).toBe("ada@x.org");
   });
 });

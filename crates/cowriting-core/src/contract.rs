@@ -307,7 +307,8 @@ pub struct Decision {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chosen_replacement: Option<String>,
     pub decided_at: String,
-    /// The deciding human's id (git `user.email`, else `user.name`, else `$USER`).
+    /// The deciding human's id: their e-mail, else their name (the user's settings,
+    /// else git's `user.email` / `user.name`), else `$USER`.
     pub decided_by: String,
 }
 

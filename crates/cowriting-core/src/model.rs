@@ -333,7 +333,7 @@ open_enum! {
 }
 
 sidecar_record! {
-    /// Who wrote something: a human (by git identity) or an agent.
+    /// Who wrote something: a human (by e-mail or name: the settings', else git's) or an agent.
     #[derive(Clone, Debug, PartialEq)]
     pub struct Provenance("an author") {
         pub kind: AuthorKind = "kind",

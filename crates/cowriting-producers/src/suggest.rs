@@ -264,7 +264,7 @@ impl Job {
 /// it lives. Does nothing when Harper is not enabled or not built in.
 pub fn preload_enabled(cfg: &Config) {
     #[cfg(feature = "harper")]
-    if cfg.producers.enabled.iter().any(|p| p == crate::harper::ID) && !crate::checker::configured() {
+    if cfg.enabled_producers().iter().any(|p| p == crate::harper::ID) && !crate::checker::configured() {
         crate::harper::preload();
     }
     #[cfg(not(feature = "harper"))]

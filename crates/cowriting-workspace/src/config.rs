@@ -14,8 +14,18 @@
 //! api_url = "https://api.anthropic.com"
 //! max_tokens = 4096
 //!
+//! [user]                         # who you are: the author of comments, typed text, decisions
+//! name = "Ada Lovelace"          # unset: git's user.name
+//! email = "ada@example.org"      # unset: git's user.email
+//! asked = true                   # the app asked once (first run, no identity anywhere)
+//!
+//! [editor]
+//! autosave = "off"               # "off", "after_delay" or "on_focus_change"
+//! autosave_delay_secs = 2        # the pause after typing before "after_delay" saves
+//!
 //! [producers]
-//! enabled = ["harper", "vale"]   # what "Check document" runs
+//! enabled = ["harper", "vale"]   # what "Check document" runs; unset: Harper, and
+//!                                # each other checker whose program is installed
 //!
 //! [vale]
 //! command = "vale"
@@ -48,6 +58,10 @@ pub enum Transport {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
+    #[serde(default, skip_serializing_if = "UserConfig::is_empty")]
+    pub user: UserConfig,
+    #[serde(default)]
+    pub editor: EditorConfig,
     #[serde(default)]
     pub claude: ClaudeConfig,
     #[serde(default)]
@@ -96,19 +110,75 @@ impl ClaudeConfig {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Who the writer is, as they told the app (each unset one defaults to git's).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
-pub struct ProducersConfig {
-    /// The deterministic producers "Check document" runs, in order.
-    pub enabled: Vec<String>,
+pub struct UserConfig {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// The app asked for a name once (answered or skipped): it never asks again.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub asked: bool,
 }
 
-impl Default for ProducersConfig {
+impl UserConfig {
+    fn is_empty(&self) -> bool {
+        *self == UserConfig::default()
+    }
+
+    /// The name, when one is set (blank is unset).
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref().map(str::trim).filter(|s| !s.is_empty())
+    }
+
+    /// The e-mail, when one is set (blank is unset).
+    pub fn email(&self) -> Option<&str> {
+        self.email.as_deref().map(str::trim).filter(|s| !s.is_empty())
+    }
+}
+
+/// When the app saves on its own (as VS Code's `files.autoSave`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum AutoSave {
+    /// Only Ctrl+S (and the prompts at close and quit).
+    #[default]
+    Off,
+    /// After the writer pauses for `autosave_delay_secs`.
+    AfterDelay,
+    /// When the editor loses the focus: another tab, another window, a dialog.
+    OnFocusChange,
+}
+
+/// The editor's behaviour.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EditorConfig {
+    pub autosave: AutoSave,
+    pub autosave_delay_secs: u32,
+}
+
+impl Default for EditorConfig {
     fn default() -> Self {
-        ProducersConfig {
-            enabled: vec!["harper".into(), "vale".into()],
+        EditorConfig {
+            autosave: AutoSave::Off,
+            autosave_delay_secs: 2,
         }
     }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ProducersConfig {
+    /// The deterministic producers "Check document" runs, in order, as the
+    /// writer chose them. `None`: they never chose, and the default applies
+    /// ([`Config::enabled_producers`]), so a checker installed later turns on
+    /// by itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -143,7 +213,58 @@ fn default_external_timeout() -> u64 {
     60
 }
 
+/// Whether `command` names a program this machine can run: a path (it has a
+/// `/`) to an executable file, or a name found in an executable file of a `$PATH`
+/// directory. What "installed" means for a checker.
+pub fn command_installed(command: &str) -> bool {
+    let command = command.trim();
+    if command.is_empty() {
+        return false;
+    }
+    let executable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| {
+            #[cfg(unix)]
+            let runnable = std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0;
+            #[cfg(not(unix))]
+            let runnable = true;
+            m.is_file() && runnable
+        })
+    };
+    if command.contains('/') || command.contains(std::path::MAIN_SEPARATOR) {
+        return executable(Path::new(command));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(command))))
+}
+
 impl Config {
+    /// What "Check document" runs: the writer's choice, else Harper (built in)
+    /// and Vale when its command is installed.
+    pub fn enabled_producers(&self) -> Vec<String> {
+        match &self.producers.enabled {
+            Some(chosen) => chosen.clone(),
+            None => self.default_producers(),
+        }
+    }
+
+    /// The producers enabled when the writer never chose.
+    pub fn default_producers(&self) -> Vec<String> {
+        let mut out = vec!["harper".to_owned()];
+        if command_installed(&self.vale.command) {
+            out.push("vale".to_owned());
+        }
+        out
+    }
+
+    /// The command a checker runs (`None` for Harper, which is built in, and for
+    /// a name that is no checker).
+    pub fn checker_command(&self, producer: &str) -> Option<&str> {
+        match producer {
+            "vale" => Some(&self.vale.command),
+            other => self.external.get(other).map(|e| e.command.as_str()),
+        }
+    }
+
     /// Where the settings file is looked for.
     pub fn path() -> Option<PathBuf> {
         if let Some(p) = std::env::var_os("COWRITING_CONFIG") {
@@ -223,5 +344,61 @@ mod tests {
         let e = Config::parse("[claude]\nmodle = 1\n").unwrap_err();
         assert!(e.contains("modle"), "{e}");
         assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn a_save_keeps_every_other_key() {
+        let text = "[user]\nname = \"Ada\"\n\n[vale]\ncommand = \"/opt/vale\"\nargs = [\"--config\", \"/v.ini\"]\n\n[external.lint]\ncommand = \"/bin/lint\"\nargs = [\"--json\"]\n\n[claude]\napi_url = \"http://proxy\"\n";
+        let mut c = Config::parse(text).unwrap();
+        assert_eq!(c.user.name(), Some("Ada"));
+        assert_eq!(c.producers.enabled, None, "never chosen");
+        c.user.email = Some("ada@example.org".into());
+        c.editor.autosave = AutoSave::AfterDelay;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        c.save_to(&path).unwrap();
+        let back = Config::load_from(&path).unwrap();
+        assert_eq!(back, c);
+        assert_eq!(back.vale.args, ["--config", "/v.ini"]);
+        assert_eq!(back.external["lint"].args, ["--json"]);
+        assert_eq!(back.claude.api_url, "http://proxy");
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(written.contains("autosave = \"after_delay\""), "{written}");
+        assert!(
+            !written.contains("enabled"),
+            "an unchosen list stays unchosen: {written}"
+        );
+        // Nothing of [user] is written while it is all unset.
+        Config::default().save_to(&path).unwrap();
+        assert!(!std::fs::read_to_string(&path).unwrap().contains("[user]"));
+    }
+
+    #[test]
+    fn checkers_not_installed_are_off_until_installed_unless_chosen() {
+        let dir = tempfile::tempdir().unwrap();
+        let vale = dir.path().join("vale");
+        let mut c = Config::default();
+        c.vale.command = vale.display().to_string();
+        assert!(!command_installed(&c.vale.command));
+        assert_eq!(c.enabled_producers(), ["harper"], "Vale is not installed");
+        std::fs::write(&vale, "#!/bin/sh\n").unwrap();
+        assert!(!command_installed(&c.vale.command), "not executable");
+        #[cfg(unix)]
+        std::fs::set_permissions(&vale, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        assert!(command_installed(&c.vale.command));
+        assert_eq!(
+            c.enabled_producers(),
+            ["harper", "vale"],
+            "installed: on by itself"
+        );
+        c.producers.enabled = Some(vec!["harper".into()]);
+        assert_eq!(c.enabled_producers(), ["harper"], "the writer's choice stays");
+        assert!(command_installed("sh"), "found on PATH");
+        assert!(!command_installed("surely-no-such-program-here"));
+        assert!(!command_installed(" "));
+        assert!(
+            !command_installed(&dir.path().display().to_string()),
+            "a folder is no program"
+        );
     }
 }

@@ -1,9 +1,12 @@
 //! Who wrote something, one mapping for every client: the human at the
-//! keyboard (git's `user.email`, else `user.name`, for the workspace's
-//! repository or the user's global config, else `$USER`), and an agent client
+//! keyboard ([`Human`]: the name and e-mail of the user's settings, each unset
+//! one defaulting to git's — the workspace's repository, else the user's global
+//! config —; the author id is the e-mail, else the name, as the VS Code
+//! extension writes it; else `$USER`), and an agent client
 //! ([`AgentClient`]: an MCP client, `cowriting propose --agent`, a producer) as
 //! the author of what it files and the contract producer behind it.
 
+use crate::config::{Config, UserConfig};
 use cowriting_core::contract::Producer;
 use cowriting_core::model::{AgentInfo, Provenance};
 use std::path::Path;
@@ -62,30 +65,101 @@ pub fn author_for(producer: &Producer) -> Provenance {
     .author()
 }
 
-/// The human author for edits made in `workspace`.
-pub fn human_identity(workspace: &Path) -> Provenance {
-    Provenance::human(human_id(workspace))
+/// Where the writer's author id came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "lowercase")]
+pub enum IdentitySource {
+    /// The name or e-mail in the user's settings.
+    Settings,
+    /// git's `user.email` or `user.name`.
+    Git,
+    /// The login name (`$USER`).
+    System,
+    /// Nothing at all: the author is "unknown".
+    Unknown,
 }
 
-fn human_id(workspace: &Path) -> String {
-    let config = git2::Repository::discover(workspace)
-        .ok()
-        .and_then(|r| r.config().ok())
-        .or_else(|| git2::Config::open_default().ok());
-    if let Some(cfg) = config {
-        for key in ["user.email", "user.name"] {
-            if let Ok(v) = cfg.get_string(key) {
-                let v = v.trim();
-                if !v.is_empty() {
-                    return v.to_owned();
-                }
-            }
+/// The human at the keyboard: what the settings say, what git says, and the
+/// author id written from them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Human {
+    /// From the user's settings.
+    pub name: Option<String>,
+    pub email: Option<String>,
+    /// From git's config.
+    pub git_name: Option<String>,
+    pub git_email: Option<String>,
+    /// From the environment (`$USER`).
+    pub login: Option<String>,
+}
+
+impl Human {
+    /// The writer of `workspace`, as the user's settings and git's config say.
+    pub fn resolve(user: &UserConfig, workspace: &Path) -> Human {
+        let git = git_config(workspace);
+        let git_value = |key: &str| {
+            git.as_ref()
+                .and_then(|c| c.get_string(key).ok())
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        Human {
+            name: user.name().map(str::to_owned),
+            email: user.email().map(str::to_owned),
+            git_name: git_value("user.name"),
+            git_email: git_value("user.email"),
+            login: std::env::var("USER")
+                .ok()
+                .map(|u| u.trim().to_owned())
+                .filter(|u| !u.is_empty()),
         }
     }
-    std::env::var("USER")
+
+    /// The author id and where it came from: the e-mail, else the name (the
+    /// settings' before git's for each), else the login, else "unknown".
+    pub fn id(&self) -> (&str, IdentitySource) {
+        let email = self.email.as_deref().map(|e| (e, IdentitySource::Settings));
+        let email = email.or(self.git_email.as_deref().map(|e| (e, IdentitySource::Git)));
+        let name = self.name.as_deref().map(|n| (n, IdentitySource::Settings));
+        let name = name.or(self.git_name.as_deref().map(|n| (n, IdentitySource::Git)));
+        email
+            .or(name)
+            .or(self.login.as_deref().map(|l| (l, IdentitySource::System)))
+            .unwrap_or(("unknown", IdentitySource::Unknown))
+    }
+
+    /// The name to show for the writer: the settings' or git's name, else the id.
+    pub fn display_name(&self) -> &str {
+        self.name
+            .as_deref()
+            .or(self.git_name.as_deref())
+            .unwrap_or_else(|| self.id().0)
+    }
+
+    /// Whether the settings or git name the writer (else the app asks once).
+    pub fn is_known(&self) -> bool {
+        matches!(self.id().1, IdentitySource::Settings | IdentitySource::Git)
+    }
+
+    pub fn author(&self) -> Provenance {
+        Provenance::human(self.id().0)
+    }
+}
+
+fn git_config(workspace: &Path) -> Option<git2::Config> {
+    git2::Repository::discover(workspace)
         .ok()
-        .filter(|u| !u.trim().is_empty())
-        .unwrap_or_else(|| "unknown".to_owned())
+        .and_then(|r| r.config().ok())
+        .or_else(|| git2::Config::open_default().ok())
+}
+
+/// The human author for edits made in `workspace`: the user's settings, then
+/// git, then `$USER` ([`Human`]). Settings that cannot be read count as none
+/// (the client that shows them says what is wrong).
+pub fn human_identity(workspace: &Path) -> Provenance {
+    let user = Config::load().map(|c| c.user).unwrap_or_default();
+    Human::resolve(&user, workspace).author()
 }
 
 #[cfg(test)]
@@ -123,6 +197,82 @@ mod tests {
             assert_eq!(c.producer().provenance, "agent:claude-code");
             assert_eq!(c.author().agent.unwrap().model.as_deref(), Some(""));
         }
+    }
+
+    fn human(
+        name: Option<&str>,
+        email: Option<&str>,
+        git_name: Option<&str>,
+        git_email: Option<&str>,
+    ) -> Human {
+        let o = |v: Option<&str>| v.map(str::to_owned);
+        Human {
+            name: o(name),
+            email: o(email),
+            git_name: o(git_name),
+            git_email: o(git_email),
+            login: Some("ada".into()),
+        }
+    }
+
+    #[test]
+    fn the_settings_come_before_git_and_git_before_the_login() {
+        use IdentitySource::*;
+        // The e-mail is the id (as the VS Code extension writes it), each field defaulting to git's.
+        let all = human(Some("Ada"), Some("ada@settings"), Some("A. L."), Some("ada@git"));
+        assert_eq!(all.id(), ("ada@settings", Settings));
+        assert_eq!(all.display_name(), "Ada");
+        assert_eq!(
+            human(Some("Ada"), None, Some("A. L."), Some("ada@git")).id(),
+            ("ada@git", Git)
+        );
+        assert_eq!(
+            human(Some("Ada"), None, Some("A. L."), None).id(),
+            ("Ada", Settings)
+        );
+        assert_eq!(human(None, None, Some("A. L."), None).id(), ("A. L.", Git));
+        let nobody = human(None, None, None, None);
+        assert_eq!((nobody.id(), nobody.is_known()), (("ada", System), false));
+        assert_eq!(
+            Human {
+                login: None,
+                ..nobody
+            }
+            .id(),
+            ("unknown", Unknown)
+        );
+        assert!(human(Some("Ada"), None, None, None).is_known());
+        assert_eq!(human(None, Some("ada@x"), None, None).display_name(), "ada@x");
+    }
+
+    #[test]
+    fn resolve_reads_the_settings_and_the_repositorys_config() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(dir.path()).unwrap();
+        repo.config()
+            .unwrap()
+            .set_str("user.email", "repo@example.org")
+            .unwrap();
+        let none = UserConfig::default();
+        assert_eq!(Human::resolve(&none, dir.path()).author().id, "repo@example.org");
+        let set = UserConfig {
+            name: Some("Ada".into()),
+            email: Some("  ada@example.org ".into()),
+            asked: true,
+        };
+        let h = Human::resolve(&set, dir.path());
+        assert_eq!(h.author(), Provenance::human("ada@example.org"));
+        assert_eq!(h.git_email.as_deref(), Some("repo@example.org"));
+        let blank = UserConfig {
+            name: Some("Ada".into()),
+            email: Some("  ".into()),
+            asked: false,
+        };
+        assert_eq!(
+            Human::resolve(&blank, dir.path()).id().0,
+            "repo@example.org",
+            "blank is unset"
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! | [`ledger`] | the suggestion contract's ledger and decision log |
 //! | [`txn`] | decisions as transactions with a recovery record |
 //! | [`session`] | one open document: editing, undo, proposals, threads, saving ([`Session`]) |
-//! | [`identity`] | who is writing: the human's git identity, agents' provenance |
+//! | [`identity`] | who is writing: the human (their settings, else git, else `$USER`), agents' provenance |
 //! | [`config`] | the user's settings file |
 //! | [`dictionary`] | the workspace's own words for the spelling checker |
 //! | [`check`] | `cowriting check`: what is wrong with the sidecars |

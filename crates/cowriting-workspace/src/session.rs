@@ -301,6 +301,12 @@ impl Session {
         &self.identity
     }
 
+    /// The writer changed who they are (Settings): what this session writes
+    /// from now on is theirs under the new identity; what was written stays.
+    pub fn set_identity(&mut self, identity: Provenance) {
+        self.identity = identity;
+    }
+
     /// The sidecar as last read or written by this session.
     pub fn artifact(&self) -> &Artifact {
         &self.artifact

@@ -327,11 +327,27 @@ impl Api {
     }
 
     pub fn save(&mut self, path: &str) -> Result<SaveResult> {
+        self.save_with(path, false)
+    }
+
+    /// Autosave: [`Api::save`], unless the file changed on disk since it was
+    /// loaded or saved — then nothing is written and the answer says
+    /// `conflict` (the writer chooses in the conflict banner).
+    pub fn autosave(&mut self, path: &str) -> Result<SaveResult> {
+        self.save_with(path, true)
+    }
+
+    fn save_with(&mut self, path: &str, guarded: bool) -> Result<SaveResult> {
         let s = self.session_mut(path)?;
-        let report = s.save()?;
+        let report = if guarded {
+            s.save_unless_changed()?
+        } else {
+            Some(s.save()?)
+        };
         let result = SaveResult {
             dirty: s.is_dirty(),
-            sidecar_skipped: report.sidecar_skipped,
+            conflict: report.is_none(),
+            sidecar_skipped: report.and_then(|r| r.sidecar_skipped),
             review: review_of(s),
         };
         let doc = s.doc_path().clone();
@@ -466,6 +482,44 @@ mod tests {
         std::fs::write(dir.path().join("d.md"), text).unwrap();
         let api = Api::open(dir.path()).unwrap();
         (dir, api)
+    }
+
+    /// Autosave is Ctrl+S's save, except over a change another program made
+    /// on disk: then nothing is written and the answer says conflict.
+    #[test]
+    fn autosave_never_writes_over_a_change_on_disk() {
+        let (dir, mut api) = setup("one\n");
+        let v = api.open_document("d.md").unwrap();
+        let typed = |api: &mut Api, version| {
+            let change = TextChange {
+                from: Utf16Offset(0),
+                to: Utf16Offset(0),
+                insert: "A ".into(),
+            };
+            api.edit("d.md", version, &[change], true).unwrap().version
+        };
+        let version = typed(&mut api, v.version);
+        let saved = api.autosave("d.md").unwrap();
+        assert!(!saved.conflict && !saved.dirty);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("d.md")).unwrap(),
+            "A one\n"
+        );
+        typed(&mut api, version);
+        std::fs::write(dir.path().join("d.md"), "theirs\n").unwrap();
+        let refused = api.autosave("d.md").unwrap();
+        assert!(refused.conflict && refused.dirty);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("d.md")).unwrap(),
+            "theirs\n"
+        );
+        // Ctrl+S is the writer's choice: it writes.
+        let saved = api.save("d.md").unwrap();
+        assert!(!saved.conflict && !saved.dirty);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("d.md")).unwrap(),
+            "A A one\n"
+        );
     }
 
     #[test]

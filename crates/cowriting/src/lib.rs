@@ -51,7 +51,7 @@
 //! | **attribution** | the sidecar record of a span |
 //! | **proposal** | a pending machine edit: anchor + replacement + author (pending-only) |
 //! | **turn** | one request to an agent; its proposals share a `turnId` |
-//! | **provenance** | who wrote something: a human (git identity) or an agent (model) |
+//! | **provenance** | who wrote something: a human (their settings' or git's e-mail, else name) or an agent (model) |
 //! | **thread** | a comment thread anchored to text; open or resolved |
 //! | **revision** | a version of a document's bytes (git blob id, in the suggestion contract); `contract::Revision` holds the bytes with their hashes, computed once and shared by every suggestion checked against them |
 //! | **change set** | an edit: retain / delete / insert over the whole document, in chars |

@@ -428,13 +428,14 @@ impl Ops {
     /// enabled.
     pub fn check_document(&self, doc: &str, cancel: &Cancel) -> Result<CheckDocumentOut> {
         let cfg = Config::load()?;
-        if cfg.producers.enabled.is_empty() {
+        let enabled = cfg.enabled_producers();
+        if enabled.is_empty() {
             return Err(Error::BadInput(
                 "no producers are enabled in the settings: name one to run".into(),
             ));
         }
         let mut s = self.review(doc)?;
-        let outcomes = suggest::check_document(&cfg.producers.enabled, cancel, |name| {
+        let outcomes = suggest::check_document(&enabled, cancel, |name| {
             let producer = Producer::parse(name, &cfg).map_err(|e| e.info())?;
             suggest::run_and_file(&mut s, &cfg, producer, None, None, cancel).map_err(|e| e.info())
         });

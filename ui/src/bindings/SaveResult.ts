@@ -7,6 +7,10 @@ import type { ReviewDto } from "./ReviewDto";
  */
 export type SaveResult = { dirty: boolean, 
 /**
+ * An automatic save found the file changed on disk and wrote nothing.
+ */
+conflict: boolean, 
+/**
  * Set when the sidecar could not be written (it is corrupt or newer).
  */
 sidecarSkipped: ErrorInfo | null, review: ReviewDto, };

@@ -1,9 +1,13 @@
-// The Settings dialog (Ctrl+,): how Ask Claude runs (transport, model, command,
-// timeout) and which checkers Check document runs; saved by the core.
+// The Settings dialog (Ctrl+,): who you are (name, e-mail: git's by default),
+// autosave, how Ask Claude runs (transport, model, command, timeout) and which
+// checkers Check document runs (those not installed marked so); saved by the core.
 import type { App } from "../main";
+import type { AutoSave } from "../bindings/AutoSave";
+import type { IdentitySource } from "../bindings/IdentitySource";
 import type { SettingsDto } from "../bindings/SettingsDto";
 import { errorMessage } from "../backend";
 import { h } from "../dom";
+import { parseDelay } from "../autosave";
 import { nextEnabled, parseTimeout } from "../jobs";
 import { closeModal, modal, toast } from "../views/modal";
 
@@ -13,6 +17,28 @@ export async function openSettings(app: App) {
   if (!s) return;
   const field = (label: string, control: HTMLElement, note: HTMLElement | null = null) =>
     h("label", { class: "set-field" }, h("span", { class: "set-label", text: label }), control, note);
+
+  const me = s.identity;
+  const name = h("input", { class: "set-name", type: "text", autocomplete: "name", spellcheck: "false", placeholder: me.gitName ?? "your name" });
+  name.value = me.name ?? "";
+  const email = h("input", { class: "set-email", type: "email", autocomplete: "email", spellcheck: "false", placeholder: me.gitEmail ?? "you@example.org" });
+  email.value = me.email ?? "";
+  const youNote = h("span", { class: "set-note set-you-id", text: youText(me.id, me.source, !!(me.gitName || me.gitEmail)) });
+
+  const autosave = h("select", { class: "set-autosave" });
+  const modes: [AutoSave, string][] = [
+    ["off", "Off"],
+    ["after_delay", "After a pause in typing"],
+    ["on_focus_change", "When the editor loses the focus"],
+  ];
+  for (const [value, text] of modes) autosave.append(h("option", { value, text }));
+  autosave.value = s.autosave;
+  const delay = h("input", { class: "set-autosave-delay", type: "number", min: "1", max: "3600", step: "1", inputmode: "numeric" });
+  delay.value = String(s.autosaveDelaySecs);
+  const delayField = field("Pause (seconds)", delay);
+  const showDelay = () => (delayField.hidden = autosave.value !== "after_delay");
+  autosave.addEventListener("change", showDelay);
+  showDelay();
 
   const transport = h("select", { class: "set-transport" });
   const options: [string, string][] = [
@@ -43,9 +69,20 @@ export async function openSettings(app: App) {
     const box = h("input", { type: "checkbox", class: "set-producer", value: p });
     box.checked = s.enabled.includes(p);
     boxes.set(p, box);
+    const missing = s.notInstalled.find((m) => m.producer === p);
     producers.append(
-      h("label", { class: "set-check" }, box, h("span", { text: p }), s.available.includes(p) ? null : h("span", { class: "set-note set-note-warn", text: "(not available)" })),
+      h(
+        "label",
+        { class: "set-check", "data-producer": p },
+        box,
+        h("span", { text: p }),
+        s.available.includes(p) ? null : h("span", { class: "set-note set-note-warn", text: "(not available)" }),
+        missing ? h("span", { class: "set-note set-not-installed", text: `not installed (no ${missing.command} found)` }) : null,
+      ),
     );
+  }
+  if (s.enabledByDefault) {
+    producers.append(h("div", { class: "set-note", text: "Until you choose, Check document runs Harper and each checker that is installed." }));
   }
 
   const error = h("div", { class: "set-error", role: "alert" });
@@ -55,6 +92,8 @@ export async function openSettings(app: App) {
   const form = h(
     "form",
     { class: "settings", novalidate: "" },
+    h("fieldset", { class: "set-you" }, h("legend", { text: "You" }), field("Name", name), field("E-mail", email, youNote)),
+    h("fieldset", {}, h("legend", { text: "Saving" }), field("Autosave", autosave), delayField),
     h(
       "fieldset",
       {},
@@ -81,6 +120,12 @@ export async function openSettings(app: App) {
       timeout.focus();
       return;
     }
+    const pause = parseDelay(delay.value);
+    if (pause === null && autosave.value === "after_delay") {
+      showError("The pause must be a whole number of seconds, from 1 to 3600.");
+      delay.focus();
+      return;
+    }
     const checked = new Set([...boxes].filter(([, b]) => b.checked).map(([p]) => p));
     const next: SettingsDto = {
       ...s,
@@ -89,12 +134,17 @@ export async function openSettings(app: App) {
       claudeCommand: command.value.trim(),
       timeoutSecs: secs,
       enabled: nextEnabled(s.enabled, offered, checked),
+      identity: { ...me, name: name.value.trim() || null, email: email.value.trim() || null },
+      autosave: autosave.value as AutoSave,
+      autosaveDelaySecs: pause ?? s.autosaveDelaySecs,
     };
     error.hidden = true;
     save.disabled = true;
     void (async () => {
       try {
-        await app.backend.saveSettings(next);
+        const saved = await app.backend.saveSettings(next);
+        app.setIdentity(saved.identity);
+        app.autosaver.configure(saved.autosave, saved.autosaveDelaySecs);
         if (form.isConnected) closeModal(app);
         toast("Settings saved.");
       } catch (e) {
@@ -111,5 +161,19 @@ export async function openSettings(app: App) {
   cancel.type = "button";
   save.type = "submit";
   modal(app, "Settings", form, []);
-  transport.focus();
+  name.focus();
+}
+
+/** What the "You" fieldset says of the author id written now. */
+export function youText(id: string, source: IdentitySource, gitKnows: boolean): string {
+  switch (source) {
+    case "settings":
+      return `You write as ${id}.`;
+    case "git":
+      return `You write as ${id} (git's; type here to change it).`;
+    case "system":
+    case "unknown":
+      return `You write as ${id}${gitKnows ? "" : ": git names nobody"}; type a name or e-mail.`;
+  }
+  return `You write as ${id}.`;
 }

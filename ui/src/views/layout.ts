@@ -33,6 +33,7 @@ export const LAYOUT = `
       <span class="st-spacer"></span>
       <span class="st-proposals"></span><span class="st-threads"></span>
       <button class="st-tint" title="Toggle Claude tint (Ctrl+Shift+A)">Claude tint</button>
+      <button class="st-you" title="Who you are (Settings…)"></button>
       <button class="st-settings" title="Settings (Ctrl+,)" aria-label="Settings">⚙</button>
       <button class="st-palette" title="Command palette (Ctrl+Shift+P)">⌘</button>
     </footer>
@@ -58,6 +59,7 @@ export function wireChrome(app: App) {
   $(".st-tint").addEventListener("click", () => toggleTint(app));
   $(".st-palette").addEventListener("click", () => openPalette(app));
   $(".st-settings").addEventListener("click", () => void openSettings(app));
+  $(".st-you").addEventListener("click", () => void openSettings(app));
   for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
     b.addEventListener("click", () => (b.dataset.tab === "search" ? openSearch(app) : showPanel(app, b.dataset.tab as PanelTab)));
   }

@@ -1,5 +1,5 @@
 // The status bar (branch, saved state, word count, proposal and thread counts,
-// the Claude tint toggle), the window's title (document — workspace, with the
+// the Claude tint toggle, who you are), the window's title (document — workspace, with the
 // unsaved mark) and the banner above the editor: a conflict with the file on
 // disk (keep mine / load theirs / compare), or unreadable review data.
 import type { App } from "../main";
@@ -46,6 +46,9 @@ export function renderStatus(app: App) {
   const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
   $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
   $(".st-tint").classList.toggle("off", !app.tint);
+  const you = $(".st-you");
+  you.textContent = app.me ? `✎ ${app.me.display}` : "";
+  you.title = app.me ? `You write as ${app.me.id} — change it in Settings (Ctrl+,)` : "Who you are (Settings…)";
 }
 
 /** Counting words reads the whole text: done when the writer pauses, not per keystroke. */

@@ -8,7 +8,7 @@ import type { ThreadDto } from "../bindings/ThreadDto";
 import { $, h } from "../dom";
 import { showReview } from "../edit-sync";
 import { setMarkdown } from "../markdown";
-import { age, utf16 } from "../util";
+import { age, authorLabel, utf16 } from "../util";
 import { closeModal, modal, toast } from "./modal";
 import { showPanel } from "./panel";
 
@@ -52,7 +52,7 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
   for (const c of t.comments) {
     const body = h("div", { class: "comment-body" });
     setMarkdown(body, c.body);
-    card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${c.author.label} · ${age(c.createdAt)}` }), body));
+    card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${authorLabel(c.author, app.me)} · ${age(c.createdAt)}` }), body));
   }
   const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter)" });
   reply.value = app.drafts.get(t.id) ?? "";

@@ -11,11 +11,27 @@ impl Session {
     /// [`SaveReport`]; the document is saved regardless — unless decisions
     /// taken on it are unsaved, which cannot be written without the sidecar.
     pub fn save(&mut self) -> Result<SaveReport> {
+        self.save_with(false)
+            .map(|r| r.expect("an unguarded save always writes"))
+    }
+
+    /// Save as [`Session::save`] does, unless the file on disk changed since
+    /// this session last loaded or saved it (checked under the document's
+    /// lock): then nothing is written and the answer is `None` — an automatic
+    /// save never overwrites another program's change; the writer decides.
+    pub fn save_unless_changed(&mut self) -> Result<Option<SaveReport>> {
+        self.save_with(true)
+    }
+
+    fn save_with(&mut self, guarded: bool) -> Result<Option<SaveReport>> {
         for attempt in 0..REDO_LIMIT {
             if attempt > 0 {
                 crate::fsutil::backoff(attempt);
             }
             let lock = lock_and_recover(&self.store, &self.doc_path)?;
+            if guarded && self.changed_on_disk().unwrap_or(true) {
+                return Ok(None);
+            }
             self.history.seal();
             if let Err(e) = self.check_sidecar() {
                 if !self.unsaved.is_empty() {
@@ -23,9 +39,9 @@ impl Session {
                 }
                 self.store.workspace().write_document(&self.doc_path, &self.doc)?;
                 self.saved_now();
-                return Ok(SaveReport {
+                return Ok(Some(SaveReport {
                     sidecar_skipped: Some(e.info()),
-                });
+                }));
             }
             let ops = self.unsaved.clone();
             match self.commit_ops(&lock, "save", &ops, true) {
@@ -35,9 +51,9 @@ impl Session {
                     self.sidecar_problem = None;
                     self.adopt(after);
                     self.migrate_pending(&lock);
-                    return Ok(SaveReport {
+                    return Ok(Some(SaveReport {
                         sidecar_skipped: None,
-                    });
+                    }));
                 }
                 Err(CommitError::Changed) => continue,
                 Err(CommitError::Failed(e)) => return Err(e),

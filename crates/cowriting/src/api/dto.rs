@@ -4,8 +4,9 @@
 use crate::views::{ProposalDto, SpanDto, ThreadDto};
 use cowriting_core::diff::DiffPart;
 use cowriting_core::offset::Utf16Offset;
-use cowriting_workspace::config::Transport;
+use cowriting_workspace::config::{AutoSave, Transport};
 use cowriting_workspace::error::ErrorInfo;
+use cowriting_workspace::identity::IdentitySource;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "ts")]
@@ -71,7 +72,45 @@ pub struct SettingsDto {
     pub enabled: Vec<String>,
     /// Every producer that can be enabled: harper, vale and the configured external ones.
     pub available: Vec<String>,
+    /// The writer never chose: `enabled` is the default (Harper, and each
+    /// installed checker), and follows what gets installed until they do.
+    pub enabled_by_default: bool,
+    /// The checkers whose program is not on this machine, with the command looked for.
+    pub not_installed: Vec<MissingChecker>,
     pub have_api_key: bool,
+    /// Who the writer is.
+    pub identity: IdentityDto,
+    pub autosave: AutoSave,
+    pub autosave_delay_secs: u32,
+}
+
+/// A checker whose program was not found.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct MissingChecker {
+    pub producer: String,
+    /// The command looked for on `PATH` (or the path that is not an executable).
+    pub command: String,
+}
+
+/// Who the writer is: what the settings say (`name`, `email`: what is saved),
+/// git's values (the defaults shown), and the author id written from them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct IdentityDto {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub git_name: Option<String>,
+    pub git_email: Option<String>,
+    /// The author id on comments, typed text and decisions (the e-mail, else the name).
+    pub id: String,
+    /// The name to show for the writer.
+    pub display: String,
+    pub source: IdentitySource,
+    /// Ask once: neither the settings nor git name the writer, and they were never asked.
+    pub ask: bool,
 }
 
 /// Everything the review panel and the decorations need.
@@ -141,6 +180,8 @@ pub struct Applied {
 #[serde(rename_all = "camelCase")]
 pub struct SaveResult {
     pub dirty: bool,
+    /// An automatic save found the file changed on disk and wrote nothing.
+    pub conflict: bool,
     /// Set when the sidecar could not be written (it is corrupt or newer).
     pub sidecar_skipped: Option<ErrorInfo>,
     pub review: ReviewDto,
