@@ -1,6 +1,7 @@
 // The app's commands: what the palette lists (with their keys), and the
 // editor's key bindings, which run the same commands. The window-wide keys
-// (Ctrl+S, Ctrl+Shift+P, Esc…) are in views/layout.ts.
+// (Ctrl+S, Ctrl+Shift+P, Esc…) are in views/layout.ts, the layout's (Ctrl+B,
+// Ctrl+Alt+B, Ctrl+Alt+F, Ctrl+Shift+O) in views/panes.ts.
 import { openSearchPanel } from "@codemirror/search";
 import type { KeyBinding } from "@codemirror/view";
 import type { App } from "./main";
@@ -10,7 +11,9 @@ import { openSettings } from "./dialogs/settings";
 import { checkDocument } from "./producers";
 import { toast } from "./views/modal";
 import { showPanel } from "./views/panel";
+import { openHeadingPicker } from "./views/outline";
 import { openPalette } from "./views/palette";
+import { toggle, toggleFocus, toggleReadingWidth } from "./views/panes";
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTint } from "./views/status";
 import { newThread } from "./views/threads-panel";
@@ -67,6 +70,11 @@ export function buildCommands(app: App): Command[] {
     { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void openSettings(app) },
     { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => app.view && openSearchPanel(app.view) },
     { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(app) },
+    { id: "heading", title: "Go to heading…", keys: "Ctrl+Shift+O", run: () => openHeadingPicker(app) },
+    { id: "toggle-sidebar", title: "Show or hide the sidebar (documents, outline)", keys: "Ctrl+B", run: () => toggle("sidebar") },
+    { id: "toggle-panel", title: "Show or hide the review panel", keys: "Ctrl+Alt+B", run: () => toggle("panel") },
+    { id: "focus-mode", title: "Focus mode", keys: "Ctrl+Alt+F", run: () => toggleFocus(app) },
+    { id: "reading-width", title: "Toggle reading width (70 characters, or the editor's width)", keys: "", run: () => toggleReadingWidth() },
     { id: "review", title: "Show review panel", keys: "", run: () => showPanel(app, "review") },
     { id: "threads", title: "Show threads panel", keys: "", run: () => showPanel(app, "threads") },
     { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void app.openFolderDialog() },

@@ -24,6 +24,7 @@ import { onJobProgress } from "./producers";
 import { TaskChips } from "./tasks";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
+import { renderOutline } from "./views/outline";
 import { renderPanel } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
@@ -157,6 +158,7 @@ export class App {
       accept: (id) => void this.accept(id),
       reject: (id) => void this.reject(id),
       focusThread: (id) => focusThread(this, id),
+      onOutline: (info) => renderOutline(this, info),
       keys: editorKeys(this),
     };
   }

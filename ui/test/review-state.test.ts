@@ -266,7 +266,7 @@ describe("a keystroke costs what it touches", () => {
 
   it("typing in the view reads no whole review: decorations, gutter and hover come from the mapped sets", () => {
     const { doc, review } = big();
-    const handlers = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, keys: [] };
+    const handlers = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, onOutline() {}, keys: [] };
     const parent = document.createElement("div");
     document.body.append(parent);
     const view = new EditorView({ state: createState(doc, review, handlers), parent });

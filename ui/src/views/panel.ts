@@ -2,12 +2,14 @@
 // re-rendering both only when the review shown changed.
 import type { App } from "../main";
 import { $ } from "../dom";
+import { showPane } from "./panes";
 import { renderReviewPanel } from "./review-panel";
 import { renderBanner } from "./status";
 import { renderThreadsPanel } from "./threads-panel";
 
-/** Show the Review or the Threads tab. */
+/** Show the Review or the Threads tab (and the panel, when it is hidden). */
 export function showPanel(app: App, tab: "review" | "threads") {
+  showPane("panel");
   app.panelTab = tab;
   $(".pt-review").classList.toggle("active", tab === "review");
   $(".pt-threads").classList.toggle("active", tab === "threads");

@@ -1,0 +1,111 @@
+// The outline in the editor: the document's headings (outline.ts), kept as the
+// writer edits. An edit moves them at once (their positions mapped); an edit
+// that can change a heading (a line break, a `#`, an underline, inside a
+// heading's lines: `mayChangeOutline`) has the document read again when the
+// writer pauses, never per keystroke. `onOutline` hears of every change of the
+// headings or of the heading the cursor is under.
+import type { Extension } from "@codemirror/state";
+import { EditorView, ViewPlugin, type ViewUpdate } from "@codemirror/view";
+import { extractOutline, headingAt, mayChangeOutline, type Heading } from "../outline";
+
+/** What the outline shows: the headings, and the index of the one the cursor is under (-1: none). */
+export interface OutlineInfo {
+  headings: readonly Heading[];
+  current: number;
+  /** Changes when a heading's level or text does, or one comes or goes (not when they only move). */
+  version: number;
+}
+
+let versions = 0;
+
+/** Whether two outlines have the same headings (levels and texts), wherever they are. */
+function sameHeadings(a: readonly Heading[], b: readonly Heading[]): boolean {
+  return a.length === b.length && a.every((h, i) => h.level === b[i].level && h.text === b[i].text);
+}
+
+/** How long the writer pauses before the document is read again for its headings, in ms. */
+const RESCAN_MS = 300;
+
+class OutlineTracker {
+  headings: Heading[];
+  current: number;
+  version = ++versions;
+  private timer: number | undefined;
+
+  constructor(
+    readonly view: EditorView,
+    private readonly onOutline: (info: OutlineInfo) => void,
+  ) {
+    this.headings = extractOutline(view.state.doc);
+    this.current = headingAt(this.headings, view.state.selection.main.head);
+    // Told once the view exists (the app is still making it now).
+    queueMicrotask(() => this.tell());
+  }
+
+  update(u: ViewUpdate) {
+    if (u.docChanged) {
+      let rescan = false;
+      u.changes.iterChangedRanges((fromA, toA, fromB, toB) => {
+        if (rescan) return;
+        const before = lines(u.startState.doc, fromA, toA);
+        const after = lines(u.state.doc, fromB, toB);
+        const h = this.headings[headingAt(this.headings, before.to)];
+        rescan = mayChangeOutline(before.text, after.text) || (!!h && h.to >= before.from);
+      });
+      // The headings move at once (the cursor's heading and a click on one stay right).
+      this.headings = this.headings.map((h) => ({ ...h, from: u.changes.mapPos(h.from, 1), to: u.changes.mapPos(h.to, -1) }));
+      if (rescan) this.schedule();
+    }
+    if (u.docChanged || u.selectionSet) {
+      const current = headingAt(this.headings, u.state.selection.main.head);
+      if (current !== this.current) {
+        this.current = current;
+        this.tell();
+      }
+    }
+  }
+
+  private schedule() {
+    window.clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => {
+      const headings = extractOutline(this.view.state.doc);
+      if (!sameHeadings(headings, this.headings)) this.version = ++versions;
+      this.headings = headings;
+      this.current = headingAt(this.headings, this.view.state.selection.main.head);
+      this.tell();
+    }, RESCAN_MS);
+  }
+
+  private tell() {
+    this.onOutline(outlineOf(this.view));
+  }
+
+  destroy() {
+    window.clearTimeout(this.timer);
+  }
+}
+
+/** The lines `from..to` of `doc` touches, and the line after them: their text and extent. */
+function lines(doc: EditorView["state"]["doc"], from: number, to: number) {
+  const first = doc.lineAt(from);
+  let last = doc.lineAt(to);
+  if (last.number < doc.lines) last = doc.line(last.number + 1);
+  return { from: first.from, to, text: doc.sliceString(first.from, last.to) };
+}
+
+const trackers = new WeakMap<EditorView, OutlineTracker>();
+
+/** The outline kept for the editor; `onOutline` hears when it changes. */
+export function outlineTracker(onOutline: (info: OutlineInfo) => void): Extension {
+  return ViewPlugin.define((view) => {
+    const t = new OutlineTracker(view, onOutline);
+    trackers.set(view, t);
+    return t;
+  });
+}
+
+/** The outline of the document `view` shows now (empty without the tracker). */
+export function outlineOf(view: EditorView): OutlineInfo {
+  const t = trackers.get(view);
+  return t ? { headings: t.headings, current: t.current, version: t.version } : { headings: [], current: -1, version: 0 };
+}
