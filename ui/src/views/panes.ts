@@ -104,11 +104,13 @@ export function wirePanes(app: App) {
   window.addEventListener("keydown", (e) => {
     if (modalOpen() || e.defaultPrevented) return;
     const mod = e.ctrlKey || e.metaKey;
+    // The letter by its key, or where Alt changed the character (macOS), by its place.
+    const is = (letter: string) => e.code === `Key${letter.toUpperCase()}` || e.key.toLowerCase() === letter;
     let act: (() => void) | null = null;
-    if (mod && !e.shiftKey && !e.altKey && e.code === "KeyB") act = () => toggle("sidebar");
-    else if (mod && !e.shiftKey && e.altKey && e.code === "KeyB") act = () => toggle("panel");
-    else if (mod && !e.shiftKey && e.altKey && e.code === "KeyF") act = () => toggleFocus(app);
-    else if (mod && e.shiftKey && !e.altKey && e.code === "KeyO") act = () => openHeadingPicker(app);
+    if (mod && !e.shiftKey && !e.altKey && is("b")) act = () => toggle("sidebar");
+    else if (mod && !e.shiftKey && e.altKey && is("b")) act = () => toggle("panel");
+    else if (mod && !e.shiftKey && e.altKey && is("f")) act = () => toggleFocus(app);
+    else if (mod && e.shiftKey && !e.altKey && is("o")) act = () => openHeadingPicker(app);
     else if (e.key === "Escape" && !mod && !e.shiftKey && !e.altKey && escape(app)) act = () => undefined;
     if (!act) return;
     e.preventDefault();
