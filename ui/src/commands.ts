@@ -1,7 +1,7 @@
 // The app's commands: what the palette lists (with their keys), and the
 // editor's key bindings, which run the same commands. The window-wide keys
 // (Ctrl+S, Ctrl+Shift+P, Esc…) are in views/layout.ts, the layout's (Ctrl+B,
-// Ctrl+Alt+B, Ctrl+Alt+F, Ctrl+Shift+O) in views/panes.ts.
+// Ctrl+Alt+B, Ctrl+Alt+F, Ctrl+Alt+R, Ctrl+Alt+W, Ctrl+Shift+O) in views/panes.ts.
 import { openSearchPanel } from "@codemirror/search";
 import type { KeyBinding } from "@codemirror/view";
 import type { App } from "./main";
@@ -13,7 +13,7 @@ import { toast } from "./views/modal";
 import { showPanel } from "./views/panel";
 import { openHeadingPicker } from "./views/outline";
 import { openPalette } from "./views/palette";
-import { toggle, toggleFocus, toggleReadingWidth } from "./views/panes";
+import { toggle, toggleFocus, toggleReadingWidth, toggleReflow } from "./views/panes";
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTint } from "./views/status";
 import { newThread } from "./views/threads-panel";
@@ -74,7 +74,8 @@ export function buildCommands(app: App): Command[] {
     { id: "toggle-sidebar", title: "Show or hide the sidebar (documents, outline)", keys: "Ctrl+B", run: () => toggle("sidebar") },
     { id: "toggle-panel", title: "Show or hide the review panel", keys: "Ctrl+Alt+B", run: () => toggle("panel") },
     { id: "focus-mode", title: "Focus mode", keys: "Ctrl+Alt+F", run: () => toggleFocus(app) },
-    { id: "reading-width", title: "Toggle reading width (70 characters, or the editor's width)", keys: "", run: () => toggleReadingWidth() },
+    { id: "reading-width", title: "Toggle reading width (70 characters, or the editor's width)", keys: "Ctrl+Alt+R", run: () => toggleReadingWidth() },
+    { id: "reflow", title: "Toggle re-flow of hard-wrapped paragraphs (display only)", keys: "Ctrl+Alt+W", run: () => toggleReflow(app) },
     { id: "review", title: "Show review panel", keys: "", run: () => showPanel(app, "review") },
     { id: "threads", title: "Show threads panel", keys: "", run: () => showPanel(app, "threads") },
     { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void app.openFolderDialog() },

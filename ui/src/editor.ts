@@ -4,7 +4,8 @@
 // and shows what the core reports (extensions/review-field.ts): proposals
 // inline as word diffs and thread anchors (extensions/review-decorations.ts),
 // attribution gutter and tooltip (extensions/attribution.ts), the outline's
-// headings (extensions/outline.ts), in a prose theme (extensions/prose.ts). CodeMirror's own history is not loaded: undo is the core's.
+// headings (extensions/outline.ts), hard-wrapped paragraphs shown re-flowed
+// when the writer wants (extensions/reflow.ts), in a prose theme (extensions/prose.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { EditorView, drawSelection, keymap, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
@@ -15,6 +16,7 @@ import { attributionTooltip, humanGutter } from "./extensions/attribution";
 import { coreSync, type CoreSyncHandlers } from "./extensions/core-sync";
 import { outlineTracker, type OutlineInfo } from "./extensions/outline";
 import { proseHighlighting, proseTheme } from "./extensions/prose";
+import { reflow } from "./extensions/reflow";
 import { reviewDecorations, threadClicks, type ProposalActions } from "./extensions/review-decorations";
 import { reviewState } from "./extensions/review-field";
 
@@ -46,6 +48,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
     coreSync(handlers),
     threadClicks((id) => handlers.focusThread(id)),
     outlineTracker((info) => handlers.onOutline(info)),
+    reflow,
   ];
   return EditorState.create({ doc: text, extensions });
 }

@@ -3,7 +3,7 @@
 // heading marked; Go to heading…), the selected proposal marked in the text
 // with its card's line and context and line breaks as ⏎, and the layout (side
 // panels hidden and shown and remembered, over the text in a narrow window,
-// focus mode). The real app: tests/e2e/reading.test.mjs.
+// focus mode, re-flow). The real app: tests/e2e/reading.test.mjs.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { EditorView } from "@codemirror/view";
 import { q, stubLayout, until } from "./dom";
@@ -225,6 +225,19 @@ describe("the layout", () => {
     setWidth(1400);
     expect(appClass()).toContain("sidebar-docked");
     expect(appClass()).toContain("panel-docked");
+  });
+
+  it("re-flow (Ctrl+Alt+W) shows a hard-wrapped paragraph as one line, the text unchanged; remembered", async () => {
+    // The paragraph's first line as shown (with the proposal's marks on it).
+    const shown = () => Array.from(document.querySelectorAll(".cm-line"), (l) => l.textContent ?? "").find((l) => l.startsWith("Every piece"))!;
+    expect(shown()).not.toContain("The first draft");
+    key("w", { ctrlKey: true, altKey: true, code: "KeyW" });
+    await until(() => shown().includes("The first draft is where we find out."), "the paragraph joined");
+    expect(view().state.doc.toString()).toBe(TEXT);
+    expect(Array.from(document.querySelectorAll(".cm-line"), (l) => l.textContent)).toContain("# Why We Write Drafts");
+    expect(JSON.parse(localStorage.getItem("cowriting.layout")!)).toMatchObject({ reflow: true });
+    key("w", { ctrlKey: true, altKey: true, code: "KeyW" });
+    await until(() => !shown().includes("The first draft"), "the lines as in the file");
   });
 
   it("focus mode (Ctrl+Alt+F) hides both panels; Esc leaves it", () => {

@@ -2,9 +2,11 @@
 // or hidden (buttons at the tab bar's ends, Ctrl+B and Ctrl+Alt+B, kept across
 // restarts), docked when the window has room and over the text when it has not;
 // focus mode (Ctrl+Alt+F: no panels, the tab and status bars faded, the text
-// centred at its reading width; Esc or the same key leaves); the reading width.
+// centred at its reading width; Esc or the same key leaves); the reading width
+// (Ctrl+Alt+R) and the re-flow of hard-wrapped paragraphs (Ctrl+Alt+W).
 import type { App } from "../main";
 import { $ } from "../dom";
+import { setReflow } from "../extensions/reflow";
 import { loadPrefs, paneLayout, savePrefs, togglePane, type LayoutPrefs, type Pane } from "../layout-state";
 import { modalOpen } from "./modal";
 import { openHeadingPicker } from "./outline";
@@ -76,6 +78,12 @@ export function toggleReadingWidth() {
   setPrefs({ ...panes.prefs, readingWidth: !panes.prefs.readingWidth });
 }
 
+/** Hard-wrapped paragraphs shown joined, or as the file has them. */
+export function toggleReflow(app: App) {
+  setPrefs({ ...panes.prefs, reflow: !panes.prefs.reflow });
+  setReflow(app.view, panes.prefs.reflow);
+}
+
 /** Esc: close the panel shown over the text, else leave focus mode. False when there was neither. */
 function escape(app: App): boolean {
   if (panes.peek) {
@@ -94,6 +102,7 @@ export function wirePanes(app: App) {
   $(".tb-panel").addEventListener("click", () => toggle("panel"));
   $(".tb-focus").addEventListener("click", () => toggleFocus(app));
   window.addEventListener("resize", () => applyLayout());
+  setReflow(null, panes.prefs.reflow);
   // A panel over the text goes once the writer is back in the text, or picked a document or heading.
   $(".main").addEventListener("mousedown", (e) => {
     if (panes.peek && !(e.target as Element).closest(".topbar")) escape(app);
@@ -111,6 +120,8 @@ export function wirePanes(app: App) {
     else if (mod && !e.shiftKey && e.altKey && is("b")) act = () => toggle("panel");
     else if (mod && !e.shiftKey && e.altKey && is("f")) act = () => toggleFocus(app);
     else if (mod && e.shiftKey && !e.altKey && is("o")) act = () => openHeadingPicker(app);
+    else if (mod && !e.shiftKey && e.altKey && is("r")) act = () => toggleReadingWidth();
+    else if (mod && !e.shiftKey && e.altKey && is("w")) act = () => toggleReflow(app);
     else if (e.key === "Escape" && !mod && !e.shiftKey && !e.altKey && escape(app)) act = () => undefined;
     if (!act) return;
     e.preventDefault();
