@@ -82,6 +82,13 @@ class OutlineTracker {
 
   destroy() {
     window.clearTimeout(this.timer);
+    // The view itself went (no document left; another document's state would have put its own tracker here): no outline.
+    queueMicrotask(() => {
+      if (trackers.get(this.view) === this) {
+        trackers.delete(this.view);
+        this.onOutline({ headings: [], current: -1, version: ++versions });
+      }
+    });
   }
 }
 
