@@ -112,8 +112,10 @@ test("the outline lists the headings and follows the cursor; a click and Go to h
     await b.keys(["Control", "End"]);
     await until(async () => (await b.execute(() => document.querySelector(".outline-item.current")?.textContent)) === "Proofreading", "the last heading marked");
     // Typing a heading: the outline has it once the writer pauses.
-    await b.keys(["Enter", "#", "#", " ", "A", "f", "t", "e", "r"]);
-    await until(async () => (await outline(b)).includes("lvl-2 After"), async () => `the typed heading in the outline (it is ${JSON.stringify(await outline(b))})`, 60_000);
+    await b.keys(["Enter"]);
+    // One key at a time (the same key twice in one chord would be pressed once).
+    for (const k of "## Sending it out") await b.keys([k]);
+    await until(async () => (await outline(b)).includes("lvl-2 Sending it out"), async () => `the typed heading in the outline (it is ${JSON.stringify(await outline(b))})`, 60_000);
     // Go to heading… (Ctrl+Shift+O): a fuzzy match, Enter jumps.
     await b.keys(["Control", "Shift", "o"]);
     const input = await b.$(".modal .palette-input");
@@ -124,8 +126,15 @@ test("the outline lists the headings and follows the cursor; a click and Go to h
       "one match for “wtlf”",
     );
     await b.keys(["Enter"]);
-    await until(async () => (await selection(b))?.from === GUIDE.indexOf("### What to look for"), "the cursor at “What to look for”");
+    await until(
+      async () => (await selection(b))?.from === GUIDE.indexOf("### What to look for"),
+      async () => `the cursor at “What to look for” (${GUIDE.indexOf("### What to look for")}; it is at ${JSON.stringify(await selection(b))}, modal: ${await b.execute(() => document.querySelector(".modal-root").innerHTML.slice(0, 300))})`,
+    );
+    // The Enter that picked it typed nothing in the text.
+    assert.equal(await text(b), `${GUIDE}\n## Sending it out`);
     await b.execute(() => document.querySelector(".outline").scrollTo(0, 0));
+    // The pointer off the outline (its hover is not the cursor's heading).
+    await (await b.$(".cm-content")).moveTo();
     await shot(b, "outline");
   });
 });
@@ -158,6 +167,7 @@ test("Alt+] marks the selected proposal in the text, and its card says where it 
     });
     assert.ok(box.top >= box.edTop && box.bottom <= box.edBottom, `on screen: ${JSON.stringify(box)}`);
     assert.equal(box.outline, "solid");
+    await shot(b, "selected-proposal");
     // The next one: the mark moves.
     await b.keys(["Alt", "]"]);
     await until(async () => (await b.execute(() => document.querySelector(".cm-proposal-selected")?.dataset.proposal)) !== marked, "the next proposal marked");
@@ -188,6 +198,22 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await until(() => shown(b, ".sidebar"), "the sidebar back (Ctrl+B)");
     await click(b, ".tb-panel");
     await until(() => shown(b, ".panel"), "the panel back");
+
+    // Re-flow from the palette: the hard-wrapped paragraphs shown joined, the text as it was (and the
+    // palette's Enter typed nothing); Ctrl+Alt+W turns it off.
+    const before = await text(b);
+    const lines = () => b.execute(() => document.querySelectorAll(".cm-line").length);
+    const asInFile = await lines();
+    await b.keys(["Control", "Shift", "p"]);
+    const pal = await b.$(".modal .palette-input");
+    await pal.waitForDisplayed({ timeout: 20_000 });
+    await pal.setValue("re-flow");
+    await b.keys(["Enter"]);
+    await until(async () => (await lines()) < asInFile - 5, async () => `the paragraphs joined (${await lines()} lines shown, ${asInFile} in the file)`);
+    assert.equal(await text(b), before);
+    await shot(b, "reflow");
+    await b.keys(["Control", "Alt", "w"]);
+    await until(async () => (await lines()) === asInFile, "the lines as in the file again");
 
     // Focus mode: no panels, the text centred; Esc leaves.
     await click(b, ".cm-content");

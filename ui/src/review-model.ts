@@ -13,7 +13,7 @@ export type DecoSpec =
   | { kind: "mark"; from: number; to: number; className: string; attributes: Record<string, string> }
   | { kind: "insert"; from: number; text: string; id: string; selected: boolean }
   /** A line break the proposal removes, at `from` (the ⏎ a deleted break shows as). */
-  | { kind: "newline"; from: number; id: string }
+  | { kind: "newline"; from: number; id: string; selected: boolean }
   | { kind: "decision"; from: number; proposal: ProposalDto };
 
 const HUMAN_LOCAL: SpanDto["author"] = { kind: "human", id: "you", model: null, label: "you", sdk: null, sessionId: null };
@@ -115,6 +115,8 @@ export function decorationSpecs(
       continue;
     }
     if (to > from) out.push({ kind: "mark", from, to, className: `cm-proposal${sel}`, attributes: { "data-proposal": p.id } });
+    // A widget of the selected proposal is marked itself unless the target's mark holds it (strictly inside).
+    const own = (at: number) => !!sel && !(at > from && at < to);
     let pos = from;
     for (const part of p.diff) {
       const n = part.text.length; // UTF-16 units, like the document's offsets
@@ -123,10 +125,10 @@ export function decorationSpecs(
         out.push({ kind: "mark", from: clamp(pos), to: clamp(pos + n), className: "cm-proposal-del", attributes: { "data-proposal": p.id } });
         // A removed line break is shown (the struck-through break itself shows nothing).
         for (let i = part.text.indexOf("\n"); i >= 0; i = part.text.indexOf("\n", i + 1)) {
-          out.push({ kind: "newline", from: clamp(pos + i), id: p.id });
+          out.push({ kind: "newline", from: clamp(pos + i), id: p.id, selected: own(pos + i) });
         }
         pos += n;
-      } else out.push({ kind: "insert", from: clamp(pos), text: part.text, id: p.id, selected: !!sel });
+      } else out.push({ kind: "insert", from: clamp(pos), text: part.text, id: p.id, selected: own(pos) });
     }
     out.push({ kind: "decision", from: to, proposal: p });
   }

@@ -73,15 +73,15 @@ class InsertWidget extends WidgetType {
 
 /** A line break the proposal removes: ⏎, struck through, at the end of the line. */
 class NewlineWidget extends WidgetType {
-  constructor(readonly id: string) {
+  constructor(readonly id: string, readonly selected: boolean) {
     super();
   }
   eq(other: NewlineWidget) {
-    return other.id === this.id;
+    return other.id === this.id && other.selected === this.selected;
   }
   toDOM() {
     const el = document.createElement("span");
-    el.className = "cm-proposal-del cm-proposal-nl";
+    el.className = `cm-proposal-del cm-proposal-nl${this.selected ? " cm-proposal-selected" : ""}`;
     el.dataset.proposal = this.id;
     el.textContent = "⏎";
     el.title = "The proposal removes this line break";
@@ -96,7 +96,7 @@ function toDecoration(spec: DecoSpec, handlers: ProposalActions) {
     case "insert":
       return Decoration.widget({ widget: new InsertWidget(spec.text, spec.id, spec.selected), side: 1 }).range(spec.from);
     case "newline":
-      return Decoration.widget({ widget: new NewlineWidget(spec.id), side: -1 }).range(spec.from);
+      return Decoration.widget({ widget: new NewlineWidget(spec.id, spec.selected), side: -1 }).range(spec.from);
     case "decision":
       return Decoration.widget({ widget: new DecisionWidget(spec.proposal, handlers), side: 2 }).range(spec.from);
   }

@@ -94,8 +94,11 @@ export function openHeadingPicker(app: App) {
     const items = filtered();
     if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
     else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
-    else if (e.key === "Enter" && items[selected] !== undefined) return pick(items[selected]);
-    else return;
+    else if (e.key === "Enter" && items[selected] !== undefined) {
+      // Not on to the editor, which has the focus once the picker closes (it would type a line break).
+      e.preventDefault();
+      return pick(items[selected]);
+    } else return;
     e.preventDefault();
     render();
   });
