@@ -253,5 +253,13 @@ describe("the layout", () => {
     key("f", { ctrlKey: true, altKey: true, code: "KeyF" });
     key("f", { ctrlKey: true, altKey: true, code: "KeyF" });
     expect(appClass()).not.toContain("focus-mode");
+    // A panel asked for in focus mode: focus mode ends, the panel shows (and stays a preference).
+    key("b", { ctrlKey: true, altKey: true, code: "KeyB" });
+    expect(appClass()).toContain("panel-hidden");
+    key("f", { ctrlKey: true, altKey: true, code: "KeyF" });
+    key("b", { ctrlKey: true, altKey: true, code: "KeyB" });
+    expect(appClass()).not.toContain("focus-mode");
+    expect(appClass()).toContain("panel-docked");
+    expect(appClass()).toContain("sidebar-docked");
   });
 });

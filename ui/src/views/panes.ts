@@ -45,16 +45,11 @@ function setPrefs(prefs: LayoutPrefs) {
   applyLayout();
 }
 
-/** Show or hide the sidebar or the review panel (leaving focus mode to show it). */
+/** Show or hide the sidebar or the review panel (in focus mode: leave it, and show the panel). */
 export function toggle(pane: Pane) {
-  if (panes.focus) {
-    panes.focus = false;
-    const next = togglePane(panes.prefs, window.innerWidth, panes.peek, pane);
-    // Leaving focus mode to show a panel: show it, whatever it was before.
-    if (paneLayout(panes.prefs, window.innerWidth, panes.peek, false)[pane] !== "hidden") return applyLayout();
-    panes.peek = next.peek;
-    return setPrefs(next.prefs);
-  }
+  const leaving = panes.focus;
+  panes.focus = false;
+  if (leaving && paneLayout(panes.prefs, window.innerWidth, panes.peek, false)[pane] !== "hidden") return applyLayout();
   const next = togglePane(panes.prefs, window.innerWidth, panes.peek, pane);
   panes.peek = next.peek;
   setPrefs(next.prefs);
