@@ -212,10 +212,8 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await until(async () => (await lines()) < asInFile - 5, async () => `the paragraphs joined (${await lines()} lines shown, ${asInFile} in the file)`);
     assert.equal(await text(b), before);
     await shot(b, "reflow");
-    await b.keys(["Control", "Alt", "w"]);
-    await until(async () => (await lines()) === asInFile, "the lines as in the file again");
 
-    // Focus mode: no panels, the text centred; Esc leaves.
+    // Focus mode (re-flowed still): no panels, the text centred; Esc leaves.
     await click(b, ".cm-content");
     await b.keys(["Control", "Alt", "f"]);
     await until(async () => /focus-mode/.test(await appClass(b)), "focus mode");
@@ -230,6 +228,8 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await b.keys(["Escape"]);
     await until(async () => !/focus-mode/.test(await appClass(b)), "focus mode left (Esc)");
     assert.ok(await shown(b, ".sidebar"), "the sidebar back after focus mode");
+    await b.keys(["Control", "Alt", "w"]);
+    await until(async () => (await lines()) === asInFile, "the lines as in the file again (Ctrl+Alt+W)");
 
     // A narrow window: the panels leave the text its width, and show over it when asked.
     const size = await b.getWindowSize();
