@@ -114,3 +114,54 @@ describe("mayChangeOutline", () => {
     expect(mayChangeOutline("ab\nc", "1. ab\nc")).toBe(true);
   });
 });
+
+describe("the outline kept in the editor", () => {
+  it("reads the text again after words typed in a heading of several lines (no mark on those lines)", async () => {
+    const { vi } = await import("vitest");
+    const { EditorView } = await import("@codemirror/view");
+    const { EditorState } = await import("@codemirror/state");
+    const { outlineOf, outlineTracker } = await import("../src/extensions/outline");
+    vi.useFakeTimers();
+    try {
+      const view = new EditorView({ state: EditorState.create({ doc: "A setext\nheading on\nthree lines\n---\ntext\n", extensions: [outlineTracker(() => undefined)] }), parent: document.body });
+      view.dispatch({ changes: { from: 1, insert: " long" } });
+      vi.runAllTimers();
+      expect(outlineOf(view).headings.map((h) => h.text)).toEqual(["A long setext heading on three lines"]);
+      view.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("after random edits (and the pause that reads the text again when one could change a heading), is the text's", async () => {
+    const { vi } = await import("vitest");
+    const { EditorView } = await import("@codemirror/view");
+    const { EditorState } = await import("@codemirror/state");
+    const { outlineOf, outlineTracker } = await import("../src/extensions/outline");
+    vi.useFakeTimers();
+    try {
+      const start = "# Title\n\nSome text here\nmore text\n\nA setext\nheading on\nthree lines\n---\n\n```\n# code\n```\n\n## Two\nwords and words\n";
+      const view = new EditorView({ state: EditorState.create({ doc: start, extensions: [outlineTracker(() => undefined)] }), parent: document.body });
+      let seed = 11;
+      const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+      const bits = ["a", "word ", " ", "\n", "#", "# ", "```", "-", "===", "\n\n", "x", "    ", "> "];
+      for (let i = 0; i < 500; i++) {
+        const len = view.state.doc.length;
+        const from = rnd(len + 1);
+        const to = rnd(3) === 0 ? Math.min(len, from + rnd(5)) : from;
+        const insert = rnd(4) === 0 ? "" : bits[rnd(bits.length)];
+        view.dispatch({ changes: { from, to, insert }, selection: { anchor: from + insert.length } });
+        vi.runAllTimers();
+        const doc = view.state.doc.toString();
+        const want = extractOutline(doc);
+        const got = outlineOf(view);
+        const where = `after edit ${i}: ${JSON.stringify(doc)}`;
+        expect(got.headings.map((h, k) => [h.level, h.text, got.at(k)]), where).toEqual(want.map((h) => [h.level, h.text, h.from]));
+        expect(got.current, where).toBe(headingAt(want, view.state.selection.main.head));
+      }
+      view.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

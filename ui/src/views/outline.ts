@@ -44,11 +44,12 @@ export function renderOutline(app: App, info: OutlineInfo) {
 /** Put the cursor at the start of heading `i`, scrolled to the top of the editor, and focus the text. */
 export function jumpToHeading(app: App, i: number) {
   const view = app.view;
-  const hd = view ? outlineOf(view).headings[i] : undefined;
-  if (!view || !hd) return;
+  const outline = view ? outlineOf(view) : null;
+  if (!view || !outline?.headings[i]) return;
+  const from = outline.at(i);
   view.dispatch({
-    selection: { anchor: hd.from },
-    effects: EditorView.scrollIntoView(hd.from, { y: "start", yMargin: 24 }),
+    selection: { anchor: from },
+    effects: EditorView.scrollIntoView(from, { y: "start", yMargin: 24 }),
     userEvent: "select",
   });
   view.focus();
