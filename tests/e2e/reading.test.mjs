@@ -108,7 +108,7 @@ test("the outline lists the headings and follows the cursor; a click and Go to h
       "a heading marked as the cursor's",
     );
     assert.equal(await b.execute(() => document.querySelector(".outline-item.current").textContent), "Cutting");
-    // The heading the cursor is under follows the cursor (typing moves it down into "Reordering").
+    // The heading marked follows the cursor: at the end, the last one.
     await b.keys(["Control", "End"]);
     await until(async () => (await b.execute(() => document.querySelector(".outline-item.current")?.textContent)) === "Proofreading", "the last heading marked");
     // Typing a heading: the outline has it once the writer pauses.
