@@ -32,7 +32,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 type Make = (text: string, review: ReviewDto) => EditorState;
-const handlers = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, keys: [] };
+const handlers = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, onOutline() {}, keys: [] };
 
 function bare(extra: Extension[]): Make {
   return (text) => EditorState.create({ doc: text, extensions: extra });

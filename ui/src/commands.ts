@@ -1,6 +1,7 @@
 // The app's commands: what the palette lists (with their keys), and the
 // editor's key bindings, which run the same commands. The window-wide keys
-// (Ctrl+S, Ctrl+Shift+P, Esc…) are in views/layout.ts.
+// (Ctrl+S, Ctrl+Shift+P, Esc…) are in views/layout.ts, the layout's (Ctrl+B,
+// Ctrl+Alt+B, Ctrl+Alt+F, Ctrl+Alt+R, Ctrl+Alt+W, Ctrl+Shift+O) in views/panes.ts.
 import { nextDiagnostic } from "@codemirror/lint";
 import { openSearchPanel } from "@codemirror/search";
 import type { KeyBinding } from "@codemirror/view";
@@ -13,7 +14,9 @@ import { toggleSpelling } from "./spelling";
 import { deleteDocument, newDocument, newFolder, renameDocument } from "./views/doc-actions";
 import { toast } from "./views/modal";
 import { showPanel } from "./views/panel";
+import { openHeadingPicker } from "./views/outline";
 import { openPalette } from "./views/palette";
+import { toggle, toggleFocus, toggleReadingWidth, toggleReflow } from "./views/panes";
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTint } from "./views/status";
 import { openSearch } from "./views/search-panel";
@@ -76,6 +79,12 @@ export function buildCommands(app: App): Command[] {
     { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => app.view && openSearchPanel(app.view) },
     { id: "search", title: "Search the workspace (all documents and threads)", keys: "Ctrl+Shift+F", run: () => openSearch(app) },
     { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(app) },
+    { id: "heading", title: "Go to heading…", keys: "Ctrl+Shift+O", run: () => openHeadingPicker(app) },
+    { id: "toggle-sidebar", title: "Show or hide the sidebar (documents, outline)", keys: "Ctrl+B", run: () => toggle("sidebar") },
+    { id: "toggle-panel", title: "Show or hide the review panel", keys: "Ctrl+Alt+B", run: () => toggle("panel") },
+    { id: "focus-mode", title: "Focus mode", keys: "Ctrl+Alt+F", run: () => toggleFocus(app) },
+    { id: "reading-width", title: "Toggle reading width (70 characters, or the editor's width)", keys: "Ctrl+Alt+R", run: () => toggleReadingWidth() },
+    { id: "reflow", title: "Toggle re-flow of hard-wrapped paragraphs (display only)", keys: "Ctrl+Alt+W", run: () => toggleReflow(app) },
     { id: "review", title: "Show review panel", keys: "", run: () => showPanel(app, "review") },
     { id: "threads", title: "Show threads panel", keys: "", run: () => showPanel(app, "threads") },
     { id: "new-document", title: "New document", keys: "Ctrl+N", keywords: "new file create", run: () => newDocument(app) },

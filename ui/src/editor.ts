@@ -3,9 +3,11 @@
 // applies the core's changes back (annotated `fromCore` so they are not echoed),
 // and shows what the core reports (extensions/review-field.ts): proposals
 // inline as word diffs and thread anchors (extensions/review-decorations.ts),
-// attribution gutter and tooltip (extensions/attribution.ts), in a prose theme
-// (extensions/prose.ts), spelling and grammar underlined as the writer types
-// (extensions/spelling.ts). CodeMirror's own history is not loaded: undo is the core's.
+// attribution gutter and tooltip (extensions/attribution.ts), the outline's
+// headings (extensions/outline.ts), hard-wrapped paragraphs shown re-flowed
+// when the writer wants (extensions/reflow.ts), spelling and grammar underlined
+// as the writer types (extensions/spelling.ts), in a prose theme
+// (extensions/prose.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { EditorView, drawSelection, keymap, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
@@ -14,13 +16,17 @@ import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/sea
 import type { ReviewDto } from "./bindings/ReviewDto";
 import { attributionTooltip, humanGutter } from "./extensions/attribution";
 import { coreSync, type CoreSyncHandlers } from "./extensions/core-sync";
+import { outlineTracker, type OutlineInfo } from "./extensions/outline";
 import { proseHighlighting, proseTheme } from "./extensions/prose";
+import { reflow } from "./extensions/reflow";
 import { reviewDecorations, threadClicks, type ProposalActions } from "./extensions/review-decorations";
 import { reviewState } from "./extensions/review-field";
 import { spelling, type SpellingHandlers } from "./extensions/spelling";
 
 export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   focusThread(id: string): void;
+  /** The headings changed, or the one the cursor is under (extensions/outline.ts). */
+  onOutline(info: OutlineInfo): void;
   keys: KeyBinding[];
   spelling: SpellingHandlers;
 }
@@ -46,6 +52,8 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
     coreSync(handlers),
     threadClicks((id) => handlers.focusThread(id)),
     spelling(handlers.spelling),
+    outlineTracker((info) => handlers.onOutline(info)),
+    reflow,
   ];
   return EditorState.create({ doc: text, extensions });
 }

@@ -31,6 +31,7 @@ import { spellingHandlers, workspaceChanged } from "./spelling";
 import { TaskChips } from "./tasks";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
+import { renderOutline } from "./views/outline";
 import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
@@ -197,6 +198,7 @@ export class App {
       accept: (id) => void this.accept(id),
       reject: (id) => void this.reject(id),
       focusThread: (id) => focusThread(this, id),
+      onOutline: (info) => renderOutline(this, info),
       keys: editorKeys(this),
       spelling: spellingHandlers(this),
     };

@@ -11,7 +11,9 @@ export type MapPos = (pos: number, assoc: -1 | 1) => number;
 
 export type DecoSpec =
   | { kind: "mark"; from: number; to: number; className: string; attributes: Record<string, string> }
-  | { kind: "insert"; from: number; text: string; id: string }
+  | { kind: "insert"; from: number; text: string; id: string; selected: boolean }
+  /** A line break the proposal removes, at `from` (the ⏎ a deleted break shows as). */
+  | { kind: "newline"; from: number; id: string; selected: boolean }
   | { kind: "decision"; from: number; proposal: ProposalDto };
 
 const HUMAN_LOCAL: SpanDto["author"] = { kind: "human", id: "you", model: null, label: "you", sdk: null, sessionId: null };
@@ -66,11 +68,15 @@ function overlaps(from: number, to: number, ranges: readonly { from: number; to:
   return ranges.some((r) => from <= r.to && to >= r.from);
 }
 
-/** The decorations for the parts of a document of length `docLength` in `visible`. */
+/**
+ * The decorations for the parts of a document of length `docLength` in
+ * `visible`; the proposal `selected` (Alt+] / a click on its card) marked apart.
+ */
 export function decorationSpecs(
   review: ReviewDto,
   visible: readonly { from: number; to: number }[],
   docLength: number,
+  selected: string | null = null,
 ): DecoSpec[] {
   const out: DecoSpec[] = [];
   const clamp = (n: number) => Math.max(0, Math.min(docLength, n));
@@ -100,22 +106,29 @@ export function decorationSpecs(
     if (p.from === null || p.to === null || !overlaps(p.from, p.to, visible)) continue;
     const from = clamp(p.from);
     const to = clamp(p.to);
+    const sel = p.id === selected ? " cm-proposal-selected" : "";
     if (p.state !== "pending") {
       if (to > from) {
-        out.push({ kind: "mark", from, to, className: "cm-proposal cm-proposal-stale", attributes: { "data-proposal": p.id } });
+        out.push({ kind: "mark", from, to, className: `cm-proposal cm-proposal-stale${sel}`, attributes: { "data-proposal": p.id } });
       }
       out.push({ kind: "decision", from: to, proposal: p });
       continue;
     }
-    if (to > from) out.push({ kind: "mark", from, to, className: "cm-proposal", attributes: { "data-proposal": p.id } });
+    if (to > from) out.push({ kind: "mark", from, to, className: `cm-proposal${sel}`, attributes: { "data-proposal": p.id } });
+    // A widget of the selected proposal is marked itself unless the target's mark holds it (strictly inside).
+    const own = (at: number) => !!sel && !(at > from && at < to);
     let pos = from;
     for (const part of p.diff) {
       const n = part.text.length; // UTF-16 units, like the document's offsets
       if (part.tag === "equal") pos += n;
       else if (part.tag === "delete") {
         out.push({ kind: "mark", from: clamp(pos), to: clamp(pos + n), className: "cm-proposal-del", attributes: { "data-proposal": p.id } });
+        // A removed line break is shown (the struck-through break itself shows nothing).
+        for (let i = part.text.indexOf("\n"); i >= 0; i = part.text.indexOf("\n", i + 1)) {
+          out.push({ kind: "newline", from: clamp(pos + i), id: p.id, selected: own(pos + i) });
+        }
         pos += n;
-      } else out.push({ kind: "insert", from: clamp(pos), text: part.text, id: p.id });
+      } else out.push({ kind: "insert", from: clamp(pos), text: part.text, id: p.id, selected: own(pos) });
     }
     out.push({ kind: "decision", from: to, proposal: p });
   }

@@ -260,7 +260,7 @@ export class ReviewState {
   }
 
   /** The decorations for the parts of the document in `visible`: what `decorationSpecs` gives for the same review. */
-  decorations(visible: readonly { from: number; to: number }[], docLength: number): DecoSpec[] {
+  decorations(visible: readonly { from: number; to: number }[], docLength: number, selected: string | null = null): DecoSpec[] {
     const pick = <T>(set: RangeSet<Placed<T>>, place: (v: Placed<T>, from: number, to: number) => T): T[] => {
       const seen = new Map<Placed<T>, T>();
       for (const r of visible) set.between(r.from, r.to, (from, to, v) => void seen.set(v, place(v, from, to)));
@@ -269,7 +269,7 @@ export class ReviewState {
     const spans = pick(this.agentSpans, (v, from, to) => ({ ...v.record, from, to }));
     const threads = pick(this.threads, (v, from, to) => ({ ...v.record, from, to }));
     const proposals = pick(this.proposals, (v, from, to) => ({ ...v.record, from, to, state: v.state ?? v.record.state }));
-    return decorationSpecs({ ...this.dto, spans, threads, proposals }, visible, docLength);
+    return decorationSpecs({ ...this.dto, spans, threads, proposals }, visible, docLength, selected);
   }
 
   /** The first agent span (in the core's order) containing `pos`, if any. */

@@ -28,6 +28,8 @@ export function installTestHooks(app: App) {
     jobsRunning: () => app.tasks.running().length,
     /** The message the last finished task showed ("Claude proposed 2 edits", "harper: 3 suggestions, …"). */
     lastJobMessage: () => app.tasks.lastMessage,
+    /** The editor's main selection (UTF-16 offsets), and whether the editor has the focus. */
+    selection: () => (app.view ? { from: app.view.state.selection.main.from, to: app.view.state.selection.main.to, focused: app.view.hasFocus } : null),
     /** Select `from..to` (UTF-16 offsets) in the editor, as a drag would. */
     select: (from: number, to: number) => {
       app.view?.dispatch({ selection: { anchor: from, head: to }, userEvent: "select.pointer" });

@@ -123,3 +123,26 @@ export function applyTextChanges(text: string, changes: TextChange[]): string {
 export function authorLabel(author: AuthorDto, me: IdentityDto | null): string {
   return me && author.kind === "human" && author.id === me.id ? me.display : author.label;
 }
+
+/**
+ * How well `query` fuzzily matches `text` (its characters in order, any case),
+ * higher is better; null when it does not. A run of characters and the start
+ * of a word count more: "wwm" finds "Working with a machine".
+ */
+export function fuzzyScore(query: string, text: string): number | null {
+  const q = query.toLowerCase().replace(/\s+/g, "");
+  const t = text.toLowerCase();
+  let score = 0;
+  let at = 0;
+  let prev = -2;
+  for (const ch of q) {
+    const i = t.indexOf(ch, at);
+    if (i < 0) return null;
+    score += 1;
+    if (i === prev + 1) score += 2;
+    if (i === 0 || !/[\p{L}\p{N}]/u.test(t[i - 1])) score += 3;
+    prev = i;
+    at = i + 1;
+  }
+  return score - t.length / 1000;
+}

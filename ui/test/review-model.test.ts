@@ -55,6 +55,21 @@ describe("decorationSpecs", () => {
     const ins = specs.find((s) => s.kind === "insert");
     expect(ins && ins.kind === "insert" && ins.text).toBe("slow");
   });
+  it("marks the selected proposal apart, and shows a line break it removes as ⏎", () => {
+    const r = review();
+    const plain = decorationSpecs(r, [{ from: 0, to: 26 }], 26);
+    expect(plain.some((s) => s.kind === "mark" && s.className.includes("cm-proposal-selected"))).toBe(false);
+    const sel = decorationSpecs(r, [{ from: 0, to: 26 }], 26, "p1");
+    expect(sel.find((s) => s.kind === "mark" && s.from === 4 && s.to === 15)).toMatchObject({ className: "cm-proposal cm-proposal-selected" });
+    // The inserted words are inside the target's mark: not outlined again; at its edge or alone they are.
+    expect(sel.find((s) => s.kind === "insert")).toMatchObject({ selected: false });
+    const pure = { ...r, proposals: [{ ...r.proposals[0], from: 4, to: 4, diff: [{ tag: "insert" as const, text: "very " }] }] };
+    expect(decorationSpecs(pure, [{ from: 0, to: 26 }], 26, "p1").find((s) => s.kind === "insert")).toMatchObject({ selected: true });
+    // "quick\nbrown" → "quick brown": the break removed is a ⏎ at its place.
+    r.proposals[0] = { ...r.proposals[0], diff: [{ tag: "equal", text: "quick" }, { tag: "delete", text: "\n" }, { tag: "insert", text: " " }, { tag: "equal", text: "brown" }] };
+    const nl = decorationSpecs(r, [{ from: 0, to: 26 }], 26).filter((s) => s.kind === "newline");
+    expect(nl).toEqual([{ kind: "newline", from: 9, id: "p1", selected: false }]);
+  });
   it("marks a thread re-attached after a re-wrap apart from the others", () => {
     const r = review();
     r.threads[0] = { ...r.threads[0], relocated: true, anchoredText: "jumps" };

@@ -1,11 +1,13 @@
 // The review in the text: each proposal inline as a word diff with its accept
-// and reject buttons (a stale one labelled), thread anchors marked; built only
+// and reject buttons (a stale one labelled; the selected one marked apart; line
+// breaks it adds or removes shown as ⏎), thread anchors marked; built only
 // for what is on screen. A click on a thread's text shows its card.
 import type { Extension } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, WidgetType, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 import type { ProposalDto } from "../bindings/ProposalDto";
 import type { DecoSpec } from "../review-model";
-import { reviewField } from "./review-field";
+import { appendWithNewlines } from "../diff-text";
+import { reviewField, selectedProposal } from "./review-field";
 
 /** What the buttons beside a proposal do. */
 export interface ProposalActions {
@@ -54,17 +56,35 @@ class DecisionWidget extends WidgetType {
 }
 
 class InsertWidget extends WidgetType {
-  constructor(readonly text: string, readonly id: string) {
+  constructor(readonly text: string, readonly id: string, readonly selected: boolean) {
     super();
   }
   eq(other: InsertWidget) {
-    return other.text === this.text && other.id === this.id;
+    return other.text === this.text && other.id === this.id && other.selected === this.selected;
   }
   toDOM() {
     const el = document.createElement("span");
-    el.className = "cm-proposal-ins";
+    el.className = `cm-proposal-ins${this.selected ? " cm-proposal-selected" : ""}`;
     el.dataset.proposal = this.id;
-    el.textContent = this.text; // text, never HTML
+    appendWithNewlines(el, this.text, true); // text, never HTML; each line break also as ⏎
+    return el;
+  }
+}
+
+/** A line break the proposal removes: ⏎, struck through, at the end of the line. */
+class NewlineWidget extends WidgetType {
+  constructor(readonly id: string, readonly selected: boolean) {
+    super();
+  }
+  eq(other: NewlineWidget) {
+    return other.id === this.id && other.selected === this.selected;
+  }
+  toDOM() {
+    const el = document.createElement("span");
+    el.className = `cm-proposal-del cm-proposal-nl${this.selected ? " cm-proposal-selected" : ""}`;
+    el.dataset.proposal = this.id;
+    el.textContent = "⏎";
+    el.title = "The proposal removes this line break";
     return el;
   }
 }
@@ -74,7 +94,9 @@ function toDecoration(spec: DecoSpec, handlers: ProposalActions) {
     case "mark":
       return Decoration.mark({ class: spec.className, attributes: spec.attributes }).range(spec.from, spec.to);
     case "insert":
-      return Decoration.widget({ widget: new InsertWidget(spec.text, spec.id), side: 1 }).range(spec.from);
+      return Decoration.widget({ widget: new InsertWidget(spec.text, spec.id, spec.selected), side: 1 }).range(spec.from);
+    case "newline":
+      return Decoration.widget({ widget: new NewlineWidget(spec.id, spec.selected), side: -1 }).range(spec.from);
     case "decision":
       return Decoration.widget({ widget: new DecisionWidget(spec.proposal, handlers), side: 2 }).range(spec.from);
   }
@@ -92,14 +114,19 @@ export function reviewDecorations(handlers: ProposalActions): Extension {
         this.decorations = this.build(view);
       }
       update(u: ViewUpdate) {
-        if (u.docChanged || u.viewportChanged || u.startState.field(reviewField) !== u.state.field(reviewField)) {
+        if (
+          u.docChanged ||
+          u.viewportChanged ||
+          u.startState.field(reviewField) !== u.state.field(reviewField) ||
+          u.startState.field(selectedProposal) !== u.state.field(selectedProposal)
+        ) {
           this.decorations = this.build(u.view);
         }
       }
       build(view: EditorView): DecorationSet {
         const review = view.state.field(reviewField);
         if (!review) return Decoration.none;
-        const specs = review.decorations(view.visibleRanges, view.state.doc.length);
+        const specs = review.decorations(view.visibleRanges, view.state.doc.length, view.state.field(selectedProposal));
         return Decoration.set(specs.map((s) => toDecoration(s, handlers)), true);
       }
     },

@@ -2,7 +2,8 @@
 // reported (proposals, threads, attribution spans), its positions mapped through
 // the writer's edits until the core's next word. `reviewState(review)` is the
 // extension; `setReview` replaces the review, `fromCore` marks the core's own
-// changes, `reviewOf` / `staleCountOf` read it.
+// changes, `reviewOf` / `staleCountOf` read it; `selectProposal` marks one
+// proposal apart in the text.
 import { Annotation, StateEffect, StateField, type EditorState, type Extension } from "@codemirror/state";
 import type { ReviewDto } from "../bindings/ReviewDto";
 import { ReviewState } from "../review-state";
@@ -26,9 +27,21 @@ export const reviewField = StateField.define<ReviewState | null>({
   },
 });
 
-/** The review field, starting from `review` (the core's, for the document's text). */
+/** Selects a proposal (its id; null: none): its inline diff is marked apart in the text. */
+export const selectProposal = StateEffect.define<string | null>();
+
+/** The proposal selected with Alt+] / Alt+[ or a click on its card, if any. */
+export const selectedProposal = StateField.define<string | null>({
+  create: () => null,
+  update(value, tr) {
+    for (const e of tr.effects) if (e.is(selectProposal)) value = e.value;
+    return value;
+  },
+});
+
+/** The review field, starting from `review` (the core's, for the document's text), and the selected proposal. */
 export function reviewState(review: ReviewDto): Extension {
-  return reviewField.init((state) => ReviewState.of(review, state.doc));
+  return [reviewField.init((state) => ReviewState.of(review, state.doc)), selectedProposal];
 }
 
 /** The review of `state` with its positions as they are now (built when asked for, not per keystroke). */

@@ -1,7 +1,8 @@
-// The window's skeleton (sidebar, tabs, editor, status bar, panel, toast and
-// modal roots) and its wiring: the chrome's buttons and the window-wide keys
-// (Ctrl+S, Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Esc). The editor's
-// own keys are in commands.ts.
+// The window's skeleton (sidebar with documents and outline, tab bar with the
+// panels' toggles, editor, status bar, panel with its legend, toast and modal
+// roots) and its wiring: the chrome's buttons and the window-wide keys (Ctrl+S,
+// Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Esc; the layout's own in
+// views/panes.ts). The editor's own keys are in commands.ts.
 import type { App } from "../main";
 import { $ } from "../dom";
 import { askClaude } from "../dialogs/ask-claude";
@@ -12,6 +13,7 @@ import { closeModal, modalOpen } from "./modal";
 import { openPalette } from "./palette";
 import { showPanel, type PanelTab } from "./panel";
 import { openSearch } from "./search-panel";
+import { wirePanes } from "./panes";
 import { toggleTint } from "./status";
 
 /** The window's elements, which the views fill in; set once at start. */
@@ -21,9 +23,18 @@ export const LAYOUT = `
     <div class="ws-header"><span class="ws-name"></span><button class="ws-new" title="New document (Ctrl+N)" aria-label="New document">+ New</button><button class="ws-open" title="Open folder (Ctrl+O)">Open…</button></div>
     <div class="recent"></div>
     <nav class="tree" aria-label="Documents"></nav>
+    <section class="outline-pane" aria-label="Outline">
+      <div class="outline-head" title="Go to heading (Ctrl+Shift+O)">Outline</div>
+      <nav class="outline"></nav>
+    </section>
   </aside>
   <main class="main">
-    <div class="tabs" role="tablist"></div>
+    <div class="topbar">
+      <button class="tb-sidebar tb-toggle" title="Show or hide the documents and outline (Ctrl+B)" aria-label="Sidebar"><svg viewBox="0 0 16 16" aria-hidden="true"><rect x="1.5" y="2.5" width="13" height="11" rx="1.5"/><rect class="fill" x="1.5" y="2.5" width="4.5" height="11" rx="1.5"/></svg></button>
+      <div class="tabs" role="tablist"></div>
+      <button class="tb-focus tb-toggle" title="Focus mode (Ctrl+Alt+F; Esc leaves)" aria-label="Focus mode"><svg viewBox="0 0 16 16" aria-hidden="true"><path d="M2 6V2h4M10 2h4v4M14 10v4h-4M6 14H2v-4"/></svg></button>
+      <button class="tb-panel tb-toggle" title="Show or hide the review panel (Ctrl+Alt+B)" aria-label="Review panel"><svg viewBox="0 0 16 16" aria-hidden="true"><rect x="1.5" y="2.5" width="13" height="11" rx="1.5"/><rect class="fill" x="10" y="2.5" width="4.5" height="11" rx="1.5"/></svg></button>
+    </div>
     <div class="restore-notice" role="status" hidden></div>
     <div class="banner" hidden></div>
     <div class="editor-host"><div class="empty">Open a document from the list on the left.</div></div>
@@ -44,6 +55,12 @@ export const LAYOUT = `
       <button class="pt-threads" data-tab="threads">Threads</button>
       <button class="pt-search" data-tab="search" title="Search the workspace (Ctrl+Shift+F)">Search</button>
     </div>
+    <div class="legend" aria-label="What the marks in the text mean">
+      <span class="lg lg-ins" title="Text a proposal adds (accept or reject it)">added</span>
+      <span class="lg lg-del" title="Text a proposal removes">removed</span>
+      <span class="lg lg-thread" title="Text a comment thread is about (click it to see the thread)">comment</span>
+      <span class="lg lg-claude" title="Text accepted from Claude (hover it: who, when, what was asked; Ctrl+Shift+A hides the tint)">Claude's</span>
+    </div>
     <div class="panel-body review-body"></div>
     <div class="panel-body threads-body" hidden></div>
     <div class="panel-body search-body" hidden></div>
@@ -54,6 +71,8 @@ export const LAYOUT = `
 
 /** Wire the chrome's buttons and the window-wide keys. */
 export function wireChrome(app: App) {
+  // First: its keys (Esc leaving focus mode) go before the window's others.
+  wirePanes(app);
   $(".ws-open").addEventListener("click", () => void app.openFolderDialog());
   $(".ws-new").addEventListener("click", () => newDocument(app));
   $(".st-tint").addEventListener("click", () => toggleTint(app));

@@ -36,8 +36,11 @@ export function openPalette(app: App) {
     const items = filtered();
     if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
     else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
-    else if (e.key === "Enter" && items[selected]) return pick(items[selected]);
-    else return;
+    else if (e.key === "Enter" && items[selected]) {
+      // Not on to the editor, which has the focus once the palette closes (it would type a line break).
+      e.preventDefault();
+      return pick(items[selected]);
+    } else return;
     e.preventDefault();
     render();
   });

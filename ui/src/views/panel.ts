@@ -2,6 +2,7 @@
 // re-rendering both only when the review shown changed.
 import type { App } from "../main";
 import { $ } from "../dom";
+import { showPane } from "./panes";
 import { renderReviewPanel } from "./review-panel";
 import { renderBanner } from "./status";
 import { renderThreadsPanel } from "./threads-panel";
@@ -9,8 +10,9 @@ import { renderThreadsPanel } from "./threads-panel";
 /** The panel's tabs. */
 export type PanelTab = "review" | "threads" | "search";
 
-/** Show the Review, Threads or Search tab. */
+/** Show the Review, Threads or Search tab (and the panel, when it is hidden). */
 export function showPanel(app: App, tab: PanelTab) {
+  showPane("panel");
   app.panelTab = tab;
   for (const t of ["review", "threads", "search"] as const) {
     $(`.pt-${t}`).classList.toggle("active", tab === t);

@@ -1,11 +1,14 @@
 // The Review panel: the pending proposals grouped by turn (accept/reject all),
-// each as a card (diff, the producer's category and reason, accept / edit /
-// reject), and moving between proposals in the text.
+// each as a card (diff with its line breaks as ⏎, its line and the words
+// around it, the producer's category and reason, accept / edit / reject), and
+// moving between proposals in the text (the one selected marked there too).
 import { EditorView } from "@codemirror/view";
 import type { App } from "../main";
 import type { ProposalDto } from "../bindings/ProposalDto";
 import { askClaude } from "../dialogs/ask-claude";
+import { appendWithNewlines, contextLine } from "../diff-text";
 import { $, h } from "../dom";
+import { selectProposal } from "../extensions/review-field";
 import { plural } from "../jobs";
 import { checkDocument } from "../producers";
 import { age, groupByTurn, nextProposal, proposalAt } from "../util";
@@ -69,8 +72,14 @@ export function renderReviewPanel(app: App) {
 function proposalCard(app: App, p: ProposalDto): HTMLElement {
   const card = h("article", { class: `card card-${p.state}${p.id === app.focusedProposal ? " focused" : ""}`, "data-proposal": p.id });
   const diff = h("div", { class: "card-diff" });
-  for (const part of p.diff) diff.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
+  for (const part of p.diff) {
+    const span = h("span", { class: `diff-${part.tag}` });
+    appendWithNewlines(span, part.text, true);
+    diff.append(span);
+  }
   card.append(diff);
+  const where = cardContext(app, p);
+  if (where) card.append(where);
   const c = p.contract;
   if (c && (c.category || c.reason)) {
     // Category and reason come from the producer: text only, never HTML.
@@ -104,6 +113,22 @@ function proposalCard(app: App, p: ProposalDto): HTMLElement {
   return card;
 }
 
+/** Where the proposal is: its line and the words around its target (emphasized; ‸ for an insertion). */
+function cardContext(app: App, p: ProposalDto): HTMLElement | null {
+  if (!app.view || p.from === null || p.to === null) return null;
+  const doc = app.view.state.doc;
+  const from = Math.min(p.from, doc.length);
+  const c = contextLine(from, Math.max(from, Math.min(p.to, doc.length)), (pos) => doc.lineAt(pos), (f, t) => doc.sliceString(f, t));
+  return h(
+    "div",
+    { class: "card-context", title: `Line ${c.line}` },
+    h("span", { class: "card-line", text: `L${c.line}` }),
+    h("span", { class: "card-around", text: c.before }),
+    c.target ? h("mark", { class: "card-target", text: c.target }) : h("mark", { class: "card-target card-at", text: "‸", title: "Inserted here" }),
+    h("span", { class: "card-around", text: c.after }),
+  );
+}
+
 /** Edit the proposed text in the card, then accept that instead. */
 function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
   const area = h("textarea", { class: "card-edit", rows: "4" });
@@ -120,11 +145,14 @@ function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
   });
 }
 
-/** Put the cursor at a proposal, scrolled into view, and mark its card. */
+/** Put the cursor at a proposal, scrolled into view, and mark it in the text and its card. */
 export function reveal(app: App, p: ProposalDto) {
   if (!app.view || p.from === null) return;
   app.focusedProposal = p.id;
-  app.view.dispatch({ selection: { anchor: p.from }, effects: EditorView.scrollIntoView(p.from, { y: "center" }) });
+  app.view.dispatch({
+    selection: { anchor: p.from },
+    effects: [selectProposal.of(p.id), EditorView.scrollIntoView(p.from, { y: "center" })],
+  });
   app.view.focus();
   for (const el of Array.from(document.querySelectorAll(".card"))) {
     el.classList.toggle("focused", (el as HTMLElement).dataset.proposal === p.id);

@@ -1,0 +1,255 @@
+// Reading and navigating (issue 13), in the real app: the outline lists the
+// document's headings and a click jumps there; Go to heading…; the proposal
+// selected with Alt+] is marked in the text and its card shows where it is;
+// the side panels hide and show (and stay so across a restart), focus mode,
+// and a 760 px window that leaves the text its width. Screenshots (outline,
+// focus, narrow) go to tests/e2e/artifacts; the README's copies in
+// docs/screenshots/ are refreshed by hand from there.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, click, idle, openDoc, startDriver, testHome, text, until, withApp as withAppAt, workspace } from "./support.mjs";
+
+const { env: ENV } = testHome();
+const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
+mkdirSync(ARTIFACTS, { recursive: true });
+
+let driver;
+before(async () => {
+  driver = await startDriver(ENV);
+});
+after(() => driver?.stop());
+
+const withApp = (ws, f) => withAppAt(driver.port, ws, f);
+const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
+
+/** A longer document with an outline worth the name: headings of three levels, setext ones, a fence with `#` lines. */
+const GUIDE = `# A Field Guide to Revision
+
+Revision is where the piece finds its shape. This guide walks through the
+passes a draft goes through, from the first read to the last line edit.
+
+## The first read
+
+Read the whole draft in one sitting, without a pen. Note where you were
+bored, where you were lost, and where you wanted more.
+
+### What to look for
+
+The argument, the order, the places where a reader has to guess.
+
+### What to leave alone
+
+Commas. Word choice. Anything a later pass will rewrite anyway.
+
+Structural edits
+----------------
+
+Move, cut and merge whole sections before touching a sentence.
+
+\`\`\`text
+# This is not a heading: it is in a code block.
+\`\`\`
+
+### Cutting
+
+Most drafts are a third too long. Cut the throat-clearing first.
+
+### Reordering
+
+Put the strongest example where the reader is most awake.
+
+## Line edits
+
+Now the sentences: rhythm, precision, the word that is almost right.
+
+Proofreading
+============
+
+Last, and only last: spelling, punctuation, the doubled word.
+`;
+
+const selection = (b) => b.execute(() => window.__cowriting.selection());
+const appClass = (b) => b.execute(() => document.querySelector(".app").className);
+const outline = (b) => b.execute(() => Array.from(document.querySelectorAll(".outline-item"), (el) => `${el.className.match(/lvl-\d/)[0]} ${el.textContent}`));
+/** Whether `sel`'s element takes room in the window now. */
+const shown = (b, sel) => b.execute((s) => {
+  const el = document.querySelector(s);
+  return !!el && el.getClientRects().length > 0 && el.getBoundingClientRect().width > 0;
+}, sel);
+const editorWidth = (b) => b.execute(() => Math.round(document.querySelector(".cm-editor").getBoundingClientRect().width));
+
+const HEADINGS = [
+  "lvl-1 A Field Guide to Revision",
+  "lvl-2 The first read",
+  "lvl-3 What to look for",
+  "lvl-3 What to leave alone",
+  "lvl-2 Structural edits",
+  "lvl-3 Cutting",
+  "lvl-3 Reordering",
+  "lvl-2 Line edits",
+  "lvl-1 Proofreading",
+];
+
+test("the outline lists the headings and follows the cursor; a click and Go to heading… jump there", async () => {
+  const ws = workspace();
+  writeFileSync(join(ws, "guide.md"), GUIDE);
+  await withApp(ws, async (b) => {
+    await openDoc(b, "guide.md");
+    await until(async () => (await outline(b)).length === HEADINGS.length, async () => `the outline (it is ${JSON.stringify(await outline(b))})`, 60_000);
+    assert.deepEqual(await outline(b), HEADINGS);
+    // A click: the cursor at the heading, the text focused, the heading marked.
+    await click(b, '.outline-item[data-index="5"]');
+    await until(async () => (await selection(b))?.from === GUIDE.indexOf("### Cutting"), "the cursor at “Cutting”");
+    assert.equal((await selection(b)).focused, true, "the text has the focus");
+    await until(
+      () => b.execute(() => document.querySelector(".outline-item.current")?.textContent),
+      "a heading marked as the cursor's",
+    );
+    assert.equal(await b.execute(() => document.querySelector(".outline-item.current").textContent), "Cutting");
+    // The heading marked follows the cursor: at the end, the last one.
+    await b.keys(["Control", "End"]);
+    await until(async () => (await b.execute(() => document.querySelector(".outline-item.current")?.textContent)) === "Proofreading", "the last heading marked");
+    // Typing a heading: the outline has it once the writer pauses.
+    await b.keys(["Enter"]);
+    // One key at a time (the same key twice in one chord would be pressed once).
+    for (const k of "## Sending it out") await b.keys([k]);
+    await until(async () => (await outline(b)).includes("lvl-2 Sending it out"), async () => `the typed heading in the outline (it is ${JSON.stringify(await outline(b))})`, 60_000);
+    // Go to heading… (Ctrl+Shift+O): a fuzzy match, Enter jumps.
+    await b.keys(["Control", "Shift", "o"]);
+    const input = await b.$(".modal .palette-input");
+    await input.waitForDisplayed({ timeout: 20_000 });
+    await input.setValue("wtlf");
+    await until(
+      async () => (await b.execute(() => Array.from(document.querySelectorAll(".heading-list li"), (li) => li.firstChild.textContent))).join("|") === "What to look for",
+      "one match for “wtlf”",
+    );
+    await b.keys(["Enter"]);
+    await until(
+      async () => (await selection(b))?.from === GUIDE.indexOf("### What to look for"),
+      async () => `the cursor at “What to look for” (${GUIDE.indexOf("### What to look for")}; it is at ${JSON.stringify(await selection(b))}, modal: ${await b.execute(() => document.querySelector(".modal-root").innerHTML.slice(0, 300))})`,
+    );
+    // The Enter that picked it typed nothing in the text.
+    assert.equal(await text(b), `${GUIDE}\n## Sending it out`);
+    await b.execute(() => document.querySelector(".outline").scrollTo(0, 0));
+    // The pointer off the outline (its hover is not the cursor's heading).
+    await (await b.$(".cm-content")).moveTo();
+    await shot(b, "outline");
+  });
+});
+
+test("Alt+] marks the selected proposal in the text, and its card says where it is", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await idle(b);
+    await click(b, ".cm-content");
+    await b.keys(["Control", "Home"]);
+    assert.equal(await b.execute(() => document.querySelectorAll(".cm-proposal-selected").length), 0);
+    await b.keys(["Alt", "]"]);
+    await until(() => b.execute(() => document.querySelector(".cm-proposal-selected")?.dataset.proposal), "a proposal marked in the text");
+    const marked = await b.execute(() => document.querySelector(".cm-proposal-selected").dataset.proposal);
+    assert.equal(await b.execute(() => document.querySelector(".card.focused")?.dataset.proposal), marked, "the same proposal's card");
+    const ctx = await b.execute((id) => document.querySelector(`.card[data-proposal="${id}"] .card-context`)?.textContent ?? "", marked);
+    assert.match(ctx, /^L\d+/, "the card shows the line");
+    const r = await b.execute(() => window.__cowriting.review());
+    const p = r.proposals.find((x) => x.id === marked);
+    const t = await text(b);
+    const line = t.slice(0, p.from).split("\n").length;
+    assert.ok(ctx.startsWith(`L${line}`), `the card's line (${ctx}) is the proposal's (${line})`);
+    assert.ok(ctx.includes(t.slice(p.from, p.to).replace(/\n/g, "⏎").slice(0, 20)), "and its target");
+    // The mark is on screen (scrolled into view), outlined.
+    const box = await b.execute(() => {
+      const el = document.querySelector(".cm-proposal-selected");
+      const r = el.getBoundingClientRect();
+      const ed = document.querySelector(".cm-scroller").getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, edTop: ed.top, edBottom: ed.bottom, outline: getComputedStyle(el).outlineStyle };
+    });
+    assert.ok(box.top >= box.edTop && box.bottom <= box.edBottom, `on screen: ${JSON.stringify(box)}`);
+    assert.equal(box.outline, "solid");
+    await shot(b, "selected-proposal");
+    // The next one: the mark moves.
+    await b.keys(["Alt", "]"]);
+    await until(async () => (await b.execute(() => document.querySelector(".cm-proposal-selected")?.dataset.proposal)) !== marked, "the next proposal marked");
+  });
+});
+
+test("the side panels hide and show (and stay so after a restart); focus mode; a 760 px window keeps the text wide", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await idle(b);
+    assert.ok(await shown(b, ".sidebar"), "the sidebar shows at first");
+    assert.ok(await shown(b, ".panel"), "the panel shows at first");
+    const wide = await editorWidth(b);
+    await click(b, ".tb-sidebar");
+    await until(async () => !(await shown(b, ".sidebar")), "the sidebar hidden");
+    await click(b, ".cm-content");
+    await b.keys(["Control", "Alt", "b"]);
+    await until(async () => !(await shown(b, ".panel")), "the panel hidden (Ctrl+Alt+B)");
+    assert.ok((await editorWidth(b)) > wide + 400, "the text takes the room");
+  });
+  // Restarted: as the writer left it; then back.
+  await withApp(ws, async (b) => {
+    await idle(b);
+    assert.match(await appClass(b), /sidebar-hidden/);
+    assert.match(await appClass(b), /panel-hidden/);
+    await click(b, ".cm-content");
+    await b.keys(["Control", "b"]);
+    await until(() => shown(b, ".sidebar"), "the sidebar back (Ctrl+B)");
+    await click(b, ".tb-panel");
+    await until(() => shown(b, ".panel"), "the panel back");
+
+    // Re-flow from the palette: the hard-wrapped paragraphs shown joined, the text as it was (and the
+    // palette's Enter typed nothing); Ctrl+Alt+W turns it off.
+    const before = await text(b);
+    const lines = () => b.execute(() => document.querySelectorAll(".cm-line").length);
+    const asInFile = await lines();
+    await b.keys(["Control", "Shift", "p"]);
+    const pal = await b.$(".modal .palette-input");
+    await pal.waitForDisplayed({ timeout: 20_000 });
+    await pal.setValue("re-flow");
+    await b.keys(["Enter"]);
+    await until(async () => (await lines()) < asInFile - 5, async () => `the paragraphs joined (${await lines()} lines shown, ${asInFile} in the file)`);
+    assert.equal(await text(b), before);
+    await shot(b, "reflow");
+
+    // Focus mode (re-flowed still): no panels, the text centred; Esc leaves.
+    await click(b, ".cm-content");
+    await b.keys(["Control", "Alt", "f"]);
+    await until(async () => /focus-mode/.test(await appClass(b)), "focus mode");
+    assert.ok(!(await shown(b, ".sidebar")) && !(await shown(b, ".panel")), "no panels in focus mode");
+    const centred = await b.execute(() => {
+      const c = document.querySelector(".cm-content").getBoundingClientRect();
+      return { left: c.left, right: window.innerWidth - c.right, width: c.width };
+    });
+    assert.ok(Math.abs(centred.left - centred.right) < 40, `centred: ${JSON.stringify(centred)}`);
+    await b.execute(() => document.querySelector(".cm-scroller").scrollTo(0, 0));
+    await shot(b, "focus");
+    await b.keys(["Escape"]);
+    await until(async () => !/focus-mode/.test(await appClass(b)), "focus mode left (Esc)");
+    assert.ok(await shown(b, ".sidebar"), "the sidebar back after focus mode");
+    await b.keys(["Control", "Alt", "w"]);
+    await until(async () => (await lines()) === asInFile, "the lines as in the file again (Ctrl+Alt+W)");
+
+    // A narrow window: the panels leave the text its width, and show over it when asked.
+    const size = await b.getWindowSize();
+    try {
+      await b.setWindowSize(760, size.height);
+      await until(async () => (await b.execute(() => window.innerWidth)) <= 780, "the window at 760 px");
+      await until(async () => !(await shown(b, ".sidebar")) && !(await shown(b, ".panel")), "both panels collapsed");
+      const w = await editorWidth(b);
+      assert.ok(w >= 700, `the editor is ${w} px wide at 760 px`);
+      await b.execute(() => document.querySelector(".cm-scroller").scrollTo(0, 0));
+      await shot(b, "narrow");
+      await click(b, ".tb-panel");
+      await until(() => shown(b, ".panel"), "the panel over the text");
+      assert.match(await appClass(b), /panel-overlay/);
+      await shot(b, "narrow-panel");
+      await b.keys(["Escape"]);
+      await until(async () => !(await shown(b, ".panel")), "the panel gone (Esc)");
+    } finally {
+      await b.setWindowSize(size.width, size.height);
+    }
+    await until(() => shown(b, ".panel"), "the panel docked again in a wide window");
+  });
+});

@@ -1,0 +1,96 @@
+// Re-flow (pure; unit-tested in test/reflow.test.ts): which line breaks of a
+// Markdown text join two lines of one paragraph, so that a hard-wrapped
+// paragraph can be shown as one (display only: the file keeps its breaks).
+// A break joins when both lines are a paragraph's text: not blank, not a
+// heading, a fence, a rule, a quote, a list item's start, a table row, not
+// indented as code, not in a code fence or front matter, and the first line
+// not ending in a hard break (two spaces or a backslash).
+import { Text } from "@codemirror/state";
+
+/** A break to show as a space: `from` is the line's end, `to` the next line's text (its indent skipped). */
+export interface Join {
+  from: number;
+  to: number;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** A line that starts a block of its own (or underlines one): never joined to the line before it. */
+const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|`{3,}|~{3,}|=+[ \t]*$|-+[ \t]*$|\*(?:[ \t]*\*){2,}[ \t]*$|_(?:[ \t]*_){2,}[ \t]*$|\||<)/;
+const ATX = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+
+/** Whether `line` can be the first of two joined lines. */
+function joinsAfter(line: string): boolean {
+  if (!line.trim() || ATX.test(line) || FENCE.test(line) || /^(?: {4}|\t)/.test(line)) return false;
+  if (/^ {0,3}\|/.test(line) || /^ {0,3}</.test(line)) return false;
+  // A rule or a setext underline ends its block.
+  if (/^ {0,3}(?:=+|-+|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})[ \t]*$/.test(line)) return false;
+  return !/(?: {2}|\\)$/.test(line);
+}
+
+/** Whether `line` can be the second of two joined lines. */
+function joinsBefore(line: string): boolean {
+  return !!line.trim() && !/^(?: {4}|\t)/.test(line) && !BLOCK_START.test(line);
+}
+
+/**
+ * The ranges `from..to` of `doc` in which no break joins: code fences (from
+ * their opening line to their closing one, or the end) and front matter.
+ */
+export function codeRanges(doc: Text | string): { from: number; to: number }[] {
+  const text = typeof doc === "string" ? Text.of(doc.split("\n")) : doc;
+  const out: { from: number; to: number }[] = [];
+  let pos = 0;
+  let n = 0;
+  let open: { ch: string; len: number; from: number } | null = null;
+  for (const iter = text.iterLines(); !iter.next().done; ) {
+    const line = iter.value;
+    const from = pos;
+    pos += line.length + 1;
+    n++;
+    if (open) {
+      const m = FENCE.exec(line);
+      const close = open.ch === "-" ? line === "---" || line === "..." : !!m && m[1][0] === open.ch && m[1].length >= open.len && !m[2].trim();
+      if (close) {
+        out.push({ from: open.from, to: from + line.length });
+        open = null;
+      }
+      continue;
+    }
+    if (n === 1 && line === "---") {
+      open = { ch: "-", len: 3, from };
+      continue;
+    }
+    const m = FENCE.exec(line);
+    if (m && !(m[1][0] === "`" && m[2].includes("`"))) open = { ch: m[1][0], len: m[1].length, from };
+  }
+  if (open) out.push({ from: open.from, to: text.length });
+  return out;
+}
+
+/**
+ * The joins between lines `first..last` (numbers) of `doc`: a break after line
+ * L (first ≤ L < last) joins when L and L+1 are a paragraph's text and L is
+ * not in one of `code` (sorted, from `codeRanges`).
+ */
+export function joinsIn(doc: Text, first: number, last: number, code: readonly { from: number; to: number }[]): Join[] {
+  const out: Join[] = [];
+  let k = 0;
+  let prev = doc.line(first);
+  for (let n = first + 1; n <= last; n++) {
+    const line = doc.line(n);
+    while (k < code.length && code[k].to < prev.from) k++;
+    const inCode = k < code.length && code[k].from <= prev.from;
+    if (!inCode && joinsAfter(prev.text) && joinsBefore(line.text)) {
+      const indent = line.text.length - line.text.trimStart().length;
+      out.push({ from: prev.to, to: line.from + indent });
+    }
+    prev = line;
+  }
+  return out;
+}
+
+/** Every join of `doc`. */
+export function allJoins(doc: Text | string): Join[] {
+  const text = typeof doc === "string" ? Text.of(doc.split("\n")) : doc;
+  return joinsIn(text, 1, text.lines, codeRanges(text));
+}

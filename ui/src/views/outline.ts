@@ -1,0 +1,110 @@
+// The outline in the sidebar: the document's headings indented by level (kept
+// by extensions/outline.ts as the writer types), the one the cursor is under
+// marked; a click jumps there. "Go to heading…" (Ctrl+Shift+O) picks one by a
+// fuzzy match of its words.
+import { EditorView } from "@codemirror/view";
+import type { App } from "../main";
+import { $, h } from "../dom";
+import { outlineOf, type OutlineInfo } from "../extensions/outline";
+import { fuzzyScore } from "../util";
+import { closeModal, modal } from "./modal";
+
+/** The outline version the sidebar shows (rebuilt only when the headings changed, not when they moved). */
+let shown = -1;
+
+/** Show `info` in the sidebar's outline. */
+export function renderOutline(app: App, info: OutlineInfo) {
+  const list = $(".outline");
+  if (info.version !== shown) {
+    shown = info.version;
+    list.replaceChildren();
+    if (!info.headings.length) list.append(h("div", { class: "outline-empty", text: app.view ? "No headings." : "" }));
+    info.headings.forEach((hd, i) => {
+      const item = h("button", { class: `outline-item lvl-${hd.level}`, "data-index": String(i), title: hd.text }, hd.text || "(empty heading)");
+      item.addEventListener("click", () => jumpToHeading(app, i));
+      list.append(item);
+    });
+  }
+  const was = list.querySelector(".outline-item.current");
+  const now = info.current >= 0 ? list.children[info.current] : null;
+  if (was !== now) {
+    was?.classList.remove("current");
+    was?.removeAttribute("aria-current");
+    if (now instanceof HTMLElement) {
+      now.classList.add("current");
+      now.setAttribute("aria-current", "location");
+      // Keep it in sight in the outline's own scroll (not the window's).
+      if (now.offsetTop < list.scrollTop || now.offsetTop + now.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = now.offsetTop - list.clientHeight / 3;
+      }
+    }
+  }
+}
+
+/** Put the cursor at the start of heading `i`, scrolled to the top of the editor, and focus the text. */
+export function jumpToHeading(app: App, i: number) {
+  const view = app.view;
+  const outline = view ? outlineOf(view) : null;
+  if (!view || !outline?.headings[i]) return;
+  const from = outline.at(i);
+  view.dispatch({
+    selection: { anchor: from },
+    effects: EditorView.scrollIntoView(from, { y: "start", yMargin: 24 }),
+    userEvent: "select",
+  });
+  view.focus();
+}
+
+/** "Go to heading…": the headings, filtered as the writer types (fuzzy), chosen with the arrows and Enter. */
+export function openHeadingPicker(app: App) {
+  if (!app.view) return;
+  const { headings, current } = outlineOf(app.view);
+  const input = h("input", { class: "palette-input", placeholder: "Go to heading…", "aria-label": "Heading" });
+  const list = h("ul", { class: "palette-list heading-list" });
+  let selected = 0;
+  const filtered = () => {
+    const q = input.value.trim();
+    if (!q) return headings.map((_, i) => i);
+    return headings
+      .map((hd, i) => ({ i, s: fuzzyScore(q, hd.text) }))
+      .filter((x): x is { i: number; s: number } => x.s !== null)
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .map((x) => x.i);
+  };
+  const render = () => {
+    list.replaceChildren();
+    const items = filtered();
+    if (!items.length) list.append(h("li", { class: "palette-none", text: headings.length ? "No heading matches." : "This document has no headings." }));
+    items.forEach((i, k) => {
+      const hd = headings[i];
+      const li = h("li", { class: `lvl-${hd.level}${k === selected ? " selected" : ""}`, "data-index": String(i) }, h("span", { text: hd.text || "(empty heading)" }), h("kbd", { text: "#".repeat(hd.level) }));
+      li.addEventListener("click", () => pick(i));
+      list.append(li);
+    });
+    list.querySelector(".selected")?.scrollIntoView({ block: "nearest" });
+  };
+  const pick = (i: number) => {
+    closeModal(app);
+    jumpToHeading(app, i);
+  };
+  input.addEventListener("input", () => {
+    selected = 0;
+    render();
+  });
+  input.addEventListener("keydown", (e) => {
+    const items = filtered();
+    if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
+    else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
+    else if (e.key === "Enter" && items[selected] !== undefined) {
+      // Not on to the editor, which has the focus once the picker closes (it would type a line break).
+      e.preventDefault();
+      return pick(items[selected]);
+    } else return;
+    e.preventDefault();
+    render();
+  });
+  selected = Math.max(0, current);
+  render();
+  modal(app, null, h("div", { class: "palette" }, input, list), []);
+  input.focus();
+}
