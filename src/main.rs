@@ -564,12 +564,18 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Dictionary { action } => {
             let out = match action {
                 None => ops.dictionary()?,
-                Some(DictionaryCommand::Add { words }) => {
-                    words.iter().map(|w| ops.add_word(w)).collect::<Result<Vec<_>>>()?.pop().expect("required")
-                }
-                Some(DictionaryCommand::Remove { words }) => {
-                    words.iter().map(|w| ops.remove_word(w)).collect::<Result<Vec<_>>>()?.pop().expect("required")
-                }
+                Some(DictionaryCommand::Add { words }) => words
+                    .iter()
+                    .map(|w| ops.add_word(w))
+                    .collect::<Result<Vec<_>>>()?
+                    .pop()
+                    .expect("required"),
+                Some(DictionaryCommand::Remove { words }) => words
+                    .iter()
+                    .map(|w| ops.remove_word(w))
+                    .collect::<Result<Vec<_>>>()?
+                    .pop()
+                    .expect("required"),
             };
             ctx.print(&out, |d| {
                 if d.words.is_empty() {
@@ -772,7 +778,10 @@ fn search_text(out: &cowriting::ops::SearchOut) -> String {
     }
     let mut text = String::new();
     for h in &out.hits {
-        text.push_str(&format!("{}:{}: {}[{}]{}\n", h.document, h.line, h.before, h.text, h.after));
+        text.push_str(&format!(
+            "{}:{}: {}[{}]{}\n",
+            h.document, h.line, h.before, h.text, h.after
+        ));
     }
     for t in &out.threads {
         let line = t.thread.line.map(|l| format!(":{l}")).unwrap_or_default();
@@ -780,7 +789,10 @@ fn search_text(out: &cowriting::ops::SearchOut) -> String {
             (Some(a), Some(b)) => format!("{}: {}", a.id, b.split_whitespace().collect::<Vec<_>>().join(" ")),
             _ => format!("on {:?}", t.thread.anchored_text),
         };
-        text.push_str(&format!("{}{line}: thread {} ({}) {what}\n", t.document, t.thread.id, t.thread.status));
+        text.push_str(&format!(
+            "{}{line}: thread {} ({}) {what}\n",
+            t.document, t.thread.id, t.thread.status
+        ));
     }
     if out.truncated {
         text.push_str("… more matches not shown (the first 1000 are)\n");
@@ -796,7 +808,10 @@ fn lint_text(out: &cowriting::ops::LintOut) -> String {
     for l in &out.lints {
         let fix = match l.replacements.as_slice() {
             [] => String::new(),
-            r => format!(" → {}", r.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>().join(", ")),
+            r => format!(
+                " → {}",
+                r.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>().join(", ")
+            ),
         };
         text.push_str(&format!(
             "{}:{}: {}: {:?}: {}{fix}\n",

@@ -577,7 +577,13 @@ fn search_finds_text_in_every_document_and_in_threads() {
     let ws = ws();
     ws.write("story.md", "Fox tales.\nThe FOX again, and foxes.\n");
     ws.ok(&[
-        "thread", "new", "docs/notes.md", "--find", "lazy dog", "--body", "Is the fox too quick here?",
+        "thread",
+        "new",
+        "docs/notes.md",
+        "--find",
+        "lazy dog",
+        "--body",
+        "Is the fox too quick here?",
     ]);
     let v = ws.json(&["search", "fox"]);
     let hits: Vec<(String, u64, String)> = v["hits"]
@@ -588,14 +594,23 @@ fn search_finds_text_in_every_document_and_in_threads() {
             (
                 h["document"].as_str().unwrap().to_owned(),
                 h["line"].as_u64().unwrap(),
-                format!("{}[{}]{}", h["before"].as_str().unwrap(), h["text"].as_str().unwrap(), h["after"].as_str().unwrap()),
+                format!(
+                    "{}[{}]{}",
+                    h["before"].as_str().unwrap(),
+                    h["text"].as_str().unwrap(),
+                    h["after"].as_str().unwrap()
+                ),
             )
         })
         .collect();
     assert_eq!(
         hits,
         [
-            ("docs/notes.md".into(), 3, "The quick brown [fox] jumps over the lazy dog.".into()),
+            (
+                "docs/notes.md".into(),
+                3,
+                "The quick brown [fox] jumps over the lazy dog.".into()
+            ),
             ("story.md".into(), 1, "[Fox] tales.".into()),
             ("story.md".into(), 2, "The [FOX] again, and foxes.".into()),
             ("story.md".into(), 2, "The FOX again, and [fox]es.".into()),
@@ -603,7 +618,10 @@ fn search_finds_text_in_every_document_and_in_threads() {
     );
     // Byte offsets by default: the match is there.
     let h = &v["hits"][0];
-    let (from, to) = (h["from"].as_u64().unwrap() as usize, h["to"].as_u64().unwrap() as usize);
+    let (from, to) = (
+        h["from"].as_u64().unwrap() as usize,
+        h["to"].as_u64().unwrap() as usize,
+    );
     assert_eq!(&DOC[from..to], "fox");
     let threads = v["threads"].as_array().unwrap();
     assert_eq!(threads.len(), 1, "{v}");
@@ -618,7 +636,10 @@ fn search_finds_text_in_every_document_and_in_threads() {
     // Text for people: file:line: context.
     let text = ws.ok(&["search", "foxes"]);
     assert_eq!(text.trim(), "story.md:2: The FOX again, and [foxes].");
-    assert_eq!(ws.ok(&["search", "no such words"]).trim(), "no match for \"no such words\"");
+    assert_eq!(
+        ws.ok(&["search", "no such words"]).trim(),
+        "no match for \"no such words\""
+    );
     let err = ws.fails(&["search", "(", "--regex"], 2);
     assert!(err.contains("not a regular expression"), "{err}");
 }

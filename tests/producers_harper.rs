@@ -219,12 +219,22 @@ fn the_checker_process_lints_texts_as_harper_in_process_does() {
     let here: Vec<_> = texts.iter().map(|t| harper::lint_text(t)).collect();
     assert_eq!(there, here);
     assert_eq!(there.len(), 3);
-    let writen = there[0].iter().find(|l| &texts[0][l.start..l.end] == "writen").expect("writen is linted");
+    let writen = there[0]
+        .iter()
+        .find(|l| &texts[0][l.start..l.end] == "writen")
+        .expect("writen is linted");
     assert_eq!(writen.category, "spelling");
     assert_eq!(writen.replacements.first().map(String::as_str), Some("written"));
     assert!(there[1].is_empty(), "{:#?}", there[1]);
-    let teh = there[2].iter().find(|l| &texts[2][l.start..l.end] == "teh").expect("teh is linted");
-    assert_eq!(&texts[2][teh.start..teh.end], "teh", "byte spans after a multi-byte character");
+    let teh = there[2]
+        .iter()
+        .find(|l| &texts[2][l.start..l.end] == "teh")
+        .expect("teh is linted");
+    assert_eq!(
+        &texts[2][teh.start..teh.end],
+        "teh",
+        "byte spans after a multi-byte character"
+    );
     // The same process still checks documents.
     let pid = c.pid().expect("running");
     c.check(&request(PROSE.as_bytes()), &Cancel::new()).unwrap();
@@ -275,7 +285,10 @@ fn the_workspaces_dictionary_silences_its_words_for_lint_and_check() {
         "jorunN\n"
     );
     let after = lint(ws);
-    assert!(!after.contains(&"Jorunn".to_owned()), "any case matches: {after:?}");
+    assert!(
+        !after.contains(&"Jorunn".to_owned()),
+        "any case matches: {after:?}"
+    );
     assert!(after.contains(&"teh".to_owned()), "{after:?}");
 
     // Check document files no proposal on the word either.
@@ -299,5 +312,8 @@ fn the_workspaces_dictionary_silences_its_words_for_lint_and_check() {
     // What is not a word is refused with the bad-input exit code, nothing written.
     let (code, _, err) = cli(ws, &["dictionary", "add", "two words"]);
     assert_eq!(code, 2, "{err}");
-    assert_eq!(std::fs::read_to_string(ws.join(".cowriting/dictionary.txt")).unwrap(), "");
+    assert_eq!(
+        std::fs::read_to_string(ws.join(".cowriting/dictionary.txt")).unwrap(),
+        ""
+    );
 }

@@ -31,8 +31,8 @@ use cowriting::api::{
 };
 use cowriting::ops::{DictionaryOut, LintsOut, SearchOut};
 use cowriting::producers::Cancel;
-use cowriting::views::Unit;
 use cowriting::suggest::CheckOutcome;
+use cowriting::views::Unit;
 use cowriting::{Error, ErrorCode, ErrorInfo, Utf16Offset};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1229,7 +1229,11 @@ pub fn staged_co_authors(repo: &git2::Repository, index: &git2::Index) -> Result
         if added.is_empty() {
             continue;
         }
-        for at in artifact.attributions.iter().filter(|a| writes_text(&a.author, &checkers)) {
+        for at in artifact
+            .attributions
+            .iter()
+            .filter(|a| writes_text(&a.author, &checkers))
+        {
             let Some(fp) = artifact.fingerprint(&at.anchor_id) else {
                 continue;
             };
@@ -1341,7 +1345,10 @@ mod tests {
         assert!(!writes_text(&agent("harper", ""), &checkers));
         assert!(!writes_text(&agent("Vale", ""), &checkers));
         assert!(!writes_text(&agent("house-style", ""), &checkers));
-        assert!(writes_text(&agent("house-style", "gpt-x"), &checkers), "backed by a model");
+        assert!(
+            writes_text(&agent("house-style", "gpt-x"), &checkers),
+            "backed by a model"
+        );
         assert!(writes_text(&agent("claude", "claude-sonnet-4"), &checkers));
         assert!(writes_text(&agent("claude-code", ""), &checkers), "an MCP agent");
         assert!(!writes_text(&Provenance::human("w@x"), &checkers));

@@ -257,14 +257,22 @@ impl Checker {
         if lints.len() != texts.len() {
             return Err(failed(
                 harper::ID,
-                format!("the checker process linted {} of {} texts", lints.len(), texts.len()),
+                format!(
+                    "the checker process linted {} of {} texts",
+                    lints.len(),
+                    texts.len()
+                ),
             ));
         }
         // Spans the child got wrong are dropped, never shown on the wrong letters.
         Ok(lints
             .into_iter()
             .zip(texts)
-            .map(|(ls, text)| ls.into_iter().filter(|l| text.get(l.start..l.end).is_some()).collect())
+            .map(|(ls, text)| {
+                ls.into_iter()
+                    .filter(|l| text.get(l.start..l.end).is_some())
+                    .collect()
+            })
             .collect())
     }
 

@@ -45,7 +45,9 @@ impl Dictionary {
         let mut d = Dictionary::default();
         for line in text.lines().map(str::trim) {
             if !line.is_empty() && !line.starts_with('#') {
-                d.words.entry(line.to_lowercase()).or_insert_with(|| line.to_owned());
+                d.words
+                    .entry(line.to_lowercase())
+                    .or_insert_with(|| line.to_owned());
             }
         }
         d
@@ -85,10 +87,7 @@ impl Dictionary {
     pub fn remove(ws: &Workspace, word: &str) -> Result<Dictionary> {
         let word = checked(word)?.to_lowercase();
         update(ws, |text| {
-            let lines: Vec<&str> = text
-                .lines()
-                .filter(|l| l.trim().to_lowercase() != word)
-                .collect();
+            let lines: Vec<&str> = text.lines().filter(|l| l.trim().to_lowercase() != word).collect();
             (lines.len() != text.lines().count()).then(|| render(lines))
         })
     }
@@ -97,7 +96,11 @@ impl Dictionary {
 /// A word the dictionary can hold: one line, no spaces, not a comment.
 fn checked(word: &str) -> Result<&str> {
     let w = word.trim();
-    let bad = |why: &str| Err(Error::BadInput(format!("cannot add {word:?} to the dictionary: {why}")));
+    let bad = |why: &str| {
+        Err(Error::BadInput(format!(
+            "cannot add {word:?} to the dictionary: {why}"
+        )))
+    };
     if w.is_empty() {
         return bad("it is empty");
     }
@@ -152,7 +155,11 @@ fn update(ws: &Workspace, f: impl Fn(&str) -> Option<String>) -> Result<Dictiona
         let Some(next) = f(text) else {
             return Ok(Dictionary::parse(text));
         };
-        match fsutil::replace(&file, next.as_bytes(), Expect::of(before.as_deref().map(str::as_bytes))) {
+        match fsutil::replace(
+            &file,
+            next.as_bytes(),
+            Expect::of(before.as_deref().map(str::as_bytes)),
+        ) {
             Ok(()) => return Ok(Dictionary::parse(&next)),
             // A writer that takes no lock (a hand edit) came in between: read it again.
             Err(WriteError::Changed) => continue,
@@ -214,7 +221,15 @@ mod tests {
     #[test]
     fn what_is_not_a_word_is_refused() {
         let (dir, ws) = ws();
-        for bad in ["", "  ", "two words", "line\nbreak", "#hash", "a\u{2028}b", &"x".repeat(101)] {
+        for bad in [
+            "",
+            "  ",
+            "two words",
+            "line\nbreak",
+            "#hash",
+            "a\u{2028}b",
+            &"x".repeat(101),
+        ] {
             let e = Dictionary::add(&ws, bad).unwrap_err();
             assert_eq!(e.info().code, crate::ErrorCode::BadInput, "{bad:?}");
         }

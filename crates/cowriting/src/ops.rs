@@ -41,9 +41,9 @@ mod page;
 pub mod search;
 pub mod spelling;
 pub use answers::*;
+use page::Page;
 pub use search::SearchQuery;
 pub use spelling::lint_texts;
-use page::Page;
 
 /// A workspace, as one caller sees it. Cheap to make: a client may make one
 /// per call (MCP does, for each call's agent).

@@ -208,7 +208,13 @@ mod tests {
         };
         assert!(word.matcher().unwrap().is_match("a draft."));
         assert!(!word.matcher().unwrap().is_match("drafts"));
-        for bad in [q(""), SearchQuery { regex: true, ..q("(") }] {
+        for bad in [
+            q(""),
+            SearchQuery {
+                regex: true,
+                ..q("(")
+            },
+        ] {
             assert_eq!(bad.matcher().unwrap_err().info().code, ErrorCode::BadInput);
         }
     }

@@ -129,8 +129,14 @@ mod tests {
         let w = text.find("wrod").unwrap();
         let lints = vec![lint(t, t + 3), lint(w, w + 4)];
         let v = views_of(text, lints.clone(), Unit::Utf16);
-        assert_eq!((v[0].from, v[0].to, v[0].line, v[0].text.as_str()), (5, 8, 1, "teh"));
-        assert_eq!((v[1].from, v[1].to, v[1].line, v[1].text.as_str()), (11, 15, 2, "wrod"));
+        assert_eq!(
+            (v[0].from, v[0].to, v[0].line, v[0].text.as_str()),
+            (5, 8, 1, "teh")
+        );
+        assert_eq!(
+            (v[1].from, v[1].to, v[1].line, v[1].text.as_str()),
+            (11, 15, 2, "wrod")
+        );
         let v = views_of(text, lints, Unit::Byte);
         assert_eq!((v[0].from, v[0].to), (t as u32, t as u32 + 3));
         assert_eq!((v[1].from, v[1].to, v[1].line), (w as u32, w as u32 + 4, 2));
