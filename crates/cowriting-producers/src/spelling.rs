@@ -5,7 +5,7 @@
 //! proposals, [`crate::suggest`].)
 //!
 //! Both ways leave out spelling lints of the words in the workspace's
-//! [`Dictionary`]. Harper runs where [`crate::checker`] says: in the app's
+//! [`Dictionary`]. Harper runs where `checker` says: in the app's
 //! checker process, else in this process; a build without the `harper`
 //! feature answers a producer error.
 

@@ -2,7 +2,7 @@
 //! comments and anchored text. The CLI searches the files as they are on disk
 //! ([`Ops::search`]); the app searches its open documents as the writer has
 //! them, unsaved text included ([`crate::api::Api::search`]). Both go through
-//! [`search_session`], so a hit is placed and shown one way.
+//! `search_docs`, so a hit is placed and shown one way.
 
 use super::*;
 use cowriting_core::document::Document;
