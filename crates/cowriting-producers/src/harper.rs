@@ -29,7 +29,7 @@
 //! are reduced with harper-core's `remove_overlaps_map` (it keeps the more
 //! important one), so no two Harper suggestions overlap.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{LazyLock, Mutex};
 
 use harper_core::linting::{Lint, LintGroup, Suggestion as Fix};
@@ -70,10 +70,10 @@ pub fn preload() {
     LazyLock::force(&HARPER);
 }
 
-/// Lint the document with Harper. The first call in a process loads the
-/// dictionary and builds the linter (see the module docs).
-pub fn check(req: &Request) -> Result<Run> {
-    let text = req.text();
+/// Harper's lints of `text` parsed as Markdown, by rule, overlaps reduced
+/// (harper-core keeps the more important), and the char index → byte offset
+/// table of `text` (one past the end included) their spans need.
+fn lints_by_rule(text: &str) -> (BTreeMap<String, Vec<Lint>>, Vec<usize>) {
     let harper = &*HARPER;
     let document = Document::new(text, &Markdown::default(), &*harper.dictionary);
     let mut by_rule = {
@@ -82,13 +82,19 @@ pub fn check(req: &Request) -> Result<Run> {
         linter.organized_lints(&document)
     };
     harper_core::remove_overlaps_map(&mut by_rule);
-
-    // Char index → byte offset, one past the end included.
-    let bytes_at: Vec<usize> = text
+    let bytes_at = text
         .char_indices()
         .map(|(i, _)| i)
         .chain(std::iter::once(text.len()))
         .collect();
+    (by_rule, bytes_at)
+}
+
+/// Lint the document with Harper. The first call in a process loads the
+/// dictionary and builds the linter (see the module docs).
+pub fn check(req: &Request) -> Result<Run> {
+    let text = req.text();
+    let (by_rule, bytes_at) = lints_by_rule(text);
     let source = Source::of(req.doc_id, req.bytes);
     let mut run = Run {
         producer: Some(run_producer()),
@@ -125,18 +131,7 @@ pub fn check(req: &Request) -> Result<Run> {
 /// `text`, overlapping lints reduced as [`check`] does. The first call in a
 /// process loads Harper (see the module docs).
 pub fn lint_text(text: &str) -> Vec<TextLint> {
-    let harper = &*HARPER;
-    let document = Document::new(text, &Markdown::default(), &*harper.dictionary);
-    let mut by_rule = {
-        let mut linter = harper.linter.lock().unwrap_or_else(|e| e.into_inner());
-        linter.organized_lints(&document)
-    };
-    harper_core::remove_overlaps_map(&mut by_rule);
-    let bytes_at: Vec<usize> = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain(std::iter::once(text.len()))
-        .collect();
+    let (by_rule, bytes_at) = lints_by_rule(text);
     let mut out: Vec<TextLint> = by_rule
         .into_iter()
         .flat_map(|(rule, lints)| lints.into_iter().map(move |l| (rule.clone(), l)))

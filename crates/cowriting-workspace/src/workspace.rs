@@ -291,6 +291,46 @@ impl Workspace {
     /// folders such as `.git` and `.threads`, and `node_modules`).
     pub fn list_documents(&self) -> Vec<DocPath> {
         let mut out = Vec::new();
+        self.walk(|name, kind, path| {
+            // Symlinked folders are not followed (no loops, nothing outside);
+            // a symlinked document is listed when it leads to a regular
+            // file inside the workspace.
+            let regular = kind.is_file()
+                || (kind.is_symlink()
+                    && path
+                        .canonicalize()
+                        .is_ok_and(|t| t.starts_with(&self.root) && t.is_file()));
+            if regular && is_document_name(name) {
+                if let Ok(rel) = path.strip_prefix(&self.root) {
+                    if let Ok(dp) = DocPath::parse(&rel.to_string_lossy()) {
+                        out.push(dp);
+                    }
+                }
+            }
+        });
+        out.sort();
+        out
+    }
+
+    /// Every folder the listing walks ([`Workspace::list_documents`]: real
+    /// folders, not hidden, not `node_modules`, not symlinks), workspace-relative, sorted.
+    pub fn list_folders(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.walk(|_, kind, path| {
+            if kind.is_dir() {
+                if let Some(rel) = path.strip_prefix(&self.root).ok().and_then(|r| r.to_str()) {
+                    out.push(rel.to_owned());
+                }
+            }
+        });
+        out.sort();
+        out
+    }
+
+    /// The walk of the listings: every entry under the root with its name,
+    /// type and path, hidden ones (`.git`, `.threads`) and `node_modules` left
+    /// out, real folders descended into (a symlinked folder is not followed).
+    fn walk(&self, mut visit: impl FnMut(&str, std::fs::FileType, &Path)) {
         let mut stack = vec![self.root.clone()];
         while let Some(dir) = stack.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -303,54 +343,12 @@ impl Workspace {
                 }
                 let Ok(kind) = entry.file_type() else { continue };
                 let path = entry.path();
-                // Symlinked folders are not followed (no loops, nothing outside);
-                // a symlinked document is listed when it leads to a regular
-                // file inside the workspace.
-                let regular = kind.is_file()
-                    || (kind.is_symlink()
-                        && path
-                            .canonicalize()
-                            .is_ok_and(|t| t.starts_with(&self.root) && t.is_file()));
+                visit(&name, kind, &path);
                 if kind.is_dir() {
                     stack.push(path);
-                } else if regular && is_document_name(&name) {
-                    if let Ok(rel) = path.strip_prefix(&self.root) {
-                        if let Ok(dp) = DocPath::parse(&rel.to_string_lossy()) {
-                            out.push(dp);
-                        }
-                    }
                 }
             }
         }
-        out.sort();
-        out
-    }
-
-    /// Every folder the listing walks ([`Workspace::list_documents`]: real
-    /// folders, not hidden, not `node_modules`, not symlinks), workspace-relative, sorted.
-    pub fn list_folders(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut stack = vec![self.root.clone()];
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                if name.starts_with('.') || name == "node_modules" {
-                    continue;
-                }
-                if entry.file_type().is_ok_and(|k| k.is_dir()) {
-                    let path = entry.path();
-                    if let Some(rel) = path.strip_prefix(&self.root).ok().and_then(|r| r.to_str()) {
-                        out.push(rel.to_owned());
-                    }
-                    stack.push(path);
-                }
-            }
-        }
-        out.sort();
-        out
     }
 
     /// Every sidecar file under `.threads/`, with the document path its location names.
