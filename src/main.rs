@@ -562,21 +562,20 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Dictionary { action } => {
-            let out = match action {
-                None => ops.dictionary()?,
-                Some(DictionaryCommand::Add { words }) => words
-                    .iter()
-                    .map(|w| ops.add_word(w))
-                    .collect::<Result<Vec<_>>>()?
-                    .pop()
-                    .expect("required"),
-                Some(DictionaryCommand::Remove { words }) => words
-                    .iter()
-                    .map(|w| ops.remove_word(w))
-                    .collect::<Result<Vec<_>>>()?
-                    .pop()
-                    .expect("required"),
-            };
+            match action {
+                None => {}
+                Some(DictionaryCommand::Add { words }) => {
+                    for w in &words {
+                        ops.add_word(w)?;
+                    }
+                }
+                Some(DictionaryCommand::Remove { words }) => {
+                    for w in &words {
+                        ops.remove_word(w)?;
+                    }
+                }
+            }
+            let out = ops.dictionary()?;
             ctx.print(&out, |d| {
                 if d.words.is_empty() {
                     format!("no words in {}", d.file)

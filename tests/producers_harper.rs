@@ -1,6 +1,8 @@
 //! Harper on real prose with multi-byte characters (`--features harper`).
 #![cfg(feature = "harper")]
 
+mod common;
+
 use std::time::Instant;
 
 use cowriting::contract::{to_json, verify, Revision};
@@ -241,50 +243,27 @@ fn the_checker_process_lints_texts_as_harper_in_process_does() {
     assert_eq!(c.pid(), Some(pid));
 }
 
-fn cli(ws: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cowriting"))
-        .arg("-w")
-        .arg(ws)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 /// A word added to the workspace's dictionary (by the CLI, in another process)
 /// is no longer linted, nor filed by Check document; removing it brings it back.
 #[test]
 fn the_workspaces_dictionary_silences_its_words_for_lint_and_check() {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path();
-    std::fs::write(ws.join("essay.md"), "Jorunn wrote it with teh team.\n").unwrap();
-    let lint = |ws| {
-        let (code, out, err) = cli(ws, &["--json", "lint", "essay.md"]);
-        assert_eq!(code, 0, "{err}");
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        v["lints"]
+    let ws = common::Ws::new();
+    ws.write("essay.md", "Jorunn wrote it with teh team.\n");
+    let lint = || {
+        ws.json(&["lint", "essay.md"])["lints"]
             .as_array()
             .unwrap()
             .iter()
             .map(|l| l["text"].as_str().unwrap().to_owned())
             .collect::<Vec<_>>()
     };
-    let before = lint(ws);
+    let before = lint();
     assert!(before.contains(&"Jorunn".to_owned()), "{before:?}");
     assert!(before.contains(&"teh".to_owned()), "{before:?}");
 
-    let (code, out, err) = cli(ws, &["dictionary", "add", "jorunN"]);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(out.trim(), "jorunN");
-    assert_eq!(
-        std::fs::read_to_string(ws.join(".cowriting/dictionary.txt")).unwrap(),
-        "jorunN\n"
-    );
-    let after = lint(ws);
+    assert_eq!(ws.ok(&["dictionary", "add", "jorunN"]).trim(), "jorunN");
+    assert_eq!(ws.read(".cowriting/dictionary.txt"), "jorunN\n");
+    let after = lint();
     assert!(
         !after.contains(&"Jorunn".to_owned()),
         "any case matches: {after:?}"
@@ -292,28 +271,23 @@ fn the_workspaces_dictionary_silences_its_words_for_lint_and_check() {
     assert!(after.contains(&"teh".to_owned()), "{after:?}");
 
     // Check document files no proposal on the word either.
-    let (code, _, err) = cli(ws, &["suggest", "essay.md", "--producer", "harper"]);
-    assert_eq!(code, 0, "{err}");
-    let (_, out, _) = cli(ws, &["--json", "proposals", "essay.md"]);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    ws.ok(&["suggest", "essay.md", "--producer", "harper"]);
+    let v = ws.json(&["proposals", "essay.md"]);
     let texts: Vec<&str> = v["proposals"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p["target"].as_str().unwrap_or_default())
         .collect();
-    assert!(texts.contains(&"teh"), "{out}");
-    assert!(!texts.contains(&"Jorunn"), "{out}");
+    assert!(texts.contains(&"teh"), "{v}");
+    assert!(!texts.contains(&"Jorunn"), "{v}");
 
-    let (code, out, _) = cli(ws, &["dictionary", "remove", "JORUNN"]);
-    assert_eq!(code, 0);
-    assert_eq!(out.trim(), "no words in .cowriting/dictionary.txt");
-    assert!(lint(ws).contains(&"Jorunn".to_owned()));
-    // What is not a word is refused with the bad-input exit code, nothing written.
-    let (code, _, err) = cli(ws, &["dictionary", "add", "two words"]);
-    assert_eq!(code, 2, "{err}");
     assert_eq!(
-        std::fs::read_to_string(ws.join(".cowriting/dictionary.txt")).unwrap(),
-        ""
+        ws.ok(&["dictionary", "remove", "JORUNN"]).trim(),
+        "no words in .cowriting/dictionary.txt"
     );
+    assert!(lint().contains(&"Jorunn".to_owned()));
+    // What is not a word is refused with the bad-input exit code, nothing written.
+    ws.fails(&["dictionary", "add", "two words"], 2);
+    assert_eq!(ws.read(".cowriting/dictionary.txt"), "");
 }

@@ -359,18 +359,8 @@ fn search(
 }
 
 #[tauri::command(async)]
-fn dictionary(state: State<'_, AppState>) -> Res<DictionaryOut> {
-    state.with(|api| api.dictionary())
-}
-
-#[tauri::command(async)]
 fn add_word(state: State<'_, AppState>, word: String) -> Res<DictionaryOut> {
     state.with(|api| api.add_word(&word))
-}
-
-#[tauri::command(async)]
-fn remove_word(state: State<'_, AppState>, word: String) -> Res<DictionaryOut> {
-    state.with(|api| api.remove_word(&word))
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -828,9 +818,7 @@ fn main() {
             save_settings,
             lint,
             search,
-            dictionary,
             add_word,
-            remove_word,
             identity,
             save_identity,
             open_folder,

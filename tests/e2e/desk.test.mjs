@@ -2,27 +2,15 @@
 // document and the workspace and marks unsaved changes; find & replace (Ctrl+F)
 // lays out as CodeMirror means it to (the app's own fields still fill their
 // dialogs and panels); Ctrl+Enter sends a new comment.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ROOT, active, click, fresh, idle, openDoc, sidecar, startDriver, testHome, text, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { ARTIFACTS, active, click, fileDriver, fresh, idle, openDoc, sidecar, testHome, text, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
-// Screenshots go with the other test artifacts (git-ignored); the README's copy in
-// docs/screenshots/ is refreshed by hand from there, never by a test run.
-const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
-mkdirSync(ARTIFACTS, { recursive: true });
-
-let driver;
-before(async () => {
-  driver = await startDriver(ENV);
-});
-after(() => driver?.stop());
-
-/** The app on `ws` under this file's driver (see `support.mjs`). */
-const withApp = (ws, f) => withAppAt(driver.port, ws, f);
+const { withApp } = fileDriver(ENV);
 
 /**
  * The native title bar's text of the app's window (X11, with xdotool), or

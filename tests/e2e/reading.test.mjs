@@ -5,23 +5,14 @@
 // and a 760 px window that leaves the text its width. Screenshots (outline,
 // focus, narrow) go to tests/e2e/artifacts; the README's copies in
 // docs/screenshots/ are refreshed by hand from there.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, click, idle, openDoc, startDriver, testHome, text, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { ARTIFACTS, click, fileDriver, idle, openDoc, testHome, text, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
-const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
-mkdirSync(ARTIFACTS, { recursive: true });
-
-let driver;
-before(async () => {
-  driver = await startDriver(ENV);
-});
-after(() => driver?.stop());
-
-const withApp = (ws, f) => withAppAt(driver.port, ws, f);
+const { withApp } = fileDriver(ENV);
 const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
 
 /** A longer document with an outline worth the name: headings of three levels, setext ones, a fence with `#` lines. */

@@ -2,23 +2,14 @@
 // the Search tab; a query finds text in every document (the open one as typed,
 // unsaved) and in thread comments; a click opens the document with the match
 // selected.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, active, click, fresh, idle, startDriver, testHome, typeText, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { ARTIFACTS, active, click, fileDriver, fresh, idle, testHome, typeText, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
-const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
-mkdirSync(ARTIFACTS, { recursive: true });
-
-let driver;
-before(async () => {
-  driver = await startDriver(ENV);
-});
-after(() => driver?.stop());
-
-const withApp = (ws, f) => withAppAt(driver.port, ws, f);
+const { withApp } = fileDriver(ENV);
 
 const results = (b) =>
   b.execute(() => ({

@@ -3,23 +3,14 @@
 // process), its tooltip offers Harper's closest replacement first, a click fixes
 // it as the writer's own edit (no proposal filed), and "Add to dictionary"
 // writes the workspace's dictionary and takes the underline away.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, click, fresh, idle, review, startDriver, testHome, text, typeText, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { ARTIFACTS, click, fileDriver, fresh, idle, review, testHome, text, typeText, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
-const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
-mkdirSync(ARTIFACTS, { recursive: true });
-
-let driver;
-before(async () => {
-  driver = await startDriver(ENV);
-});
-after(() => driver?.stop());
-
-const withApp = (ws, f) => withAppAt(driver.port, ws, f);
+const { withApp } = fileDriver(ENV);
 
 /** The underlined words of `severity` on screen. */
 const underlined = (b, severity) =>

@@ -1,6 +1,7 @@
 // Helpers shared by end-to-end test files (copied from app.test.mjs, with the
 // tauri-driver ports and the environment as parameters, so one file can run
 // beside another machine's tests and restart the app on the same workspace).
+import { after, before } from "node:test";
 import { spawn, execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
@@ -168,4 +169,21 @@ export async function until(f, what, ms = 30_000) {
 /** Type `s` a key at a time, as a writer does (a space is WebDriver's Space key, a line break Enter). */
 export async function typeText(b, s) {
   for (const ch of s) await b.keys(ch === " " ? "\uE00D" : ch === "\n" ? "Enter" : ch);
+}
+
+/** Where the tests' screenshots go (git-ignored); the README's copies in docs/screenshots/ are refreshed by hand from there. */
+export const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/**
+ * A test file's tauri-driver: started with `env` before its tests, stopped
+ * after them. `withApp(ws, f)` runs the app on `ws` under it (see `withApp`).
+ */
+export function fileDriver(env) {
+  let driver;
+  before(async () => {
+    driver = await startDriver(env);
+  });
+  after(() => driver?.stop());
+  return { withApp: (ws, f) => withApp(driver.port, ws, f) };
 }

@@ -69,10 +69,8 @@ export interface Backend {
   lint(texts: string[]): Promise<LintsOut>;
   /** Search every document (the open ones as the writer has them) and every thread. */
   search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean): Promise<SearchOut>;
-  /** The workspace's dictionary (words spelling accepts). */
-  dictionary(): Promise<DictionaryOut>;
+  /** Add a word to the workspace's dictionary (words spelling accepts). */
   addWord(word: string): Promise<DictionaryOut>;
-  removeWord(word: string): Promise<DictionaryOut>;
   saveSettings(settings: SettingsDto): Promise<SettingsDto>;
   /** Who the writer is: the author of their comments, typing and decisions. */
   identity(): Promise<IdentityDto>;
@@ -160,9 +158,7 @@ export async function tauriBackend(): Promise<Backend> {
     settings: () => invoke("settings"),
     lint: (texts) => invoke("lint", { texts }),
     search: (query, caseSensitive, wholeWord, regex) => invoke("search", { query, caseSensitive, wholeWord, regex }),
-    dictionary: () => invoke("dictionary"),
     addWord: (word) => invoke("add_word", { word }),
-    removeWord: (word) => invoke("remove_word", { word }),
     saveSettings: (settings) => invoke("save_settings", { settings }),
     identity: () => invoke("identity"),
     saveIdentity: (name, email) => invoke("save_identity", { name, email }),

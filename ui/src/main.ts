@@ -27,7 +27,8 @@ import { createState, type EditorHandlers } from "./editor";
 import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./jobs";
 import { onJobProgress } from "./producers";
-import { spellingHandlers, workspaceChanged } from "./spelling";
+import { forgetLints } from "./extensions/spelling";
+import { spellingHandlers } from "./spelling";
 import { TaskChips } from "./tasks";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
@@ -125,7 +126,7 @@ export class App {
     if (switching) {
       for (const p of [...this.order]) this.dropTab(p);
       dismissRestoreNotice();
-      workspaceChanged();
+      forgetLints(); // another workspace, another dictionary
     }
     $(".ws-name").textContent = w.name;
     $(".ws-name").title = w.root;

@@ -4,7 +4,7 @@
 // toggle command.
 import type { App } from "./main";
 import { errorMessage } from "./backend";
-import { forgetLints, refreshSpelling, type SpellingHandlers } from "./extensions/spelling";
+import { refreshSpelling, type SpellingHandlers } from "./extensions/spelling";
 import { toast } from "./views/modal";
 
 const KEY = "cowriting.spelling";
@@ -32,9 +32,4 @@ export function toggleSpelling(app: App) {
   localStorage.setItem(KEY, on ? "on" : "off");
   if (app.view) refreshSpelling(app.view, on);
   toast(on ? "Spelling and grammar are underlined as you type." : "Spelling and grammar as you type: off. Check document (F7) still checks.");
-}
-
-/** Another workspace: another dictionary. */
-export function workspaceChanged() {
-  forgetLints();
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { EditorState } from "@codemirror/state";
-import { EditorView } from "@codemirror/view";
+import { EditorView, runScopeHandlers } from "@codemirror/view";
 import { markdown } from "@codemirror/lang-markdown";
 import { ensureSyntaxTree } from "@codemirror/language";
 import type { LintDto } from "../src/bindings/LintDto";
 import { forEachDiagnostic } from "@codemirror/lint";
+import { stubLayout } from "./dom";
 import { blocksIn, diagnosticsOf, forgetLints, LintCache, lintSource, replacementLabel, severityOf, spelling, type SpellingHandlers } from "../src/extensions/spelling";
 
 const doc = ["# A titel", "", "Some teh text.", "", "```", "teh code", "```", "", "- a lsit item", "", "Last paragrph."].join("\n");
@@ -181,6 +182,32 @@ describe("spelling (the extension)", () => {
     action!(view, 0, 6);
     await vi.waitFor(() => expect(diagnostics()).toEqual([]), { timeout: 10_000 });
     expect(calls.length).toBe(2);
+    view.destroy();
+  });
+});
+
+describe("the app's editor and the lint keys", () => {
+  it("F8 goes to the next slip and Ctrl+Shift+M lists them, in the editor as the app builds it", async () => {
+    forgetLints();
+    const { createState } = await import("../src/editor");
+    const { emptyReview } = await import("./fake-backend");
+    const text = "Fine words here.\n\nJorunn wrote it.\n";
+    const spelling = handlers({ lint: async (texts) => texts.map((t) => (t.startsWith("Jorunn") ? [lint(0, 6, "Jorunn")] : [])) });
+    const app = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, onOutline() {}, keys: [], spelling };
+    const parent = document.createElement("div");
+    document.body.append(parent);
+    stubLayout();
+    const view = new EditorView({ state: createState(text, emptyReview(), app), parent });
+    await vi.waitFor(() => {
+      let n = 0;
+      forEachDiagnostic(view.state, () => void n++);
+      expect(n).toBe(1);
+    }, { timeout: 10_000 });
+    const key = (init: KeyboardEventInit) => runScopeHandlers(view, new KeyboardEvent("keydown", init), "editor");
+    expect(key({ key: "F8" })).toBe(true);
+    expect(view.state.selection.main.from).toBe(text.indexOf("Jorunn"));
+    expect(key({ key: "M", keyCode: 77, ctrlKey: true, shiftKey: true })).toBe(true);
+    expect(parent.querySelector(".cm-panel-lint")?.textContent).toContain("Did you mean to spell “Jorunn” this way?");
     view.destroy();
   });
 });

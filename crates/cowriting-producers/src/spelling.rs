@@ -34,15 +34,11 @@ pub struct TextLint {
     pub replacements: Vec<String>,
 }
 
-impl TextLint {
-    /// Whether the dictionary says this lint is wrong: a spelling lint of one
-    /// of its words.
-    pub fn silenced_by(&self, text: &str, dictionary: &Dictionary) -> bool {
-        self.category == SPELLING
-            && text
-                .get(self.start..self.end)
-                .is_some_and(|w| dictionary.contains(w))
-    }
+/// Whether `dictionary` says a finding of `category` on bytes `start..end` of
+/// `text` is wrong: a spelling finding on one of its words. For lints as the
+/// writer types and for Check document's Harper suggestions alike.
+pub fn silenced(category: &str, text: &str, start: usize, end: usize, dictionary: &Dictionary) -> bool {
+    category == SPELLING && text.get(start..end).is_some_and(|w| dictionary.contains(w))
 }
 
 /// Lint each of `texts` with Harper; the answer has one list per text, in
@@ -50,7 +46,7 @@ impl TextLint {
 pub fn lint(texts: &[String], dictionary: &Dictionary, cancel: &Cancel) -> Result<Vec<Vec<TextLint>>> {
     let mut all = harper_lints(texts, cancel)?;
     for (lints, text) in all.iter_mut().zip(texts) {
-        lints.retain(|l| !l.silenced_by(text, dictionary));
+        lints.retain(|l| !silenced(&l.category, text, l.start, l.end, dictionary));
     }
     Ok(all)
 }

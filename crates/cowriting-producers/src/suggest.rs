@@ -168,10 +168,13 @@ impl Job {
                 let mut run = harper(&req, cancel)?;
                 let text = req.text();
                 run.suggestions.retain(|s| {
-                    !(s.category == crate::spelling::SPELLING
-                        && text
-                            .get(s.span.start.0..s.span.end.0)
-                            .is_some_and(|w| self.dictionary.contains(w)))
+                    !crate::spelling::silenced(
+                        &s.category,
+                        text,
+                        s.span.start.0,
+                        s.span.end.0,
+                        &self.dictionary,
+                    )
                 });
                 Ok(Outcome {
                     run,

@@ -9,20 +9,21 @@
 //! "TAURI".
 //!
 //! Adding or removing a word is a read-modify-write under the dictionary's own
-//! lock (`locks/dictionary.txt.lock`), checked against what was read before the
+//! lock (`locks/dictionary.lock`), checked against what was read before the
 //! rename, as every write of workspace files is: two writers adding words at
 //! once both keep theirs, and a hand edit made in between is never overwritten.
 
 use crate::error::{Error, Result};
 use crate::fsutil::{self, Expect, WriteError};
-use crate::lock::{DocLock, LOCK_DIR};
+use crate::lock::DocLock;
 use crate::store::kept_changing;
 use crate::workspace::Workspace;
 use std::collections::BTreeMap;
 
 /// Where the dictionary lives, under the workspace root.
 pub const DICTIONARY_FILE: &str = ".cowriting/dictionary.txt";
-const DICTIONARY_LOCK: &str = "dictionary.txt.lock";
+/// Not `dictionary.txt.lock`: that is the lock of a document `dictionary.txt`.
+const DICTIONARY_LOCK: &str = "dictionary.lock";
 
 /// The longest word the dictionary takes, in bytes.
 pub const MAX_WORD: usize = 100;
@@ -170,8 +171,7 @@ fn update(ws: &Workspace, f: impl Fn(&str) -> Option<String>) -> Result<Dictiona
 }
 
 fn lock(ws: &Workspace) -> Result<DocLock> {
-    let path = ws.internal_file(&format!("{LOCK_DIR}/{DICTIONARY_LOCK}"))?;
-    crate::lock::acquire(ws, &path, "the dictionary").map(DocLock::from_file)
+    ws.lock_named(DICTIONARY_LOCK, "the dictionary")
 }
 
 #[cfg(test)]
@@ -234,6 +234,16 @@ mod tests {
             assert_eq!(e.info().code, crate::ErrorCode::BadInput, "{bad:?}");
         }
         assert!(!dir.path().join(DICTIONARY_FILE).exists());
+    }
+
+    #[test]
+    fn the_dictionarys_lock_is_not_a_documents() {
+        // A document named dictionary.txt, locked by a writer (in this process
+        // two opens of one lock file conflict): the dictionary is not held up.
+        let (_dir, ws) = ws();
+        let doc = crate::workspace::DocPath::parse("dictionary.txt").unwrap();
+        let _held = ws.lock_doc(&doc).unwrap();
+        assert_eq!(Dictionary::add(&ws, "word").unwrap().words(), ["word"]);
     }
 
     #[cfg(unix)]

@@ -37,13 +37,6 @@ pub struct DocLock {
     file: File,
 }
 
-impl DocLock {
-    /// The proof for a lock file this crate has just locked ([`acquire`]).
-    pub(crate) fn from_file(file: File) -> DocLock {
-        DocLock { file }
-    }
-}
-
 impl Drop for DocLock {
     fn drop(&mut self) {
         let _ = self.file.unlock();
@@ -65,13 +58,20 @@ impl Workspace {
 
     /// Take the decision log's lock.
     pub fn lock_log(&self) -> Result<DocLock> {
-        let path = self.internal_file(&format!("{LOCK_DIR}/{LOG_LOCK}"))?;
-        let file = acquire(self, &path, "the decision log")?;
+        self.lock_named(LOG_LOCK, "the decision log")
+    }
+
+    /// Take a lock of [`LOCK_DIR`] that is not a document's (`name` must not
+    /// end like a document's lock, `<doc>.md.lock`): the decision log's, the
+    /// dictionary's. `what` names it in a timeout's message.
+    pub fn lock_named(&self, name: &str, what: &str) -> Result<DocLock> {
+        let path = self.internal_file(&format!("{LOCK_DIR}/{name}"))?;
+        let file = acquire(self, &path, what)?;
         Ok(DocLock { file })
     }
 }
 
-pub(crate) fn acquire(ws: &Workspace, path: &PathBuf, what: &str) -> Result<File> {
+fn acquire(ws: &Workspace, path: &PathBuf, what: &str) -> Result<File> {
     ensure_lock_dir(ws)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(Error::io(dir))?;

@@ -46,8 +46,9 @@ export function blocksIn(state: EditorState, ranges: readonly { from: number; to
   const out: Block[] = [];
   const seen = new Set<number>();
   for (const r of ranges) {
-    const c = tree.cursor();
-    if (c.firstChild()) {
+    // The first top-level block reaching `r.from` (a search, not a walk from the start).
+    const c = tree.topNode.cursor();
+    if (c.childAfter(r.from - 1)) {
       do {
         if (c.to < r.from || c.from > r.to || seen.has(c.from)) continue;
         seen.add(c.from);

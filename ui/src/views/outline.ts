@@ -7,7 +7,7 @@ import type { App } from "../main";
 import { $, h } from "../dom";
 import { outlineOf, type OutlineInfo } from "../extensions/outline";
 import { fuzzyScore } from "../util";
-import { closeModal, modal } from "./modal";
+import { openPicker } from "./palette";
 
 /** The outline version the sidebar shows (rebuilt only when the headings changed, not when they moved). */
 let shown = -1;
@@ -59,52 +59,25 @@ export function jumpToHeading(app: App, i: number) {
 export function openHeadingPicker(app: App) {
   if (!app.view) return;
   const { headings, current } = outlineOf(app.view);
-  const input = h("input", { class: "palette-input", placeholder: "Go to heading…", "aria-label": "Heading" });
-  const list = h("ul", { class: "palette-list heading-list" });
-  let selected = 0;
-  const filtered = () => {
-    const q = input.value.trim();
-    if (!q) return headings.map((_, i) => i);
-    return headings
-      .map((hd, i) => ({ i, s: fuzzyScore(q, hd.text) }))
-      .filter((x): x is { i: number; s: number } => x.s !== null)
-      .sort((a, b) => b.s - a.s || a.i - b.i)
-      .map((x) => x.i);
-  };
-  const render = () => {
-    list.replaceChildren();
-    const items = filtered();
-    if (!items.length) list.append(h("li", { class: "palette-none", text: headings.length ? "No heading matches." : "This document has no headings." }));
-    items.forEach((i, k) => {
+  openPicker<number>(app, {
+    placeholder: "Go to heading…",
+    label: "Heading",
+    listClass: "heading-list",
+    filter: (typed) => {
+      const q = typed.trim();
+      if (!q) return headings.map((_, i) => i);
+      return headings
+        .map((hd, i) => ({ i, s: fuzzyScore(q, hd.text) }))
+        .filter((x): x is { i: number; s: number } => x.s !== null)
+        .sort((a, b) => b.s - a.s || a.i - b.i)
+        .map((x) => x.i);
+    },
+    row: (i) => {
       const hd = headings[i];
-      const li = h("li", { class: `lvl-${hd.level}${k === selected ? " selected" : ""}`, "data-index": String(i) }, h("span", { text: hd.text || "(empty heading)" }), h("kbd", { text: "#".repeat(hd.level) }));
-      li.addEventListener("click", () => pick(i));
-      list.append(li);
-    });
-    list.querySelector(".selected")?.scrollIntoView({ block: "nearest" });
-  };
-  const pick = (i: number) => {
-    closeModal(app);
-    jumpToHeading(app, i);
-  };
-  input.addEventListener("input", () => {
-    selected = 0;
-    render();
+      return h("li", { class: `lvl-${hd.level}`, "data-index": String(i) }, h("span", { text: hd.text || "(empty heading)" }), h("kbd", { text: "#".repeat(hd.level) }));
+    },
+    pick: (i) => jumpToHeading(app, i),
+    none: () => (headings.length ? "No heading matches." : "This document has no headings."),
+    initial: Math.max(0, current),
   });
-  input.addEventListener("keydown", (e) => {
-    const items = filtered();
-    if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
-    else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
-    else if (e.key === "Enter" && items[selected] !== undefined) {
-      // Not on to the editor, which has the focus once the picker closes (it would type a line break).
-      e.preventDefault();
-      return pick(items[selected]);
-    } else return;
-    e.preventDefault();
-    render();
-  });
-  selected = Math.max(0, current);
-  render();
-  modal(app, null, h("div", { class: "palette" }, input, list), []);
-  input.focus();
 }

@@ -1,5 +1,6 @@
 // The command palette (Ctrl+Shift+P): the commands filtered as the writer
-// types, chosen with the arrows and Enter or a click.
+// types, chosen with the arrows and Enter or a click; the same picker serves
+// Go to heading… (views/outline.ts).
 import type { App } from "../main";
 import type { Command } from "../commands";
 import { h } from "../dom";
@@ -11,22 +12,44 @@ export function matches(c: Command, typed: string): boolean {
   return typed.toLowerCase().split(/\s+/).every((w) => hay.includes(w));
 }
 
-export function openPalette(app: App) {
-  const input = h("input", { class: "palette-input", placeholder: "Type a command…", "aria-label": "Command" });
-  const list = h("ul", { class: "palette-list" });
-  let selected = 0;
-  const filtered = () => app.commands.filter((c) => matches(c, input.value));
+/** A list the writer filters by typing and picks from with the arrows and Enter or a click. */
+export interface Picker<T> {
+  placeholder: string;
+  label: string;
+  /** The list's extra class. */
+  listClass?: string;
+  /** The items for what is typed, in order. */
+  filter: (typed: string) => T[];
+  /** One item's row (a `li`; the picker marks the selected one). */
+  row: (item: T) => HTMLLIElement;
+  pick: (item: T) => void;
+  /** The row shown when no item matches, if any. */
+  none?: () => string;
+  /** The item selected at first. */
+  initial?: number;
+}
+
+/** Open `p` in the modal: the field focused, the list under it. */
+export function openPicker<T>(app: App, p: Picker<T>) {
+  const input = h("input", { class: "palette-input", placeholder: p.placeholder, "aria-label": p.label });
+  const list = h("ul", { class: `palette-list${p.listClass ? ` ${p.listClass}` : ""}` });
+  let selected = p.initial ?? 0;
+  const filtered = () => p.filter(input.value);
+  const pick = (item: T) => {
+    closeModal(app);
+    p.pick(item);
+  };
   const render = () => {
     list.replaceChildren();
-    filtered().forEach((c, i) => {
-      const li = h("li", { class: i === selected ? "selected" : "", "data-command": c.id }, h("span", { text: c.title }), h("kbd", { text: c.keys }));
-      li.addEventListener("click", () => pick(c));
+    const items = filtered();
+    if (!items.length && p.none) list.append(h("li", { class: "palette-none", text: p.none() }));
+    items.forEach((item, i) => {
+      const li = p.row(item);
+      if (i === selected) li.classList.add("selected");
+      li.addEventListener("click", () => pick(item));
       list.append(li);
     });
-  };
-  const pick = (c: Command) => {
-    closeModal(app);
-    void c.run();
+    list.querySelector(".selected")?.scrollIntoView({ block: "nearest" });
   };
   input.addEventListener("input", () => {
     selected = 0;
@@ -36,8 +59,8 @@ export function openPalette(app: App) {
     const items = filtered();
     if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
     else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
-    else if (e.key === "Enter" && items[selected]) {
-      // Not on to the editor, which has the focus once the palette closes (it would type a line break).
+    else if (e.key === "Enter" && items[selected] !== undefined) {
+      // Not on to the editor, which has the focus once the picker closes (it would type a line break).
       e.preventDefault();
       return pick(items[selected]);
     } else return;
@@ -47,4 +70,14 @@ export function openPalette(app: App) {
   render();
   modal(app, null, h("div", { class: "palette" }, input, list), []);
   input.focus();
+}
+
+export function openPalette(app: App) {
+  openPicker<Command>(app, {
+    placeholder: "Type a command…",
+    label: "Command",
+    filter: (typed) => app.commands.filter((c) => matches(c, typed)),
+    row: (c) => h("li", { "data-command": c.id }, h("span", { text: c.title }), h("kbd", { text: c.keys })),
+    pick: (c) => void c.run(),
+  });
 }

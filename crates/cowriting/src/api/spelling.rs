@@ -6,18 +6,8 @@ use super::*;
 use crate::ops::DictionaryOut;
 
 impl Api {
-    /// The workspace's dictionary.
-    pub fn dictionary(&self) -> Result<DictionaryOut> {
-        self.ops().dictionary()
-    }
-
     /// Add `word` to the workspace's dictionary ("Add to dictionary").
     pub fn add_word(&self, word: &str) -> Result<DictionaryOut> {
         self.ops().add_word(word)
-    }
-
-    /// Remove `word` from the workspace's dictionary.
-    pub fn remove_word(&self, word: &str) -> Result<DictionaryOut> {
-        self.ops().remove_word(word)
     }
 }
