@@ -135,6 +135,19 @@ enum Command {
         #[command(flatten)]
         target: OptTarget,
     },
+    /// Ask Claude to review a document (or the part given by --find or
+    /// --start/--end): one turn whose comments become threads and whose edits
+    /// become pending proposals, filed as they arrive. Nothing in the
+    /// document changes. Exit 5 when Claude failed, 6 when cancelled or timed
+    /// out (what was filed before stays filed).
+    Review {
+        doc: String,
+        /// What to look for ("check the argument", "tighten for a general reader").
+        #[arg(long)]
+        instruction: Option<String>,
+        #[command(flatten)]
+        target: OptTarget,
+    },
     /// The decision log: what was accepted, changed and rejected.
     Decisions { doc: Option<String> },
     /// Search every document's text and every thread's comments (the files as
@@ -255,6 +268,15 @@ enum ThreadCommand {
     Keep { doc: String, thread: String },
     /// Detach a thread from its text; it stays listed as orphaned.
     Detach { doc: String, thread: String },
+    /// Ask Claude in a thread: it replies in the thread (and may propose
+    /// edits of the thread's text, named in its reply).
+    Ask {
+        doc: String,
+        thread: String,
+        /// What to ask, beyond the thread itself.
+        #[arg(long)]
+        instruction: Option<String>,
+    },
 }
 
 /// The text a command works on: found by content, or given as a byte span.
@@ -532,6 +554,14 @@ fn run(cli: Cli) -> Result<i32> {
             Some(p) => cmd_suggest(&ctx, &doc, &p, instruction, &target),
             None => cmd_check_document(&ctx, &doc, instruction, &target),
         },
+        Command::Review {
+            doc,
+            instruction,
+            target,
+        } => {
+            let out = ops.review_pass(&doc, target.target(), instruction, &Cancel::new(), &mut |_| {})?;
+            finish_review(&ctx, &out)
+        }
         Command::Decisions { doc } => {
             let out = ops.decisions(doc.as_deref(), None)?;
             warn(&out.warnings);
@@ -991,9 +1021,61 @@ fn proposals_text(d: &views::DocProposals) -> String {
     out
 }
 
+/// Print what a review pass or a question in a thread filed; the exit code
+/// of why it stopped early, if it did.
+fn finish_review(ctx: &Ctx, out: &cowriting::ops::review::ReviewOut) -> Result<i32> {
+    warn(&out.warnings);
+    ctx.print(out, |o| {
+        let n = |k: usize, what: &str| format!("{k} {what}{}", plural(k));
+        let mut text = format!(
+            "claude: {}, {} filed in {} (turn {}{})",
+            n(o.threads.len(), "comment"),
+            n(o.proposals.len(), "proposal"),
+            o.document,
+            o.turn_id,
+            o.model.as_deref().map(|m| format!(", {m}")).unwrap_or_default()
+        );
+        if let Some(c) = &o.reply {
+            text.push_str(&format!("\n  reply {c}"));
+        }
+        for t in &o.threads {
+            text.push_str(&format!("\n  thread {t}"));
+        }
+        for p in &o.proposals {
+            text.push_str(&format!("\n  proposal {p}"));
+        }
+        if !o.skipped.is_empty() {
+            text.push_str(&format!(
+                "\n{} of {} suggestions could not be placed:",
+                o.skipped.len(),
+                o.items
+            ));
+            for k in &o.skipped {
+                text.push_str(&format!("\n  line {}: {}", k.line, k.reason));
+            }
+        }
+        text
+    });
+    match &out.stopped {
+        Some(e) => {
+            eprintln!("cowriting: claude stopped early: {}", e.message);
+            Ok(e.code.exit_code())
+        }
+        None => Ok(0),
+    }
+}
+
 fn cmd_thread(ctx: &Ctx, t: ThreadCommand) -> Result<i32> {
     let ops = &ctx.ops;
     let (out, said) = match t {
+        ThreadCommand::Ask {
+            doc,
+            thread,
+            instruction,
+        } => {
+            let out = ops.ask_in_thread(&doc, &thread, instruction, &Cancel::new(), &mut |_| {})?;
+            return finish_review(ctx, &out);
+        }
         ThreadCommand::New { doc, target, body } => {
             let out = ops.new_thread(&doc, target.target()?, &body)?;
             let id = out.thread.id.clone();

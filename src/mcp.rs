@@ -41,10 +41,12 @@ use cowriting::error::{Error, ErrorInfo, Result};
 use cowriting::identity::AgentClient;
 use cowriting::model::ThreadStatus;
 use cowriting::offset::ByteRange;
+use cowriting::ops::review::ReviewOut;
 use cowriting::ops::{
     DecisionsOut, DocumentsOut, NewDocumentOut, Ops, ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut,
     ThreadsOut,
 };
+use cowriting::producers::Cancel;
 use cowriting::session::{ProposalState, Target};
 use cowriting::store::Store;
 use cowriting::views::{self, Unit};
@@ -581,6 +583,32 @@ struct ReplyArgs {
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct ReviewArgs {
+    /// Workspace-relative document path.
+    document: String,
+    /// What Claude should look for ("check the argument", "tighten for a general reader").
+    #[serde(default)]
+    instruction: Option<String>,
+    /// Review only this part: its exact text (default: the whole document).
+    #[serde(default)]
+    find: Option<String>,
+    /// Which occurrence of `find` (1-based), when it occurs more than once.
+    #[serde(default)]
+    occurrence: Whole<1>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct AskInThreadArgs {
+    /// Workspace-relative document path.
+    document: String,
+    /// The thread's id (`t_…`), from read_document or list_threads.
+    thread_id: String,
+    /// What to ask Claude, beyond the thread itself.
+    #[serde(default)]
+    instruction: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct RecentDecisionsArgs {
     /// Only this document (default: every document).
     #[serde(default)]
@@ -772,6 +800,64 @@ impl CowritingMcp {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         answer(a.get().and_then(|a| self.reply_impl(a, &Client::of(&ctx))))
+    }
+
+    #[tool(
+        description = "Ask Claude (the writer's configured Claude: Claude Code or the Messages API) to review a document, or the part of it given by `find`, as `instruction` says. One turn: Claude's comments become comment threads and its edits pending proposals, all sharing the answer's `turnId`; nothing in the document changes. Items Claude quoted wrongly are not filed and are listed in `skipped` with why. Takes as long as Claude does (minutes for a long document); cancelling the request stops it and keeps what was filed.",
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = true),
+        output_schema = schema::<ReviewOut>()
+    )]
+    async fn review_document(
+        &self,
+        Parameters(a): Parameters<Args<ReviewArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ops = self.ops(&Client::of(&ctx), None);
+        let a = match a.get() {
+            Ok(a) => a,
+            Err(e) => return answer::<ReviewOut>(Err(e)),
+        };
+        answer(
+            blocking_with_cancel(&ctx, move |cancel| {
+                let target = a.find.as_deref().map(|text| Target::Text {
+                    text,
+                    occurrence: a.occurrence.get(),
+                });
+                ops.review_pass(&a.document, target, a.instruction.clone(), cancel, &mut |_| {})
+            })
+            .await
+            .map(|out| (review_said(&out), out)),
+        )
+    }
+
+    #[tool(
+        description = "Ask Claude in a comment thread: Claude reads the thread, its text and the text around it, and replies in the thread as itself; it may also propose edits of the thread's text (pending proposals of the same turn, named in its reply). Nothing in the document changes.",
+        annotations(read_only_hint = false, destructive_hint = false, open_world_hint = true),
+        output_schema = schema::<ReviewOut>()
+    )]
+    async fn ask_claude_in_thread(
+        &self,
+        Parameters(a): Parameters<Args<AskInThreadArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let ops = self.ops(&Client::of(&ctx), None);
+        let a = match a.get() {
+            Ok(a) => a,
+            Err(e) => return answer::<ReviewOut>(Err(e)),
+        };
+        answer(
+            blocking_with_cancel(&ctx, move |cancel| {
+                ops.ask_in_thread(
+                    &a.document,
+                    &a.thread_id,
+                    a.instruction.clone(),
+                    cancel,
+                    &mut |_| {},
+                )
+            })
+            .await
+            .map(|out| (review_said(&out), out)),
+        )
     }
 
     #[tool(
@@ -1083,6 +1169,52 @@ fn worded(e: &Error) -> ErrorInfo {
 }
 
 /// What a thread operation wrote, and the thread as it is now.
+/// Run a slow call off the server's thread; the request's cancellation cancels it.
+async fn blocking_with_cancel<T: Send + 'static>(
+    ctx: &RequestContext<RoleServer>,
+    f: impl FnOnce(&Cancel) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let cancel = Cancel::new();
+    let (ct, on_cancel) = (ctx.ct.clone(), cancel.clone());
+    let watch = tokio::spawn(async move {
+        ct.cancelled().await;
+        on_cancel.cancel();
+    });
+    let r = tokio::task::spawn_blocking(move || f(&cancel)).await;
+    watch.abort();
+    r.map_err(|e| Error::BadInput(format!("the review stopped: {e}")))?
+}
+
+/// What a review pass or a thread question filed, for the model.
+fn review_said(out: &ReviewOut) -> String {
+    let mut text = format!(
+        "Claude filed {} comment thread(s) and {} proposal(s) in {} (turn {}){}.",
+        out.threads.len(),
+        out.proposals.len(),
+        out.document,
+        out.turn_id,
+        if out.reply.is_some() {
+            " and replied in the thread"
+        } else {
+            ""
+        }
+    );
+    if !out.skipped.is_empty() {
+        text.push_str(&format!(
+            " {} of {} suggestions could not be placed:",
+            out.skipped.len(),
+            out.items
+        ));
+        for k in &out.skipped {
+            text.push_str(&format!(" line {}: {};", k.line, k.reason));
+        }
+    }
+    if let Some(e) = &out.stopped {
+        text.push_str(&format!(" Stopped early: {}.", e.message));
+    }
+    text
+}
+
 fn thread_said(out: &ThreadOut, said: &str) -> String {
     format!("{said} in {}:\n{}", out.document, thread_text(&out.thread))
 }

@@ -26,8 +26,15 @@ impl Mcp {
 
     /// Start the server and initialize as the client `name` 1.0.
     fn start_as(ws: &Ws, name: &str) -> Mcp {
+        Mcp::start_with(ws, name, &[])
+    }
+
+    /// Start the server with `env` set, and initialize as the client `name` 1.0.
+    fn start_with(ws: &Ws, name: &str, env: &[(&str, &std::ffi::OsStr)]) -> Mcp {
         let home = tempfile::tempdir().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_cowriting"))
+            .envs(env.iter().copied())
+            .env_remove("ANTHROPIC_API_KEY")
             .env("HOME", home.path())
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .arg("mcp")
@@ -206,6 +213,7 @@ fn the_tool_list_has_schemas_and_no_tool_decides() {
     assert_eq!(
         names,
         [
+            "ask_claude_in_thread",
             "create_document",
             "create_thread",
             "list_documents",
@@ -215,6 +223,7 @@ fn the_tool_list_has_schemas_and_no_tool_decides() {
             "read_document",
             "recent_decisions",
             "reply_to_thread",
+            "review_document",
         ]
     );
     for t in tools {
@@ -1203,6 +1212,7 @@ fn every_number_argument_is_a_plain_integer_with_its_minimum() {
             ("read_document.from_line", json!(1)),
             ("read_document.to_line", json!(1)),
             ("recent_decisions.limit", json!(1)),
+            ("review_document.occurrence", json!(1)),
         ]
         .map(|(n, m)| (n.to_owned(), m))
     );
@@ -1393,4 +1403,63 @@ fn an_agent_creates_a_document_and_never_overwrites_one() {
     let (err, _, data) = mcp.call("create_document", json!({ "document": "../outside" }));
     assert!(err);
     assert_eq!(data["code"], "bad_input", "{data}");
+}
+
+/// An agent asks Claude for a review and in a thread: Claude's comments,
+/// edits and reply are filed (a fake Claude Code on the config's command).
+#[test]
+fn an_agent_asks_claude_to_review_and_to_answer_in_a_thread() {
+    let ws = ws_with_doc();
+    let config = ws.home().join("cowriting.toml");
+    let fake = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude/fake-claude");
+    std::fs::write(&config, format!("[claude]\ncommand = {fake:?}\n")).unwrap();
+    let answer = ws.home().join("answer.jsonl");
+    std::fs::write(
+        &answer,
+        concat!(
+            r#"{"kind":"comment","quote":"The café is warm.","body":"Cosy?"}"#,
+            "\n",
+            r#"{"kind":"edit","quote":"The café","replacement":"Our café"}"#,
+            "\n",
+            r#"{"kind":"edit","quote":"The café","occurrence":1,"replacement":"Our café"}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let mut mcp = Mcp::start_with(&ws, "test-agent", &[("COWRITING_CONFIG", config.as_os_str())]);
+    let marker = format!("[[answer:{}]]", answer.display());
+    let (err, text, data) = mcp.call(
+        "review_document",
+        json!({ "document": "notes.md", "instruction": marker }),
+    );
+    assert!(!err, "{text}");
+    assert_eq!(data["threads"].as_array().unwrap().len(), 1, "{data}");
+    assert_eq!(data["proposals"].as_array().unwrap().len(), 1, "{data}");
+    assert_eq!(data["skipped"][0]["line"], 2, "{data}");
+    assert!(text.contains("1 of 3 suggestions could not be placed"), "{text}");
+    let thread = data["threads"][0].as_str().unwrap().to_owned();
+    std::fs::write(&answer, r#"{"kind":"reply","body":"Warm and cosy."}"#).unwrap();
+    let (err, text, data) = mcp.call(
+        "ask_claude_in_thread",
+        json!({ "document": "notes.md", "thread_id": thread, "instruction": marker }),
+    );
+    assert!(!err, "{text}");
+    assert!(data["reply"].is_string(), "{data}");
+    assert_eq!(ws.read_bytes("notes.md"), TEXT.as_bytes());
+    let side = ws.sidecar_json("notes.md");
+    let t = side["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == thread.as_str())
+        .unwrap();
+    assert_eq!(t["comments"][1]["body"], "Warm and cosy.");
+    assert_eq!(t["comments"][1]["author"]["id"], "claude");
+    // Not there: a typed refusal.
+    let (err, _, data) = mcp.call(
+        "ask_claude_in_thread",
+        json!({ "document": "notes.md", "thread_id": "t_nope" }),
+    );
+    assert!(err);
+    assert_eq!(data["code"], "not_found", "{data}");
 }

@@ -25,10 +25,12 @@
 mod sample;
 mod watch;
 
+use cowriting::api::review_pass::ReviewJob;
 use cowriting::api::{
     Api, Applied, Comparison, DocView, EditAck, FilingDto, IdentityDto, JobProgress, RestoreReport,
     ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
 };
+use cowriting::ops::review::ReviewOut;
 use cowriting::ops::{DictionaryOut, LintsOut, SearchOut};
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;
@@ -255,6 +257,62 @@ async fn check_document(app: AppHandle, path: String, job: String) -> Res<Vec<Ch
     .map_err(info);
     lock(&app.state::<AppState>().jobs).remove(&job);
     outcomes
+}
+
+/// Ask Claude to review an open document (the selection `from`..`to` in
+/// UTF-16 units, or all of it): its comments become threads and its edits
+/// pending proposals, filed one by one as they arrive while the writer keeps
+/// typing; each is announced by a `review-progress` event. `job` cancels it
+/// (what landed stays).
+#[tauri::command]
+async fn review_document(
+    app: AppHandle,
+    path: String,
+    from: Option<Utf16Offset>,
+    to: Option<Utf16Offset>,
+    instruction: Option<String>,
+    job: String,
+) -> Res<ReviewOut> {
+    let prepared = app
+        .state::<AppState>()
+        .with(|api| api.prepare_review(&path, from, to, instruction))?;
+    run_review(app, prepared, job).await
+}
+
+/// Ask Claude in a thread of an open document: its reply (and edits of the
+/// thread's text), as [`review_document`] files a review.
+#[tauri::command]
+async fn ask_claude(
+    app: AppHandle,
+    path: String,
+    thread: String,
+    instruction: Option<String>,
+    job: String,
+) -> Res<ReviewOut> {
+    let prepared = app
+        .state::<AppState>()
+        .with(|api| api.prepare_thread_ask(&path, &thread, instruction))?;
+    run_review(app, prepared, job).await
+}
+
+async fn run_review(app: AppHandle, prepared: ReviewJob, job: String) -> Res<ReviewOut> {
+    let cfg = cowriting::config::Config::load().map_err(|e| e.info())?;
+    let cancel = Cancel::new();
+    lock(&app.state::<AppState>().jobs).insert(job.clone(), cancel.clone());
+    let handle = app.clone();
+    let ui_job = job.clone();
+    let done = tauri::async_runtime::spawn_blocking(move || {
+        let state = handle.state::<AppState>();
+        cowriting::api::review_pass::run_review_job(&state.api, &cfg, prepared, &ui_job, &cancel, &mut |p| {
+            let _ = handle.emit("review-progress", p);
+        })
+        .map_err(|e| e.info())
+    })
+    .await
+    .map_err(info)
+    .and_then(|r| r);
+    lock(&app.state::<AppState>().jobs).remove(&job);
+    done
 }
 
 /// Cancel a running producer job; nothing it found is filed.
@@ -814,6 +872,8 @@ fn main() {
             run_producer,
             check_document,
             cancel_job,
+            review_document,
+            ask_claude,
             settings,
             save_settings,
             lint,

@@ -123,7 +123,7 @@ pub fn edit_selection_with(
     })
 }
 
-fn transport_name(t: Transport) -> &'static str {
+pub(crate) fn transport_name(t: Transport) -> &'static str {
     match t {
         Transport::Cli => "cli",
         Transport::Api => "api",
@@ -135,7 +135,7 @@ fn new_turn_id() -> String {
     cowriting_core::model::new_turn_id()
 }
 
-fn cancelled() -> Error {
+pub(crate) fn cancelled() -> Error {
     Error::Cancelled {
         what: PRODUCER_ID.into(),
     }
@@ -657,7 +657,7 @@ fn parse_cli_output(out: &Output) -> Result<Answer> {
 
 /// The model that answered: the `modelUsage` entry with the most output
 /// tokens (Claude Code may also use a small model on the side), else `model`.
-fn model_of(result: &Value) -> Option<String> {
+pub(crate) fn model_of(result: &Value) -> Option<String> {
     if let Some(usage) = result["modelUsage"].as_object() {
         let tokens = |v: &Value| v["outputTokens"].as_f64().unwrap_or(0.0);
         let mut best: Option<(&String, f64)> = None;

@@ -6,6 +6,7 @@
 //! | Vale, when installed | `vale --output=JSON` subprocess | [`vale`] |
 //! | any command from the user's config | subprocess, contract on stdin/stdout | [`external`] |
 //! | Claude, "edit this selection" | `claude -p` subprocess or the Messages API | [`claude`] |
+//! | Claude as an editor: a review pass, an answer in a thread (streamed JSON Lines) | the same, streaming | [`review`] (the format), [`claude_stream`] (the transports), [`pass`] (a turn) |
 //!
 //! Harper also lints the text on screen as the writer types ([`spelling`]):
 //! underlines, not proposals.
@@ -28,10 +29,13 @@ use cowriting_workspace::error::{Error, Result};
 #[cfg(feature = "harper")]
 pub mod checker;
 pub mod claude;
+pub mod claude_stream;
 pub mod eval;
 pub mod external;
 #[cfg(feature = "harper")]
 pub mod harper;
+pub mod pass;
+pub mod review;
 pub mod spelling;
 pub mod suggest;
 pub mod vale;

@@ -167,6 +167,9 @@ pub struct Session {
     /// Ranges a client pinned (a selection a producer is working on), mapped
     /// through every change like anchors.
     pins: HashMap<String, CharRange>,
+    /// Every change since a producer took its copy of the text, composed, by
+    /// key ([`Session::track`]).
+    trackers: HashMap<String, ChangeSet>,
     warnings: Vec<String>,
     /// The sidecar as last read from (or written to) disk; `artifact` is this
     /// with the unsaved decisions applied.
@@ -251,6 +254,7 @@ impl Session {
             identity,
             ledger: Ledger::new(store.workspace().root()),
             pins: HashMap::new(),
+            trackers: HashMap::new(),
             warnings: Vec::new(),
             base: Artifact::empty(doc_path.as_str()),
             unsaved: Vec::new(),

@@ -40,6 +40,7 @@ mod convert;
 mod dto;
 mod jobs;
 mod notices;
+pub mod review_pass;
 mod search;
 mod settings;
 mod spelling;

@@ -38,6 +38,7 @@ use std::sync::Arc;
 pub mod answers;
 mod documents;
 mod page;
+pub mod review;
 pub mod search;
 pub mod spelling;
 pub use answers::*;

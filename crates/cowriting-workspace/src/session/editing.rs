@@ -137,6 +137,12 @@ impl Session {
             }
         });
         self.spans.map(change);
+        for t in self.trackers.values_mut() {
+            // Both are of this text: composing cannot fail.
+            if let Ok(c) = t.compose(change) {
+                *t = c;
+            }
+        }
         self.pins
             .retain(|_, r| match change.map_range(*r, RangeAssoc::Exclusive) {
                 Some(m) => {

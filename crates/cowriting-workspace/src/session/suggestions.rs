@@ -360,4 +360,22 @@ impl Session {
     pub fn unpin(&mut self, key: &str) {
         self.pins.remove(key);
     }
+
+    /// Keep every change from the text as it is now, composed, under `key`
+    /// until [`Session::untrack`]: a producer that took a copy of the text
+    /// maps what it found in the copy to the text as it is then (Claude's
+    /// review pass, while the writer keeps typing).
+    pub fn track(&mut self, key: &str) {
+        self.trackers
+            .insert(key.to_owned(), ChangeSet::identity(self.doc.len_chars()));
+    }
+
+    /// The change from the text when `key` was tracked to the text now.
+    pub fn tracked_change(&self, key: &str) -> Option<&ChangeSet> {
+        self.trackers.get(key)
+    }
+
+    pub fn untrack(&mut self, key: &str) {
+        self.trackers.remove(key);
+    }
 }

@@ -5,8 +5,31 @@ use super::*;
 impl Session {
     /// Start a thread on `range` with a first comment by this session's human.
     pub fn new_thread(&mut self, range: CharRange, body: &str) -> Result<String> {
+        let comment = self.comment(body);
+        self.new_thread_with(range, comment)
+    }
+
+    /// Start a thread on `range` whose first comment is `author`'s (an agent
+    /// commenting from the writer's session: Claude's review pass), with
+    /// `extra` fields on the comment (its `turnId`).
+    pub fn new_thread_as(
+        &mut self,
+        range: CharRange,
+        body: &str,
+        author: Provenance,
+        extra: Extra,
+    ) -> Result<String> {
+        let comment = Comment {
+            author,
+            extra,
+            ..self.comment(body)
+        };
+        self.new_thread_with(range, comment)
+    }
+
+    fn new_thread_with(&mut self, range: CharRange, comment: Comment) -> Result<String> {
         self.check_range(range)?;
-        check_body(body)?;
+        check_body(&comment.body)?;
         let fingerprint = build_fingerprint(&self.doc, range);
         let anchor_id = new_id("a");
         let id = new_id("t");
@@ -14,7 +37,7 @@ impl Session {
             id: id.clone(),
             anchor_id: anchor_id.clone(),
             status: ThreadStatus::Open,
-            comments: vec![self.comment(body)],
+            comments: vec![comment],
             extra: Extra::new(),
         };
         self.add_anchored(range, anchor_id, fingerprint, |a| a.threads.push(thread.clone()))?;
@@ -33,8 +56,29 @@ impl Session {
 
     /// Reply to a thread; returns the new comment's id.
     pub fn reply(&mut self, thread_id: &str, body: &str) -> Result<String> {
-        check_body(body)?;
         let comment = self.comment(body);
+        self.reply_with(thread_id, comment)
+    }
+
+    /// Reply to a thread as `author` (Claude answering in the thread), with
+    /// `extra` fields on the comment; returns the new comment's id.
+    pub fn reply_as(
+        &mut self,
+        thread_id: &str,
+        body: &str,
+        author: Provenance,
+        extra: Extra,
+    ) -> Result<String> {
+        let comment = Comment {
+            author,
+            extra,
+            ..self.comment(body)
+        };
+        self.reply_with(thread_id, comment)
+    }
+
+    fn reply_with(&mut self, thread_id: &str, comment: Comment) -> Result<String> {
+        check_body(&comment.body)?;
         let cid = comment.id.clone();
         let doc = self.doc_path.to_string();
         let missing = || Error::NotFound {

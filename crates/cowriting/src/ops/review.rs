@@ -1,0 +1,535 @@
+//! Claude as an editor, for every client: a **review pass** over a document
+//! (or part of it) that files Claude's comments as threads and its edits as
+//! pending proposals, and **a question in a thread** that Claude answers
+//! with a reply (and edits) — one turn each, filed item by item as the
+//! answer streams in ([`cowriting_producers::pass`]).
+//!
+//! Each item is placed on the text Claude was shown — the turn's copy —
+//! ([`cowriting_producers::review::place`]), then carried to the text as it
+//! is when the item arrives by the change between the two: the writer's
+//! typing in the app (tracked by the session, [`Session::track`]), another
+//! writer's save for the CLI and MCP (a diff of the copy and the file). An
+//! item whose text was edited meanwhile, or that cannot be placed for
+//! certain, is **skipped** with its line and why; nothing is ever filed on a
+//! guessed place, and nothing in the document changes (INV-10).
+//!
+//! Comments and replies are Claude's (an agent author with the model and
+//! session), and carry the turn's `turnId` and the writer's `instruction`
+//! as fields of the comment; proposals carry them as every proposal does.
+//! The prompts recall the writer's last rejected and changed decisions on
+//! the document ([`remembered`]).
+
+use super::*;
+use cowriting_core::changeset::{ChangeSet, RangeAssoc};
+use cowriting_core::contract::{sha256_hex, Producer as ContractProducer, Source};
+use cowriting_core::model::Extra;
+use cowriting_producers::pass::{self, Event};
+use cowriting_producers::review::{self, Ask, Item, Remembered, ReviewRequest, ThreadRequest};
+use cowriting_workspace::error::ErrorInfo;
+use cowriting_workspace::identity::author_for;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
+use std::ops::Range;
+
+/// An item that was not filed: its line in Claude's answer and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct SkippedItem {
+    pub line: u32,
+    pub reason: String,
+}
+
+/// What one item became.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Landed {
+    /// A thread Claude started (`thread`: its id).
+    Thread { thread: String },
+    /// Proposals, one per hunk of one edit.
+    Proposals { proposals: Vec<String> },
+    /// Claude's reply in the thread asked.
+    Reply { thread: String, comment: String },
+    /// Not filed.
+    Skipped(SkippedItem),
+}
+
+/// One turn of Claude as an editor: what it was shown, and what it filed.
+pub struct Turn {
+    pub turn_id: String,
+    pub ask: Ask,
+    pub doc_id: String,
+    /// The text Claude was shown.
+    pub snapshot: String,
+    /// The part of it under review (bytes of `snapshot`): where quotes are looked for.
+    pub scope: Range<usize>,
+    pub instruction: Option<String>,
+    /// The thread asked, for [`Ask::Thread`].
+    pub thread: Option<String>,
+    /// One prompt per request.
+    pub prompts: Vec<String>,
+    /// Replies kept until the end of the answer, so that they can name the
+    /// edits filed with them.
+    reply: Option<(u32, String)>,
+    filed_edits: Vec<String>,
+}
+
+/// The writer's last rejected and changed decisions on `doc`, newest first.
+pub fn remembered(ws: &Workspace, doc: &DocPath) -> Vec<Remembered> {
+    let Ok(log) = Ledger::new(ws.root()).log() else {
+        return Vec::new();
+    };
+    log.records
+        .iter()
+        .rev()
+        .filter(|r| r.doc_id == doc.as_str() && !r.undone)
+        .filter(|r| r.decision.outcome != cowriting_core::contract::Outcome::Accepted)
+        .take(review::MEMORY_DECISIONS)
+        .map(|r| Remembered {
+            outcome: r.decision.outcome.as_str().to_owned(),
+            text: r
+                .suggestions
+                .iter()
+                .map(|s| s.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" … "),
+            proposed: r
+                .suggestions
+                .iter()
+                .map(|s| s.replacement.as_str())
+                .collect::<Vec<_>>()
+                .join(" … "),
+            chosen: r.decision.chosen_replacement.clone(),
+        })
+        .collect()
+}
+
+fn byte_to_char(text: &str, byte: usize) -> usize {
+    text[..byte].chars().count()
+}
+
+impl Turn {
+    /// A review pass over `scope` (chars of the session's text; the whole
+    /// text when `None`), cut into parts within the model's budget.
+    pub fn review(s: &Session, scope: Option<CharRange>, instruction: Option<String>) -> Result<Turn> {
+        let snapshot = s.document().text().to_owned();
+        let scope = match scope {
+            Some(r) if r.is_empty() => {
+                return Err(Error::BadInput(
+                    "the selection is empty: select the text to review, or review the whole document".into(),
+                ))
+            }
+            Some(r) => s.document().char_to_byte(r.start).0..s.document().char_to_byte(r.end).0,
+            None => 0..snapshot.len(),
+        };
+        if snapshot[scope.clone()].trim().is_empty() {
+            return Err(Error::BadInput("there is no text to review".into()));
+        }
+        let instruction = instruction.map(|i| i.trim().to_owned()).filter(|i| !i.is_empty());
+        let memory = remembered(s.workspace(), s.doc_path());
+        let parts = review::sections(&snapshot, scope.clone(), review::SECTION_CHARS);
+        let count = parts.len();
+        let prompts = parts
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| {
+                review::review_prompt(&ReviewRequest {
+                    doc_id: s.doc_path().as_str(),
+                    text: &snapshot,
+                    part,
+                    index: i + 1,
+                    count,
+                    instruction: instruction.as_deref(),
+                    memory: &memory,
+                })
+            })
+            .collect();
+        Ok(Turn {
+            turn_id: cowriting_core::model::new_turn_id(),
+            ask: Ask::Review,
+            doc_id: s.doc_path().to_string(),
+            snapshot,
+            scope,
+            instruction,
+            thread: None,
+            prompts,
+            reply: None,
+            filed_edits: Vec::new(),
+        })
+    }
+
+    /// A question in `thread`: Claude is shown the thread, its text and the
+    /// text around it, and may edit only the thread's text.
+    pub fn thread(s: &Session, thread: &str, instruction: Option<String>) -> Result<Turn> {
+        let view = s
+            .threads()
+            .into_iter()
+            .find(|t| t.thread.id == thread)
+            .ok_or_else(|| Error::NotFound {
+                what: "thread",
+                id: thread.to_owned(),
+                doc: s.doc_path().to_string(),
+            })?;
+        let range = view.range.ok_or_else(|| {
+            Error::BadInput(format!(
+                "thread {thread} is not on any text now (its text was deleted or it was detached): \
+                 Claude needs the text it is about"
+            ))
+        })?;
+        let snapshot = s.document().text().to_owned();
+        let anchored = s.document().char_to_byte(range.start).0..s.document().char_to_byte(range.end).0;
+        let instruction = instruction.map(|i| i.trim().to_owned()).filter(|i| !i.is_empty());
+        let comments: Vec<(String, String)> = view
+            .thread
+            .comments
+            .iter()
+            .map(|c| (c.author.id.clone(), c.body.clone()))
+            .collect();
+        let memory = remembered(s.workspace(), s.doc_path());
+        let prompt = review::thread_prompt(&ThreadRequest {
+            doc_id: s.doc_path().as_str(),
+            text: &snapshot,
+            anchored: anchored.clone(),
+            comments: &comments,
+            instruction: instruction.as_deref(),
+            memory: &memory,
+        });
+        Ok(Turn {
+            turn_id: cowriting_core::model::new_turn_id(),
+            ask: Ask::Thread,
+            doc_id: s.doc_path().to_string(),
+            snapshot,
+            scope: anchored,
+            instruction,
+            thread: Some(thread.to_owned()),
+            prompts: vec![prompt],
+            reply: None,
+            filed_edits: Vec::new(),
+        })
+    }
+
+    fn extra(&self) -> Extra {
+        let mut e = Extra::new();
+        e.insert("turnId".into(), Value::String(self.turn_id.clone()));
+        if let Some(i) = &self.instruction {
+            e.insert("instruction".into(), Value::String(i.clone()));
+        }
+        e
+    }
+
+    /// File `item` (line `line` of the answer, made by `by`) in `s`, whose
+    /// text is the turn's copy changed by `change` (`None`: unchanged).
+    /// An error is the disk's or the sidecar's; an item that cannot be
+    /// placed is [`Landed::Skipped`]; a reply is kept for [`Turn::finish`]
+    /// (`None`).
+    pub fn file(
+        &mut self,
+        s: &mut Session,
+        change: Option<&ChangeSet>,
+        line: usize,
+        item: Item,
+        by: &ContractProducer,
+    ) -> Result<Option<Landed>> {
+        let line = line as u32;
+        let skip = |reason: String| Ok(Some(Landed::Skipped(SkippedItem { line, reason })));
+        let (quote, occurrence, loose) = match &item {
+            Item::Comment {
+                quote, occurrence, ..
+            } => (quote, *occurrence, true),
+            Item::Edit {
+                quote, occurrence, ..
+            } => (quote, *occurrence, false),
+            Item::Reply { body } => {
+                // Kept for the end of the answer (it names the edits).
+                self.reply = Some((line, body.clone()));
+                return Ok(None);
+            }
+        };
+        let at = match review::place(&self.snapshot, self.scope.clone(), quote, occurrence, loose) {
+            Ok(r) => r,
+            Err(why) => return skip(why.to_string()),
+        };
+        let shown = &self.snapshot[at.clone()];
+        let range = CharRange::new(
+            byte_to_char(&self.snapshot, at.start),
+            byte_to_char(&self.snapshot, at.end),
+        );
+        let now = match change {
+            None => Some(range),
+            Some(c) => c.map_range(range, RangeAssoc::Exclusive),
+        };
+        let Some(now) = now.filter(|r| s.document().slice(*r) == shown) else {
+            return skip("the text it is about was edited while Claude was answering".into());
+        };
+        let author = author_for(by);
+        match item {
+            Item::Comment { body, .. } => {
+                let id = s.new_thread_as(now, &body, author, self.extra())?;
+                Ok(Some(Landed::Thread { thread: id }))
+            }
+            Item::Edit {
+                replacement, reason, ..
+            } => {
+                let bytes = s.contract_bytes();
+                let source = Source::of(&self.doc_id, &bytes);
+                debug_assert_eq!(source.sha256, sha256_hex(&bytes));
+                let reason = reason
+                    .or_else(|| self.instruction.clone())
+                    .unwrap_or_else(|| match self.ask {
+                        Ask::Review => "Claude's review".into(),
+                        Ask::Thread => "Claude's answer in the thread".into(),
+                    });
+                let req = cowriting_producers::Request {
+                    doc_id: &self.doc_id,
+                    bytes: &bytes,
+                    selection: Some(s.file_range_of(now)),
+                    instruction: Some(&reason),
+                };
+                let mut suggestions = cowriting_producers::claude::hunks(&req, &replacement, by, &source)?;
+                if suggestions.is_empty() {
+                    return skip("the edit changes nothing".into());
+                }
+                // The same edit already pending from Claude (an earlier pass) is not filed twice.
+                let mut already = Vec::new();
+                suggestions.retain(|g| {
+                    let same = s
+                        .char_range_of(g.span)
+                        .ok()
+                        .and_then(|r| s.pending_overlaps(r, &g.replacement, &author).identical);
+                    already.extend(same.clone());
+                    same.is_none()
+                });
+                if suggestions.is_empty() {
+                    return skip(format!(
+                        "the same edit is already pending ({})",
+                        already.join(", ")
+                    ));
+                }
+                let filed = s.file_suggestions(
+                    &suggestions,
+                    ProposeOptions {
+                        author,
+                        turn_id: Some(self.turn_id.clone()),
+                        instruction: self.instruction.clone(),
+                    },
+                )?;
+                let ids: Vec<String> = filed.into_iter().map(|f| f.sidecar_id).collect();
+                self.filed_edits.extend(ids.iter().cloned());
+                Ok(Some(Landed::Proposals { proposals: ids }))
+            }
+            Item::Reply { .. } => unreachable!("replies return above"),
+        }
+    }
+
+    /// At the end of a thread's answer: post the reply it kept, naming the
+    /// edits filed with it. `None` when there is no reply to post (a review,
+    /// or an answer without one: then an edit-only answer gets a reply that
+    /// names its edits).
+    pub fn finish(&mut self, s: &mut Session, by: &ContractProducer) -> Result<Option<Landed>> {
+        let Some(thread) = self.thread.clone() else {
+            return Ok(None);
+        };
+        let reply = self.reply.take();
+        if reply.is_none() && self.filed_edits.is_empty() {
+            return Ok(None);
+        }
+        let mut body = reply.map(|(_, b)| b).unwrap_or_default();
+        let n = self.filed_edits.len();
+        if n > 0 {
+            if !body.is_empty() {
+                body.push_str("\n\n");
+            }
+            body.push_str(&format!(
+                "_I proposed {} edit{} on this text ({}): accept or reject {} in the document._",
+                n,
+                if n == 1 { "" } else { "s" },
+                self.filed_edits.join(", "),
+                if n == 1 { "it" } else { "them" }
+            ));
+        }
+        let comment = s.reply_as(&thread, &body, author_for(by), self.extra())?;
+        Ok(Some(Landed::Reply { thread, comment }))
+    }
+}
+
+/// What a review pass filed.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewOut {
+    pub document: String,
+    pub turn_id: String,
+    /// The model that answered, when known.
+    pub model: Option<String>,
+    /// How many requests the pass took (parts of the document).
+    pub parts: u32,
+    /// How many items Claude's answer held (those that could not be read
+    /// or placed included).
+    pub items: u32,
+    /// Threads Claude started.
+    pub threads: Vec<String>,
+    /// Proposals Claude filed.
+    pub proposals: Vec<String>,
+    /// Claude's reply, for a question in a thread.
+    pub reply: Option<String>,
+    /// Items not filed, with why.
+    pub skipped: Vec<SkippedItem>,
+    /// Why the pass stopped before its end (cancelled, timed out, Claude
+    /// failed); what was filed before stays filed.
+    pub stopped: Option<ErrorInfo>,
+    /// Decision-log problems (what was filed is filed regardless).
+    pub warnings: Vec<String>,
+}
+
+impl ReviewOut {
+    /// Record what an item became.
+    pub fn add(&mut self, landed: &Landed) {
+        match landed {
+            Landed::Thread { thread } => self.threads.push(thread.clone()),
+            Landed::Proposals { proposals } => self.proposals.extend(proposals.iter().cloned()),
+            Landed::Reply { comment, .. } => self.reply = Some(comment.clone()),
+            Landed::Skipped(s) => self.skipped.push(s.clone()),
+        }
+    }
+}
+
+impl Ops {
+    /// Ask Claude to review `doc` (or the `range` of it), as `instruction`
+    /// says: one turn, its comments and edits filed as they arrive.
+    pub fn review_pass(
+        &self,
+        doc: &str,
+        range: Option<Target<'_>>,
+        instruction: Option<String>,
+        cancel: &Cancel,
+        on_landed: &mut dyn FnMut(&Landed),
+    ) -> Result<ReviewOut> {
+        let cfg = Config::load()?;
+        let doc = self.doc(doc)?;
+        let s = self.review_session(&doc)?;
+        let scope = range.map(|t| s.resolve_target(t)).transpose()?;
+        let turn = Turn::review(&s, scope, instruction)?;
+        drop(s);
+        self.run_turn(&cfg, &doc, turn, cancel, on_landed)
+    }
+
+    /// Ask Claude in `thread` of `doc`: its reply (and edits of the thread's text).
+    pub fn ask_in_thread(
+        &self,
+        doc: &str,
+        thread: &str,
+        instruction: Option<String>,
+        cancel: &Cancel,
+        on_landed: &mut dyn FnMut(&Landed),
+    ) -> Result<ReviewOut> {
+        let cfg = Config::load()?;
+        let doc = self.doc(doc)?;
+        let s = self.review_session(&doc)?;
+        let turn = Turn::thread(&s, thread, instruction)?;
+        drop(s);
+        self.run_turn(&cfg, &doc, turn, cancel, on_landed)
+    }
+
+    /// Run `turn`, filing each item in a session opened on the files as they
+    /// are when it arrives (another writer may have saved meanwhile).
+    fn run_turn(
+        &self,
+        cfg: &Config,
+        doc: &DocPath,
+        mut turn: Turn,
+        cancel: &Cancel,
+        on_landed: &mut dyn FnMut(&Landed),
+    ) -> Result<ReviewOut> {
+        let api_key = pass::api_key_from_env()?;
+        let mut out = ReviewOut {
+            document: doc.to_string(),
+            turn_id: turn.turn_id.clone(),
+            ..ReviewOut::default()
+        };
+        let mut last_by = None;
+        let prompts = std::mem::take(&mut turn.prompts);
+        let ran = pass::run(
+            &cfg.claude,
+            api_key.as_deref(),
+            &prompts,
+            turn.ask,
+            cancel,
+            &mut |e| {
+                match e {
+                    Event::Part { count, .. } => out.parts = count as u32,
+                    Event::Invalid { line, reason } => {
+                        out.items += 1;
+                        out.skipped.push(SkippedItem {
+                            line: line as u32,
+                            reason: format!("not an item: {reason}"),
+                        })
+                    }
+                    Event::Item { line, item, by, .. } => {
+                        out.items += 1;
+                        let mut s = self.review_session(doc)?;
+                        let now = s.document().text();
+                        let change = (now != turn.snapshot)
+                            .then(|| cowriting_core::diff::text_change(&turn.snapshot, now));
+                        let landed = turn.file(&mut s, change.as_ref(), line, item, by)?;
+                        out.warnings.extend(s.take_warnings());
+                        if let Some(landed) = landed {
+                            out.add(&landed);
+                            on_landed(&landed);
+                        }
+                        last_by = Some(by.clone());
+                    }
+                }
+                Ok(())
+            },
+        );
+        match ran {
+            Ok(end) => {
+                out.model = end.model.clone();
+                let mut s = self.review_session(doc)?;
+                if let Some(landed) = turn.finish(&mut s, &end.producer)? {
+                    out.add(&landed);
+                    on_landed(&landed);
+                }
+                out.warnings.extend(s.take_warnings());
+            }
+            Err(e) => {
+                // What landed stays; a kept reply is posted with what is known.
+                let by = last_by.unwrap_or_else(|| fallback_producer(cfg));
+                if let Ok(mut s) = self.review_session(doc) {
+                    if let Ok(Some(landed)) = turn.finish(&mut s, &by) {
+                        out.add(&landed);
+                        on_landed(&landed);
+                    }
+                }
+                if out.threads.is_empty() && out.proposals.is_empty() && out.reply.is_none() {
+                    return Err(e);
+                }
+                out.stopped = Some(stopped_info(&e));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Why a pass stopped early, said for a pass that filed something.
+pub fn stopped_info(e: &Error) -> ErrorInfo {
+    let mut info = e.info();
+    info.message = match e {
+        Error::Cancelled { .. } => "cancelled; what was filed before stays filed".into(),
+        Error::TimedOut { secs, .. } => {
+            format!("timed out: nothing came for {secs} s; what was filed before stays filed")
+        }
+        _ => format!("{}; what was filed before stays filed", info.message),
+    };
+    info
+}
+
+/// The producer to name when a pass stopped before any item said who made it.
+pub fn fallback_producer(cfg: &Config) -> ContractProducer {
+    ContractProducer {
+        id: cowriting_producers::claude::PRODUCER_ID.into(),
+        version: "cli".into(),
+        provenance: format!("model:{}", cfg.claude.model.as_deref().unwrap_or("default")),
+    }
+}
