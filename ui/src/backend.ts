@@ -14,6 +14,8 @@ import type { JobProgress } from "./bindings/JobProgress";
 import type { LintsOut } from "./bindings/LintsOut";
 import type { Notice } from "./bindings/Notice";
 import type { RestoreReport } from "./bindings/RestoreReport";
+import type { ReviewOut } from "./bindings/ReviewOut";
+import type { ReviewProgress } from "./bindings/ReviewProgress";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SaveResult } from "./bindings/SaveResult";
 import type { SearchOut } from "./bindings/SearchOut";
@@ -64,6 +66,15 @@ export interface Backend {
    * whole check; `onJobProgress` names the producer running.
    */
   checkDocument(path: string, job: string): Promise<CheckOutcome<FilingDto>[]>;
+  /**
+   * Ask Claude to review an open document (the selection `from`..`to`, or all
+   * of it when null), as `instruction` says: its comments become threads and
+   * its edits pending proposals, filed one by one as they arrive
+   * (`onReviewProgress`). `job` cancels it; what landed stays.
+   */
+  reviewDocument(path: string, from: Utf16Offset | null, to: Utf16Offset | null, instruction: string | null, job: string): Promise<ReviewOut>;
+  /** Ask Claude in a thread: its reply (and edits of the thread's text), as `reviewDocument` files a review. */
+  askClaude(path: string, thread: string, instruction: string | null, job: string): Promise<ReviewOut>;
   settings(): Promise<SettingsDto>;
   /** Harper's lints of each text (spelling and grammar as the writer types), in UTF-16 units of each. */
   lint(texts: string[]): Promise<LintsOut>;
@@ -115,6 +126,8 @@ export interface Backend {
   onNotice(f: (n: Notice) => void): Promise<() => void>;
   /** A running Check document moved on to `producer`. */
   onJobProgress(f: (p: JobProgress) => void): Promise<() => void>;
+  /** A running review pass (or thread question) started a part, or filed or skipped an item. */
+  onReviewProgress(f: (p: ReviewProgress) => void): Promise<() => void>;
   onWorkspaceOpened(f: (w: WorkspaceInfo) => void): Promise<() => void>;
   onCloseRequested(f: (dirty: string[]) => void): Promise<() => void>;
 }
@@ -155,6 +168,8 @@ export async function tauriBackend(): Promise<Backend> {
       invoke("run_producer", { path, producer, from, to, instruction, job }),
     cancelJob: (job) => invoke("cancel_job", { job }),
     checkDocument: (path, job) => invoke("check_document", { path, job }),
+    reviewDocument: (path, from, to, instruction, job) => invoke("review_document", { path, from, to, instruction, job }),
+    askClaude: (path, thread, instruction, job) => invoke("ask_claude", { path, thread, instruction, job }),
     settings: () => invoke("settings"),
     lint: (texts) => invoke("lint", { texts }),
     search: (query, caseSensitive, wholeWord, regex) => invoke("search", { query, caseSensitive, wholeWord, regex }),
@@ -190,6 +205,7 @@ export async function tauriBackend(): Promise<Backend> {
     },
     onNotice: (f) => on("notice", f),
     onJobProgress: (f) => on("job-progress", f),
+    onReviewProgress: (f) => on("review-progress", f),
     onWorkspaceOpened: (f) => on("workspace-opened", f),
     onCloseRequested: (f) => on("close-requested", f),
   };

@@ -8,6 +8,7 @@ import type { KeyBinding } from "@codemirror/view";
 import type { App } from "./main";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import { askClaude } from "./dialogs/ask-claude";
+import { reviewWithClaude } from "./dialogs/review-claude";
 import { openSettings } from "./dialogs/settings";
 import { checkDocument } from "./producers";
 import { toggleSpelling } from "./spelling";
@@ -62,6 +63,13 @@ export function buildCommands(app: App): Command[] {
     },
     { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(app) },
     { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => askClaude(app) },
+    {
+      id: "review-claude",
+      title: "Review with Claude… (the selection, or the whole document)",
+      keys: "Ctrl+Alt+K",
+      keywords: "editor feedback comments critique",
+      run: () => reviewWithClaude(app),
+    },
     { id: "check", title: "Check document", keys: "F7", run: () => void checkDocument(app) },
     { id: "spelling", title: "Toggle spelling and grammar as you type", keys: "", run: () => toggleSpelling(app) },
     { id: "next-lint", title: "Next spelling or grammar issue", keys: "F8", run: () => app.view && void nextDiagnostic(app.view) },

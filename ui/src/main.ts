@@ -27,6 +27,8 @@ import { createState, type EditorHandlers } from "./editor";
 import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./jobs";
 import { onJobProgress } from "./producers";
+import { onReviewProgress } from "./dialogs/review-claude";
+import type { ReviewOut } from "./bindings/ReviewOut";
 import { forgetLints } from "./extensions/spelling";
 import { spellingHandlers } from "./spelling";
 import { TaskChips } from "./tasks";
@@ -83,6 +85,10 @@ export class App {
   lastFiling: FilingSummary | null = null;
   /** The Ask Claude… instruction typed but not sent (the dialog was closed). */
   askDraft = "";
+  /** The Review with Claude… instruction typed but not sent. */
+  reviewDraft = "";
+  /** How the last review pass or thread question ended (the e2e hooks read it). */
+  lastReview: ReviewOut | null = null;
   /** The window title last set (views/status.ts renderTitle); set again only when it changes. */
   shownTitle = "";
   /** Who the writer is (the status bar shows it); null until the core said. */
@@ -106,6 +112,7 @@ export class App {
     window.addEventListener("blur", () => this.autosaver.focusChanged());
     await this.backend.onNotice((n) => void this.onNotice(n));
     await this.backend.onJobProgress((p) => onJobProgress(this, p));
+    await this.backend.onReviewProgress((p) => onReviewProgress(this, p));
     await this.backend.onWorkspaceOpened((w) => void this.setWorkspace(w));
     await this.backend.onCloseRequested((dirty) => this.confirmQuit(dirty));
     try {

@@ -11,7 +11,7 @@ import { $, h } from "./dom";
  */
 export interface Task {
   id: string;
-  kind: "ask" | "check";
+  kind: "ask" | "check" | "review";
   path: string;
   started: number;
   /** The core's job running now (the id `cancelJob` takes), if any. */

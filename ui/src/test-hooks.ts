@@ -24,6 +24,8 @@ export function installTestHooks(app: App) {
      * review ({producer, turnId, filed, skipped, migrated, warnings}), or null.
      */
     lastFiling: () => app.lastFiling,
+    /** How the last review pass or question in a thread ended (its ReviewOut), or null. */
+    lastReview: () => app.lastReview,
     /** How many producer tasks (Ask Claude…, Check document) are still running. */
     jobsRunning: () => app.tasks.running().length,
     /** The message the last finished task showed ("Claude proposed 2 edits", "harper: 3 suggestions, …"). */

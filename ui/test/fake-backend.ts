@@ -30,6 +30,8 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     runProducer: no,
     cancelJob: async () => undefined,
     checkDocument: async () => [],
+    reviewDocument: no,
+    askClaude: no,
     settings: no,
     saveSettings: no,
     lint: async (texts) => ({ unit: "utf16", lints: texts.map(() => []) }),
@@ -62,6 +64,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     setTitle: async () => undefined,
     onNotice: async () => () => undefined,
     onJobProgress: async () => () => undefined,
+    onReviewProgress: async () => () => undefined,
     onWorkspaceOpened: async () => () => undefined,
     onCloseRequested: async () => () => undefined,
   };

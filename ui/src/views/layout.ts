@@ -6,6 +6,7 @@
 import type { App } from "../main";
 import { $ } from "../dom";
 import { askClaude } from "../dialogs/ask-claude";
+import { reviewWithClaude } from "../dialogs/review-claude";
 import { openSettings } from "../dialogs/settings";
 import { checkDocument } from "../producers";
 import { newDocument } from "./doc-actions";
@@ -102,6 +103,9 @@ export function wireChrome(app: App) {
     } else if (mod && !e.shiftKey && e.key.toLowerCase() === "o") {
       e.preventDefault();
       void app.openFolderDialog();
+    } else if (mod && e.altKey && !e.shiftKey && e.code === "KeyK") {
+      e.preventDefault();
+      if (!modalOpen()) reviewWithClaude(app);
     } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "k") {
       e.preventDefault();
       if (!modalOpen()) askClaude(app);

@@ -6,6 +6,7 @@ import { EditorView } from "@codemirror/view";
 import type { App } from "../main";
 import type { ProposalDto } from "../bindings/ProposalDto";
 import { askClaude } from "../dialogs/ask-claude";
+import { reviewWithClaude } from "../dialogs/review-claude";
 import { appendWithNewlines, contextLine } from "../diff-text";
 import { $, h } from "../dom";
 import { selectProposal } from "../extensions/review-field";
@@ -21,9 +22,15 @@ export function renderReviewPanel(app: App) {
   if (!review) return;
   const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
   const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
+  const reviewBtn = h("button", {
+    class: "btn-review-claude",
+    text: "Review with Claude…",
+    title: "Ask Claude to review the selection, or the whole document: comments and proposed edits (Ctrl+Alt+K)",
+  });
   ask.addEventListener("click", () => askClaude(app));
+  reviewBtn.addEventListener("click", () => reviewWithClaude(app));
   check.addEventListener("click", () => void checkDocument(app));
-  body.append(h("div", { class: "review-tools" }, ask, check));
+  body.append(h("div", { class: "review-tools" }, ask, reviewBtn, check));
   if (!review.proposals.length) {
     body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
     return;

@@ -9,6 +9,8 @@ import { $, h } from "../dom";
 import { showReview } from "../edit-sync";
 import { setMarkdown } from "../markdown";
 import { age, authorLabel, utf16 } from "../util";
+import { askInThread } from "../dialogs/review-claude";
+import { mentionsClaude } from "../review-words";
 import { closeModal, modal, toast } from "./modal";
 import { showPanel } from "./panel";
 
@@ -54,19 +56,32 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
     setMarkdown(body, c.body);
     card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${authorLabel(c.author, app.me)} · ${age(c.createdAt)}` }), body));
   }
-  const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter)" });
+  const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter; start with @claude to ask Claude)" });
   reply.value = app.drafts.get(t.id) ?? "";
   reply.addEventListener("input", () => app.drafts.set(t.id, reply.value));
   const send = h("button", { class: "btn-reply", text: "Reply" });
   const toggle = h("button", { class: "btn-resolve", text: t.status === "open" ? "Resolve" : "Reopen" });
+  const askBtn = h("button", {
+    class: "btn-ask-thread",
+    text: "Ask Claude",
+    title: "Claude answers in this thread (and may propose edits of its text). Or start a reply with @claude.",
+  });
+  askBtn.toggleAttribute("disabled", t.from === null);
+  askBtn.addEventListener("click", () => {
+    const path = app.active;
+    if (path) void askInThread(app, path, t.id, null);
+  });
   const doReply = () => {
     const text = reply.value;
     if (!text.trim() || !app.active) return;
     const path = app.active;
+    const ask = mentionsClaude(text);
     void app.run(async () => {
       const review = await app.backend.reply(path, t.id, text);
       app.drafts.delete(t.id);
       showReview(app, path, review);
+      // A reply that starts with @claude asks Claude, with the rest as the question.
+      if (ask !== null) void askInThread(app, path, t.id, ask || null);
     });
   };
   send.addEventListener("click", doReply);
@@ -78,7 +93,7 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
     if (!path) return;
     void app.run(async () => showReview(app, path, await app.backend.setThreadResolved(path, t.id, t.status === "open")));
   });
-  card.append(reply, h("div", { class: "thread-actions" }, send, toggle));
+  card.append(reply, h("div", { class: "thread-actions" }, send, askBtn, toggle));
   card.addEventListener("click", (e) => {
     if ((e.target as HTMLElement).closest("button, textarea, a")) return;
     if (app.view && t.from !== null) {
