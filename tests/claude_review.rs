@@ -387,7 +387,8 @@ fn claude_answers_in_a_thread_and_names_its_edits() {
     assert_eq!(reply["turnId"], out["turnId"]);
     let body = reply["body"].as_str().unwrap();
     assert!(body.starts_with("It is short, but it works."), "{body}");
-    assert!(body.contains(proposal), "the reply names its edit: {body}");
+    assert!(body.contains("“helps” → “helps a great deal”"), "the reply names its edit: {body}");
+    assert!(!body.contains(proposal), "by its words, not its id: {body}");
     assert_eq!(side["proposals"][0]["turnId"], out["turnId"]);
     // A thread with no text to show is refused with a reason.
     ws.ok(&["thread", "detach", "essay.md", t]);

@@ -72,7 +72,8 @@ pub struct Turn {
     /// Replies kept until the end of the answer, so that they can name the
     /// edits filed with them.
     reply: Option<(u32, String)>,
-    filed_edits: Vec<String>,
+    /// The edits filed so far: (quote, replacement).
+    filed_edits: Vec<(String, String)>,
 }
 
 /// The writer's last rejected and changed decisions on `doc`, newest first.
@@ -250,7 +251,7 @@ impl Turn {
             Ok(r) => r,
             Err(why) => return skip(why.to_string()),
         };
-        let shown = &self.snapshot[at.clone()];
+        let shown = self.snapshot[at.clone()].to_owned();
         let range = CharRange::new(
             byte_to_char(&self.snapshot, at.start),
             byte_to_char(&self.snapshot, at.end),
@@ -315,7 +316,7 @@ impl Turn {
                     },
                 )?;
                 let ids: Vec<String> = filed.into_iter().map(|f| f.sidecar_id).collect();
-                self.filed_edits.extend(ids.iter().cloned());
+                self.filed_edits.push((shown, replacement));
                 Ok(Some(Landed::Proposals { proposals: ids }))
             }
             Item::Reply { .. } => unreachable!("replies return above"),
@@ -341,12 +342,26 @@ impl Turn {
                 body.push_str("\n\n");
             }
             body.push_str(&format!(
-                "_I proposed {} edit{} on this text ({}): accept or reject {} in the document._",
+                "_I proposed {} edit{} on this text — accept or reject {} in the document:_",
                 n,
                 if n == 1 { "" } else { "s" },
-                self.filed_edits.join(", "),
                 if n == 1 { "it" } else { "them" }
             ));
+            for (quote, replacement) in &self.filed_edits {
+                let show = |t: &str| {
+                    let one: String = t.split_whitespace().collect::<Vec<_>>().join(" ");
+                    if one.chars().count() > 80 {
+                        format!("{}…", one.chars().take(80).collect::<String>())
+                    } else {
+                        one
+                    }
+                };
+                body.push_str(&if replacement.trim().is_empty() {
+                    format!("\n- delete “{}”", show(quote))
+                } else {
+                    format!("\n- “{}” → “{}”", show(quote), show(replacement))
+                });
+            }
         }
         let comment = s.reply_as(&thread, &body, author_for(by), self.extra())?;
         Ok(Some(Landed::Reply { thread, comment }))
