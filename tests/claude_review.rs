@@ -162,6 +162,13 @@ fn a_review_files_what_it_can_place_and_says_what_it_cannot() {
     assert_eq!(out2["threads"].as_array().unwrap().len(), 2);
     assert_eq!(out2["proposals"].as_array().unwrap().len(), 1);
 
+    // An older Claude Code that does not know --include-partial-messages: read whole.
+    let ws3 = ws_with(DOC, 120);
+    let marker = answer(&ws3, "a.jsonl", &lines);
+    let (code, out3, err) = review(&ws3, &["essay.md", "--instruction", &format!("{marker} [[old]]")]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out3["skipped"], out["skipped"]);
+
     // The same edit again (a second pass): not filed twice.
     let marker = answer(&ws, "b.jsonl", &lines[4..5]);
     let (_, again, _) = review(&ws, &["essay.md", "--instruction", &marker]);
@@ -387,7 +394,10 @@ fn claude_answers_in_a_thread_and_names_its_edits() {
     assert_eq!(reply["turnId"], out["turnId"]);
     let body = reply["body"].as_str().unwrap();
     assert!(body.starts_with("It is short, but it works."), "{body}");
-    assert!(body.contains("“helps” → “helps a great deal”"), "the reply names its edit: {body}");
+    assert!(
+        body.contains("“helps” → “helps a great deal”"),
+        "the reply names its edit: {body}"
+    );
     assert!(!body.contains(proposal), "by its words, not its id: {body}");
     assert_eq!(side["proposals"][0]["turnId"], out["turnId"]);
     // A thread with no text to show is refused with a reason.

@@ -105,24 +105,37 @@ fn next<T>(
     }
 }
 
+/// Claude Code's flag for partial messages (an older one refuses it: then
+/// the stream is read without, each message whole).
+const PARTIAL: &str = "--include-partial-messages";
+
 fn stream_cli(
     cfg: &ClaudeConfig,
     prompt: &str,
     cancel: &Cancel,
     on_text: &mut OnText<'_>,
 ) -> Result<StreamEnd> {
+    match stream_cli_with(cfg, prompt, cancel, on_text, true) {
+        Err(Error::Producer { message, .. }) if message.contains(PARTIAL) => {
+            stream_cli_with(cfg, prompt, cancel, on_text, false)
+        }
+        r => r,
+    }
+}
+
+fn stream_cli_with(
+    cfg: &ClaudeConfig,
+    prompt: &str,
+    cancel: &Cancel,
+    on_text: &mut OnText<'_>,
+    partial: bool,
+) -> Result<StreamEnd> {
     let mut cmd = Command::new(&cfg.command);
-    cmd.args([
-        "-p",
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--include-partial-messages",
-        "--max-turns",
-        "1",
-        "--tools",
-        "",
-    ]);
+    cmd.args(["-p", "--output-format", "stream-json", "--verbose"]);
+    if partial {
+        cmd.arg(PARTIAL);
+    }
+    cmd.args(["--max-turns", "1", "--tools", ""]);
     if let Some(m) = &cfg.model {
         cmd.arg("--model").arg(m);
     }

@@ -692,7 +692,7 @@ mod tests {
     #[test]
     fn sections_follow_headings_and_cover_the_range() {
         let t = "# A\none\n\n## B\ntwo\n```\n# not a heading\n```\n# C\nthree\n";
-        let s = sections(t, 0..t.len(), 12);
+        let s = sections(t, 0..t.len(), 40);
         let texts: Vec<&str> = s.iter().map(|r| &t[r.clone()]).collect();
         assert_eq!(texts.concat(), t);
         assert!(texts.iter().any(|p| p.starts_with("## B")), "{texts:?}");
