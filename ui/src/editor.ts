@@ -7,7 +7,8 @@
 // headings (extensions/outline.ts), hard-wrapped paragraphs shown re-flowed
 // when the writer wants (extensions/reflow.ts), spelling and grammar underlined
 // as the writer types (extensions/spelling.ts), in a prose theme
-// (extensions/prose.ts). CodeMirror's own history is not loaded: undo is the core's.
+// (extensions/prose.ts), the new comment's box under the selection
+// (extensions/comment-box.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { EditorView, drawSelection, keymap, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
@@ -15,6 +16,7 @@ import { markdown } from "@codemirror/lang-markdown";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import { attributionTooltip, humanGutter } from "./extensions/attribution";
+import { commentBox, type CommentBoxHandlers } from "./extensions/comment-box";
 import { coreSync, type CoreSyncHandlers } from "./extensions/core-sync";
 import { outlineTracker, type OutlineInfo } from "./extensions/outline";
 import { proseHighlighting, proseTheme } from "./extensions/prose";
@@ -29,6 +31,8 @@ export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   onOutline(info: OutlineInfo): void;
   keys: KeyBinding[];
   spelling: SpellingHandlers;
+  /** The inline box of a new comment (extensions/comment-box.ts). */
+  comment: CommentBoxHandlers;
 }
 
 /** Toggled by the app: read-only while a core operation is in flight. */
@@ -51,6 +55,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
     keymap.of([...handlers.keys, ...searchKeymap, indentWithTab, ...defaultKeymap]),
     coreSync(handlers),
     threadClicks((id) => handlers.focusThread(id)),
+    commentBox(handlers.comment),
     spelling(handlers.spelling),
     outlineTracker((info) => handlers.onOutline(info)),
     reflow,

@@ -39,7 +39,7 @@ import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
-import { focusThread } from "./views/threads-panel";
+import { fileThread, focusThread } from "./views/threads-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
@@ -209,6 +209,7 @@ export class App {
       onOutline: (info) => renderOutline(this, info),
       keys: editorKeys(this),
       spelling: spellingHandlers(this),
+      comment: { submit: (from, to, body) => fileThread(this, doc.path, from, to, body) },
     };
   }
 

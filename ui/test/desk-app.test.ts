@@ -97,6 +97,9 @@ describe("Ctrl+Enter", () => {
     key("m", { ctrlKey: true, altKey: true }, v.contentDOM);
     await until(() => q(".new-thread-body"), "the comment box");
     const area = q<HTMLTextAreaElement>(".new-thread-body")!;
+    // Inline, under the text it is about: no dialog over it.
+    expect(area.closest(".cm-editor .cm-tooltip"), "the box is in the editor").not.toBeNull();
+    expect(q(".modal"), "no dialog").toBeNull();
     key("Enter", { ctrlKey: true }, area);
     expect(fake.threads).toEqual([]);
     expect(q(".new-thread-body"), "still open when empty").not.toBeNull();
@@ -114,6 +117,16 @@ describe("Ctrl+Enter", () => {
     key("Enter", { metaKey: true }, again);
     await until(() => fake.threads.length === 2, "the second thread");
     expect(fake.threads[1].body).toBe("And this.");
+
+    // Esc closes the box and gives the text back the focus; nothing is sent.
+    v.dispatch({ selection: { anchor: 6, head: 10 } });
+    key("m", { ctrlKey: true, altKey: true }, v.contentDOM);
+    await until(() => q(".new-thread-body"), "the comment box a third time");
+    const third = q<HTMLTextAreaElement>(".new-thread-body")!;
+    third.value = "Never sent.";
+    key("Escape", {}, third);
+    await until(() => !q(".new-thread-body"), "the box closed");
+    expect(fake.threads.length).toBe(2);
   });
 
   it("asks Claude from the Ask Claude… dialog", async () => {

@@ -9,9 +9,10 @@ import { $, h } from "../dom";
 import { showReview } from "../edit-sync";
 import { setMarkdown } from "../markdown";
 import { age, authorLabel, utf16 } from "../util";
+import { openCommentBox } from "../extensions/comment-box";
 import { askInThread } from "../dialogs/review-claude";
 import { mentionsClaude } from "../review-words";
-import { closeModal, modal, toast } from "./modal";
+import { toast } from "./modal";
 import { showPanel } from "./panel";
 
 /** The threads of the active document, keeping the focus and caret of a reply being typed. */
@@ -132,7 +133,7 @@ export function focusThread(app: App, id: string) {
   window.setTimeout(() => el?.classList.remove("flash"), 900);
 }
 
-/** Comment on the selected text (Ctrl+Alt+M): a new thread. */
+/** Comment on the selected text (Ctrl+Alt+M): the comment box opens under it, inline. */
 export function newThread(app: App) {
   if (!app.view || !app.active) return;
   const sel = app.view.state.selection.main;
@@ -140,24 +141,14 @@ export function newThread(app: App) {
     toast("Select the text to comment on first.");
     return;
   }
-  const path = app.active;
-  const quote = app.view.state.sliceDoc(sel.from, sel.to);
-  const area = h("textarea", { class: "new-thread-body", rows: "4", placeholder: "Your comment, in Markdown (Ctrl+Enter)" });
-  const submit = () =>
-    void app.run(async () => {
-      const review = await app.backend.newThread(path, utf16(sel.from), utf16(sel.to), area.value);
-      showReview(app, path, review);
-      showPanel(app, "threads");
-    });
-  // Ctrl+Enter (Cmd+Enter) comments, as in a reply box; an empty comment is not sent.
-  area.addEventListener("keydown", (e) => {
-    if ((e.ctrlKey || e.metaKey) && e.key === "Enter" && !e.isComposing) {
-      e.preventDefault();
-      if (!area.value.trim()) return;
-      closeModal(app);
-      submit();
-    }
-  });
-  modal(app, `Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`, area, [["Comment", submit]]);
-  area.focus();
+  app.view.dispatch({ effects: openCommentBox.of({ from: sel.from, to: sel.to }) });
+}
+
+/** File a new thread on `from..to` of `path` (the comment box's send); true when filed. */
+export async function fileThread(app: App, path: string, from: number, to: number, body: string): Promise<boolean> {
+  const review = await app.run(() => app.backend.newThread(path, utf16(from), utf16(to), body));
+  if (!review) return false;
+  showReview(app, path, review);
+  showPanel(app, "threads");
+  return true;
 }
