@@ -1,0 +1,103 @@
+// The Inbox (issue 14, item 6), in the real app: one review across the
+// workspace. What an agent filed with the CLI before the app started, and
+// while it runs, is listed by turn and producer; the producer filter keeps one
+// agent's turn across two documents; Next walks from one document to the
+// other with the proposal selected; Accept all of the group, then Save all,
+// writes both documents and their sidecars.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ARTIFACTS, active, cli, click, fileDriver, fresh, idle, sidecar, testHome, until, workspace } from "./support.mjs";
+
+const { env: ENV } = testHome();
+const { withApp } = fileDriver(ENV);
+
+const propose = (ws, doc, find, replace) =>
+  cli(ENV, ws, "propose", doc, "--find", find, "--replace", replace, "--agent", "editor-bot", "--model", "sonnet-e2e", "--turn", "turn-e2e", "--instruction", "Plainer words");
+
+/** What the Inbox shows: its summary, groups (key, title, rows) and the current row. */
+const inbox = (b) =>
+  b.execute(() => ({
+    shown: !document.querySelector(".inbox-body")?.hidden,
+    summary: document.querySelector(".inbox-summary")?.textContent ?? "",
+    groups: Array.from(document.querySelectorAll(".inbox-group"), (g) => ({
+      key: g.dataset.key,
+      title: g.querySelector(".group-producer")?.textContent,
+      rows: Array.from(g.querySelectorAll(".inbox-item"), (r) => `${r.dataset.document}:${r.dataset.id}`),
+    })),
+    current: document.querySelector(".inbox-item.current")?.dataset.id ?? null,
+    unsaved: document.querySelector(".inbox-unsaved")?.textContent ?? null,
+    empty: document.querySelector(".inbox-body .panel-empty")?.textContent ?? null,
+  }));
+
+/** The text selected in the editor (the app's, not the page's: the diff's widgets are not text). */
+const selected = (b) =>
+  b.execute(() => {
+    const s = window.__cowriting.selection();
+    return s ? window.__cowriting.text().slice(s.from, s.to) : "";
+  });
+
+test("the Inbox lists every document's review, filters, walks across documents and accepts a group to disk", async () => {
+  const ws = workspace();
+  const solitude = propose(ws, "story.md", "He did not mind the solitude.", "He never minded the solitude.");
+  const room = propose(ws, "notes/meeting.md", "same room", "the same room");
+  await withApp(ws, async (b) => {
+    assert.equal(await active(b), "essay.md");
+    await b.keys(["Control", "Alt", "i"]);
+    await until(async () => (await inbox(b)).groups.length >= 4, async () => `the Inbox's groups (${JSON.stringify(await inbox(b))})`, 60_000);
+    let v = await inbox(b);
+    assert.ok(v.shown, "Ctrl+Alt+I shows the Inbox tab");
+    const turn = v.groups.find((g) => g.key === "turn:turn-e2e:editor-bot");
+    assert.deepEqual(turn?.rows, [`notes/meeting.md:${room}`, `story.md:${solitude}`], JSON.stringify(v));
+    // The sample's own: Claude's turns in essay.md and story.md, Ada's threads.
+    assert.ok(v.groups.some((g) => g.key.startsWith("turn:turn-0b2")), JSON.stringify(v.groups.map((g) => g.key)));
+    assert.ok(v.groups.some((g) => g.title === "Comments by ada@example.com"), JSON.stringify(v.groups.map((g) => g.title)));
+    assert.equal(v.summary, "7 proposals (1 stale) · 3 open threads · 3 documents");
+
+    // Next, from the top (the newest group: the agent's turn): its first
+    // document opens with the proposal selected.
+    const at = async (doc, text) => (await active(b)) === doc && (await selected(b)) === text;
+    const where = async () => `${await active(b)}, ${JSON.stringify(await selected(b))}`;
+    await click(b, ".inbox-next");
+    await until(() => at("notes/meeting.md", "same room"), async () => `meeting.md with its proposal selected (${await where()})`, 30_000);
+    assert.equal((await inbox(b)).current, room);
+    await b.saveScreenshot(join(ARTIFACTS, "inbox.png"));
+
+    // One producer: its turn across the two documents; Next (F4) goes on to
+    // the other document, and wraps around; Shift+F4 goes back.
+    await fresh(async () => (await b.$(".inbox-producer")).selectByAttribute("value", "editor-bot"));
+    await until(async () => (await inbox(b)).groups.length === 1, async () => `one group left (${JSON.stringify(await inbox(b))})`);
+    await b.keys(["F4"]);
+    await until(() => at("story.md", "He did not mind the solitude."), async () => `story.md with its proposal selected (${await where()})`, 30_000);
+    assert.equal((await inbox(b)).current, solitude);
+    await click(b, ".inbox-next");
+    await until(() => at("notes/meeting.md", "same room"), async () => `around to meeting.md (${await where()})`, 30_000);
+    await b.keys(["Shift", "F4"]);
+    await until(() => at("story.md", "He did not mind the solitude."), async () => `back to story.md (${await where()})`, 30_000);
+
+    // An agent files more of the same turn while the app is open: listed within seconds.
+    const dusk = propose(ws, "story.md", "every evening at dusk", "every evening at nightfall");
+    await until(async () => (await inbox(b)).groups[0]?.rows.includes(`story.md:${dusk}`), async () => `the new proposal listed (${JSON.stringify(await inbox(b))})`, 60_000);
+
+    // Accept all of the group: both documents decided, unsaved until Save all.
+    await click(b, ".btn-inbox-accept");
+    await until(async () => (await inbox(b)).unsaved?.includes("notes/meeting.md"), async () => `the unsaved documents named (${JSON.stringify(await inbox(b))})`, 30_000);
+    v = await inbox(b);
+    assert.equal(v.groups.length, 0, JSON.stringify(v));
+    assert.match(v.empty, /Nothing matches these filters/);
+    await click(b, ".inbox-save-all");
+    await until(async () => (await inbox(b)).unsaved === null, "everything saved", 30_000);
+    await idle(b);
+  });
+  const story = readFileSync(join(ws, "story.md"), "utf8");
+  assert.ok(story.includes("He never minded the solitude.") && story.includes("every evening at nightfall"), story);
+  assert.ok(readFileSync(join(ws, "notes/meeting.md"), "utf8").includes("Next meeting: 17 March, the same room."));
+  for (const doc of ["story.md", "notes/meeting.md"]) {
+    assert.ok(!sidecar(ws, doc).proposals.some((p) => p.turnId === "turn-e2e"), `${doc}: the turn's proposals are decided`);
+  }
+  // The sample's own pending proposal in story.md is still there.
+  assert.equal(sidecar(ws, "story.md").proposals.length, 1);
+  const log = readFileSync(join(ws, ".cowriting/decisions.jsonl"), "utf8");
+  assert.equal(log.split("\n").filter((l) => l.includes('"accepted"') && l.includes("turn-e2e")).length, 3, log);
+});
