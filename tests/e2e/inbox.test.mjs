@@ -6,7 +6,7 @@
 // writes both documents and their sidecars.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ARTIFACTS, active, cli, click, fileDriver, fresh, idle, sidecar, testHome, until, workspace } from "./support.mjs";
 
@@ -53,7 +53,7 @@ test("the Inbox lists every document's review, filters, walks across documents a
     // The sample's own: Claude's turns in essay.md and story.md, Ada's threads.
     assert.ok(v.groups.some((g) => g.key.startsWith("turn:turn-0b2")), JSON.stringify(v.groups.map((g) => g.key)));
     assert.ok(v.groups.some((g) => g.title === "Comments by ada@example.com"), JSON.stringify(v.groups.map((g) => g.title)));
-    assert.equal(v.summary, "7 proposals (1 stale) · 3 open threads · 3 documents");
+    assert.equal(v.summary, "7 proposals (1 stale) · 3 threads · 3 documents");
 
     // Next, from the top (the newest group: the agent's turn): its first
     // document opens with the proposal selected.
@@ -71,18 +71,33 @@ test("the Inbox lists every document's review, filters, walks across documents a
     await b.keys(["F4"]);
     await until(() => at("story.md", "He did not mind the solitude."), async () => `story.md with its proposal selected (${await where()})`, 30_000);
     assert.equal((await inbox(b)).current, solitude);
+    await b.saveScreenshot(join(ARTIFACTS, "inbox-filtered.png"));
     await click(b, ".inbox-next");
     await until(() => at("notes/meeting.md", "same room"), async () => `around to meeting.md (${await where()})`, 30_000);
     await b.keys(["Shift", "F4"]);
     await until(() => at("story.md", "He did not mind the solitude."), async () => `back to story.md (${await where()})`, 30_000);
 
-    // An agent files more of the same turn while the app is open: listed within seconds.
+    // An agent files more of the same turn while the app is open, in an open
+    // document and in one the app has never opened: listed within seconds.
     const dusk = propose(ws, "story.md", "every evening at dusk", "every evening at nightfall");
-    await until(async () => (await inbox(b)).groups[0]?.rows.includes(`story.md:${dusk}`), async () => `the new proposal listed (${JSON.stringify(await inbox(b))})`, 60_000);
+    writeFileSync(join(ws, "late.md"), "A late note, written in haste.\n");
+    const haste = propose(ws, "late.md", "in haste", "quickly");
+    await until(
+      async () => JSON.stringify((await inbox(b)).groups[0]?.rows) === JSON.stringify([`late.md:${haste}`, `notes/meeting.md:${room}`, `story.md:${dusk}`, `story.md:${solitude}`]),
+      async () => `the new proposals listed (${JSON.stringify(await inbox(b))})`,
+      60_000,
+    );
+    assert.equal(await b.execute(() => !!document.querySelector('.tab[data-path="late.md"]')), false, "late.md is not open");
 
-    // Accept all of the group: both documents decided, unsaved until Save all.
+    // Accept all of the group: every document decided (late.md opened in a
+    // tab for it), unsaved until Save all.
     await click(b, ".btn-inbox-accept");
-    await until(async () => (await inbox(b)).unsaved?.includes("notes/meeting.md"), async () => `the unsaved documents named (${JSON.stringify(await inbox(b))})`, 30_000);
+    const decided = async () => {
+      const now = await inbox(b);
+      return now.groups.length === 0 && ["late.md", "notes/meeting.md", "story.md"].every((d) => now.unsaved?.includes(d));
+    };
+    await until(decided, async () => `the group decided, its documents unsaved (${JSON.stringify(await inbox(b))})`, 30_000);
+    assert.equal(await b.execute(() => !!document.querySelector('.tab[data-path="late.md"]')), true, "late.md opened in a tab");
     v = await inbox(b);
     assert.equal(v.groups.length, 0, JSON.stringify(v));
     assert.match(v.empty, /Nothing matches these filters/);
@@ -93,11 +108,12 @@ test("the Inbox lists every document's review, filters, walks across documents a
   const story = readFileSync(join(ws, "story.md"), "utf8");
   assert.ok(story.includes("He never minded the solitude.") && story.includes("every evening at nightfall"), story);
   assert.ok(readFileSync(join(ws, "notes/meeting.md"), "utf8").includes("Next meeting: 17 March, the same room."));
-  for (const doc of ["story.md", "notes/meeting.md"]) {
+  assert.equal(readFileSync(join(ws, "late.md"), "utf8"), "A late note, written quickly.\n");
+  for (const doc of ["story.md", "notes/meeting.md", "late.md"]) {
     assert.ok(!sidecar(ws, doc).proposals.some((p) => p.turnId === "turn-e2e"), `${doc}: the turn's proposals are decided`);
   }
   // The sample's own pending proposal in story.md is still there.
   assert.equal(sidecar(ws, "story.md").proposals.length, 1);
   const log = readFileSync(join(ws, ".cowriting/decisions.jsonl"), "utf8");
-  assert.equal(log.split("\n").filter((l) => l.includes('"accepted"') && l.includes("turn-e2e")).length, 3, log);
+  assert.equal(log.split("\n").filter((l) => l.includes('"accepted"') && l.includes("turn-e2e")).length, 4, log);
 });

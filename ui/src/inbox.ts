@@ -108,7 +108,7 @@ export function decisions(g: InboxGroup): { document: string; accept: string[]; 
   return [...out.values()];
 }
 
-/** "3 proposals (1 stale) · 2 open threads · 2 documents". */
+/** "3 proposals (1 stale) · 2 threads · 2 documents" (threads: open ones). */
 export function countsText(groups: InboxGroup[]): string {
   let proposals = 0;
   let stale = 0;
@@ -126,6 +126,6 @@ export function countsText(groups: InboxGroup[]): string {
   const parts: string[] = [];
   const not = [stale ? `${stale} stale` : "", orphaned ? `${orphaned} orphaned` : ""].filter(Boolean).join(", ");
   if (proposals) parts.push(plural(proposals, "proposal") + (not ? ` (${not})` : ""));
-  if (threads) parts.push(plural(threads, "open thread"));
+  if (threads) parts.push(plural(threads, "thread"));
   return [...parts, plural(docs.size, "document")].join(" · ");
 }

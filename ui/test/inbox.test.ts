@@ -134,7 +134,7 @@ describe("the Inbox's pure parts", () => {
       { document: "b.md", accept: ["pb1"], reject: ["pb1"] },
     ]);
     expect(decisions(inbox().groups[0])).toEqual([]);
-    expect(countsText(filterGroups(inbox(), NO_FILTERS))).toBe("4 proposals (1 stale) · 1 open thread · 3 documents");
+    expect(countsText(filterGroups(inbox(), NO_FILTERS))).toBe("4 proposals (1 stale) · 1 thread · 3 documents");
     expect(countsText([])).toBe("Nothing here.");
   });
 });

@@ -34,8 +34,6 @@ export class InboxView {
   at: InboxPlace | null = null;
   /** The core's answer last rendered, to skip re-rendering an unchanged one. */
   shown = "";
-  /** Set when review data changed while the tab was hidden: fetched when it shows. */
-  stale = true;
   timer: number | undefined;
   seq = 0;
   error: string | null = null;
@@ -55,7 +53,6 @@ export function openInbox(app: App) {
  */
 export function inboxChanged(app: App) {
   const v = app.inbox;
-  v.stale = true;
   window.clearTimeout(v.timer);
   v.timer = window.setTimeout(() => void refreshInbox(app), visible() ? 300 : 2000);
 }
@@ -65,7 +62,6 @@ export async function refreshInbox(app: App) {
   const v = app.inbox;
   window.clearTimeout(v.timer);
   const mine = ++v.seq;
-  v.stale = false;
   if (!v.out) renderInbox(app);
   try {
     const out = await app.backend.inbox();
@@ -261,8 +257,12 @@ function threadRow(app: App, g: InboxGroup, t: InboxThread): HTMLElement {
       "span",
       { class: "inbox-text" },
       h("mark", { class: "inbox-quote", text: quote }),
-      h("span", { class: "inbox-comment", text: body.length > 120 ? body.slice(0, 119) + "…" : body }),
-      th.comments.length > 1 ? h("span", { class: "inbox-replies", text: ` (${plural(th.comments.length - 1, "reply", "replies")})` }) : null,
+      h(
+        "span",
+        { class: "inbox-comment" },
+        body.length > 120 ? body.slice(0, 119) + "…" : body,
+        th.comments.length > 1 ? h("span", { class: "inbox-replies", text: ` (${plural(th.comments.length - 1, "reply", "replies")})` }) : null,
+      ),
     ),
   );
   if (th.from === null) row.append(h("span", { class: "inbox-reason", text: th.detached ? "Detached from its text." : "Its text is no longer in the document." }));
@@ -274,7 +274,8 @@ function threadRow(app: App, g: InboxGroup, t: InboxThread): HTMLElement {
 export async function gotoInboxItem(app: App, dir: 1 | -1) {
   const v = app.inbox;
   if (!visible()) showPanel(app, "inbox");
-  if (!v.out || v.stale) await refreshInbox(app);
+  // What the tab shows is what it walks (a change is fetched meanwhile).
+  if (!v.out) await refreshInbox(app);
   if (!v.out) return;
   const item = step(itemsOf(filterGroups(v.out, v.filters)), v.at, dir);
   if (item) await goTo(app, item);

@@ -28,10 +28,11 @@ export function renderPanel(app: App) {
   const key = `${app.active}\u0000${review ? JSON.stringify(review) : ""}`;
   app.shownStale = review?.proposals.filter((p) => p.state !== "pending").length ?? 0;
   if (key !== app.shownReview) {
+    // The same document's review changed (not another document shown): the Inbox may too.
+    if (app.shownReview.startsWith(`${app.active}\u0000`)) inboxChanged(app);
     app.shownReview = key;
     renderReviewPanel(app);
     renderThreadsPanel(app);
-    inboxChanged(app);
   }
   renderBanner(app);
 }
