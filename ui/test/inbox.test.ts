@@ -57,6 +57,7 @@ function thread(document: string, id: string, quote: string): InboxThread {
   const ada = { kind: "human" as const, id: "ada@example.com", label: "ada@example.com", model: null, sdk: null, sessionId: null };
   return {
     document,
+    author: ada,
     producer: "ada@example.com",
     updatedAt: "2026-12-03T11:00:00Z",
     context: { line: 1, before: "", after: "" },
@@ -207,7 +208,7 @@ describe("the Inbox tab", () => {
     stubLayout();
     const g = globalThis as unknown as { CSS?: { escape?: (s: string) => string } };
     if (!g.CSS?.escape) g.CSS = { ...g.CSS, escape: (s: string) => s.replace(/["\\]/g, "\\$&") };
-    fake.out = inbox();
+    fake.out = { ...inbox(), errors: [{ document: "broken.md", error: { code: "corrupt_sidecar", message: ".threads/broken.md.json: not valid JSON at line 1" } }] };
     await import("../src/main");
     await until(() => q(".cm-content"), "the first document open");
   });
@@ -218,6 +219,8 @@ describe("the Inbox tab", () => {
     expect(q(".inbox-body")!.hidden).toBe(false);
     expect(rows()).toEqual(["c.md:t1", "a.md:pa1", "a.md:pa2", "b.md:pb1", "b.md:pb2"]);
     expect(q(".pt-inbox .pt-count")?.textContent).toBe("5");
+    // A sidecar that cannot be read is said, and the rest listed.
+    expect(q('.inbox-error[data-document="broken.md"]')?.textContent).toBe("broken.md: not read — .threads/broken.md.json: not valid JSON at line 1");
     const turn = q('.inbox-group[data-key="turn:turn-1:claude"]')!;
     expect(turn.querySelector(".group-producer")?.textContent).toBe("claude");
     expect(turn.querySelector(".group-meta")?.textContent).toContain("in 2 documents");

@@ -636,8 +636,9 @@ pub struct InboxProposal {
 #[serde(rename_all = "camelCase")]
 pub struct InboxThread {
     pub document: String,
-    /// Who started it (its first comment's author's label): what the review
-    /// groups and filters by.
+    /// Who started it (its first comment's author; `unknown` for a thread
+    /// without comments), and their label: what the review groups and filters by.
+    pub author: AuthorDto,
     pub producer: String,
     /// When it was last written to (its last comment).
     pub updated_at: String,

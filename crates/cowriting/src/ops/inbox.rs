@@ -85,12 +85,17 @@ pub fn doc_items(s: &Session, unit: Unit) -> std::result::Result<DocItems, Error
     let threads = views::threads(s, unit)
         .into_iter()
         .filter(|t| t.status == ThreadStatus::Open)
-        .map(|t| InboxThread {
-            document: name.clone(),
-            producer: t
+        .map(|t| {
+            let author = t
                 .comments
                 .first()
-                .map_or_else(String::new, |c| c.author.label.clone()),
+                .map_or_else(|| (&Provenance::human("unknown")).into(), |c| c.author.clone());
+            (author, t)
+        })
+        .map(|(author, t)| InboxThread {
+            document: name.clone(),
+            producer: author.label.clone(),
+            author,
             updated_at: t
                 .comments
                 .iter()
@@ -139,9 +144,7 @@ impl InboxFilter {
     }
 
     fn keeps_thread(&self, t: &InboxThread) -> bool {
-        let first = t.thread.comments.first().map(|c| &c.author);
-        self.state.is_none_or(|s| s == ItemState::Open)
-            && first.is_some_and(|a| self.keeps_producer(&t.producer, a))
+        self.state.is_none_or(|s| s == ItemState::Open) && self.keeps_producer(&t.producer, &t.author)
     }
 }
 
@@ -189,15 +192,12 @@ fn assemble(
         }
         for t in d.threads.into_iter().filter(|t| filter.keeps_thread(t)) {
             counts.open_threads += 1;
-            let Some(first) = t.thread.comments.first() else {
-                continue;
-            };
-            let key = format!("threads:{}", first.author.id);
+            let key = format!("threads:{}", t.author.id);
             let g = groups.entry(key.clone()).or_insert_with(|| InboxGroup {
                 key,
                 turn_id: None,
                 producer: t.producer.clone(),
-                author: first.author.clone(),
+                author: t.author.clone(),
                 instruction: None,
                 created_at: String::new(),
                 proposals: Vec::new(),
