@@ -172,7 +172,7 @@ vi.mock("../src/backend", async (importOriginal) => {
     }),
     openDocument: async (path) => {
       fake.calls.push({ name: "openDocument", args: [path] });
-      return { path, text: TEXTS[path], version: 1, dirty: false, review: reviewOf(path) };
+      return { path, text: TEXTS[path] ?? "", version: 1, dirty: false, review: reviewOf(path) };
     },
     review: async (path) => reviewOf(path),
     inbox: async () => {
@@ -276,5 +276,29 @@ describe("the Inbox tab", () => {
     q<HTMLButtonElement>('.inbox-group[data-key="turn:turn-1:claude"] .btn-inbox-reject')!.click();
     await until(() => !q('.inbox-item[data-id="pa2"]'), "the stale one rejected");
     expect(fake.calls.filter((c) => c.name === "rejectAll").map((c) => c.args)).toEqual([["a.md", ["pa2"]]]);
+  });
+
+  it("shows a long group's first rows, the rest on request or as Next reaches them, and asks before opening many documents", async () => {
+    const many = Array.from({ length: 40 }, (_, i) => `m${String(i).padStart(2, "0")}.md`);
+    for (const d of many) TEXTS[d] = "Many words here.\n";
+    const big = group("turn:big:claude", "claude", many.map((d, i) => proposal(d, `pm${i}`, "words", "pending", "big")));
+    fake.out = { unit: "utf16", groups: [big], documents: many.map((document) => ({ document, pending: 1, stale: 0, orphaned: 0, openThreads: 0 })), errors: [] };
+    q<HTMLElement>(".pt-inbox")!.click();
+    await until(() => rows().length === 30, "the first 30 rows");
+    expect(q(".inbox-more")?.textContent).toBe("Show 10 more items (10 documents)");
+    q<HTMLElement>('.inbox-item[data-id="pm29"]')!.click();
+    await until(() => active().includes("m29.md"), "m29.md open");
+    key("F4");
+    await until(() => rows().length === 31 && q('.inbox-item[data-id="pm30"]')?.classList.contains("current") && active().includes("m30.md"), "Next reaching past the shown rows");
+    q<HTMLButtonElement>(".inbox-more")!.click();
+    expect(rows()).toHaveLength(40);
+    // 38 of the 40 are not open: Accept all asks first; Cancel decides nothing.
+    fake.calls.length = 0;
+    q<HTMLButtonElement>(".btn-inbox-accept")!.click();
+    await until(() => q(".modal"), "the question");
+    expect(q(".modal p")?.textContent).toBe("Accept all opens 38 more documents in tabs (m00.md, m01.md, m02.md, m03.md, m04.md, …), unsaved until Save all.");
+    q<HTMLButtonElement>('.modal button[data-action="Cancel"]')!.click();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fake.calls.filter((c) => c.name === "acceptAll" || c.name === "openDocument")).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ import { coreOp } from "../edit-sync";
 import { choices, countsText, decisions, documentsOf, filterGroups, itemsOf, NO_FILTERS, step, type InboxFilters, type InboxItem, type InboxPlace, type InboxState } from "../inbox";
 import { plural } from "../jobs";
 import { age, authorLabel } from "../util";
-import { toast } from "./modal";
+import { ask, toast } from "./modal";
 import { showPanel } from "./panel";
 import { reveal } from "./review-panel";
 
@@ -32,6 +32,8 @@ export class InboxView {
   filters: InboxFilters = { ...NO_FILTERS };
   /** The item last gone to (marked in the list; Next / Previous go on from it). */
   at: InboxPlace | null = null;
+  /** Groups the writer asked to see whole ("Show more"). */
+  expanded = new Set<string>();
   /** The core's answer last rendered, to skip re-rendering an unchanged one. */
   shown = "";
   timer: number | undefined;
@@ -203,13 +205,37 @@ function groupSection(app: App, g: InboxGroup): HTMLElement {
     if (blocked) head.append(h("div", { class: "group-note", text: `${plural(blocked, "proposal")} cannot be accepted: ${blocked === 1 ? "its" : "their"} text changed or is gone (reject works).` }));
   }
   section.append(head);
+  // A long group (an agent's turn over many documents) shows its first rows;
+  // the rest on request, or when Next / Previous reach into them.
+  const rows: { doc: string; row: () => HTMLElement; id: string }[] = [];
   for (const doc of docs) {
-    section.append(h("h4", { class: "inbox-doc", text: doc }));
-    for (const p of g.proposals) if (p.document === doc) section.append(proposalRow(app, g, p));
-    for (const t of g.threads) if (t.document === doc) section.append(threadRow(app, g, t));
+    for (const p of g.proposals) if (p.document === doc) rows.push({ doc, id: p.proposal.id, row: () => proposalRow(app, g, p) });
+    for (const t of g.threads) if (t.document === doc) rows.push({ doc, id: t.thread.id, row: () => threadRow(app, g, t) });
+  }
+  const at = app.inbox.at;
+  const reached = at ? rows.findIndex((r) => r.doc === at.document && r.id === at.id) : -1;
+  const shown = app.inbox.expanded.has(g.key) || rows.length <= GROUP_ROWS + 5 ? rows.length : Math.max(GROUP_ROWS, reached + 1);
+  let heading = "";
+  for (const r of rows.slice(0, shown)) {
+    if (r.doc !== heading) section.append(h("h4", { class: "inbox-doc", text: (heading = r.doc) }));
+    section.append(r.row());
+  }
+  if (shown < rows.length) {
+    const more = h("button", { class: "inbox-more", text: `Show ${plural(rows.length - shown, "more item")} (${plural(new Set(rows.slice(shown).map((r) => r.doc)).size, "document")})` });
+    more.addEventListener("click", () => {
+      app.inbox.expanded.add(g.key);
+      renderInbox(app, true);
+    });
+    section.append(more);
   }
   return section;
 }
+
+/** How many documents Accept all / Reject all open in tabs before asking first. */
+const OPEN_WITHOUT_ASKING = 5;
+
+/** How many rows a group shows before "Show more". */
+const GROUP_ROWS = 30;
 
 const isAt = (app: App, document: string, id: string) => app.inbox.at?.document === document && app.inbox.at.id === id;
 
@@ -315,9 +341,16 @@ async function goTo(app: App, item: InboxItem) {
  * step per document); a document not open is opened in a tab first.
  */
 async function decideGroup(app: App, g: InboxGroup, accept: boolean) {
+  const plan = decisions(g).filter((d) => (accept ? d.accept : d.reject).length);
+  const closed = plan.filter((d) => !app.docs.has(d.document));
+  if (closed.length > OPEN_WITHOUT_ASKING) {
+    const verb = accept ? "Accept all" : "Reject all";
+    const choice = await ask(`${verb} opens ${plural(closed.length, "more document")} in tabs (${closed.map((d) => d.document).slice(0, 5).join(", ")}${closed.length > 5 ? ", …" : ""})${accept ? ", unsaved until Save all" : ""}.`, [verb, "Cancel"]);
+    if (choice !== verb) return;
+  }
   const done: string[] = [];
   let n = 0;
-  for (const d of decisions(g)) {
+  for (const d of plan) {
     const ids = accept ? d.accept : d.reject;
     if (!ids.length) continue;
     if (!(await app.ensureOpen(d.document))) continue;
