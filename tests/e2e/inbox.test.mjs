@@ -1,9 +1,10 @@
 // The Inbox (issue 14, item 6), in the real app: one review across the
 // workspace. What an agent filed with the CLI before the app started, and
-// while it runs, is listed by turn and producer; the producer filter keeps one
-// agent's turn across two documents; Next walks from one document to the
-// other with the proposal selected; Accept all of the group, then Save all,
-// writes both documents and their sidecars.
+// while it runs (in a document the app never opened too), is listed by turn
+// and producer; the producer filter keeps one agent's turn across two
+// documents; Next walks from one document to the other with the proposal
+// selected (in a preview tab the next one replaces); Accept all of the group,
+// then Save all, writes every document and its sidecar.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -71,6 +72,10 @@ test("the Inbox lists every document's review, filters, walks across documents a
     await b.keys(["F4"]);
     await until(() => at("story.md", "He did not mind the solitude."), async () => `story.md with its proposal selected (${await where()})`, 30_000);
     assert.equal((await inbox(b)).current, solitude);
+    // A preview tab, as in a code editor: the document the Inbox opened last
+    // went (unchanged) when it opened this one.
+    const tabs = () => b.execute(() => Array.from(document.querySelectorAll(".tab"), (t) => `${t.dataset.path}${t.classList.contains("preview") ? " (preview)" : ""}`));
+    await until(async () => JSON.stringify(await tabs()) === JSON.stringify(["essay.md", "story.md (preview)"]), async () => `the preview tab replaced (${await tabs()})`, 20_000);
     await b.saveScreenshot(join(ARTIFACTS, "inbox-filtered.png"));
     await click(b, ".inbox-next");
     await until(() => at("notes/meeting.md", "same room"), async () => `around to meeting.md (${await where()})`, 30_000);

@@ -247,18 +247,29 @@ describe("the Inbox tab", () => {
     await until(() => q('.inbox-item[data-id="pa2"]')?.classList.contains("current"), "the stale one next, same document");
     key("F4");
     await until(() => active().includes("b.md") && sel() === "two", "b.md, the next document, its proposal selected");
+    // b.md was not open: it shows as the Inbox's preview tab, and goes when the Inbox moves on.
+    expect(q('.tab[data-path="b.md"]')?.classList.contains("preview")).toBe(true);
+    expect(q('.tab[data-path="a.md"]')?.classList.contains("preview")).toBe(false);
     key("F4", { shiftKey: true });
     await until(() => active().includes("a.md") && q('.inbox-item[data-id="pa2"]')?.classList.contains("current"), "back to a.md");
+    await until(() => !q('.tab[data-path="b.md"]'), "the preview tab replaced");
     // A thread: its text selected, the Inbox still shown.
     q<HTMLElement>('.inbox-item[data-id="t1"]')!.click();
     await until(() => active().includes("c.md") && view().state.selection.main.from === 0 && view().state.selection.main.to === 5, "the thread's text selected");
     expect(q(".inbox-body")!.hidden).toBe(false);
+    expect(q('.tab[data-path="c.md"]')?.classList.contains("preview")).toBe(true);
+    // Changed, a preview tab is the writer's: the Inbox moving on leaves it open.
+    view().dispatch({ changes: { from: 0, insert: "So " }, userEvent: "input.type" });
+    await until(() => q('.tab[data-path="c.md"]')?.classList.contains("dirty"), "c.md changed");
+    expect(q('.tab[data-path="c.md"]')?.classList.contains("preview")).toBe(false);
+    key("F4");
+    await until(() => active().includes("a.md"), "on to a.md");
+    expect(q('.tab[data-path="c.md"]')).not.toBeNull();
   });
 
   it("accepts a group's pending proposals per document through accept_all, opening what is not open", async () => {
     // b.md is not open: Accept all opens it in a tab (without showing it) first.
-    q<HTMLElement>('.tab[data-path="b.md"] .tab-close')!.click();
-    await until(() => !q('.tab[data-path="b.md"]'), "b.md closed");
+    expect(q('.tab[data-path="b.md"]')).toBeNull();
     fake.calls.length = 0;
     q<HTMLButtonElement>('.inbox-group[data-key="turn:turn-1:claude"] .btn-inbox-accept')!.click();
     await until(() => fake.calls.filter((c) => c.name === "acceptAll").length === 2 && !q('.inbox-item[data-id="pb1"]'), "both documents decided and listed again");
@@ -268,10 +279,10 @@ describe("the Inbox tab", () => {
     ]);
     expect(fake.calls.filter((c) => c.name === "openDocument").map((c) => c.args)).toEqual([["b.md"]]);
     expect(q('.tab[data-path="b.md"]')?.classList.contains("dirty")).toBe(true);
-    expect(active()).toContain("c.md");
+    expect(active()).toContain("a.md");
     // The stale one stays (it cannot be accepted); the unsaved documents are named with Save all.
     expect(rows()).toEqual(["c.md:t1", "a.md:pa2", "b.md:pb2"]);
-    expect(q(".inbox-unsaved")?.textContent).toContain("a.md, b.md");
+    for (const d of ["a.md", "b.md", "c.md"]) expect(q(".inbox-unsaved")?.textContent).toContain(d);
     // Reject all takes the stale one too.
     q<HTMLButtonElement>('.inbox-group[data-key="turn:turn-1:claude"] .btn-inbox-reject')!.click();
     await until(() => !q('.inbox-item[data-id="pa2"]'), "the stale one rejected");
@@ -292,11 +303,12 @@ describe("the Inbox tab", () => {
     await until(() => rows().length === 31 && q('.inbox-item[data-id="pm30"]')?.classList.contains("current") && active().includes("m30.md"), "Next reaching past the shown rows");
     q<HTMLButtonElement>(".inbox-more")!.click();
     expect(rows()).toHaveLength(40);
-    // 38 of the 40 are not open: Accept all asks first; Cancel decides nothing.
+    // 39 of the 40 are not open (m29.md's preview tab went for m30.md's): Accept all asks first; Cancel decides nothing.
+    expect(q('.tab[data-path="m29.md"]')).toBeNull();
     fake.calls.length = 0;
     q<HTMLButtonElement>(".btn-inbox-accept")!.click();
     await until(() => q(".modal"), "the question");
-    expect(q(".modal p")?.textContent).toBe("Accept all opens 38 more documents in tabs (m00.md, m01.md, m02.md, m03.md, m04.md, …), unsaved until Save all.");
+    expect(q(".modal p")?.textContent).toBe("Accept all opens 39 more documents in tabs (m00.md, m01.md, m02.md, m03.md, m04.md, …), unsaved until Save all.");
     q<HTMLButtonElement>('.modal button[data-action="Cancel"]')!.click();
     await new Promise((r) => setTimeout(r, 50));
     expect(fake.calls.filter((c) => c.name === "acceptAll" || c.name === "openDocument")).toEqual([]);

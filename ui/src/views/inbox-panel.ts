@@ -24,6 +24,7 @@ import { plural } from "../jobs";
 import { age, authorLabel } from "../util";
 import { ask, toast } from "./modal";
 import { showPanel } from "./panel";
+import { renderTabs } from "./tabs";
 import { reveal } from "./review-panel";
 
 /** The tab's state, kept across re-renders. */
@@ -32,6 +33,8 @@ export class InboxView {
   filters: InboxFilters = { ...NO_FILTERS };
   /** The item last gone to (marked in the list; Next / Previous go on from it). */
   at: InboxPlace | null = null;
+  /** The document the Inbox opened to show an item (a preview tab: the next one replaces it unless it was changed). */
+  preview: string | null = null;
   /** Groups the writer asked to see whole ("Show more"). */
   expanded = new Set<string>();
   /** The core's answer last rendered, to skip re-rendering an unchanged one. */
@@ -313,7 +316,19 @@ async function goTo(app: App, item: InboxItem) {
   app.inbox.at = { document: item.document, id: item.id };
   renderInbox(app);
   document.querySelector(`.inbox-item[data-document="${CSS.escape(item.document)}"][data-id="${CSS.escape(item.id)}"]`)?.scrollIntoView({ block: "nearest" });
+  const v = app.inbox;
+  const wasOpen = app.docs.has(item.document);
+  const previous = v.preview;
   await app.open(item.document);
+  if (!app.docs.has(item.document)) return;
+  // A preview tab, as in a code editor's: the document the Inbox last opened
+  // goes when it opens the next, unless the writer changed it (or decided in it).
+  v.preview = wasOpen ? (previous === item.document ? previous : null) : item.document;
+  if (previous && previous !== item.document && app.docs.has(previous) && !app.docs.get(previous)!.dirty) {
+    await app.run(() => app.backend.closeDocument(previous));
+    app.dropTab(previous);
+  }
+  renderTabs(app);
   if (app.active !== item.document || !app.view) return;
   const review = app.review();
   if (item.kind === "proposal") {
