@@ -16,7 +16,9 @@ use cowriting::check;
 use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
 use cowriting::model::{to_js_json, Fingerprint};
-use cowriting::ops::{DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, Ops, Propose, ThreadChange};
+use cowriting::ops::{
+    DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, InboxOut, ItemState, Ops, Propose, ThreadChange,
+};
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;
 use cowriting::views::{self, Unit};
@@ -164,6 +166,21 @@ enum Command {
         #[arg(long)]
         regex: bool,
     },
+    /// Everything waiting for you across the workspace: every pending, stale
+    /// or orphaned proposal and every open thread of every document, grouped
+    /// by turn and producer, newest first (read from the sidecars: what
+    /// agents, scripts and VS Code filed).
+    Inbox {
+        /// Only this document, or the documents under this folder.
+        #[arg(long, value_name = "DOC")]
+        document: Option<String>,
+        /// Only this producer (harper, claude, …) or author (id or label).
+        #[arg(long, value_name = "NAME")]
+        producer: Option<String>,
+        /// Only proposals in this state, or open threads.
+        #[arg(long, value_enum)]
+        state: Option<StateArg>,
+    },
     /// Spelling and grammar of a document as it is on disk (Harper): what the
     /// app underlines as you type. Nothing is filed; spelling lints of the
     /// workspace's dictionary words are left out.
@@ -207,6 +224,16 @@ enum Command {
     Git(GitCommand),
     /// Serve the workspace to an agent over MCP on stdio (`claude mcp add cowriting -- cowriting mcp -w DIR`).
     Mcp,
+}
+
+/// `inbox --state`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum StateArg {
+    Pending,
+    Stale,
+    Orphaned,
+    /// Open threads.
+    Open,
 }
 
 #[derive(Subcommand)]
@@ -586,6 +613,27 @@ fn run(cli: Cli) -> Result<i32> {
             ctx.print(&out, search_text);
             Ok(0)
         }
+        Command::Inbox {
+            document,
+            producer,
+            state,
+        } => {
+            let out = ops.inbox(&cowriting::ops::InboxFilter {
+                document,
+                producer,
+                state: state.map(|s| match s {
+                    StateArg::Pending => ItemState::Pending,
+                    StateArg::Stale => ItemState::Stale,
+                    StateArg::Orphaned => ItemState::Orphaned,
+                    StateArg::Open => ItemState::Open,
+                }),
+            })?;
+            for e in &out.errors {
+                eprintln!("cowriting: {}: not read: {}", e.document, e.error.message);
+            }
+            ctx.print(&out, inbox_text);
+            Ok(0)
+        }
         Command::Lint { doc } => {
             let out = ops.lint(&doc, &Cancel::new())?;
             ctx.print(&out, lint_text);
@@ -827,6 +875,73 @@ fn search_text(out: &cowriting::ops::SearchOut) -> String {
         text.push_str("… more matches not shown (the first 1000 are)\n");
     }
     text
+}
+
+fn inbox_text(out: &InboxOut) -> String {
+    if out.groups.is_empty() {
+        return "nothing waits for you: no pending proposals, no open threads".into();
+    }
+    let mut text = String::new();
+    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    for g in &out.groups {
+        let mut docs: Vec<&str> = g.proposals.iter().map(|p| p.document.as_str()).collect();
+        docs.extend(g.threads.iter().map(|t| t.document.as_str()));
+        docs.dedup();
+        let mut head = g.producer.clone();
+        if g.author.label != g.producer {
+            head.push_str(&format!(" · {}", g.author.label));
+        }
+        if let Some(t) = &g.turn_id {
+            head.push_str(&format!(" · turn {t}"));
+        }
+        if let Some(i) = &g.instruction {
+            head.push_str(&format!(" · {}", short(i, 60)));
+        }
+        let mut what = Vec::new();
+        if !g.proposals.is_empty() {
+            what.push(n(g.proposals.len(), "proposal", "proposals"));
+        }
+        if !g.threads.is_empty() {
+            what.push(n(g.threads.len(), "open thread", "open threads"));
+        }
+        text.push_str(&format!(
+            "{head} — {} in {}\n",
+            what.join(", "),
+            n(docs.len(), "document", "documents")
+        ));
+        for p in &g.proposals {
+            let d = &p.proposal;
+            let state = match d.state {
+                ProposalState::Pending => "pending",
+                ProposalState::Stale => "stale",
+                ProposalState::Orphaned => "orphaned",
+            };
+            let at = d.line.map(|l| format!(":{l}")).unwrap_or_default();
+            text.push_str(&format!(
+                "  {}{at}  {state:8} {}  {} → {}\n",
+                p.document,
+                d.id,
+                short(&d.target, 50),
+                short(&d.replacement, 50)
+            ));
+            if let Some(r) = &d.reason {
+                text.push_str(&format!("      {state}: {r}\n"));
+            }
+        }
+        for t in &g.threads {
+            let at = t.thread.line.map(|l| format!(":{l}")).unwrap_or_default();
+            let last = t.thread.comments.last();
+            text.push_str(&format!(
+                "  {}{at}  thread   {}  on {}{}\n",
+                t.document,
+                t.thread.id,
+                short(&t.thread.anchored_text, 40),
+                last.map(|c| format!(" — {}: {}", c.author.label, short(&c.body, 60)))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    text.trim_end().to_owned()
 }
 
 fn lint_text(out: &cowriting::ops::LintOut) -> String {

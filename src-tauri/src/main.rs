@@ -31,7 +31,7 @@ use cowriting::api::{
     ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
 };
 use cowriting::ops::review::ReviewOut;
-use cowriting::ops::{DictionaryOut, LintsOut, SearchOut};
+use cowriting::ops::{DictionaryOut, InboxFilter, InboxOut, LintsOut, SearchOut};
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;
 use cowriting::views::Unit;
@@ -414,6 +414,18 @@ fn search(
         regex,
     };
     state.with(|api| api.search(&q))
+}
+
+/// The workspace's review (the Inbox tab): the open documents as the writer
+/// has them, taken under the lock; every other document with review data read
+/// off it and off the UI thread.
+#[tauri::command]
+async fn inbox(state: State<'_, AppState>) -> Res<InboxOut> {
+    let (ops, open) = state.with(|api| Ok(api.inbox_open()))?;
+    tauri::async_runtime::spawn_blocking(move || ops.inbox_with(&InboxFilter::default(), open))
+        .await
+        .map_err(info)
+        .and_then(|r| r.map_err(|e| e.info()))
 }
 
 #[tauri::command(async)]
@@ -878,6 +890,7 @@ fn main() {
             save_settings,
             lint,
             search,
+            inbox,
             add_word,
             identity,
             save_identity,

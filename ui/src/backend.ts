@@ -10,6 +10,7 @@ import type { EditAck } from "./bindings/EditAck";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { FilingDto } from "./bindings/FilingDto";
 import type { IdentityDto } from "./bindings/IdentityDto";
+import type { InboxOut } from "./bindings/InboxOut";
 import type { JobProgress } from "./bindings/JobProgress";
 import type { LintsOut } from "./bindings/LintsOut";
 import type { Notice } from "./bindings/Notice";
@@ -80,6 +81,11 @@ export interface Backend {
   lint(texts: string[]): Promise<LintsOut>;
   /** Search every document (the open ones as the writer has them) and every thread. */
   search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean): Promise<SearchOut>;
+  /**
+   * The workspace's review: every document's proposals waiting for the writer
+   * and open threads (the open documents as the writer has them), by turn and producer.
+   */
+  inbox(): Promise<InboxOut>;
   /** Add a word to the workspace's dictionary (words spelling accepts). */
   addWord(word: string): Promise<DictionaryOut>;
   saveSettings(settings: SettingsDto): Promise<SettingsDto>;
@@ -173,6 +179,7 @@ export async function tauriBackend(): Promise<Backend> {
     settings: () => invoke("settings"),
     lint: (texts) => invoke("lint", { texts }),
     search: (query, caseSensitive, wholeWord, regex) => invoke("search", { query, caseSensitive, wholeWord, regex }),
+    inbox: () => invoke("inbox"),
     addWord: (word) => invoke("add_word", { word }),
     saveSettings: (settings) => invoke("save_settings", { settings }),
     identity: () => invoke("identity"),

@@ -20,6 +20,7 @@ import { openPalette } from "./views/palette";
 import { toggle, toggleFocus, toggleReadingWidth, toggleReflow } from "./views/panes";
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTint } from "./views/status";
+import { gotoInboxItem, openInbox } from "./views/inbox-panel";
 import { openSearch } from "./views/search-panel";
 import { newThread } from "./views/threads-panel";
 
@@ -86,6 +87,10 @@ export function buildCommands(app: App): Command[] {
     { id: "settings", title: "Settings…", keys: "Ctrl+,", run: () => void openSettings(app) },
     { id: "find", title: "Find and replace", keys: "Ctrl+F", run: () => app.view && openSearchPanel(app.view) },
     { id: "search", title: "Search the workspace (all documents and threads)", keys: "Ctrl+Shift+F", run: () => openSearch(app) },
+    { id: "inbox", title: "Inbox: review the whole workspace (every document's proposals and open threads)", keys: "Ctrl+Alt+I", keywords: "review all documents pending", run: () => openInbox(app) },
+    { id: "inbox-next", title: "Next item in the Inbox (across documents)", keys: "F4", run: () => void gotoInboxItem(app, 1) },
+    { id: "inbox-prev", title: "Previous item in the Inbox (across documents)", keys: "Shift+F4", run: () => void gotoInboxItem(app, -1) },
+    { id: "save-all", title: "Save all", keys: "", keywords: "every document unsaved", run: () => void app.saveAll() },
     { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(app) },
     { id: "heading", title: "Go to heading…", keys: "Ctrl+Shift+O", run: () => openHeadingPicker(app) },
     { id: "toggle-sidebar", title: "Show or hide the sidebar (documents, outline)", keys: "Ctrl+B", run: () => toggle("sidebar") },

@@ -106,17 +106,25 @@ export function applyFromCore(app: App, path: string, applied: Applied) {
   renderDirty(app);
 }
 
-/** A core operation on the active document, with the editor read-only meanwhile. */
-export async function coreOp(app: App, f: (path: string) => Promise<Applied>) {
-  const path = app.active;
-  if (!path) return;
-  setReadOnly(app, true);
+/**
+ * A core operation on an open document (the active one unless named), with
+ * the editor read-only meanwhile; whether it went through (a failure is shown).
+ */
+export async function coreOp(app: App, f: (path: string) => Promise<Applied>, path: string | null = app.active): Promise<boolean> {
+  if (!path || !app.docs.has(path)) return false;
+  const active = path === app.active;
+  if (active) setReadOnly(app, true);
+  let ok = false;
   try {
-    await app.enqueue(async () => applyFromCore(app, path, await f(path)));
+    await app.enqueue(async () => {
+      applyFromCore(app, path, await f(path));
+      ok = true;
+    });
   } finally {
-    setReadOnly(app, false);
+    if (active) setReadOnly(app, false);
   }
   void refreshTree(app);
+  return ok;
 }
 
 function setReadOnly(app: App, on: boolean) {

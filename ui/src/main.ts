@@ -40,6 +40,7 @@ import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
+import { inboxChanged, InboxView } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
@@ -93,6 +94,8 @@ export class App {
   shownTitle = "";
   /** Who the writer is (the status bar shows it); null until the core said. */
   me: IdentityDto | null = null;
+  /** The Inbox tab's state (views/inbox-panel.ts). */
+  inbox = new InboxView();
   /** Autosave (the writer's setting): saves every open document with unsaved changes. */
   autosaver = new AutoSaver(() => this.autosaveDirty());
 
@@ -135,6 +138,8 @@ export class App {
       dismissRestoreNotice();
       forgetLints(); // another workspace, another dictionary
     }
+    if (switching) this.inbox = new InboxView();
+    inboxChanged(this);
     $(".ws-name").textContent = w.name;
     $(".ws-name").title = w.root;
     renderTree(this);
@@ -223,6 +228,17 @@ export class App {
     this.activate(path);
     // Measured once the view has laid out what it shows.
     requestAnimationFrame(() => (this.lastOpenMs = performance.now() - t0));
+  }
+
+  /** Open a document in a tab without showing it (the Inbox deciding in it); whether it is open. */
+  async ensureOpen(path: string): Promise<boolean> {
+    if (!this.docs.has(path)) {
+      const v = await this.run(() => this.backend.openDocument(path));
+      if (!v) return false;
+      this.addDoc(v);
+      renderTabs(this);
+    }
+    return true;
   }
 
   /** A document the core opened, as a tab (not activated). */
@@ -381,6 +397,11 @@ export class App {
     return true;
   }
 
+  /** Save every open document with unsaved changes (the palette's and the Inbox's Save all). */
+  async saveAll() {
+    for (const p of [...this.order]) if (this.docs.get(p)?.dirty) await this.save(p);
+  }
+
   /**
    * Autosave: every open document with unsaved changes, one after the other,
    * through the core's save — none being saved already, none in conflict with
@@ -396,6 +417,8 @@ export class App {
   // ---- the watcher -----------------------------------------------------------------
 
   async onNotice(n: Notice) {
+    // Any of these can change what waits across the workspace.
+    inboxChanged(this);
     switch (n.kind) {
       case "treeChanged":
         await refreshTree(this);

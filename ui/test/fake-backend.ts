@@ -36,6 +36,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     saveSettings: no,
     lint: async (texts) => ({ unit: "utf16", lints: texts.map(() => []) }),
     search: async (query) => ({ query, unit: "utf16", hits: [], threads: [], truncated: false, errors: [] }),
+    inbox: async () => ({ unit: "utf16", groups: [], documents: [], errors: [] }),
     addWord: async (word) => ({ file: ".cowriting/dictionary.txt", words: [word] }),
     identity: async () => ({ name: null, email: null, gitName: "Writer", gitEmail: "writer@example.com", id: "writer@example.com", display: "Writer", source: "git", ask: false }),
     saveIdentity: no,

@@ -11,7 +11,8 @@
 //!
 //! By concept: the shapes (`dto`), the UTF-16 conversion (`convert`), producer
 //! runs (`jobs`), file events (`notices`), settings (`settings`), the
-//! spelling dictionary (`spelling`), search across the workspace (`search`), hot exit
+//! spelling dictionary (`spelling`), search across the workspace (`search`), the
+//! workspace's review (`inbox`), hot exit
 //! (`backups`); this file holds the documents and the review commands.
 
 use crate::ops::{Ops, ThreadChange};
@@ -38,6 +39,7 @@ use std::sync::Arc;
 
 mod convert;
 mod dto;
+mod inbox;
 mod jobs;
 mod notices;
 pub mod review_pass;

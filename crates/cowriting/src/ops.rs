@@ -37,11 +37,13 @@ use std::sync::Arc;
 
 pub mod answers;
 mod documents;
+pub mod inbox;
 mod page;
 pub mod review;
 pub mod search;
 pub mod spelling;
 pub use answers::*;
+pub use inbox::{InboxFilter, ItemState};
 use page::Page;
 pub use search::SearchQuery;
 pub use spelling::lint_texts;

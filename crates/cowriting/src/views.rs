@@ -601,3 +601,83 @@ pub fn decision(r: &DecisionRecord) -> DecisionDto {
             .collect(),
     }
 }
+
+/// Where an item of the workspace's review is, as a line of its document: the
+/// 1-based line it starts on and the words around it there.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct LineContext {
+    pub line: u32,
+    /// Up to 40 characters of its first line before it.
+    pub before: String,
+    /// Up to 40 characters of its last line after it.
+    pub after: String,
+}
+
+/// A proposal in the workspace's review: the proposal, its document, who
+/// produced it and the words around it.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct InboxProposal {
+    pub document: String,
+    /// Its contract's producer (`harper`, `claude`, …), else its author's label:
+    /// what the review groups and filters by.
+    pub producer: String,
+    /// `None` when it is not placed in the text (orphaned).
+    pub context: Option<LineContext>,
+    pub proposal: ProposalDto,
+}
+
+/// An open thread in the workspace's review.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct InboxThread {
+    pub document: String,
+    /// Who started it (its first comment's author; `unknown` for a thread
+    /// without comments), and their label: what the review groups and filters by.
+    pub author: AuthorDto,
+    pub producer: String,
+    /// When it was last written to (its last comment).
+    pub updated_at: String,
+    /// `None` when it is not placed in the text (orphaned, detached).
+    pub context: Option<LineContext>,
+    pub thread: ThreadDto,
+}
+
+/// A group of the workspace's review: the proposals of one turn of one
+/// producer (across documents), a proposal filed without a turn, or the open
+/// threads one author started.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct InboxGroup {
+    /// Stable while the group has items: `turn:<turnId>:<producer>`,
+    /// `proposal:<document>:<id>` or `threads:<author id>`.
+    pub key: String,
+    pub turn_id: Option<String>,
+    pub producer: String,
+    /// The author of its first item (the model an agent named is in it).
+    pub author: AuthorDto,
+    /// What the writer asked for, when the producer recorded it.
+    pub instruction: Option<String>,
+    /// Its newest item's time: groups come newest first.
+    pub created_at: String,
+    /// By document, then by place in it.
+    pub proposals: Vec<InboxProposal>,
+    pub threads: Vec<InboxThread>,
+}
+
+/// A document's part in the workspace's review.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct InboxDoc {
+    pub document: String,
+    pub pending: u32,
+    pub stale: u32,
+    pub orphaned: u32,
+    pub open_threads: u32,
+}

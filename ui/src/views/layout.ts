@@ -1,7 +1,8 @@
 // The window's skeleton (sidebar with documents and outline, tab bar with the
 // panels' toggles, editor, status bar, panel with its legend, toast and modal
 // roots) and its wiring: the chrome's buttons and the window-wide keys (Ctrl+S,
-// Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Esc; the layout's own in
+// Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Ctrl+Alt+I, F4 / Shift+F4,
+// Esc; the layout's own in
 // views/panes.ts). The editor's own keys are in commands.ts.
 import type { App } from "../main";
 import { $ } from "../dom";
@@ -13,6 +14,7 @@ import { newDocument } from "./doc-actions";
 import { closeModal, modalOpen } from "./modal";
 import { openPalette } from "./palette";
 import { showPanel, type PanelTab } from "./panel";
+import { gotoInboxItem, openInbox } from "./inbox-panel";
 import { openSearch } from "./search-panel";
 import { wirePanes } from "./panes";
 import { toggleTint } from "./status";
@@ -54,6 +56,7 @@ export const LAYOUT = `
     <div class="panel-tabs" role="tablist">
       <button class="pt-review active" data-tab="review">Review</button>
       <button class="pt-threads" data-tab="threads">Threads</button>
+      <button class="pt-inbox" data-tab="inbox" title="Everything waiting across the workspace: every document's proposals and open threads (Ctrl+Alt+I)">Inbox</button>
       <button class="pt-search" data-tab="search" title="Search the workspace (Ctrl+Shift+F)">Search</button>
     </div>
     <div class="legend" aria-label="What the marks in the text mean">
@@ -64,6 +67,7 @@ export const LAYOUT = `
     </div>
     <div class="panel-body review-body"></div>
     <div class="panel-body threads-body" hidden></div>
+    <div class="panel-body inbox-body" hidden></div>
     <div class="panel-body search-body" hidden></div>
   </aside>
 </div>
@@ -81,7 +85,7 @@ export function wireChrome(app: App) {
   $(".st-settings").addEventListener("click", () => void openSettings(app));
   $(".st-you").addEventListener("click", () => void openSettings(app));
   for (const b of Array.from(document.querySelectorAll<HTMLButtonElement>(".panel-tabs button"))) {
-    b.addEventListener("click", () => (b.dataset.tab === "search" ? openSearch(app) : showPanel(app, b.dataset.tab as PanelTab)));
+    b.addEventListener("click", () => (b.dataset.tab === "search" ? openSearch(app) : b.dataset.tab === "inbox" ? openInbox(app) : showPanel(app, b.dataset.tab as PanelTab)));
   }
   window.addEventListener("keydown", (e) => {
     const mod = e.ctrlKey || e.metaKey;
@@ -115,6 +119,12 @@ export function wireChrome(app: App) {
     } else if (e.key === "F7" && !mod && !e.shiftKey && !e.altKey) {
       e.preventDefault();
       if (!modalOpen()) void checkDocument(app);
+    } else if (mod && e.altKey && !e.shiftKey && (e.code === "KeyI" || e.key.toLowerCase() === "i")) {
+      e.preventDefault();
+      if (!modalOpen()) openInbox(app);
+    } else if (e.key === "F4" && !mod && !e.altKey) {
+      e.preventDefault();
+      if (!modalOpen()) void gotoInboxItem(app, e.shiftKey ? -1 : 1);
     } else if (e.key === "Escape") {
       // Esc closes a dialog; with none open (and nothing else, like the
       // editor's selection, taking it) it cancels the newest running task —

@@ -5,6 +5,7 @@
 import type { App } from "../main";
 import { $, h } from "../dom";
 import { documentMenu, folderMenu, newDocument } from "./doc-actions";
+import { inboxChanged } from "./inbox-panel";
 import { renderStatus } from "./status";
 
 export function renderTree(app: App) {
@@ -70,6 +71,8 @@ function row(item: HTMLElement, label: string, open: (at: { x: number; y: number
 }
 
 export async function refreshTree(app: App) {
+  // What changed the tree's badges (a decision, a save, another writer) can change the Inbox too.
+  inboxChanged(app);
   const w = await app.backend.workspace().catch(() => null);
   if (w) {
     app.ws = w;

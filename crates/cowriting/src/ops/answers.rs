@@ -250,3 +250,17 @@ pub struct FolderOut {
     /// Its workspace-relative path.
     pub folder: String,
 }
+
+/// The workspace's review: every proposal waiting for the writer and every
+/// open thread, grouped by turn and producer, newest first.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub struct InboxOut {
+    /// The unit of the proposals' and threads' `from`/`to`.
+    pub unit: Unit,
+    pub groups: Vec<views::InboxGroup>,
+    /// The documents with something listed, by path, with their counts.
+    pub documents: Vec<views::InboxDoc>,
+    /// Documents whose review data could not be read, with why.
+    pub errors: Vec<views::DocError>,
+}

@@ -107,9 +107,10 @@ fn search_session(s: &Session, re: &Regex, unit: Unit, found: &mut Found) {
     }
 }
 
-/// A text hit at bytes `start..end` of `doc`, with the words around it on its line.
-fn hit(doc: &Document, unit: Unit, name: &str, start: usize, end: usize) -> views::SearchHitDto {
-    let text = doc.text();
+/// The words around bytes `start..end` of `text` on its lines: up to
+/// [`CONTEXT_CHARS`] characters before it on its first line and after it on
+/// its last, trimmed at the outer ends.
+pub(crate) fn around(text: &str, start: usize, end: usize) -> (String, String) {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
     let before = &text[line_start..start];
@@ -118,6 +119,16 @@ fn hit(doc: &Document, unit: Unit, name: &str, start: usize, end: usize) -> view
         before.chars().skip(skip).collect()
     };
     let after: String = text[end..line_end].chars().take(CONTEXT_CHARS).collect();
+    (
+        before.trim_start().to_owned(),
+        after.trim_end_matches('\r').to_owned(),
+    )
+}
+
+/// A text hit at bytes `start..end` of `doc`, with the words around it on its line.
+fn hit(doc: &Document, unit: Unit, name: &str, start: usize, end: usize) -> views::SearchHitDto {
+    let text = doc.text();
+    let (before, after) = around(text, start, end);
     let range = doc
         .byte_range_to_chars(ByteRange::new(start, end))
         .expect("a regex match is on char boundaries");
@@ -127,9 +138,9 @@ fn hit(doc: &Document, unit: Unit, name: &str, start: usize, end: usize) -> view
         from,
         to,
         line: doc.char_to_line_col(range.start).line as u32 + 1,
-        before: before.trim_start().to_owned(),
+        before,
         text: text[start..end].to_owned(),
-        after: after.trim_end_matches('\r').to_owned(),
+        after,
     }
 }
 

@@ -1,0 +1,102 @@
+//! The workspace's review for the app (the Inbox tab): the documents it has
+//! open as the writer has them (an accept waiting for its save is not listed
+//! again), the others as they are on disk, read off the app's lock.
+
+use super::*;
+use crate::ops::inbox::{doc_items, DocItems};
+use crate::ops::{InboxFilter, InboxOut};
+use cowriting_workspace::error::ErrorInfo;
+
+impl Api {
+    /// The open documents' items (taken under the app's lock: they are in
+    /// memory) and the one API to read the others with, off that lock
+    /// ([`Ops::inbox_with`]).
+    pub fn inbox_open(&self) -> (Ops, BTreeMap<DocPath, std::result::Result<DocItems, ErrorInfo>>) {
+        let open = self
+            .sessions
+            .iter()
+            .map(|(d, s)| (d.clone(), doc_items(s, Unit::Utf16)))
+            .collect();
+        (self.ops(), open)
+    }
+
+    /// The workspace's review, all of it, in one call (the lock held throughout).
+    pub fn inbox(&self) -> Result<InboxOut> {
+        let (ops, open) = self.inbox_open();
+        ops.inbox_with(&InboxFilter::default(), open)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cowriting_workspace::session::ProposeOptions;
+
+    fn propose(api: &Api, doc: &str, at: (usize, usize), by: &str, turn: &str) -> String {
+        let mut s = Session::open(
+            api.store().clone(),
+            DocPath::parse(doc).unwrap(),
+            Provenance::human("h"),
+        )
+        .unwrap();
+        let opts = ProposeOptions {
+            author: Provenance::human("bot"),
+            turn_id: Some(turn.into()),
+            instruction: None,
+        };
+        s.propose(CharRange::new(at.0, at.1), by, opts).unwrap()
+    }
+
+    /// The open documents are listed as the writer has them (an accept waiting
+    /// for its save is not listed again, though the file still has it); the
+    /// others as they are on disk; positions in UTF-16.
+    #[test]
+    fn open_documents_are_listed_as_the_writer_has_them() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "😀 one two\n").unwrap();
+        std::fs::write(dir.path().join("b.md"), "three four\n").unwrap();
+        let mut api = Api::open(dir.path()).unwrap();
+        let a1 = propose(&api, "a.md", (2, 5), "1", "t");
+        let a2 = propose(&api, "a.md", (6, 9), "2", "t");
+        let b1 = propose(&api, "b.md", (0, 5), "3", "t");
+        let listed = |out: &InboxOut| -> Vec<(String, String)> {
+            out.groups
+                .iter()
+                .flat_map(|g| {
+                    g.proposals
+                        .iter()
+                        .map(|p| (p.document.clone(), p.proposal.id.clone()))
+                })
+                .collect()
+        };
+        let all = api.inbox().unwrap();
+        assert_eq!(all.groups.len(), 1, "one turn across two documents");
+        assert_eq!(
+            listed(&all),
+            [
+                ("a.md".into(), a1.clone()),
+                ("a.md".into(), a2.clone()),
+                ("b.md".into(), b1.clone())
+            ]
+        );
+        assert_eq!(
+            all.groups[0].proposals[0].proposal.from,
+            Some(3),
+            "UTF-16: the emoji counts 2"
+        );
+
+        api.open_document("a.md").unwrap();
+        api.accept_all("a.md", std::slice::from_ref(&a1)).unwrap();
+        assert_eq!(
+            listed(&api.inbox().unwrap()),
+            [("a.md".into(), a2.clone()), ("b.md".into(), b1.clone())]
+        );
+        let on_disk = api.ops().inbox(&InboxFilter::default()).unwrap();
+        assert_eq!(listed(&on_disk).len(), 3, "not saved yet: the file still has it");
+        api.save("a.md").unwrap();
+        assert_eq!(
+            listed(&api.ops().inbox(&InboxFilter::default()).unwrap()).len(),
+            2
+        );
+    }
+}

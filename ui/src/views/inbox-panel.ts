@@ -1,0 +1,383 @@
+// The Inbox tab (Ctrl+Alt+I): one review across the workspace. Every proposal
+// waiting for the writer and every open thread of every document, as the core
+// lists them (the open documents as the writer has them, the others from their
+// sidecars: what agents, the CLI and VS Code filed, the app open or not),
+// grouped by turn and producer, newest first; filtered by document, producer
+// and state. A click opens the item's document with the proposal selected (or
+// the thread's text); Next / Previous (F4 / Shift+F4) walk the list across
+// documents; Accept all / Reject all of a group decide through the same core
+// calls as the Review tab's, per document (a document not open is opened in a
+// tab first; an accept waits for its save, as everywhere in the app).
+// Refreshed when the core or another writer changes review data.
+import { EditorView } from "@codemirror/view";
+import type { App } from "../main";
+import type { InboxGroup } from "../bindings/InboxGroup";
+import type { InboxOut } from "../bindings/InboxOut";
+import type { InboxProposal } from "../bindings/InboxProposal";
+import type { InboxThread } from "../bindings/InboxThread";
+import { errorMessage } from "../backend";
+import { appendWithNewlines } from "../diff-text";
+import { $, h } from "../dom";
+import { coreOp } from "../edit-sync";
+import { choices, countsText, decisions, documentsOf, filterGroups, itemsOf, NO_FILTERS, step, type InboxFilters, type InboxItem, type InboxPlace, type InboxState } from "../inbox";
+import { plural } from "../jobs";
+import { age, authorLabel } from "../util";
+import { ask, toast } from "./modal";
+import { showPanel } from "./panel";
+import { renderTabs } from "./tabs";
+import { reveal } from "./review-panel";
+
+/** The tab's state, kept across re-renders. */
+export class InboxView {
+  out: InboxOut | null = null;
+  filters: InboxFilters = { ...NO_FILTERS };
+  /** The item last gone to (marked in the list; Next / Previous go on from it). */
+  at: InboxPlace | null = null;
+  /** The document the Inbox opened to show an item (a preview tab: the next one replaces it unless it was changed). */
+  preview: string | null = null;
+  /** Groups the writer asked to see whole ("Show more"). */
+  expanded = new Set<string>();
+  /** The core's answer last rendered, to skip re-rendering an unchanged one. */
+  shown = "";
+  timer: number | undefined;
+  seq = 0;
+  error: string | null = null;
+}
+
+const visible = () => !($(".inbox-body") as HTMLElement).hidden;
+
+/** Show the Inbox tab, fresh. */
+export function openInbox(app: App) {
+  showPanel(app, "inbox");
+  void refreshInbox(app);
+}
+
+/**
+ * Review data changed somewhere: fetch again soon (the tab's count shows what
+ * waits even while another tab does; less soon then).
+ */
+export function inboxChanged(app: App) {
+  const v = app.inbox;
+  window.clearTimeout(v.timer);
+  v.timer = window.setTimeout(() => void refreshInbox(app), visible() ? 300 : 2000);
+}
+
+/** Ask the core for the workspace's review and show it (a newer request wins). */
+export async function refreshInbox(app: App) {
+  const v = app.inbox;
+  window.clearTimeout(v.timer);
+  const mine = ++v.seq;
+  if (!v.out) renderInbox(app);
+  try {
+    const out = await app.backend.inbox();
+    if (mine !== v.seq) return;
+    v.out = out;
+    v.error = null;
+  } catch (e) {
+    if (mine !== v.seq) return;
+    v.error = errorMessage(e);
+  }
+  renderInbox(app);
+}
+
+function select(cls: string, label: string, value: string, options: [string, string][], change: (v: string) => void): HTMLElement {
+  const sel = h("select", { class: cls, "aria-label": label, title: label }) as HTMLSelectElement;
+  for (const [v, text] of options) sel.append(h("option", { value: v, text }));
+  sel.value = value;
+  sel.addEventListener("change", () => change(sel.value));
+  return sel;
+}
+
+/** Render the tab from what the core last said (skipped when nothing changed). */
+export function renderInbox(app: App, force = false) {
+  const v = app.inbox;
+  const dirty = app.order.filter((p) => app.docs.get(p)?.dirty);
+  const key = JSON.stringify([v.out, v.filters, v.at, v.error, dirty]);
+  renderTabCount(app);
+  if (!force && key === v.shown) return;
+  v.shown = key;
+  const body = $(".inbox-body");
+  const scroll = body.scrollTop;
+  body.replaceChildren();
+  if (v.error) body.append(h("div", { class: "inbox-error", text: v.error }));
+  const out = v.out;
+  if (!out) {
+    body.append(h("div", { class: "panel-empty", text: "Reading the workspace…" }));
+    return;
+  }
+  const { documents, producers } = choices(out);
+  const f = v.filters;
+  // A filter stays when what it names has nothing left (all decided): the
+  // list says nothing matches, and Show everything is one click.
+  if (f.document !== null && !documents.includes(f.document)) documents.push(f.document);
+  if (f.producer !== null && !producers.includes(f.producer)) producers.push(f.producer);
+  const refilter = (change: Partial<InboxFilters>) => {
+    Object.assign(f, change);
+    renderInbox(app);
+  };
+  const states: [InboxState, string][] = [
+    ["all", "Everything"],
+    ["pending", "Pending"],
+    ["stale", "Stale"],
+    ["orphaned", "Orphaned"],
+    ["threads", "Open threads"],
+  ];
+  const groups = filterGroups(out, f);
+  const prev = h("button", { class: "inbox-prev", text: "↑", title: "Previous item, across documents (Shift+F4)", "aria-label": "Previous item" });
+  const next = h("button", { class: "inbox-next", text: "↓ Next", title: "Next item, across documents (F4)" });
+  prev.addEventListener("click", () => void gotoInboxItem(app, -1));
+  next.addEventListener("click", () => void gotoInboxItem(app, 1));
+  for (const b of [prev, next]) b.toggleAttribute("disabled", !groups.length);
+  body.append(
+    h(
+      "div",
+      { class: "inbox-filters" },
+      h(
+        "div",
+        { class: "inbox-row" },
+        select("inbox-doc", "Document", f.document ?? "", [["", "All documents"], ...documents.map((d): [string, string] => [d, d])], (x) => refilter({ document: x || null })),
+        prev,
+        next,
+      ),
+      h(
+        "div",
+        { class: "inbox-row" },
+        select("inbox-producer", "Producer", f.producer ?? "", [["", "All producers"], ...producers.map((p): [string, string] => [p, p])], (x) => refilter({ producer: x || null })),
+        select("inbox-state", "State", f.state, states, (x) => refilter({ state: x as InboxState })),
+      ),
+    ),
+    h("div", { class: "inbox-summary", role: "status", text: countsText(groups) }),
+  );
+  if (dirty.length) {
+    const save = h("button", { class: "inbox-save-all", text: "Save all", title: "Save every document with unsaved changes" });
+    save.addEventListener("click", () => void app.saveAll());
+    body.append(h("div", { class: "inbox-unsaved" }, h("span", { text: `Unsaved: ${dirty.join(", ")}` }), save));
+  }
+  for (const e of out.errors) {
+    body.append(h("div", { class: "inbox-error", "data-document": e.document, text: `${e.document}: not read — ${e.error.message}` }));
+  }
+  if (!groups.length) {
+    const all = out.groups.length > 0;
+    const empty = h("div", { class: "panel-empty", text: all ? "Nothing matches these filters." : "Nothing waits for you: no proposals and no open threads in this workspace." });
+    if (all) {
+      const clear = h("button", { class: "inbox-clear", text: "Show everything" });
+      clear.addEventListener("click", () => refilter({ ...NO_FILTERS }));
+      empty.append(h("br"), clear);
+    }
+    body.append(empty);
+    return;
+  }
+  for (const g of groups) body.append(groupSection(app, g));
+  body.scrollTop = scroll;
+}
+
+/** The tab's label counts what waits (all of it, whatever the filters). */
+function renderTabCount(app: App) {
+  const tab = document.querySelector(".pt-inbox");
+  if (!tab) return;
+  const out = app.inbox.out;
+  const n = out ? out.groups.reduce((k, g) => k + g.proposals.length + g.threads.length, 0) : 0;
+  tab.replaceChildren("Inbox", ...(n ? [h("span", { class: "pt-count", text: String(n) })] : []));
+}
+
+function groupSection(app: App, g: InboxGroup): HTMLElement {
+  const section = h("section", { class: "group inbox-group", "data-key": g.key });
+  const docs = documentsOf(g);
+  const who = g.threads.length && !g.proposals.length ? `Comments by ${authorLabel(g.author, app.me)}` : g.producer;
+  const counts = [g.proposals.length ? plural(g.proposals.length, "proposal") : null, g.threads.length ? plural(g.threads.length, "thread") : null].filter(Boolean).join(", ");
+  const head = h(
+    "header",
+    { class: "group-head" },
+    h("div", { class: "group-title" }, h("span", { class: "group-producer", text: who, title: who }), h("span", { class: "group-count", text: String(g.proposals.length + g.threads.length), title: counts })),
+  );
+  if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
+  const model = g.author.model && !g.producer.includes(g.author.model) ? g.author.model : null;
+  const meta = [model, g.turnId, age(g.createdAt), docs.length > 1 ? `in ${docs.length} documents` : docs[0]].filter((x): x is string => !!x);
+  head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
+  if (g.proposals.length) {
+    const plan = decisions(g);
+    const nAccept = plan.reduce((k, d) => k + d.accept.length, 0);
+    const nReject = plan.reduce((k, d) => k + d.reject.length, 0);
+    const a = h("button", { class: "btn-inbox-accept", text: "Accept all", title: `Accept the ${plural(nAccept, "pending proposal")} listed here` });
+    const r = h("button", { class: "btn-inbox-reject", text: "Reject all", title: `Reject the ${plural(nReject, "proposal")} listed here` });
+    a.toggleAttribute("disabled", nAccept === 0);
+    a.addEventListener("click", () => void decideGroup(app, g, true));
+    r.addEventListener("click", () => void decideGroup(app, g, false));
+    head.append(h("div", { class: "group-actions" }, a, r));
+    const blocked = nReject - nAccept;
+    if (blocked) head.append(h("div", { class: "group-note", text: `${plural(blocked, "proposal")} cannot be accepted: ${blocked === 1 ? "its" : "their"} text changed or is gone (reject works).` }));
+  }
+  section.append(head);
+  // A long group (an agent's turn over many documents) shows its first rows;
+  // the rest on request, or when Next / Previous reach into them.
+  const rows: { doc: string; row: () => HTMLElement; id: string }[] = [];
+  for (const doc of docs) {
+    for (const p of g.proposals) if (p.document === doc) rows.push({ doc, id: p.proposal.id, row: () => proposalRow(app, g, p) });
+    for (const t of g.threads) if (t.document === doc) rows.push({ doc, id: t.thread.id, row: () => threadRow(app, g, t) });
+  }
+  const at = app.inbox.at;
+  const reached = at ? rows.findIndex((r) => r.doc === at.document && r.id === at.id) : -1;
+  const shown = app.inbox.expanded.has(g.key) || rows.length <= GROUP_ROWS + 5 ? rows.length : Math.max(GROUP_ROWS, reached + 1);
+  let heading = "";
+  for (const r of rows.slice(0, shown)) {
+    if (r.doc !== heading) section.append(h("h4", { class: "inbox-doc", text: (heading = r.doc) }));
+    section.append(r.row());
+  }
+  if (shown < rows.length) {
+    const more = h("button", { class: "inbox-more", text: `Show ${plural(rows.length - shown, "more item")} (${plural(new Set(rows.slice(shown).map((r) => r.doc)).size, "document")})` });
+    more.addEventListener("click", () => {
+      app.inbox.expanded.add(g.key);
+      renderInbox(app, true);
+    });
+    section.append(more);
+  }
+  return section;
+}
+
+/** How many documents Accept all / Reject all open in tabs before asking first. */
+const OPEN_WITHOUT_ASKING = 5;
+
+/** How many rows a group shows before "Show more". */
+const GROUP_ROWS = 30;
+
+const isAt = (app: App, document: string, id: string) => app.inbox.at?.document === document && app.inbox.at.id === id;
+
+function proposalRow(app: App, g: InboxGroup, p: InboxProposal): HTMLElement {
+  const d = p.proposal;
+  const row = h("button", {
+    class: `inbox-item inbox-proposal inbox-${d.state}${isAt(app, p.document, d.id) ? " current" : ""}`,
+    "data-document": p.document,
+    "data-id": d.id,
+    title: `${p.document}${d.line ? `, line ${d.line}` : ""}: ${d.state}`,
+  });
+  row.append(h("span", { class: "search-line", text: d.line ? String(d.line) : "–" }));
+  const text = h("span", { class: "inbox-text" });
+  if (p.context?.before) text.append(h("span", { class: "inbox-around", text: p.context.before }));
+  for (const part of d.diff) {
+    if (part.tag === "equal" && part.text.length > 60) {
+      text.append(part.text.slice(0, 25) + " … " + part.text.slice(-25));
+      continue;
+    }
+    const span = h("span", { class: `diff-${part.tag}` });
+    appendWithNewlines(span, part.text, part.tag !== "equal");
+    text.append(span);
+  }
+  if (p.context?.after) text.append(h("span", { class: "inbox-around", text: p.context.after }));
+  row.append(text);
+  if (d.state !== "pending") row.append(h("span", { class: "inbox-reason", text: `${d.state === "stale" ? "Stale" : "Orphaned"}: ${d.reason ?? ""}` }));
+  row.addEventListener("click", () => void goTo(app, { kind: "proposal", group: g.key, document: p.document, id: d.id, proposal: p }));
+  return row;
+}
+
+function threadRow(app: App, g: InboxGroup, t: InboxThread): HTMLElement {
+  const th = t.thread;
+  const last = th.comments[th.comments.length - 1];
+  const row = h("button", {
+    class: `inbox-item inbox-thread${isAt(app, t.document, th.id) ? " current" : ""}`,
+    "data-document": t.document,
+    "data-id": th.id,
+    title: `${t.document}${th.line ? `, line ${th.line}` : ""}: open thread`,
+  });
+  row.append(h("span", { class: "search-line", text: th.line ? String(th.line) : "💬" }));
+  const quote = th.anchoredText.length > 60 ? th.anchoredText.slice(0, 59) + "…" : th.anchoredText;
+  const body = last ? `${authorLabel(last.author, app.me)}: ${last.body}` : "";
+  row.append(
+    h(
+      "span",
+      { class: "inbox-text" },
+      h("mark", { class: "inbox-quote", text: quote }),
+      h(
+        "span",
+        { class: "inbox-comment" },
+        body.length > 120 ? body.slice(0, 119) + "…" : body,
+        th.comments.length > 1 ? h("span", { class: "inbox-replies", text: ` (${plural(th.comments.length - 1, "reply", "replies")})` }) : null,
+      ),
+    ),
+  );
+  if (th.from === null) row.append(h("span", { class: "inbox-reason", text: th.detached ? "Detached from its text." : "Its text is no longer in the document." }));
+  row.addEventListener("click", () => void goTo(app, { kind: "thread", group: g.key, document: t.document, id: th.id, thread: t }));
+  return row;
+}
+
+/** The item after (1) or before (-1) the one last gone to, across documents (F4 / Shift+F4). */
+export async function gotoInboxItem(app: App, dir: 1 | -1) {
+  const v = app.inbox;
+  if (!visible()) showPanel(app, "inbox");
+  // What the tab shows is what it walks (a change is fetched meanwhile).
+  if (!v.out) await refreshInbox(app);
+  if (!v.out) return;
+  const item = step(itemsOf(filterGroups(v.out, v.filters)), v.at, dir);
+  if (item) await goTo(app, item);
+  else toast("Nothing waits in the Inbox.");
+}
+
+/** Open an item's document and show it: the proposal selected, or the thread's text. */
+async function goTo(app: App, item: InboxItem) {
+  app.inbox.at = { document: item.document, id: item.id };
+  renderInbox(app);
+  document.querySelector(`.inbox-item[data-document="${CSS.escape(item.document)}"][data-id="${CSS.escape(item.id)}"]`)?.scrollIntoView({ block: "nearest" });
+  const v = app.inbox;
+  const wasOpen = app.docs.has(item.document);
+  const previous = v.preview;
+  await app.open(item.document);
+  if (!app.docs.has(item.document)) return;
+  // A preview tab, as in a code editor's: the document the Inbox last opened
+  // goes when it opens the next, unless the writer changed it (or decided in it).
+  v.preview = wasOpen ? (previous === item.document ? previous : null) : item.document;
+  if (previous && previous !== item.document && app.docs.has(previous) && !app.docs.get(previous)!.dirty) {
+    await app.run(() => app.backend.closeDocument(previous));
+    app.dropTab(previous);
+  }
+  renderTabs(app);
+  if (app.active !== item.document || !app.view) return;
+  const review = app.review();
+  if (item.kind === "proposal") {
+    // Where it is now, as the editor has it; else where the core listed it.
+    const p = review?.proposals.find((x) => x.id === item.id) ?? item.proposal.proposal;
+    if (p.from !== null) {
+      reveal(app, p);
+      // Its target selected too, as a search hit is (an insertion: the cursor at its place).
+      app.view.dispatch({ selection: { anchor: p.from, head: p.to ?? p.from } });
+    } else toast("This proposal's text is no longer in the document: reject it, or find its place by hand.");
+  } else {
+    const t = review?.threads.find((x) => x.id === item.id) ?? item.thread.thread;
+    if (t.from === null || t.to === null) {
+      toast("This thread's text is no longer in the document: it is listed in the Threads tab.");
+      return;
+    }
+    app.view.dispatch({ selection: { anchor: t.from, head: t.to }, effects: EditorView.scrollIntoView(t.from, { y: "center" }) });
+    app.view.focus();
+  }
+}
+
+/**
+ * Accept all (the pending proposals) or Reject all of a group as listed,
+ * document by document, through the core's accept_all / reject_all (one undo
+ * step per document); a document not open is opened in a tab first.
+ */
+async function decideGroup(app: App, g: InboxGroup, accept: boolean) {
+  const plan = decisions(g).filter((d) => (accept ? d.accept : d.reject).length);
+  const closed = plan.filter((d) => !app.docs.has(d.document));
+  if (closed.length > OPEN_WITHOUT_ASKING) {
+    const verb = accept ? "Accept all" : "Reject all";
+    const choice = await ask(`${verb} opens ${plural(closed.length, "more document")} in tabs (${closed.map((d) => d.document).slice(0, 5).join(", ")}${closed.length > 5 ? ", …" : ""})${accept ? ", unsaved until Save all" : ""}.`, [verb, "Cancel"]);
+    if (choice !== verb) return;
+  }
+  const done: string[] = [];
+  let n = 0;
+  for (const d of plan) {
+    const ids = accept ? d.accept : d.reject;
+    if (!ids.length) continue;
+    if (!(await app.ensureOpen(d.document))) continue;
+    const ok = await coreOp(app, (path) => (accept ? app.backend.acceptAll(path, ids) : app.backend.rejectAll(path, ids)), d.document);
+    if (ok) {
+      done.push(d.document);
+      n += ids.length;
+    }
+  }
+  if (n) {
+    const verb = accept ? "Accepted" : "Rejected";
+    toast(`${verb} ${plural(n, "proposal")} in ${done.join(", ")}${accept ? " — unsaved until you save (Save all)" : ""}.`);
+  }
+  await refreshInbox(app);
+}
