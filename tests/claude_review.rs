@@ -150,6 +150,20 @@ fn a_review_files_what_it_can_place_and_says_what_it_cannot() {
         "more than a\nthird draft does."
     );
 
+    // One turn in the workspace's review: Claude's comments with its proposals.
+    let inbox = ws.json(&["inbox"]);
+    let group = inbox["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["turnId"] == turn.as_str())
+        .unwrap_or_else(|| panic!("no group of the turn: {inbox}"));
+    assert_eq!(group["threads"].as_array().unwrap().len(), 2, "{group}");
+    assert_eq!(group["proposals"].as_array().unwrap().len(), 1, "{group}");
+    // Threads say their turn.
+    let listed = ws.json(&["threads", "essay.md"]);
+    assert_eq!(listed["threads"][0]["comments"][0]["turnId"], turn.as_str());
+
     // Without partial messages (an older Claude Code): the same filing.
     let ws2 = ws_with(DOC, 120);
     let marker = answer(&ws2, "a.jsonl", &lines);

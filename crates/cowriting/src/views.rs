@@ -163,6 +163,11 @@ pub struct CommentDto {
     /// Untrusted Markdown: the UI renders it sanitized.
     pub body: String,
     pub created_at: String,
+    /// The turn an agent's comment came from (Claude's review pass and
+    /// answers in threads write it), as the turn of its proposals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub turn_id: Option<String>,
 }
 
 /// A comment thread.
@@ -478,6 +483,7 @@ pub fn threads(s: &Session, unit: Unit) -> Vec<ThreadDto> {
                         author: (&c.author).into(),
                         body: c.body.clone(),
                         created_at: c.created_at.clone(),
+                        turn_id: c.extra.get("turnId").and_then(|v| v.as_str()).map(str::to_owned),
                     })
                     .collect(),
             }

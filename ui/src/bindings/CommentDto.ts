@@ -5,4 +5,9 @@ export type CommentDto = { id: string, author: AuthorDto,
 /**
  * Untrusted Markdown: the UI renders it sanitized.
  */
-body: string, createdAt: string, };
+body: string, createdAt: string, 
+/**
+ * The turn an agent's comment came from (Claude's review pass and
+ * answers in threads write it), as the turn of its proposals.
+ */
+turnId?: string, };

@@ -19,6 +19,7 @@ use super::search::around;
 use super::*;
 use crate::views::{InboxDoc, InboxGroup, InboxProposal, InboxThread, LineContext};
 use cowriting_core::document::Document;
+use cowriting_core::model::AuthorKind;
 use cowriting_workspace::error::ErrorInfo;
 use std::collections::BTreeMap;
 
@@ -192,10 +193,21 @@ fn assemble(
         }
         for t in d.threads.into_iter().filter(|t| filter.keeps_thread(t)) {
             counts.open_threads += 1;
-            let key = format!("threads:{}", t.author.id);
+            // An agent's comments of a turn (Claude's review pass) go with that
+            // turn's proposals; other threads by who started them.
+            let turn = t
+                .thread
+                .comments
+                .first()
+                .filter(|c| c.author.kind == AuthorKind::Agent)
+                .and_then(|c| c.turn_id.clone());
+            let key = match &turn {
+                Some(turn) => format!("turn:{turn}:{}", t.author.id),
+                None => format!("threads:{}", t.author.id),
+            };
             let g = groups.entry(key.clone()).or_insert_with(|| InboxGroup {
                 key,
-                turn_id: None,
+                turn_id: turn.clone(),
                 producer: t.producer.clone(),
                 author: t.author.clone(),
                 instruction: None,
