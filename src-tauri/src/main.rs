@@ -26,9 +26,10 @@ mod sample;
 mod watch;
 
 use cowriting::api::{
-    Api, Applied, Comparison, DocView, EditAck, FilingDto, IdentityDto, JobProgress, RestoreReport,
-    ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
+    Api, Applied, DocView, EditAck, FilingDto, IdentityDto, JobProgress, MergeOutcome, MergeView,
+    RestoreReport, ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
 };
+use cowriting::merge::Choice;
 use cowriting::ops::{DictionaryOut, LintsOut, SearchOut};
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;
@@ -439,8 +440,18 @@ fn keep_mine(state: State<'_, AppState>, path: String) -> Res<()> {
 }
 
 #[tauri::command(async)]
-fn compare_with_disk(state: State<'_, AppState>, path: String) -> Res<Comparison> {
-    state.with(|api| api.compare_with_disk(&path))
+fn merge_view(state: State<'_, AppState>, path: String) -> Res<MergeView> {
+    state.with(|api| api.merge_view(&path))
+}
+
+#[tauri::command(async)]
+fn apply_merge(
+    state: State<'_, AppState>,
+    path: String,
+    token: String,
+    choices: Vec<Option<Choice>>,
+) -> Res<MergeOutcome> {
+    state.with(|api| api.apply_merge(&path, &token, &choices))
 }
 
 #[tauri::command(async)]
@@ -807,7 +818,8 @@ fn main() {
             detach_thread,
             reload_document,
             keep_mine,
-            compare_with_disk,
+            merge_view,
+            apply_merge,
             dirty_documents,
             restored_backups,
             initial_document,

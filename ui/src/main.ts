@@ -33,6 +33,7 @@ import { TaskChips } from "./tasks";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { renderOutline } from "./views/outline";
+import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
@@ -87,6 +88,8 @@ export class App {
   shownTitle = "";
   /** Who the writer is (the status bar shows it); null until the core said. */
   me: IdentityDto | null = null;
+  /** Compare & merge, while the writer merges (views/merge-view.ts). */
+  merge: MergeUi | null = null;
   /** Autosave (the writer's setting): saves every open document with unsaved changes. */
   autosaver = new AutoSaver(() => this.autosaveDirty());
 
@@ -410,6 +413,8 @@ export class App {
         if (doc) {
           doc.conflict = true;
           renderBanner(this);
+          // Merging it: the merge is shown anew, never applied on the old file.
+          if (this.merge?.path === n.path) await refreshMerge(this, n.path);
         }
         break;
       }

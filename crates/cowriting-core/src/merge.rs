@@ -169,7 +169,7 @@ impl Merge {
         sync.push((z.len(), a.len(), b.len(), 0));
         let cat = |s: &[&str]| s.concat();
         let mut parts: Vec<Part> = Vec::new();
-        let mut same = |parts: &mut Vec<Part>, text: String| {
+        let same = |parts: &mut Vec<Part>, text: String| {
             if text.is_empty() {
                 return;
             }

@@ -1,6 +1,6 @@
 //! Editing: every change through one place (`apply_with`, which maps every
 //! position-bearing thing), undo and redo with their review steps, and the text
-//! on disk (reload, keep the buffer).
+//! on disk (reload, keep the buffer, merge the two).
 
 use super::*;
 
@@ -326,6 +326,32 @@ impl Session {
             self.adopt(a);
         }
         Ok(Some(change))
+    }
+
+    /// The text the buffer was loaded from or last saved as: the base of a
+    /// merge with the file on disk ([`cowriting_core::merge`]).
+    pub fn saved_text(&self) -> String {
+        self.saved.to_string()
+    }
+
+    /// The writer merged their text with the file on disk (`theirs`, as read
+    /// for the merge): `merged` becomes the buffer as the writer's own edit —
+    /// one undo step, through [`Session::apply_change`], so attribution,
+    /// anchors and pins map through it and only the words that differ are
+    /// painted as the writer's — and `theirs` is what the buffer is based on
+    /// now: the next save writes over it, and a later change on disk is a
+    /// conflict again. Returns the change, or `None` when the text is the same.
+    pub fn apply_merge(&mut self, merged: &str, theirs: &Document) -> Result<Option<ChangeSet>> {
+        self.history.seal();
+        let change = (merged != self.doc.text()).then(|| cowriting_core::diff::text_change(self.doc.text(), merged));
+        if let Some(change) = &change {
+            self.apply_change(change, EditKind::Other)?;
+            self.history.seal();
+        }
+        self.saved = theirs.rope().clone();
+        self.saved_bom = theirs.has_bom();
+        self.saved_sha = Default::default();
+        Ok(change)
     }
 
     /// Treat the file on disk as seen (the writer chose "keep mine"): the buffer
