@@ -23,7 +23,12 @@ fn setup() -> (tempfile::TempDir, tempfile::TempDir, Api, String) {
     std::fs::write(dir.path().join("d.md"), BASE).unwrap();
     let mut api = Api::open(dir.path()).unwrap();
     let claude = Provenance::agent("claude", AgentInfo::default());
-    let mut agent = Session::open(api.store().clone(), DocPath::parse("d.md").unwrap(), claude.clone()).unwrap();
+    let mut agent = Session::open(
+        api.store().clone(),
+        DocPath::parse("d.md").unwrap(),
+        claude.clone(),
+    )
+    .unwrap();
     let at = BASE.find("Middle one").unwrap();
     let proposal = agent
         .propose(
@@ -74,7 +79,9 @@ fn hunks(m: &MergeView) -> Vec<(HunkKind, String, String)> {
     m.parts
         .iter()
         .filter_map(|p| match p {
-            MergePart::Hunk { side, mine, theirs, .. } => Some((*side, mine.clone(), theirs.clone())),
+            MergePart::Hunk {
+                side, mine, theirs, ..
+            } => Some((*side, mine.clone(), theirs.clone())),
             MergePart::Same { .. } => None,
         })
         .collect()
@@ -105,29 +112,55 @@ fn a_merge_takes_each_side_per_hunk_as_the_writers_edit_and_the_next_save_writes
     assert_eq!(
         hunks(&view),
         vec![
-            (HunkKind::Theirs, "Opening stays here. ".into(), "Opening changed here. ".into()),
+            (
+                HunkKind::Theirs,
+                "Opening stays here. ".into(),
+                "Opening changed here. ".into()
+            ),
             (
                 HunkKind::Conflict,
                 "The black cat sat on the mat. ".into(),
                 "The cat lay on the mat. ".into()
             ),
-            (HunkKind::Conflict, "It ends here, for now.\n".into(), "It stops here.\n".into()),
+            (
+                HunkKind::Conflict,
+                "It ends here, for now.\n".into(),
+                "It stops here.\n".into()
+            ),
         ]
     );
     // Each side's words against the base, for the writer to see what changed.
-    let MergePart::Hunk { mine_diff, .. } = view.parts.iter().find(|p| matches!(p, MergePart::Hunk { side: HunkKind::Conflict, .. })).unwrap() else {
+    let MergePart::Hunk { mine_diff, .. } = view
+        .parts
+        .iter()
+        .find(|p| {
+            matches!(
+                p,
+                MergePart::Hunk {
+                    side: HunkKind::Conflict,
+                    ..
+                }
+            )
+        })
+        .unwrap()
+    else {
         unreachable!()
     };
     assert!(mine_diff.iter().any(|d| d.text == "black "), "{mine_diff:?}");
 
     // Theirs' opening (automatic), my cat, their ending.
     let out = api
-        .apply_merge("d.md", &view.token, &[None, Some(Choice::Mine), Some(Choice::Theirs)])
+        .apply_merge(
+            "d.md",
+            &view.token,
+            &[None, Some(Choice::Mine), Some(Choice::Theirs)],
+        )
         .unwrap();
     let MergeOutcome::Applied { applied } = out else {
         panic!("not applied: {out:?}")
     };
-    let merged = "Opening changed here. Second is plain. The black cat sat on the mat. Middle one is here.\n\n\
+    let merged =
+        "Opening changed here. Second is plain. The black cat sat on the mat. Middle one is here.\n\n\
                   A second paragraph begins here. It stops here.\n";
     assert_eq!(text(&mut api), merged);
     assert!(applied.dirty, "merged, not saved");
@@ -142,9 +175,15 @@ fn a_merge_takes_each_side_per_hunk_as_the_writers_edit_and_the_next_save_writes
     let review = api.review("d.md").unwrap();
     let p = review.proposals.iter().find(|p| p.id == proposal).unwrap();
     assert_eq!(p.state, ProposalState::Pending);
-    assert_eq!(&merged[p.from.unwrap() as usize..p.to.unwrap() as usize], "Middle one");
+    assert_eq!(
+        &merged[p.from.unwrap() as usize..p.to.unwrap() as usize],
+        "Middle one"
+    );
     let t = &review.threads[0];
-    assert_eq!(&merged[t.from.unwrap() as usize..t.to.unwrap() as usize], "second paragraph");
+    assert_eq!(
+        &merged[t.from.unwrap() as usize..t.to.unwrap() as usize],
+        "second paragraph"
+    );
     // The words the merge brought in are the writer's edit ("changed" from theirs included).
     assert!(
         review
@@ -164,7 +203,10 @@ fn a_merge_takes_each_side_per_hunk_as_the_writers_edit_and_the_next_save_writes
     // Based on theirs now: the file is no conflict, and even autosave (which
     // never writes over a change on disk) writes the merge, byte for byte.
     let root = api.root().to_path_buf();
-    assert!(api.file_changed(&root.join("d.md")).is_empty(), "no conflict left");
+    assert!(
+        api.file_changed(&root.join("d.md")).is_empty(),
+        "no conflict left"
+    );
     let saved = api.autosave("d.md").unwrap();
     assert!(!saved.conflict && !saved.dirty);
     assert_eq!(std::fs::read_to_string(dir.path().join("d.md")).unwrap(), merged);
@@ -188,13 +230,22 @@ fn a_file_that_changes_again_while_the_writer_chooses_is_never_merged_stale() {
         disk_write(dir.path(), &mut api, &second),
         vec![cowriting::api::Notice::Conflict { path: "d.md".into() }]
     );
-    let out = api.apply_merge("d.md", &view.token, &[Some(Choice::Theirs)]).unwrap();
+    let out = api
+        .apply_merge("d.md", &view.token, &[Some(Choice::Theirs)])
+        .unwrap();
     let MergeOutcome::Changed { merge } = out else {
         panic!("applied on a stale file: {out:?}")
     };
     assert_eq!(text(&mut api), mine, "nothing applied");
     assert_ne!(merge.token, view.token);
-    assert_eq!(hunks(&merge)[0], (HunkKind::Theirs, "Opening stays here. ".into(), "Opening moved here. ".into()));
+    assert_eq!(
+        hunks(&merge)[0],
+        (
+            HunkKind::Theirs,
+            "Opening stays here. ".into(),
+            "Opening moved here. ".into()
+        )
+    );
 
     // The buffer changing since the view is refused the same way.
     type_over(&mut api, "It ends here.", "It ends here, for now.");
@@ -209,7 +260,9 @@ fn a_file_that_changes_again_while_the_writer_chooses_is_never_merged_stale() {
     // Choices that do not fit the merge are refused, naming the problem.
     let e = api.apply_merge("d.md", &merge.token, &[None]).unwrap_err();
     assert_eq!(e.code(), ErrorCode::BadInput, "{e}");
-    let e = api.apply_merge("d.md", &merge.token, &[None, None, None]).unwrap_err();
+    let e = api
+        .apply_merge("d.md", &merge.token, &[None, None, None])
+        .unwrap_err();
     assert_eq!(e.code(), ErrorCode::BadInput, "{e}");
     assert!(e.to_string().contains("both sides"), "{e}");
 
@@ -224,6 +277,9 @@ fn a_file_that_changes_again_while_the_writer_chooses_is_never_merged_stale() {
         text(&mut api),
         BASE.replace("Opening stays", "Opening moved")
             .replace("It ends here.", "It ends here, for now.")
-            .replace("The cat sat on the mat. ", "The black cat sat on the mat. The cat lay on the mat. ")
+            .replace(
+                "The cat sat on the mat. ",
+                "The black cat sat on the mat. The cat lay on the mat. "
+            )
     );
 }

@@ -8,6 +8,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { q, stubLayout, until } from "./dom";
 import { EditorView } from "@codemirror/view";
+import { utf16 } from "../src/util";
 import type { Choice } from "../src/bindings/Choice";
 import type { MergeOutcome } from "../src/bindings/MergeOutcome";
 import type { MergePart } from "../src/bindings/MergePart";
@@ -135,7 +136,7 @@ describe("Compare & merge", () => {
     fake.outcome = {
       kind: "applied",
       applied: {
-        changes: [{ from: 0, to: MINE.length, insert: merged }],
+        changes: [{ from: utf16(0), to: utf16(MINE.length), insert: merged }],
         version: 2,
         dirty: true,
         review: { proposals: [], threads: [], spans: [], sidecarError: null, canUndo: true, canRedo: false },

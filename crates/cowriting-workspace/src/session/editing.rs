@@ -343,7 +343,8 @@ impl Session {
     /// conflict again. Returns the change, or `None` when the text is the same.
     pub fn apply_merge(&mut self, merged: &str, theirs: &Document) -> Result<Option<ChangeSet>> {
         self.history.seal();
-        let change = (merged != self.doc.text()).then(|| cowriting_core::diff::text_change(self.doc.text(), merged));
+        let change =
+            (merged != self.doc.text()).then(|| cowriting_core::diff::text_change(self.doc.text(), merged));
         if let Some(change) = &change {
             self.apply_change(change, EditKind::Other)?;
             self.history.seal();

@@ -78,7 +78,12 @@ impl Api {
     /// one-sided hunk's own side, and is refused for a conflict) to the merge
     /// named by `token`. When the file on disk or the buffer changed since,
     /// nothing is applied and the answer is the merge as it is now.
-    pub fn apply_merge(&mut self, path: &str, token: &str, choices: &[Option<Choice>]) -> Result<MergeOutcome> {
+    pub fn apply_merge(
+        &mut self,
+        path: &str,
+        token: &str,
+        choices: &[Option<Choice>],
+    ) -> Result<MergeOutcome> {
         let s = self.session_mut(path)?;
         let texts = Texts::of(s)?;
         if texts.token(s) != token {
