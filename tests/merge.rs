@@ -283,3 +283,52 @@ fn a_file_that_changes_again_while_the_writer_chooses_is_never_merged_stale() {
             )
     );
 }
+
+#[test]
+fn after_a_crash_over_a_changed_file_the_base_is_unknown_and_every_difference_is_the_writers_choice() {
+    let (dir, _backups, mut api, _) = setup();
+    type_over(&mut api, "The cat sat", "The black cat sat");
+    let mine = text(&mut api);
+    // The backup is journaled; the app dies; another writer changes the file.
+    assert!(cowriting::api::write_backups(&api.backups_due()).is_empty());
+    drop(api);
+    let theirs = BASE.replace("Opening stays", "Opening moved");
+    std::fs::write(dir.path().join("d.md"), &theirs).unwrap();
+
+    let mut api = Api::open(dir.path()).unwrap();
+    let report = api.restore_backups();
+    assert!(
+        report.restored.iter().any(|r| r.path == "d.md" && r.file_changed),
+        "{report:?}"
+    );
+    assert_eq!(text(&mut api), mine);
+    let view = api.merge_view("d.md").unwrap();
+    // Not "changed only in your version" against the file as the base: both are choices.
+    assert!(!view.base_known);
+    assert_eq!(
+        hunks(&view),
+        vec![
+            (
+                HunkKind::Conflict,
+                "Opening stays here. ".into(),
+                "Opening moved here. ".into()
+            ),
+            (
+                HunkKind::Conflict,
+                "The black cat sat on the mat. ".into(),
+                "The cat sat on the mat. ".into()
+            ),
+        ]
+    );
+    let MergeOutcome::Applied { .. } = api
+        .apply_merge("d.md", &view.token, &[Some(Choice::Theirs), Some(Choice::Mine)])
+        .unwrap()
+    else {
+        panic!("not applied")
+    };
+    assert_eq!(text(&mut api), theirs.replace("The cat sat", "The black cat sat"));
+    // Based on the file now: a merge again would be a three-way one with nothing left to choose.
+    let again = api.merge_view("d.md").unwrap();
+    assert!(again.base_known);
+    assert!(hunks(&again).iter().all(|h| h.0 == HunkKind::Mine));
+}

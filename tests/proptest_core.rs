@@ -1372,6 +1372,12 @@ proptest! {
         let only_theirs = Merge::new(&base, &base, &theirs);
         prop_assert_eq!(only_theirs.conflicts(), 0);
         prop_assert_eq!(only_theirs.resolve(&vec![None; only_theirs.hunks().count()]).unwrap(), theirs.clone());
+        // No base: every difference is a conflict, and each side is still whole.
+        let blind = Merge::without_base(&mine, &theirs);
+        prop_assert_eq!(blind.conflicts(), blind.hunks().count());
+        prop_assert_eq!(blind.resolve_all(Choice::Mine), mine.clone());
+        prop_assert_eq!(blind.resolve_all(Choice::Theirs), theirs.clone());
+        prop_assert_eq!(blind.hunks().count() == 0, mine == theirs);
         let same = Merge::new(&base, &mine, &mine);
         prop_assert_eq!(same.hunks().count(), 0);
         prop_assert_eq!(same.resolve(&[]).unwrap(), mine);

@@ -130,9 +130,12 @@ export function choicesForCore(s: MergeState): (Choice | null)[] {
 export function summary(s: MergeState): string {
   const n = s.hunks.length;
   if (!n) return "Your text and the file on disk now read the same: nothing to merge.";
+  const open = undecided(s).length;
+  if (!s.view.baseKnown) {
+    return `The text your unsaved changes started from is not known (they were restored after a crash), so each of the ${n} ${n === 1 ? "difference" : "differences"} is yours to choose${open ? ` — ${open} still to choose` : " — all chosen"}.`;
+  }
   const conflicts = s.hunks.filter((h) => h.side === "conflict").length;
   const auto = n - conflicts;
-  const open = undecided(s).length;
   const parts: string[] = [];
   if (auto) parts.push(`${auto} ${auto === 1 ? "change was" : "changes were"} made on one side only and ${auto === 1 ? "is" : "are"} taken`);
   if (conflicts) {
@@ -151,7 +154,8 @@ export function hunkTitle(s: MergeState, i: number): string {
   const where = `Change ${i + 1} of ${s.hunks.length}`;
   const c = effectiveChoice(h, s.choices[i]);
   const chosen = c === "mine" ? "your version" : c === "theirs" ? "the version on disk" : c === "both" ? "both, yours first" : null;
-  if (h.side === "conflict") return `${where} · changed on both sides · ${chosen ? `taking ${chosen}` : "choose one"}`;
+  const what = s.view.baseKnown ? "changed on both sides" : "differs from the file on disk";
+  if (h.side === "conflict") return `${where} · ${what} · ${chosen ? `taking ${chosen}` : "choose one"}`;
   const side = h.side === "mine" ? "changed only in your version" : "changed only on disk";
   return `${where} · ${side} · taking ${chosen}`;
 }

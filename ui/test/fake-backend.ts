@@ -49,7 +49,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     detachThread: async () => review(),
     reloadDocument: applied,
     keepMine: async () => undefined,
-    mergeView: async (path) => ({ path, token: "t", parts: [] }),
+    mergeView: async (path) => ({ path, token: "t", baseKnown: true, parts: [] }),
     applyMerge: no,
     dirtyDocuments: async () => [],
     restoredBackups: async () => ({ restored: [], unrestored: [] }),

@@ -30,6 +30,7 @@ const hunk = (side: "mine" | "theirs" | "conflict", mine: string, theirs: string
 const mergeOf = (token: string, end: string): MergeView => ({
   path: "d.md",
   token,
+  baseKnown: true,
   parts: [
     hunk("theirs", "Opening stays. ", "Opening changed. "),
     hunk("conflict", "The black cat sat. ", "The cat lay. "),

@@ -35,6 +35,7 @@ const hunk = (side: "mine" | "theirs" | "conflict", base: string, mine: string, 
 const view = (token = "t1", theirsEnd = "It stops here.\n"): MergeView => ({
   path: "d.md",
   token,
+  baseKnown: true,
   parts: [
     hunk("theirs", "Opening stays. ", "Opening stays. ", "Opening changed. "),
     same("Second is plain. "),
@@ -104,8 +105,20 @@ describe("the merge view's state", () => {
     expect(unchanged.choices).toEqual([null, "theirs", null, "mine"]);
   });
 
+  it("after a crash, with the text both came from unknown, says every difference is the writer's to choose", () => {
+    const parts: MergePart[] = [hunk("conflict", "A. ", "A. ", "B. "), same("Same. "), hunk("conflict", "C. ", "C. ", "D. ")];
+    let s = initialState({ path: "d.md", token: "t", baseKnown: false, parts });
+    expect(summary(s)).toBe(
+      "The text your unsaved changes started from is not known (they were restored after a crash), so each of the 2 differences is yours to choose — 2 still to choose.",
+    );
+    expect(hunkTitle(s, 0)).toBe("Change 1 of 2 · differs from the file on disk · choose one");
+    s = choose(choose(s, "theirs"), "mine");
+    expect(canApply(s)).toBe(true);
+    expect(summary(s)).toMatch(/— all chosen\.$/);
+  });
+
   it("says so when there is nothing to merge", () => {
-    const s = initialState({ path: "d.md", token: "t", parts: [same("All the same.\n")] });
+    const s = initialState({ path: "d.md", token: "t", baseKnown: true, parts: [same("All the same.\n")] });
     expect(s.current).toBe(-1);
     expect(canApply(s)).toBe(true);
     expect(summary(s)).toMatch(/nothing to merge/);

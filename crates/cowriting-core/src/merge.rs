@@ -206,6 +206,19 @@ impl Merge {
         Merge { parts }
     }
 
+    /// A merge with no base (the text both sides came from is not known, as
+    /// after a crash): every difference between the two is a conflict, its
+    /// `base` the writer's text there.
+    pub fn without_base(mine: &str, theirs: &str) -> Merge {
+        let mut m = Merge::new(mine, mine, theirs);
+        for p in &mut m.parts {
+            if let Part::Hunk(h) = p {
+                h.kind = HunkKind::Conflict;
+            }
+        }
+        m
+    }
+
     /// The hunks, in order (what a choice's index counts).
     pub fn hunks(&self) -> impl Iterator<Item = &Hunk> {
         self.parts.iter().filter_map(|p| match p {

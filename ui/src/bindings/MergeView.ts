@@ -13,6 +13,12 @@ export type MergeView = { path: string,
  */
 token: string, 
 /**
+ * Whether the text both sides came from is known. It is not after a
+ * crash, when the unsaved text was restored over a file that changed
+ * since: then every difference is a conflict, each side diffed against the other.
+ */
+baseKnown: boolean, 
+/**
  * The text in order: what both sides agree on, and the hunks between.
  */
 parts: Array<MergePart>, };

@@ -181,7 +181,9 @@ function render(app: App) {
       h("h2", { text: `Merge your changes with the file on disk — ${ui.path}` }),
       h("p", {
         class: "mg-intro",
-        text: "The file changed on disk while you had unsaved changes. Where only one side changed a sentence, that change is taken; where you both did, choose which to keep.",
+        text: s.view.baseKnown
+          ? "The file changed on disk while you had unsaved changes. Where only one side changed a sentence, that change is taken; where you both did, choose which to keep."
+          : "The file changed on disk since your unsaved changes were made, and the text they started from is not known: choose, change by change, which version to keep.",
       }),
       h("p", { class: "mg-summary", text: summary(s) }),
       h(

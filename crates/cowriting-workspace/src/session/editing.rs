@@ -306,6 +306,7 @@ impl Session {
         self.saved = disk.rope().clone();
         self.saved_bom = disk.has_bom();
         self.saved_sha = Default::default();
+        self.base_unknown = false;
         // The buffer becomes the file: decisions taken on the old buffer go with it.
         if !self.unsaved.is_empty() {
             self.unsaved.clear();
@@ -329,9 +330,11 @@ impl Session {
     }
 
     /// The text the buffer was loaded from or last saved as: the base of a
-    /// merge with the file on disk ([`cowriting_core::merge`]).
-    pub fn saved_text(&self) -> String {
-        self.saved.to_string()
+    /// merge with the file on disk ([`cowriting_core::merge`]). `None` when it
+    /// is not known: the buffer was restored after a crash from a backup made
+    /// on a file that has changed since.
+    pub fn merge_base(&self) -> Option<String> {
+        (!self.base_unknown).then(|| self.saved.to_string())
     }
 
     /// The writer merged their text with the file on disk (`theirs`, as read
@@ -352,6 +355,7 @@ impl Session {
         self.saved = theirs.rope().clone();
         self.saved_bom = theirs.has_bom();
         self.saved_sha = Default::default();
+        self.base_unknown = false;
         Ok(change)
     }
 
@@ -362,6 +366,7 @@ impl Session {
         self.saved = disk.rope().clone();
         self.saved_bom = disk.has_bom();
         self.saved_sha = Default::default();
+        self.base_unknown = false;
         Ok(())
     }
 }

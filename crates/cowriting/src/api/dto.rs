@@ -225,6 +225,10 @@ pub struct MergeView {
     /// Names the three texts the merge was made of: `apply_merge` applies
     /// choices only to the same three, and shows the merge again otherwise.
     pub token: String,
+    /// Whether the text both sides came from is known. It is not after a
+    /// crash, when the unsaved text was restored over a file that changed
+    /// since: then every difference is a conflict, each side diffed against the other.
+    pub base_known: bool,
     /// The text in order: what both sides agree on, and the hunks between.
     pub parts: Vec<MergePart>,
 }

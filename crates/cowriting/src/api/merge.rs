@@ -15,34 +15,43 @@ use cowriting_workspace::fsutil::sha256;
 
 /// The three texts of a merge, and the file as read for it.
 struct Texts {
-    base: String,
+    /// `None`: not known (restored after a crash over a changed file).
+    base: Option<String>,
     theirs: Document,
 }
 
 impl Texts {
     fn of(s: &Session) -> Result<Texts> {
         Ok(Texts {
-            base: s.saved_text(),
+            base: s.merge_base(),
             theirs: s.disk_document()?,
         })
     }
 
     fn merge(&self, s: &Session) -> Merge {
-        Merge::new(&self.base, s.document().text(), self.theirs.text())
+        let (mine, theirs) = (s.document().text(), self.theirs.text());
+        match &self.base {
+            Some(base) => Merge::new(base, mine, theirs),
+            None => Merge::without_base(mine, theirs),
+        }
     }
 
     /// Names the three texts (and the file's byte order mark): any change to one changes it.
     fn token(&self, s: &Session) -> String {
-        let mut bytes = Vec::new();
-        for t in [self.base.as_str(), s.document().text(), self.theirs.text()] {
+        let mut bytes = vec![u8::from(self.base.is_some()), u8::from(self.theirs.has_bom())];
+        for t in [
+            self.base.as_deref().unwrap_or(""),
+            s.document().text(),
+            self.theirs.text(),
+        ] {
             bytes.extend_from_slice(&(t.len() as u64).to_le_bytes());
             bytes.extend_from_slice(t.as_bytes());
         }
-        bytes.push(u8::from(self.theirs.has_bom()));
         sha256(&bytes).iter().map(|b| format!("{b:02x}")).collect()
     }
 
     fn view(&self, s: &Session) -> MergeView {
+        let known = self.base.is_some();
         let parts = self
             .merge(s)
             .parts
@@ -51,8 +60,9 @@ impl Texts {
                 Part::Same(text) => MergePart::Same { text },
                 Part::Hunk(h) => MergePart::Hunk {
                     side: h.kind,
-                    mine_diff: word_diff(&h.base, &h.mine),
-                    theirs_diff: word_diff(&h.base, &h.theirs),
+                    // With no base, each side is shown against the other.
+                    mine_diff: word_diff(if known { &h.base } else { &h.theirs }, &h.mine),
+                    theirs_diff: word_diff(if known { &h.base } else { &h.mine }, &h.theirs),
                     base: h.base,
                     mine: h.mine,
                     theirs: h.theirs,
@@ -62,6 +72,7 @@ impl Texts {
         MergeView {
             path: s.doc_path().to_string(),
             token: self.token(s),
+            base_known: known,
             parts,
         }
     }
