@@ -1297,3 +1297,161 @@ proptest! {
         prop_assert_eq!(anchor::resolve(&Document::new(&doc), &fp, None), expected, "in {:?}", doc);
     }
 }
+
+// ---- three-way merge ---------------------------------------------------------------
+
+/// Prose fragments: sentences of every UTF-8 width and ending, bare words, line
+/// breaks, so that texts repeat and sentence bounds fall everywhere.
+const PROSE: &[&str] = &[
+    "The cat sat. ",
+    "A dog! ",
+    "Why? ",
+    "word ",
+    "\n",
+    "\n\n",
+    "Ünïcödé. ",
+    "中文。",
+    "😀 ",
+    "end",
+    "Two words.\r\n",
+];
+
+/// `base` with random edits made of prose fragments.
+fn edited(base: &str, spec: &EditSpec, texts: &[String]) -> String {
+    let mut edits = edits_from_spec(chars(base), spec);
+    for (e, t) in edits.iter_mut().zip(texts.iter().cycle()) {
+        e.text = t.clone();
+    }
+    apply_naive_str(base, &normalize(edits))
+}
+
+fn prose_edits() -> impl Strategy<Value = (EditSpec, Vec<String>)> {
+    (edit_spec(4), prop::collection::vec(text_of(PROSE, 0, 3), 1..4))
+}
+
+/// A list of distinct sentences (a number in each), each ended as prose ends them.
+fn numbered_sentences(n: usize, ends: &[u8]) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let end = match ends.get(i).copied().unwrap_or(0) % 3 {
+                0 => " ",
+                1 => "\n",
+                _ => "\n\n",
+            };
+            format!("Sentence {i} of the base.{end}")
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// 1. Every hunk's mine gives mine back exactly, every hunk's theirs
+    ///    gives theirs; a side equal to the base has nothing to decide and the
+    ///    merge is the other side; equal sides have no hunks at all.
+    #[test]
+    fn merge_takes_each_side_whole_and_one_sided_changes_alone(
+        base in text_of(PROSE, 0, 12),
+        (spec_m, texts_m) in prose_edits(),
+        (spec_t, texts_t) in prose_edits(),
+    ) {
+        use cowriting::merge::{Choice, Merge};
+        let mine = edited(&base, &spec_m, &texts_m);
+        let theirs = edited(&base, &spec_t, &texts_t);
+        let m = Merge::new(&base, &mine, &theirs);
+        prop_assert_eq!(m.resolve_all(Choice::Mine), mine.clone());
+        prop_assert_eq!(m.resolve_all(Choice::Theirs), theirs.clone());
+        let n = m.hunks().count();
+        // Both, everywhere: every hunk's mine then its theirs.
+        let both = m.resolve_all(Choice::Both);
+        prop_assert!(both.chars().count() >= chars(&mine).max(chars(&theirs)) || n == 0);
+
+        let only_mine = Merge::new(&base, &mine, &base);
+        prop_assert_eq!(only_mine.conflicts(), 0);
+        prop_assert_eq!(only_mine.resolve(&vec![None; only_mine.hunks().count()]).unwrap(), mine.clone());
+        let only_theirs = Merge::new(&base, &base, &theirs);
+        prop_assert_eq!(only_theirs.conflicts(), 0);
+        prop_assert_eq!(only_theirs.resolve(&vec![None; only_theirs.hunks().count()]).unwrap(), theirs.clone());
+        // No base: every difference is a conflict, and each side is still whole.
+        let blind = Merge::without_base(&mine, &theirs);
+        prop_assert_eq!(blind.conflicts(), blind.hunks().count());
+        prop_assert_eq!(blind.resolve_all(Choice::Mine), mine.clone());
+        prop_assert_eq!(blind.resolve_all(Choice::Theirs), theirs.clone());
+        prop_assert_eq!(blind.hunks().count() == 0, mine == theirs);
+        let same = Merge::new(&base, &mine, &mine);
+        prop_assert_eq!(same.hunks().count(), 0);
+        prop_assert_eq!(same.resolve(&[]).unwrap(), mine);
+    }
+
+    /// 2. Against a naive model over a list of distinct sentences: changes by
+    ///    the two sides to sentences at least one apart merge without a
+    ///    question, into the base with both sides' changes; a sentence the two
+    ///    sides changed differently is a conflict, and taking mine there (the
+    ///    rest automatic) is the base with mine's change there and both sides'
+    ///    changes elsewhere.
+    #[test]
+    fn merge_agrees_with_a_naive_sentence_model(
+        n in 1usize..40,
+        ends in prop::collection::vec(any::<u8>(), 40),
+        mine_at in prop::collection::btree_set(0usize..40, 0..5),
+        theirs_at in prop::collection::btree_set(0usize..40, 0..5),
+        clash in any::<bool>(),
+    ) {
+        use cowriting::merge::{Choice, HunkKind, Merge};
+        let base = numbered_sentences(n, &ends);
+        let mut mine_at: Vec<usize> = mine_at.into_iter().filter(|i| *i < n).collect();
+        // In a clash both sides rewrite mine's first sentence, and nothing else near it.
+        let clashing = if clash { mine_at.first().copied() } else { None };
+        if let Some(at) = clashing {
+            mine_at.retain(|i| *i == at || i.abs_diff(at) >= 2);
+        }
+        // Otherwise theirs keeps a sentence away from mine's.
+        let mut theirs_at: Vec<usize> = theirs_at
+            .into_iter()
+            .filter(|i| *i < n && mine_at.iter().all(|m| m.abs_diff(*i) >= 2))
+            .collect();
+        theirs_at.extend(clashing);
+        let rewrite = |who: &str, i: usize| format!("{who} rewrote {i}.{}", &base[i][base[i].find('.').unwrap() + 1..]);
+        let side = |who: &str, at: &[usize]| -> Vec<String> {
+            (0..n).map(|i| if at.contains(&i) { rewrite(who, i) } else { base[i].clone() }).collect()
+        };
+        let (mine, theirs) = (side("Mine", &mine_at), side("Theirs", &theirs_at));
+        let m = Merge::new(&base.concat(), &mine.concat(), &theirs.concat());
+        // The naive merge: each sentence from whichever side changed it (mine where both did).
+        let naive: String = (0..n)
+            .map(|i| if mine_at.contains(&i) { mine[i].clone() } else { theirs[i].clone() })
+            .collect();
+        match clashing {
+            None => {
+                prop_assert_eq!(m.conflicts(), 0);
+                // One hunk per run of neighbouring changed sentences (a blank
+                // line after a sentence is a unit of its own, unchanged: it parts them).
+                let changed: std::collections::BTreeSet<usize> = mine_at.iter().chain(&theirs_at).copied().collect();
+                let runs = changed
+                    .iter()
+                    .filter(|i| **i == 0 || !changed.contains(&(**i - 1)) || base[**i - 1].ends_with("\n\n"))
+                    .count();
+                prop_assert_eq!(m.hunks().count(), runs);
+                prop_assert_eq!(m.resolve(&vec![None; m.hunks().count()]).unwrap(), naive);
+            }
+            Some(at) => {
+                prop_assert_eq!(m.conflicts(), 1);
+                let choose = |c: Choice| -> Vec<Option<Choice>> {
+                    m.hunks().map(|h| (h.kind == HunkKind::Conflict).then_some(c)).collect()
+                };
+                prop_assert_eq!(m.resolve(&choose(Choice::Mine)).unwrap(), naive);
+                // Both: the writer's sentence, then the file's, where they clash
+                // (a blank line after them is a unit of its own, after both).
+                let blank = |s: &str| if s.ends_with("\n\n") { s.len() - 1 } else { s.len() };
+                let both_at = |i: usize| {
+                    let (m, t) = (&mine[i], &theirs[i]);
+                    cowriting::merge::both(&m[..blank(m)], &t[..blank(t)]) + &m[blank(m)..]
+                };
+                let naive_both: String = (0..n)
+                    .map(|i| if i == at { both_at(i) } else if mine_at.contains(&i) { mine[i].clone() } else { theirs[i].clone() })
+                    .collect();
+                prop_assert_eq!(m.resolve(&choose(Choice::Both)).unwrap(), naive_both);
+            }
+        }
+    }
+}

@@ -27,9 +27,10 @@ mod watch;
 
 use cowriting::api::review_pass::ReviewJob;
 use cowriting::api::{
-    Api, Applied, Comparison, DocView, EditAck, FilingDto, IdentityDto, JobProgress, RestoreReport,
-    ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
+    Api, Applied, DocView, EditAck, FilingDto, IdentityDto, JobProgress, MergeOutcome, MergeView,
+    RestoreReport, ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
 };
+use cowriting::merge::Choice;
 use cowriting::ops::review::ReviewOut;
 use cowriting::ops::{DictionaryOut, InboxFilter, InboxOut, LintsOut, SearchOut};
 use cowriting::producers::Cancel;
@@ -509,8 +510,18 @@ fn keep_mine(state: State<'_, AppState>, path: String) -> Res<()> {
 }
 
 #[tauri::command(async)]
-fn compare_with_disk(state: State<'_, AppState>, path: String) -> Res<Comparison> {
-    state.with(|api| api.compare_with_disk(&path))
+fn merge_view(state: State<'_, AppState>, path: String) -> Res<MergeView> {
+    state.with(|api| api.merge_view(&path))
+}
+
+#[tauri::command(async)]
+fn apply_merge(
+    state: State<'_, AppState>,
+    path: String,
+    token: String,
+    choices: Vec<Option<Choice>>,
+) -> Res<MergeOutcome> {
+    state.with(|api| api.apply_merge(&path, &token, &choices))
 }
 
 #[tauri::command(async)]
@@ -877,7 +888,8 @@ fn main() {
             detach_thread,
             reload_document,
             keep_mine,
-            compare_with_disk,
+            merge_view,
+            apply_merge,
             dirty_documents,
             restored_backups,
             initial_document,

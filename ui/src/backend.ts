@@ -3,7 +3,7 @@
 // (src/bindings/, by ts-rs); errors arrive as `{code, message}`.
 import type { Applied } from "./bindings/Applied";
 import type { CheckOutcome } from "./bindings/CheckOutcome";
-import type { Comparison } from "./bindings/Comparison";
+import type { Choice } from "./bindings/Choice";
 import type { DictionaryOut } from "./bindings/DictionaryOut";
 import type { DocView } from "./bindings/DocView";
 import type { EditAck } from "./bindings/EditAck";
@@ -13,6 +13,8 @@ import type { IdentityDto } from "./bindings/IdentityDto";
 import type { InboxOut } from "./bindings/InboxOut";
 import type { JobProgress } from "./bindings/JobProgress";
 import type { LintsOut } from "./bindings/LintsOut";
+import type { MergeOutcome } from "./bindings/MergeOutcome";
+import type { MergeView } from "./bindings/MergeView";
 import type { Notice } from "./bindings/Notice";
 import type { RestoreReport } from "./bindings/RestoreReport";
 import type { ReviewOut } from "./bindings/ReviewOut";
@@ -108,7 +110,10 @@ export interface Backend {
   detachThread(path: string, thread: string): Promise<ReviewDto>;
   reloadDocument(path: string): Promise<Applied>;
   keepMine(path: string): Promise<void>;
-  compareWithDisk(path: string): Promise<Comparison>;
+  /** Compare & merge: the writer's text and the file on disk, merged by sentence. */
+  mergeView(path: string): Promise<MergeView>;
+  /** Apply the writer's choice per change to the merge `token` names (shown anew when the texts changed since). */
+  applyMerge(path: string, token: string, choices: (Choice | null)[]): Promise<MergeOutcome>;
   dirtyDocuments(): Promise<string[]>;
   /**
    * What opening the workspace restored from a crashed session's backups (hot
@@ -196,7 +201,8 @@ export async function tauriBackend(): Promise<Backend> {
     detachThread: (path, thread) => invoke("detach_thread", { path, thread }),
     reloadDocument: (path) => invoke("reload_document", { path }),
     keepMine: (path) => invoke("keep_mine", { path }),
-    compareWithDisk: (path) => invoke("compare_with_disk", { path }),
+    mergeView: (path) => invoke("merge_view", { path }),
+    applyMerge: (path, token, choices) => invoke("apply_merge", { path, token, choices }),
     dirtyDocuments: () => invoke("dirty_documents"),
     restoredBackups: () => invoke("restored_backups"),
     initialDocument: () => invoke("initial_document"),

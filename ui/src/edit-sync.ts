@@ -127,6 +127,6 @@ export async function coreOp(app: App, f: (path: string) => Promise<Applied>, pa
   return ok;
 }
 
-function setReadOnly(app: App, on: boolean) {
+export function setReadOnly(app: App, on: boolean) {
   app.view?.dispatch({ effects: readOnly.reconfigure(EditorState.readOnly.of(on)) });
 }

@@ -35,6 +35,7 @@ import { TaskChips } from "./tasks";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { renderOutline } from "./views/outline";
+import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
@@ -96,6 +97,8 @@ export class App {
   me: IdentityDto | null = null;
   /** The Inbox tab's state (views/inbox-panel.ts). */
   inbox = new InboxView();
+  /** Compare & merge, while the writer merges (views/merge-view.ts). */
+  merge: MergeUi | null = null;
   /** Autosave (the writer's setting): saves every open document with unsaved changes. */
   autosaver = new AutoSaver(() => this.autosaveDirty());
 
@@ -441,6 +444,8 @@ export class App {
         if (doc) {
           doc.conflict = true;
           renderBanner(this);
+          // Merging it: the merge is shown anew, never applied on the old file.
+          if (this.merge?.path === n.path) await refreshMerge(this, n.path);
         }
         break;
       }

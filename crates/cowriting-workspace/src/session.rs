@@ -180,6 +180,10 @@ pub struct Session {
     /// backup names its base; hashing a large file at every backup would hold
     /// the app's lock for long). Reset wherever `saved` is assigned.
     saved_sha: std::cell::OnceCell<String>,
+    /// The buffer was restored from a backup made on a file that has changed
+    /// since: the text it started from is not `saved` (that is the file now)
+    /// and is not known. Cleared wherever `saved` is assigned.
+    base_unknown: bool,
 }
 
 /// How a client names a piece of the text ([`Session::resolve_target`]).
@@ -259,6 +263,7 @@ impl Session {
             base: Artifact::empty(doc_path.as_str()),
             unsaved: Vec::new(),
             saved_sha: Default::default(),
+            base_unknown: false,
             doc_path,
             store,
         };

@@ -10,7 +10,7 @@
 //! the document (and must not split a surrogate pair) before it is used.
 //!
 //! By concept: the shapes (`dto`), the UTF-16 conversion (`convert`), producer
-//! runs (`jobs`), file events (`notices`), settings (`settings`), the
+//! runs (`jobs`), file events (`notices`), the conflict banner's merge (`merge`), settings (`settings`), the
 //! spelling dictionary (`spelling`), search across the workspace (`search`), the
 //! workspace's review (`inbox`), hot exit
 //! (`backups`); this file holds the documents and the review commands.
@@ -19,7 +19,6 @@ use crate::ops::{Ops, ThreadChange};
 use crate::views::{self, Unit};
 pub use crate::views::{AuthorDto, CommentDto, ContractDto, ProposalDto, SpanDto, ThreadDto};
 use cowriting_core::changeset::{ChangeSet, Operation};
-use cowriting_core::diff::word_diff;
 use cowriting_core::document::Document;
 use cowriting_core::history::EditKind;
 use cowriting_core::model::{Provenance, ThreadStatus};
@@ -41,6 +40,7 @@ mod convert;
 mod dto;
 mod inbox;
 mod jobs;
+mod merge;
 mod notices;
 pub mod review_pass;
 mod search;
@@ -423,16 +423,6 @@ impl Api {
         let doc = s.doc_path().clone();
         self.backup_stale(&doc);
         Ok(())
-    }
-
-    /// The writer chose "compare" in a conflict.
-    pub fn compare_with_disk(&self, path: &str) -> Result<Comparison> {
-        let s = self.session(path)?;
-        let disk = s.disk_document()?;
-        Ok(Comparison {
-            path: path.to_owned(),
-            diff: word_diff(s.document().text(), disk.text()),
-        })
     }
 }
 
@@ -824,8 +814,8 @@ mod tests {
             vec![Notice::Conflict { path: "d.md".into() }]
         );
         assert_eq!(api.open_document("d.md").unwrap().text, "my zero one two\n");
-        let cmp = api.compare_with_disk("d.md").unwrap();
-        assert!(!cmp.diff.is_empty());
+        let merge = api.merge_view("d.md").unwrap();
+        assert!(!merge.parts.is_empty());
         let applied = api.reload_document("d.md").unwrap();
         assert!(!applied.dirty);
         assert_eq!(api.open_document("d.md").unwrap().text, "theirs\n");

@@ -1,12 +1,12 @@
 // The status bar (branch, saved state, word count, proposal and thread counts,
 // the Claude tint toggle, who you are), the window's title (document — workspace, with the
 // unsaved mark) and the banner above the editor: a conflict with the file on
-// disk (keep mine / load theirs / compare), or unreadable review data.
+// disk (keep mine / load theirs / compare & merge), or unreadable review data.
 import type { App } from "../main";
 import { $, h } from "../dom";
 import { coreOp } from "../edit-sync";
 import { wordCount } from "../util";
-import { modal } from "./modal";
+import { openMerge } from "./merge-view";
 import { renderTabs } from "./tabs";
 
 /**
@@ -78,11 +78,17 @@ export function renderBanner(app: App) {
   if (doc?.conflict) {
     const keep = h("button", { class: "bn-keep", text: "Keep mine" });
     const load = h("button", { class: "bn-load", text: "Load theirs" });
-    const cmp = h("button", { class: "bn-compare", text: "Compare" });
+    const merge = h("button", {
+      class: "bn-merge",
+      text: "Compare & merge…",
+      title: "See both versions side by side and take yours or theirs, change by change",
+    });
+    keep.title = "Keep your text; saving writes it over the file on disk";
+    load.title = "Load the file on disk (Ctrl+Z brings your text back)";
     keep.addEventListener("click", () => void resolveConflict(app, "keep"));
     load.addEventListener("click", () => void resolveConflict(app, "load"));
-    cmp.addEventListener("click", () => void compare(app));
-    banner.append(h("span", { text: `${doc.path} changed on disk while you have unsaved changes.` }), keep, load, cmp);
+    merge.addEventListener("click", () => void openMerge(app));
+    banner.append(h("span", { text: `${doc.path} changed on disk while you have unsaved changes.` }), merge, keep, load);
     banner.className = "banner banner-conflict";
     banner.hidden = false;
   } else if (review?.sidecarError) {
@@ -103,20 +109,4 @@ async function resolveConflict(app: App, choice: "keep" | "load") {
   }
   doc.conflict = false;
   renderBanner(app);
-}
-
-/** The writer's text against the file on disk, with keep / load. */
-async function compare(app: App) {
-  const doc = app.current;
-  if (!doc) return;
-  const cmp = await app.run(() => app.backend.compareWithDisk(doc.path));
-  if (!cmp) return;
-  const body = h("div", { class: "compare" });
-  for (const part of cmp.diff) {
-    body.append(h("span", { class: `diff-${part.tag}`, text: part.text }));
-  }
-  modal(app, `Your version → the file on disk (${doc.path})`, body, [
-    ["Keep mine", () => void resolveConflict(app, "keep")],
-    ["Load theirs", () => void resolveConflict(app, "load")],
-  ]);
 }

@@ -199,6 +199,8 @@ impl Session {
             });
         }
         self.spans = spans;
+        // The buffer started from the backup's base, which the file no longer holds.
+        self.base_unknown = file_changed;
         self.unsaved = backup
             .decisions
             .iter()

@@ -1,6 +1,6 @@
 //! Editing: every change through one place (`apply_with`, which maps every
 //! position-bearing thing), undo and redo with their review steps, and the text
-//! on disk (reload, keep the buffer).
+//! on disk (reload, keep the buffer, merge the two).
 
 use super::*;
 
@@ -312,6 +312,7 @@ impl Session {
         self.saved = disk.rope().clone();
         self.saved_bom = disk.has_bom();
         self.saved_sha = Default::default();
+        self.base_unknown = false;
         // The buffer becomes the file: decisions taken on the old buffer go with it.
         if !self.unsaved.is_empty() {
             self.unsaved.clear();
@@ -334,6 +335,36 @@ impl Session {
         Ok(Some(change))
     }
 
+    /// The text the buffer was loaded from or last saved as: the base of a
+    /// merge with the file on disk ([`cowriting_core::merge`]). `None` when it
+    /// is not known: the buffer was restored after a crash from a backup made
+    /// on a file that has changed since.
+    pub fn merge_base(&self) -> Option<String> {
+        (!self.base_unknown).then(|| self.saved.to_string())
+    }
+
+    /// The writer merged their text with the file on disk (`theirs`, as read
+    /// for the merge): `merged` becomes the buffer as the writer's own edit —
+    /// one undo step, through [`Session::apply_change`], so attribution,
+    /// anchors and pins map through it and only the words that differ are
+    /// painted as the writer's — and `theirs` is what the buffer is based on
+    /// now: the next save writes over it, and a later change on disk is a
+    /// conflict again. Returns the change, or `None` when the text is the same.
+    pub fn apply_merge(&mut self, merged: &str, theirs: &Document) -> Result<Option<ChangeSet>> {
+        self.history.seal();
+        let change =
+            (merged != self.doc.text()).then(|| cowriting_core::diff::text_change(self.doc.text(), merged));
+        if let Some(change) = &change {
+            self.apply_change(change, EditKind::Other)?;
+            self.history.seal();
+        }
+        self.saved = theirs.rope().clone();
+        self.saved_bom = theirs.has_bom();
+        self.saved_sha = Default::default();
+        self.base_unknown = false;
+        Ok(change)
+    }
+
     /// Treat the file on disk as seen (the writer chose "keep mine"): the buffer
     /// stays, is dirty, and the next save overwrites the file.
     pub fn keep_buffer(&mut self) -> Result<()> {
@@ -341,6 +372,7 @@ impl Session {
         self.saved = disk.rope().clone();
         self.saved_bom = disk.has_bom();
         self.saved_sha = Default::default();
+        self.base_unknown = false;
         Ok(())
     }
 }

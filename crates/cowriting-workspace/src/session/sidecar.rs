@@ -244,6 +244,7 @@ impl Session {
         self.saved = self.doc.rope().clone();
         self.saved_bom = self.doc.has_bom();
         self.saved_sha = Default::default();
+        self.base_unknown = false;
     }
 
     /// Place the sidecar's attribution records as live spans.

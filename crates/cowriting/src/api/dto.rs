@@ -3,6 +3,7 @@
 
 use crate::views::{ProposalDto, SpanDto, ThreadDto};
 use cowriting_core::diff::DiffPart;
+use cowriting_core::merge::HunkKind;
 use cowriting_core::offset::Utf16Offset;
 use cowriting_workspace::config::{AutoSave, Transport};
 use cowriting_workspace::error::ErrorInfo;
@@ -213,14 +214,56 @@ pub enum Notice {
     DocumentGone { path: String },
 }
 
-/// The comparison shown for a conflict: the buffer against the file on disk.
-#[derive(Clone, Debug, Serialize)]
+/// The conflict banner's Compare & merge: the writer's unsaved text ("mine")
+/// and the file on disk ("theirs"), merged three ways from the text both came
+/// from (`cowriting_core::merge`, by sentence).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
 #[serde(rename_all = "camelCase")]
-pub struct Comparison {
+pub struct MergeView {
     pub path: String,
-    /// Word diff of mine → theirs.
-    pub diff: Vec<DiffPart>,
+    /// Names the three texts the merge was made of: `apply_merge` applies
+    /// choices only to the same three, and shows the merge again otherwise.
+    pub token: String,
+    /// Whether the text both sides came from is known. It is not after a
+    /// crash, when the unsaved text was restored over a file that changed
+    /// since: then every difference is a conflict, each side diffed against the other.
+    pub base_known: bool,
+    /// The text in order: what both sides agree on, and the hunks between.
+    pub parts: Vec<MergePart>,
+}
+
+/// One piece of a [`MergeView`].
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum MergePart {
+    /// Text both sides agree on (unchanged, or changed the same way).
+    Same { text: String },
+    /// A stretch changed on one side (`side`: taken from it unless the writer
+    /// chooses otherwise) or on both (`conflict`: the writer chooses), with
+    /// each side's word diff from the base.
+    #[serde(rename_all = "camelCase")]
+    Hunk {
+        side: HunkKind,
+        base: String,
+        mine: String,
+        theirs: String,
+        mine_diff: Vec<DiffPart>,
+        theirs_diff: Vec<DiffPart>,
+    },
+}
+
+/// What `apply_merge` did.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum MergeOutcome {
+    /// The merged text is the buffer now, as the writer's edit: apply `applied`.
+    Applied { applied: Applied },
+    /// The file on disk (or the buffer) changed since the merge was shown:
+    /// nothing was applied; this is the merge of the texts as they are now.
+    Changed { merge: MergeView },
 }
 
 /// Which producer a running Check document is on (the app's `job-progress` event).
