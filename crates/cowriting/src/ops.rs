@@ -39,6 +39,7 @@ pub mod answers;
 mod documents;
 mod page;
 pub mod review;
+pub mod sample;
 pub mod search;
 pub mod spelling;
 pub use answers::*;
