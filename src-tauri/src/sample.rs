@@ -14,9 +14,15 @@ pub fn dir(data_dir: &Path) -> PathBuf {
 /// the log says why.
 pub fn ensure(data_dir: &Path) -> Result<PathBuf, cowriting::Error> {
     let dir = dir(data_dir);
-    let out = cowriting::ops::sample::create_sample(&dir)?;
-    for w in &out.warnings {
-        eprintln!("cowriting-desktop: {}: {w}", dir.display());
+    match cowriting::ops::sample::create_sample(&dir) {
+        Ok(out) => {
+            for w in &out.warnings {
+                eprintln!("cowriting-desktop: {}: {w}", dir.display());
+            }
+        }
+        // What the writer left of the sample (its essay deleted): theirs, opened as it is.
+        Err(e) if e.code() == cowriting::ErrorCode::Exists => {}
+        Err(e) => return Err(e),
     }
     Ok(dir)
 }
