@@ -169,7 +169,10 @@ fn the_readme_tour_runs_as_written_and_tells_its_story() {
         .collect();
     assert_eq!(
         subjects[..2],
-        ["A comment on the second reader", "Review Claude's suggestions"]
+        [
+            "Spelling in the notes; a comment on the second reader",
+            "Review Claude's suggestions"
+        ]
     );
     assert_eq!(
         subjects[2..],
@@ -208,7 +211,9 @@ fn the_readme_tour_runs_as_written_and_tells_its_story() {
             "essay.md changed",
             "essay.md rejected",
             "essay.md rejected",
-            "story.md accepted"
+            "story.md accepted",
+            "notes/meeting.md accepted",
+            "notes/meeting.md rejected",
         ]
     );
     let status = env.ok("git", &ws, &["status", "--porcelain"]);

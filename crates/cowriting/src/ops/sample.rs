@@ -1,8 +1,9 @@
 //! The sample workspace (`examples/workspace/`, built into the app and the CLI)
 //! written to a folder as a git repository with a short history of its own: the
 //! essay growing, Claude's accepted words committed with the `Co-authored-by`
-//! trailer the app's hook adds, Ada's comments, Claude's suggestions still to
-//! review (their contract records in `.cowriting/suggestions/`), and a sentence
+//! trailer the app's hook adds, Ada's comments, Claude's and Harper's
+//! suggestions still to review (their contract records in
+//! `.cowriting/suggestions/`), and a sentence
 //! the writer changed by hand afterwards, so one suggestion is stale. The app
 //! writes it on first launch, `cowriting sample DIR` anywhere (the README's
 //! tour starts there).
@@ -40,6 +41,7 @@ pub const FILES: &[(&str, &[u8])] = sample![
     ".threads/notes/meeting.md.json",
     ".cowriting/suggestions/essay.md.json",
     ".cowriting/suggestions/story.md.json",
+    ".cowriting/suggestions/notes/meeting.md.json",
 ];
 
 /// The sample's writer: the author and committer of its history (never the
@@ -99,17 +101,19 @@ const STEPS: &[Step] = &[
         changes: &[
             (".threads/essay.md.json", Some(history!("essay.5.json"))),
             (".threads/story.md.json", Some(history!("story.5.json"))),
-            (".threads/notes/meeting.md.json", None),
+            (".threads/notes/meeting.md.json", Some(history!("meeting.5.json"))),
         ],
     },
     Step {
         time: 1_796_114_120, // 2026-12-01 09:35:20 +0100
-        message: "Claude's suggestions to review: a punchier second paragraph, a verb, a trim",
+        message: "Suggestions to review: Claude's for the essay and the story, Harper's for the notes",
         changes: &[
             (".threads/essay.md.json", None),
             (".threads/story.md.json", None),
+            (".threads/notes/meeting.md.json", None),
             (".cowriting/suggestions/essay.md.json", None),
             (".cowriting/suggestions/story.md.json", None),
+            (".cowriting/suggestions/notes/meeting.md.json", None),
         ],
     },
     Step {
