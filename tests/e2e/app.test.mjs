@@ -157,7 +157,7 @@ test("typing inside a proposal's target turns it stale and accept is refused", a
   const ws = workspace();
   await withApp(ws, async (b) => {
     const r = await review(b);
-    const p = r.proposals.find((x) => x.state === "pending" && x.target.startsWith("Revision"));
+    const p = r.proposals.find((x) => x.state === "pending" && x.target === "polishing");
     await click(b, `.cm-proposal[data-proposal="${p.id}"]`); // the cursor lands inside the target
     await b.keys(["X", "Y"]);
     await b.waitUntil(async () => (await review(b)).proposals.find((x) => x.id === p.id)?.state === "stale", {
