@@ -35,9 +35,9 @@ cli:
 run: app
 	scripts/run-app.sh
 
-## A tour of the CLI on a copy of the sample workspace.
+## The README's tour of the CLI, as written, on a new copy of the sample workspace.
 tour: cli
-	scripts/tour.sh target/debug/cowriting
+	scripts/tour.sh $(TARGET_DIR)/debug/cowriting
 
 ## Every test: Rust (unit, CLI, property, golden), UI (vitest + tsc), real-app end to end.
 test: deps test-rust test-ui test-e2e

@@ -1,28 +1,24 @@
 #!/usr/bin/env bash
-# A tour of the cowriting CLI on a copy of the bundled sample workspace.
+# The README's tour of the CLI ("A tour of the CLI": its ```sh tour blocks, one
+# after the other), run as written with the given cowriting first on PATH. The
+# tour writes the sample workspace into a new temporary folder; the repository's
+# own files are never touched. tests/tour.rs runs this too.
 # Usage: scripts/tour.sh [path/to/cowriting]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$here/target/debug/cowriting}
-ws=$(mktemp -d "${TMPDIR:-/tmp}/cowriting-tour.XXXXXX")
-cp -R "$here/examples/workspace/." "$ws/"
-cw() { echo; echo "\$ cowriting $*"; "$bin" -w "$ws" "$@"; }
-
-echo "Sample workspace copied to $ws (the original stays untouched)."
-cw status
-cw check
-cw proposals essay.md
-cw threads essay.md
-cw spans essay.md
-
-first=$("$bin" -w "$ws" --json proposals essay.md | python3 -c 'import json,sys; print(next(p["id"] for p in json.load(sys.stdin)["proposals"] if p["state"] == "pending"))')
-cw accept essay.md "$first"
-stale=$("$bin" -w "$ws" --json proposals essay.md | python3 -c 'import json,sys; print(next(p["id"] for p in json.load(sys.stdin)["proposals"] if p["state"] == "stale"))')
-echo; echo "# accepting a stale proposal is refused (exit 3); rejecting it always works:"
-cw accept essay.md "$stale" || echo "(exit $?)"
-cw reject essay.md "$stale"
-id=$("$bin" -w "$ws" propose story.md --find "the great lamp" --replace "the great lantern" --instruction "Vary the noun" --turn turn-tour --model claude-sonnet-4-5)
-echo; echo "\$ cowriting propose story.md --find 'the great lamp' --replace 'the great lantern' …"; echo "$id"
-cw thread new story.md --find "the fog" --body "Lovely image — keep it."
-cw status
-echo; echo "Done. Inspect $ws/.threads/ to see the sidecars the VS Code extension reads."
+if [ ! -x "$bin" ]; then
+  echo "tour: no cowriting at $bin (make cli builds it)" >&2
+  exit 1
+fi
+PATH="$(cd "$(dirname "$bin")" && pwd):$PATH"
+export PATH
+script=$(mktemp "${TMPDIR:-/tmp}/cowriting-tour.XXXXXX")
+trap 'rm -f "$script"' EXIT
+awk '/^```sh tour$/ { on = 1; next } /^```/ { on = 0 } on' "$here/README.md" > "$script"
+if [ ! -s "$script" ]; then
+  echo "tour: README.md has no \`\`\`sh tour block" >&2
+  exit 1
+fi
+# -v: each line of the tour is echoed (to stderr) before it runs.
+bash -euo pipefail -v "$script"

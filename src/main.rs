@@ -222,6 +222,11 @@ enum Command {
     /// Git integration: `install` the sidecar merge driver and the commit hook.
     #[command(subcommand)]
     Git(GitCommand),
+    /// Write the sample workspace (an essay, a story, meeting notes, with
+    /// Claude's suggestions, comments and attribution) into DIR, a new or empty
+    /// folder, as a git repository with a short history. A folder that already
+    /// holds the sample is never written over.
+    Sample { dir: PathBuf },
     /// Serve the workspace to an agent over MCP on stdio (`claude mcp add cowriting -- cowriting mcp -w DIR`).
     Mcp,
 }
@@ -471,6 +476,17 @@ fn run(cli: Cli) -> Result<i32> {
         let ok = cowriting::producers::checker::serve_stdio() == std::process::ExitCode::SUCCESS;
         return Ok(if ok { 0 } else { 1 });
     }
+    if let Command::Sample { dir } = &cli.command {
+        let out = cowriting::ops::sample::create_sample(dir)?;
+        warn(&out.warnings);
+        let text = if cli.json {
+            to_js_json(&serde_json::to_value(&out).unwrap_or(Value::Null))
+        } else {
+            format!("{}\n", sample_text(&out))
+        };
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        return Ok(0);
+    }
     let ctx = Ctx::new(cli.workspace, cli.json, cli.unit)?;
     let ops = &ctx.ops;
     match cli.command {
@@ -670,7 +686,7 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Mcp => mcp::serve_stdio(ctx.ws().root()).map(|()| 0),
-        Command::Resolve { .. } => unreachable!("handled above"),
+        Command::Resolve { .. } | Command::Sample { .. } => unreachable!("handled above"),
         #[cfg(feature = "harper")]
         Command::HarperChecker => unreachable!("handled above"),
         Command::MergeSidecar {
@@ -686,6 +702,25 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Command::Git(g) => cmd_git(&ctx, g),
+    }
+}
+
+fn sample_text(o: &cowriting::ops::SampleOut) -> String {
+    let what = if o.written {
+        format!("The sample workspace is in {}", o.folder)
+    } else {
+        format!(
+            "{} holds the sample already; nothing of it was overwritten",
+            o.folder
+        )
+    };
+    match &o.git {
+        Some(g) if g.added => format!(
+            "{what}: a git repository on {}, {} commits (git log shows them).",
+            g.branch, g.commits
+        ),
+        Some(g) => format!("{what} (a git repository on {}).", g.branch),
+        None => format!("{what} (not a git repository)."),
     }
 }
 

@@ -667,7 +667,7 @@ fn recent_folders(state: State<'_, AppState>) -> Vec<String> {
 
 #[tauri::command(async)]
 fn open_sample(app: tauri::AppHandle) -> Res<WorkspaceInfo> {
-    let dir = sample::ensure(&data_dir(&app)).map_err(info)?;
+    let dir = sample::ensure(&data_dir(&app)).map_err(|e| e.info())?;
     open_workspace(&app, &dir)
 }
 

@@ -200,7 +200,11 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await pal.waitForDisplayed({ timeout: 20_000 });
     await pal.setValue("re-flow");
     await b.keys(["Enter"]);
-    await until(async () => (await lines()) < asInFile - 5, async () => `the paragraphs joined (${await lines()} lines shown, ${asInFile} in the file)`);
+    // The first paragraph's two lines in the file are one line on screen (a count of lines shown
+    // depends on how much of the text the viewport holds).
+    const firstJoined = () =>
+      b.execute(() => Array.from(document.querySelectorAll(".cm-line")).some((l) => l.textContent.includes("begins as a mess") && l.textContent.includes("actually think")));
+    await until(async () => (await lines()) < asInFile && (await firstJoined()), async () => `the paragraphs joined (${await lines()} lines shown, ${asInFile} before)`);
     assert.equal(await text(b), before);
     await shot(b, "reflow");
 
@@ -220,7 +224,10 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await until(async () => !/focus-mode/.test(await appClass(b)), "focus mode left (Esc)");
     assert.ok(await shown(b, ".sidebar"), "the sidebar back after focus mode");
     await b.keys(["Control", "Alt", "w"]);
-    await until(async () => (await lines()) === asInFile, "the lines as in the file again (Ctrl+Alt+W)");
+    await until(
+      async () => !(await firstJoined()) && (await b.execute(() => Array.from(document.querySelectorAll(".cm-line")).some((l) => l.textContent.startsWith("actually think")))),
+      "the lines as in the file again (Ctrl+Alt+W)",
+    );
 
     // A narrow window: the panels leave the text its width, and show over it when asked.
     const size = await b.getWindowSize();

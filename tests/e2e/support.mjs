@@ -110,7 +110,8 @@ export async function startApp(port, ws, ready = () => Boolean(window.__cowritin
     capabilities: {
       browserName: "wry",
       "wdio:enforceWebDriverClassic": true,
-      "tauri:options": { application: APP, args: [ws] },
+      // No folder (`ws` null): the app opens what it opens at a first launch, the sample.
+      "tauri:options": { application: APP, args: ws == null ? [] : [ws] },
     },
   });
   await browser.waitUntil(() => browser.execute(ready), {

@@ -82,6 +82,8 @@
 //! left empty into a commit, where git would otherwise abort it. The hook never
 //! blocks a commit: problems are warnings.
 
+pub mod commit;
+
 use cowriting_core::anchor::{resolve, Resolution};
 use cowriting_core::document::Document;
 use cowriting_core::model::{parse_artifact, serialize_artifact, Artifact, ModelError, Provenance};
@@ -708,7 +710,7 @@ pub fn driver_command(exe: &Path) -> String {
     format!("{} merge-sidecar %O %A %B %P", sh_quote(&exe.to_string_lossy()))
 }
 
-fn git_err(what: &str) -> impl FnOnce(git2::Error) -> Error + '_ {
+pub(crate) fn git_err(what: &str) -> impl FnOnce(git2::Error) -> Error + '_ {
     move |e| Error::BadInput(format!("{what}: {}", e.message()))
 }
 

@@ -40,6 +40,7 @@ mod documents;
 pub mod inbox;
 mod page;
 pub mod review;
+pub mod sample;
 pub mod search;
 pub mod spelling;
 pub use answers::*;

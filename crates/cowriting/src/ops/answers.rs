@@ -264,3 +264,28 @@ pub struct InboxOut {
     /// Documents whose review data could not be read, with why.
     pub errors: Vec<views::DocError>,
 }
+
+/// The sample workspace written to a folder ([`super::sample::create_sample`]).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SampleOut {
+    /// The folder.
+    pub folder: String,
+    /// Whether its files were written now (false: the sample was there
+    /// already, and nothing of it was overwritten).
+    pub written: bool,
+    /// Its git repository, when it has one.
+    pub git: Option<SampleGit>,
+    /// What went wrong without stopping it (no git history could be written).
+    pub warnings: Vec<String>,
+}
+
+/// The sample's git repository.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SampleGit {
+    /// The branch checked out.
+    pub branch: String,
+    /// The commits written now (0 when the repository was there already).
+    pub commits: usize,
+    /// Whether the history was written now.
+    pub added: bool,
+}

@@ -1,0 +1,40 @@
+// The app's first launch (issue 13): with no folder named, the bundled sample
+// opens from the app's data folder, written there as a git repository with its
+// history (Ada's commits, Claude's credited with a Co-authored-by trailer); the
+// status bar shows its branch. A later launch on the writer's changes
+// overwrites nothing.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { ARTIFACTS, active, fileDriver, review, testHome, text, until } from "./support.mjs";
+
+const { home, env: ENV } = testHome();
+const { withApp } = fileDriver(ENV);
+/** Where the app writes the sample: `$XDG_DATA_HOME/<identifier>/sample-workspace`. */
+const SAMPLE = join(home, ".local/share/dev.cowriting.desktop/sample-workspace");
+const git = (...args) => execFileSync("git", ["-C", SAMPLE, ...args], { env: ENV, encoding: "utf8" });
+const branch = (b) => b.execute(() => document.querySelector(".st-branch")?.textContent ?? "");
+
+test("the first launch opens the sample as a git repository: its branch, its history, its review", async () => {
+  await withApp(null, async (b) => {
+    assert.equal(await active(b), "essay.md");
+    await until(async () => (await branch(b)) === "⎇ main", async () => `the status bar's branch (${await branch(b)})`, 60_000);
+    const r = await review(b);
+    assert.equal(r.proposals.filter((p) => p.state === "pending").length, 3);
+    assert.equal(r.proposals.filter((p) => p.state === "stale").length, 1);
+    assert.deepEqual(git("log", "--format=%an <%ae>").trim().split("\n"), Array(7).fill("Ada Marsh <ada@example.com>"));
+    assert.match(git("show", "-s", "--format=%B", "HEAD~4"), /^Tighten the essay's opening[^\n]*\n\nCo-authored-by: Claude <noreply@anthropic.com>\n/);
+    assert.equal(git("status", "--porcelain"), "", "the work tree is the last commit");
+    await b.saveScreenshot(join(ARTIFACTS, "sample-first-launch.png"));
+  });
+  // The writer's change, made elsewhere, is there at the next launch, as a change.
+  appendFileSync(join(SAMPLE, "essay.md"), "\nMy own last line.\n");
+  await withApp(null, async (b) => {
+    await until(async () => (await text(b)).includes("My own last line."), "the writer's line kept", 60_000);
+    await until(async () => (await branch(b)) === "⎇ main", "the branch", 60_000);
+    assert.equal(git("status", "--porcelain"), " M essay.md\n");
+    assert.equal(git("log", "--format=%h").trim().split("\n").length, 7);
+  });
+});
