@@ -345,6 +345,8 @@ enum Http {
     /// One line of the event stream.
     Line(String),
     Failed(String),
+    /// The connection went silent (the HTTP client's own read timeout).
+    TimedOut,
     End,
 }
 
@@ -386,6 +388,12 @@ fn stream_api(
     while let Some(got) = next(&rx, cfg, cancel, &mut last)? {
         match got {
             Http::Whole(status, text) => return Err(api_error(status, &text)),
+            Http::TimedOut => {
+                return Err(Error::TimedOut {
+                    what: PRODUCER_ID.into(),
+                    secs: cfg.timeout_secs,
+                })
+            }
             Http::Failed(e) => {
                 return Err(failed(
                     PRODUCER_ID,
@@ -456,10 +464,13 @@ fn stream_api(
 }
 
 fn post_stream(url: &str, key: &str, body: String, timeout: Duration, tx: &mpsc::Sender<Http>) {
+    // The client's own timeouts are a backstop, later than the stream's
+    // inactivity timeout (which the reader applies and words).
+    let backstop = timeout + Duration::from_secs(10);
     let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_connect(Some(timeout))
-        .timeout_recv_response(Some(timeout))
-        .timeout_per_read(Some(timeout))
+        .timeout_connect(Some(backstop))
+        .timeout_recv_response(Some(backstop))
+        .timeout_per_read(Some(backstop))
         .http_status_as_error(false)
         .build()
         .into();
@@ -472,6 +483,10 @@ fn post_stream(url: &str, key: &str, body: String, timeout: Duration, tx: &mpsc:
         .send(body);
     let mut resp = match resp {
         Ok(r) => r,
+        Err(ureq::Error::Timeout(_)) => {
+            let _ = tx.send(Http::TimedOut);
+            return;
+        }
         Err(e) => {
             let _ = tx.send(Http::Failed(e.to_string()));
             return;
@@ -495,6 +510,10 @@ fn post_stream(url: &str, key: &str, body: String, timeout: Duration, tx: &mpsc:
                 if tx.send(Http::Line(l)).is_err() {
                     return;
                 }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                let _ = tx.send(Http::TimedOut);
+                return;
             }
             Err(e) => {
                 let _ = tx.send(Http::Failed(e.to_string()));
