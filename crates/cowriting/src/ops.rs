@@ -37,10 +37,12 @@ use std::sync::Arc;
 
 pub mod answers;
 mod documents;
+pub mod export;
 mod page;
 pub mod search;
 pub mod spelling;
 pub use answers::*;
+pub use export::ExportFormat;
 use page::Page;
 pub use search::SearchQuery;
 pub use spelling::lint_texts;

@@ -250,3 +250,19 @@ pub struct FolderOut {
     /// Its workspace-relative path.
     pub folder: String,
 }
+
+/// An export written to the file the writer named.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportOut {
+    pub document: String,
+    pub format: super::ExportFormat,
+    /// The file written (its folder resolved).
+    pub path: String,
+    pub bytes: u64,
+    /// The title the page was given.
+    pub title: String,
+    /// Pending proposals and open threads the export shows (0 in a clean copy).
+    pub proposals: u32,
+    pub threads: u32,
+}
