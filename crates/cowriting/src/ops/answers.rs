@@ -253,13 +253,14 @@ pub struct FolderOut {
 
 /// An export written to the file the writer named.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct ExportOut {
     pub document: String,
     pub format: super::ExportFormat,
     /// The file written (its folder resolved).
     pub path: String,
-    pub bytes: u64,
+    pub bytes: u32,
     /// The title the page was given.
     pub title: String,
     /// Pending proposals and open threads the export shows (0 in a clean copy).

@@ -172,7 +172,7 @@ impl Ops {
             document: rendered.document.clone(),
             format: rendered.format,
             path: path.display().to_string(),
-            bytes: bytes.len() as u64,
+            bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
             title: rendered.title.clone(),
             proposals: rendered.proposals,
             threads: rendered.threads,

@@ -1,0 +1,2 @@
+// placeholder until make bindings
+export type ExportFormat = "html" | "pdf" | "critic";
