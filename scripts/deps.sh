@@ -10,9 +10,12 @@ command -v cargo >/dev/null 2>&1 || {
 }
 
 # Debian packages: a C toolchain, WebKitGTK for Tauri, Xvfb and WebKitWebDriver for
-# the real-app tests, ImageMagick for screenshots, Node.js for the UI.
+# the real-app tests (xdotool answers the native dialogs and reads the title
+# bar, pdftotext from poppler-utils reads the exported PDF), ImageMagick for
+# screenshots, Node.js for the UI.
 pkgs=(build-essential pkg-config libwebkit2gtk-4.1-dev libssl-dev librsvg2-dev
-      libayatana-appindicator3-dev xvfb xauth webkit2gtk-driver imagemagick python3 nodejs npm)
+      libayatana-appindicator3-dev xvfb xauth webkit2gtk-driver xdotool poppler-utils
+      imagemagick python3 nodejs npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,7 +17,7 @@ use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
 use cowriting::model::{to_js_json, Fingerprint};
 use cowriting::ops::{
-    DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, InboxOut, ItemState, Ops, Propose, ThreadChange,
+    DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, ExportFormat, InboxOut, ItemState, Ops, Propose, ThreadChange,
 };
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;
@@ -48,6 +48,13 @@ struct Cli {
     unit: UnitArg,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ExportFormatArg {
+    Html,
+    Critic,
+    Pdf,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -152,6 +159,29 @@ enum Command {
     },
     /// The decision log: what was accepted, changed and rejected.
     Decisions { doc: Option<String> },
+    /// Export a document as it is on disk: a standalone HTML page (a clean
+    /// copy, or with --with-review its pending proposals and open threads),
+    /// or Markdown with its proposals and threads as CriticMarkup, for other
+    /// review tools. Without -o the export goes to stdout. PDF is made by the
+    /// desktop app's print engine (Export… in a document's menu or the
+    /// palette); from here, export HTML and print that.
+    Export {
+        doc: String,
+        /// html, critic (Markdown with CriticMarkup), or pdf (the app only).
+        #[arg(long, value_enum)]
+        format: ExportFormatArg,
+        /// Write to FILE (relative to the current folder; anywhere you name,
+        /// never through a symlink) instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// HTML: show the pending proposals in place and the open threads as
+        /// numbered notes (default: a clean copy).
+        #[arg(long)]
+        with_review: bool,
+        /// Replace FILE when it exists (a symlink is never followed or replaced).
+        #[arg(long, requires = "output")]
+        force: bool,
+    },
     /// Search every document's text and every thread's comments (the files as
     /// they are on disk). Literal and case-insensitive unless told otherwise.
     Search {
@@ -578,6 +608,35 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Accept { doc, id, with } => decided(&ctx, ops.accept(&doc, &id, with.as_deref())?),
         Command::Reject { doc, id } => decided(&ctx, ops.reject(&doc, &id)?),
         Command::Thread(t) => cmd_thread(&ctx, t),
+        Command::Export {
+            doc,
+            format,
+            output,
+            with_review,
+            force,
+        } => {
+            let format = match format {
+                ExportFormatArg::Html => ExportFormat::Html,
+                ExportFormatArg::Critic => ExportFormat::Critic,
+                ExportFormatArg::Pdf => {
+                    return Err(Error::BadInput(
+                        "--format pdf: a PDF is printed by the desktop app (open the document in Cowriting, then Export… in its menu or the palette); here, export --format html and print that"
+                            .into(),
+                    ))
+                }
+            };
+            let rendered = ops.export(&doc, format, with_review)?;
+            match output {
+                None => {
+                    let _ = std::io::stdout().lock().write_all(rendered.content.as_bytes());
+                }
+                Some(path) => {
+                    let out = ops.write_export(&rendered, rendered.content.as_bytes(), &path, force)?;
+                    ctx.print(&out, |o| o.path.clone());
+                }
+            }
+            Ok(0)
+        }
         Command::Threads { doc } => {
             let out = one(ops.threads(Some(&doc), None)?.documents)?;
             ctx.print(&out, threads_text);

@@ -22,6 +22,8 @@
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod export;
+mod pdf;
 mod sample;
 mod watch;
 
@@ -397,6 +399,19 @@ async fn lint(state: State<'_, AppState>, texts: Vec<String>) -> Res<LintsOut> {
     .await
     .map_err(info)
     .and_then(|r| r.map_err(|e| e.info()))
+}
+
+/// Export… the open document as the writer has it: the native Save dialog,
+/// then an HTML page, a PDF (printed by the web view's engine) or Markdown
+/// with CriticMarkup, written where the writer chose; `None` when cancelled.
+#[tauri::command]
+async fn export_document(
+    app: AppHandle,
+    path: String,
+    format: cowriting::ops::ExportFormat,
+    with_review: bool,
+) -> Res<Option<cowriting::ops::ExportOut>> {
+    export::export_document(app, path, format, with_review).await
 }
 
 /// Search every document (the open ones as the writer has them) and thread.
@@ -903,6 +918,7 @@ fn main() {
             lint,
             search,
             inbox,
+            export_document,
             add_word,
             identity,
             save_identity,

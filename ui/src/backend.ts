@@ -8,6 +8,8 @@ import type { DictionaryOut } from "./bindings/DictionaryOut";
 import type { DocView } from "./bindings/DocView";
 import type { EditAck } from "./bindings/EditAck";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
+import type { ExportFormat } from "./bindings/ExportFormat";
+import type { ExportOut } from "./bindings/ExportOut";
 import type { FilingDto } from "./bindings/FilingDto";
 import type { IdentityDto } from "./bindings/IdentityDto";
 import type { InboxOut } from "./bindings/InboxOut";
@@ -39,6 +41,12 @@ export interface Backend {
   trashDocument(path: string): Promise<void>;
   /** A new folder; answers its path. */
   newFolder(name: string): Promise<string>;
+  /**
+   * Export… an open document as the writer has it: the native Save dialog
+   * (it asks before replacing a file), then the file written (a PDF printed by
+   * the web view's engine). Null when the writer cancelled the dialog.
+   */
+  exportDocument(path: string, format: ExportFormat, withReview: boolean): Promise<ExportOut | null>;
   edit(path: string, version: number, changes: TextChange[], typing: boolean): Promise<EditAck>;
   review(path: string): Promise<ReviewDto>;
   accept(path: string, id: string, withText: string | null): Promise<Applied>;
@@ -167,6 +175,7 @@ export async function tauriBackend(): Promise<Backend> {
     renameDocument: (from, to) => invoke("rename_document", { from, to }),
     trashDocument: (path) => invoke("trash_document", { path }),
     newFolder: (name) => invoke("new_folder", { name }),
+    exportDocument: (path, format, withReview) => invoke("export_document", { path, format, withReview }),
     edit: (path, version, changes, typing) => invoke("edit", { path, version, changes, typing }),
     review: (path) => invoke("review", { path }),
     accept: (path, id, withText) => invoke("accept", { path, id, with: withText }),

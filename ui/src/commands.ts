@@ -9,6 +9,7 @@ import type { App } from "./main";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import { askClaude } from "./dialogs/ask-claude";
 import { reviewWithClaude } from "./dialogs/review-claude";
+import { exportDocument } from "./dialogs/export";
 import { openSettings } from "./dialogs/settings";
 import { checkDocument } from "./producers";
 import { toggleSpelling } from "./spelling";
@@ -103,6 +104,13 @@ export function buildCommands(app: App): Command[] {
     { id: "new-document", title: "New document", keys: "Ctrl+N", keywords: "new file create", run: () => newDocument(app) },
     { id: "rename-document", title: "Rename document…", keys: "", keywords: "file move", run: () => renameDocument(app) },
     { id: "delete-document", title: "Delete document (to the trash)…", keys: "", keywords: "file remove trash", run: () => void deleteDocument(app) },
+    {
+      id: "export",
+      title: "Export… (HTML, PDF, Markdown with CriticMarkup)",
+      keys: "",
+      keywords: "print pdf html criticmarkup save as share download",
+      run: () => void exportDocument(app),
+    },
     { id: "new-folder", title: "New folder…", keys: "", keywords: "directory create file", run: () => newFolder(app) },
     { id: "open", title: "Open folder…", keys: "Ctrl+O", run: () => void app.openFolderDialog() },
     { id: "sample", title: "Open the sample workspace", keys: "", run: () => void app.run(async () => app.setWorkspace(await app.backend.openSample())) },

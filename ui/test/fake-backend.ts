@@ -19,6 +19,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     renameDocument: no,
     trashDocument: no,
     newFolder: no,
+    exportDocument: async () => null,
     edit: async (_p, version) => ({ version: version + 1, dirty: true }),
     review: async () => review(),
     accept: applied,

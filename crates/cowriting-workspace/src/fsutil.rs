@@ -158,6 +158,33 @@ pub fn replace_with(
     Ok(())
 }
 
+/// Write `bytes` as a new file at `path`, refusing (`AlreadyExists`) when
+/// anything is there — a file, a folder, a symlink, even a dangling one: a
+/// temp file in the same folder, fsynced, moved into place with a rename that
+/// never replaces (`renameat2(RENAME_NOREPLACE)`, or a hard link where the
+/// file system has none). The folder must exist.
+pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no parent folder"))?;
+    remove_dead_temp_files(dir);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .rand_bytes(8)
+        .tempfile_in(dir)?;
+    tmp.as_file().lock()?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    set_new_file_permissions(tmp.as_file())?;
+    fault_point();
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 /// Whether the file at `path` is what `expect` says.
 fn holds(path: &Path, expect: Expect) -> io::Result<bool> {
     Ok(match expect {

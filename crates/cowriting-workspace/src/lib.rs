@@ -34,6 +34,7 @@ pub mod fsutil;
 pub mod identity;
 pub mod ledger;
 pub mod lock;
+pub mod outfile;
 pub mod session;
 pub mod store;
 pub mod txn;

@@ -15,7 +15,8 @@
 //! workspace's review (`inbox`), hot exit
 //! (`backups`); this file holds the documents and the review commands.
 
-use crate::ops::{Ops, ThreadChange};
+use crate::ops::export::Rendered;
+use crate::ops::{ExportFormat, ExportOut, Ops, ThreadChange};
 use crate::views::{self, Unit};
 pub use crate::views::{AuthorDto, CommentDto, ContractDto, ProposalDto, SpanDto, ThreadDto};
 use cowriting_core::changeset::{ChangeSet, Operation};
@@ -423,6 +424,33 @@ impl Api {
         let doc = s.doc_path().clone();
         self.backup_stale(&doc);
         Ok(())
+    }
+
+    /// An open document as the writer has it (unsaved edits included)
+    /// rendered for export ([`crate::ops::export::render`]). Review data that
+    /// cannot be read refuses only an export that shows it.
+    pub fn export(&self, path: &str, format: ExportFormat, with_review: bool) -> Result<Rendered> {
+        let s = self.session(path)?;
+        if with_review || format == ExportFormat::Critic {
+            if let Some(problem) = s.sidecar_problem() {
+                return Err(Error::BadInput(format!(
+                    "{path}: its review data cannot be read ({}); export a clean copy, or repair it",
+                    problem.message
+                )));
+            }
+        }
+        Ok(crate::ops::export::render(s, format, with_review))
+    }
+
+    /// Write an export to the file the writer chose ([`Ops::write_export`]).
+    pub fn write_export(
+        &self,
+        rendered: &Rendered,
+        bytes: &[u8],
+        target: &Path,
+        overwrite: bool,
+    ) -> Result<ExportOut> {
+        self.ops().write_export(rendered, bytes, target, overwrite)
     }
 }
 

@@ -8,6 +8,7 @@ import type { App } from "../main";
 import { errorMessage } from "../backend";
 import { h } from "../dom";
 import { documentName, folderName, nameProblem, stemRange } from "../doc-names";
+import { exportDocument } from "../dialogs/export";
 import { ask, closeModal, menu, modal, toast } from "./modal";
 import { refreshTree } from "./tree";
 
@@ -152,6 +153,7 @@ export function documentMenu(app: App, path: string, at: { x: number; y: number 
   menu(app, at, [
     ["Open", () => void app.open(path)],
     ["Rename…", () => renameDocument(app, path)],
+    ["Export…", () => void exportDocument(app, path)],
     ["Delete (to the trash)…", () => void deleteDocument(app, path)],
     ["New document here…", () => newDocument(app, folder)],
     ["New folder…", () => newFolder(app, folder)],

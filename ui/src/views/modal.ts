@@ -5,14 +5,14 @@
 import type { App } from "../main";
 import { $, h } from "../dom";
 
-/** A short message at the bottom of the window; errors stay longer. */
-export function toast(message: string, kind: "error" | "info" = "info") {
+/** A short message at the bottom of the window; errors stay longer (`ms`: how long, for a message worth reading). */
+export function toast(message: string, kind: "error" | "info" = "info", ms?: number) {
   const t = $(".toast");
   t.textContent = message;
   t.className = `toast toast-${kind}`;
   t.hidden = false;
   window.clearTimeout((t as unknown as { timer?: number }).timer);
-  (t as unknown as { timer?: number }).timer = window.setTimeout(() => (t.hidden = true), kind === "error" ? 6000 : 2500);
+  (t as unknown as { timer?: number }).timer = window.setTimeout(() => (t.hidden = true), ms ?? (kind === "error" ? 6000 : 2500));
 }
 
 export function modal(app: App, title: string | null, body: HTMLElement, buttons: [string, () => void][]) {

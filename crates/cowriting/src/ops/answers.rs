@@ -289,3 +289,20 @@ pub struct SampleGit {
     /// Whether the history was written now.
     pub added: bool,
 }
+
+/// An export written to the file the writer named.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct ExportOut {
+    pub document: String,
+    pub format: super::ExportFormat,
+    /// The file written (its folder resolved).
+    pub path: String,
+    pub bytes: u32,
+    /// The title the page was given.
+    pub title: String,
+    /// Pending proposals and open threads the export shows (0 in a clean copy).
+    pub proposals: u32,
+    pub threads: u32,
+}

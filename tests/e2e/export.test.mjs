@@ -1,0 +1,116 @@
+// Export… (issue 13, "Export"), in the real app: the sample's essay, with a
+// sentence typed and not saved, exported through the palette's Export… and
+// the native Save dialog (GTK's, driven with xdotool: Return saves under the
+// name and folder the app offers) as an HTML page with the review, then as a
+// PDF printed by the web view's engine, then as Markdown with CriticMarkup.
+// The files are checked on disk: the page is standalone and has no script,
+// the PDF is a PDF with the text in it (pdftotext), the CriticMarkup marks
+// the proposals. Screenshots of the dialog and the notice in tests/e2e/artifacts/.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ARTIFACTS, active, click, fileDriver, idle, testHome, text, typeText, until, workspace } from "./support.mjs";
+
+const { env: ENV } = testHome();
+const { withApp } = fileDriver(ENV);
+const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
+const painted = (b) => b.execute(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** The X window ids whose name matches `pattern` (none yet: []). */
+function windows(pattern) {
+  try {
+    return execFileSync("xdotool", ["search", "--name", pattern], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
+  } catch (e) {
+    if (e?.status === 1) return [];
+    throw e;
+  }
+}
+
+/** Answer the native Save dialog titled `title` with Return: the offered name, in the offered folder. */
+async function saveInDialog(title) {
+  const [id] = await until(() => {
+    const found = windows(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+    return found.length ? found : null;
+  }, `the native Save dialog "${title}"`, 60_000);
+  // GTK puts the focus in the name field once the dialog is mapped; give it the keyboard, then Return.
+  await new Promise((r) => setTimeout(r, 1500));
+  execFileSync("xdotool", ["windowfocus", id]);
+  await new Promise((r) => setTimeout(r, 300));
+  execFileSync("xdotool", ["key", "--clearmodifiers", "Return"]);
+}
+
+/** Export the active document from the palette: `format` (a radio's value), with the review or not. */
+async function exportAs(b, format, withReview) {
+  await b.keys(["Control", "Shift", "p"]);
+  const input = await b.$(".palette-input");
+  await input.waitForDisplayed({ timeout: 30_000 });
+  await typeText(b, "export");
+  await click(b, '.palette-list li[data-command="export"]');
+  await (await b.$(".export-dialog")).waitForDisplayed({ timeout: 30_000 });
+  await click(b, `.export-format[value="${format}"]`);
+  const review = await b.$(".export-review");
+  if (format !== "critic" && (await review.isSelected()) !== withReview) await review.click();
+}
+
+test("Export… writes an HTML page, a PDF and CriticMarkup of the document as the writer has it", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    assert.equal(await active(b), "essay.md");
+    const title = (await text(b)).split("\n")[0].replace(/^# /, "");
+    // A sentence typed, not saved: the export has it; the file on disk does not.
+    await click(b, ".cm-content");
+    await b.keys(["Control", "End"]);
+    await typeText(b, "\nUnsaved words travel too.\n");
+    await until(async () => (await text(b)).includes("Unsaved words travel too."), "the typed sentence");
+    await idle(b);
+    const proposals = (await b.execute(() => window.__cowriting.review().proposals)).filter((p) => p.state === "pending");
+    assert.ok(proposals.length > 0, "the sample has pending proposals");
+
+    // HTML with the review.
+    await exportAs(b, "html", true);
+    await painted(b);
+    await shot(b, "export-dialog");
+    await click(b, ".export-ok");
+    await saveInDialog("Export essay.md as HTML page");
+    const html = join(ws, "essay.html");
+    await until(() => existsSync(html) && statSync(html).size > 0, "essay.html");
+    await until(async () => (await b.$(".toast")).isDisplayed(), "the notice");
+    const notice = await (await b.$(".toast")).getText();
+    assert.match(notice, new RegExp(`^Exported essay\\.md as HTML page, with ${proposals.length} proposals? and \\d+ threads?: .*essay\\.html$`));
+    await painted(b);
+    await shot(b, "export-notice");
+    const page = readFileSync(html, "utf8");
+    assert.ok(page.startsWith("<!DOCTYPE html>"), page.slice(0, 200));
+    assert.ok(page.includes(`<title>${title}</title>`), "titled by the first heading");
+    assert.ok(page.includes("Unsaved words travel too."), "the unsaved sentence is in the export");
+    assert.ok(page.includes('<del class="cw-del"') && page.includes('<ins class="cw-ins"'), "the proposals in place");
+    assert.ok(page.includes('<section class="cw-review">'), "the notes after the text");
+    assert.ok(!/<script|javascript:|\son\w+=/i.test(page), "no script anywhere");
+    assert.ok(!readFileSync(join(ws, "essay.md"), "utf8").includes("Unsaved words"), "the document itself is not saved by an export");
+
+    // PDF, a clean copy: printed by the web view's engine.
+    await exportAs(b, "pdf", false);
+    await click(b, ".export-ok");
+    await saveInDialog("Export essay.md as PDF");
+    const pdf = join(ws, "essay.pdf");
+    await until(() => existsSync(pdf) && statSync(pdf).size > 1000, "essay.pdf", 120_000);
+    await until(async () => /^Exported essay\.md as PDF: .*essay\.pdf$/.test(await (await b.$(".toast")).getText()), "the PDF notice", 60_000);
+    const bytes = readFileSync(pdf);
+    assert.equal(bytes.subarray(0, 5).toString("latin1"), "%PDF-");
+    const words = execFileSync("pdftotext", ["-layout", pdf, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    assert.ok(words.includes(title), `the title in the PDF: ${words.slice(0, 300)}`);
+    assert.ok(words.includes("Unsaved words travel too."), `the unsaved sentence in the PDF: ${words.slice(-300)}`);
+
+    // Markdown with CriticMarkup.
+    await exportAs(b, "critic", true);
+    await click(b, ".export-ok");
+    await saveInDialog("Export essay.md as Markdown with CriticMarkup");
+    const critic = join(ws, "essay.critic.md");
+    await until(() => existsSync(critic) && statSync(critic).size > 0, "essay.critic.md");
+    const marked = readFileSync(critic, "utf8");
+    assert.ok(/\{~~[^]*?~>[^]*?~~\}|\{\+\+[^]*?\+\+\}|\{--[^]*?--\}/.test(marked), "a proposal marked");
+    assert.ok(marked.includes("Unsaved words travel too."));
+  });
+});
