@@ -17,7 +17,8 @@ use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
 use cowriting::model::{to_js_json, Fingerprint};
 use cowriting::ops::{
-    DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, ExportFormat, InboxOut, ItemState, Ops, Propose, ThreadChange,
+    DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, ExportFormat, InboxOut, ItemState, Ops, Propose,
+    ThreadChange,
 };
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;

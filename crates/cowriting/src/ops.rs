@@ -37,16 +37,16 @@ use std::sync::Arc;
 
 pub mod answers;
 mod documents;
-pub mod inbox;
 pub mod export;
+pub mod inbox;
 mod page;
 pub mod review;
 pub mod sample;
 pub mod search;
 pub mod spelling;
 pub use answers::*;
-pub use inbox::{InboxFilter, ItemState};
 pub use export::ExportFormat;
+pub use inbox::{InboxFilter, ItemState};
 use page::Page;
 pub use search::SearchQuery;
 pub use spelling::lint_texts;
