@@ -198,7 +198,7 @@ test("a thread created in the UI is in the sidecar; replies render sanitized", a
     await click(b, ".pt-threads");
     await click(b, ".btn-new-thread");
     await fresh(async () => (await b.$(".new-thread-body")).setValue("Ask for **two** quotes."));
-    await click(b, '.modal button[data-action="Comment"]');
+    await click(b, ".comment-box .btn-comment-send");
     await b.waitUntil(() => sidecar(ws, "notes/meeting.md").threads.length === 2, { timeout: 20_000 });
     const sc = sidecar(ws, "notes/meeting.md");
     const t = sc.threads[1];

@@ -52,9 +52,9 @@ test("the Inbox lists every document's review, filters, walks across documents a
     const turn = v.groups.find((g) => g.key === "turn:turn-e2e:editor-bot");
     assert.deepEqual(turn?.rows, [`notes/meeting.md:${room}`, `story.md:${solitude}`], JSON.stringify(v));
     // The sample's own: Claude's turns in essay.md and story.md, Ada's threads.
-    assert.ok(v.groups.some((g) => g.key.startsWith("turn:turn-0b2")), JSON.stringify(v.groups.map((g) => g.key)));
+    assert.ok(v.groups.some((g) => g.key.startsWith("turn:turn-2be3")), JSON.stringify(v.groups.map((g) => g.key)));
     assert.ok(v.groups.some((g) => g.title === "Comments by ada@example.com"), JSON.stringify(v.groups.map((g) => g.title)));
-    assert.equal(v.summary, "7 proposals (1 stale) · 3 threads · 3 documents");
+    assert.equal(v.summary, "9 proposals (1 stale) · 3 threads · 3 documents");
 
     // Next, from the top (the newest group: the agent's turn): its first
     // document opens with the proposal selected.
@@ -112,7 +112,7 @@ test("the Inbox lists every document's review, filters, walks across documents a
   });
   const story = readFileSync(join(ws, "story.md"), "utf8");
   assert.ok(story.includes("He never minded the solitude.") && story.includes("every evening at nightfall"), story);
-  assert.ok(readFileSync(join(ws, "notes/meeting.md"), "utf8").includes("Next meeting: 17 March, the same room."));
+  assert.ok(readFileSync(join(ws, "notes/meeting.md"), "utf8").includes("Next meeting: 8 December, the same room."));
   assert.equal(readFileSync(join(ws, "late.md"), "utf8"), "A late note, written quickly.\n");
   for (const doc of ["story.md", "notes/meeting.md", "late.md"]) {
     assert.ok(!sidecar(ws, doc).proposals.some((p) => p.turnId === "turn-e2e"), `${doc}: the turn's proposals are decided`);

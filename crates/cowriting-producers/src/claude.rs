@@ -195,7 +195,7 @@ fn selection<'a>(req: &Request<'a>) -> Result<Selection<'a>> {
 }
 
 /// The last `n` chars of `s`.
-fn tail_chars(s: &str, n: usize) -> &str {
+pub(crate) fn tail_chars(s: &str, n: usize) -> &str {
     if n == 0 {
         return "";
     }
@@ -206,7 +206,7 @@ fn tail_chars(s: &str, n: usize) -> &str {
 }
 
 /// The first `n` chars of `s`.
-fn head_chars(s: &str, n: usize) -> &str {
+pub(crate) fn head_chars(s: &str, n: usize) -> &str {
     match s.char_indices().nth(n) {
         Some((i, _)) => &s[..i],
         None => s,
@@ -680,7 +680,14 @@ enum HttpFailure {
     Other(String),
 }
 
-fn ask_api(cfg: &ClaudeConfig, key: &str, prompt: &str, cancel: &Cancel) -> Result<Answer> {
+/// The Messages API's URL and the body of a request for `prompt` (the
+/// configured model is required: none is built in).
+pub(crate) fn api_request(
+    cfg: &ClaudeConfig,
+    system: &str,
+    prompt: &str,
+    stream: bool,
+) -> Result<(String, String)> {
     let model = cfg.model.as_deref().ok_or_else(|| {
         let at = cowriting_workspace::config::Config::path()
             .map(|p| format!(" in {}", p.display()))
@@ -688,13 +695,20 @@ fn ask_api(cfg: &ClaudeConfig, key: &str, prompt: &str, cancel: &Cancel) -> Resu
         Error::BadInput(format!("the Messages API needs a model: set [claude] model{at}"))
     })?;
     let url = format!("{}/v1/messages", cfg.api_url.trim_end_matches('/'));
-    let body = json!({
+    let mut body = json!({
         "model": model,
         "max_tokens": cfg.max_tokens,
-        "system": SYSTEM,
+        "system": system,
         "messages": [{"role": "user", "content": prompt}],
-    })
-    .to_string();
+    });
+    if stream {
+        body["stream"] = json!(true);
+    }
+    Ok((url, body.to_string()))
+}
+
+fn ask_api(cfg: &ClaudeConfig, key: &str, prompt: &str, cancel: &Cancel) -> Result<Answer> {
+    let (url, body) = api_request(cfg, SYSTEM, prompt, false)?;
     let timeout = Duration::from_secs(cfg.timeout_secs);
     let timed_out = || Error::TimedOut {
         what: PRODUCER_ID.into(),

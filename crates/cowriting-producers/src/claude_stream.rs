@@ -21,7 +21,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::claude::{cancelled, model_of, PRODUCER_ID};
 use crate::{failed, first_line, Cancel};
@@ -358,21 +358,7 @@ fn stream_api(
     cancel: &Cancel,
     on_text: &mut OnText<'_>,
 ) -> Result<StreamEnd> {
-    let model = cfg.model.as_deref().ok_or_else(|| {
-        let at = cowriting_workspace::config::Config::path()
-            .map(|p| format!(" in {}", p.display()))
-            .unwrap_or_default();
-        Error::BadInput(format!("the Messages API needs a model: set [claude] model{at}"))
-    })?;
-    let url = format!("{}/v1/messages", cfg.api_url.trim_end_matches('/'));
-    let body = json!({
-        "model": model,
-        "max_tokens": cfg.max_tokens,
-        "stream": true,
-        "system": system,
-        "messages": [{"role": "user", "content": prompt}],
-    })
-    .to_string();
+    let (url, body) = crate::claude::api_request(cfg, system, prompt, true)?;
     let timeout = Duration::from_secs(cfg.timeout_secs);
     let (tx, rx) = mpsc::channel();
     {

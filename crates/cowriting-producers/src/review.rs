@@ -33,6 +33,8 @@ use std::ops::Range;
 
 use serde_json::Value;
 
+use crate::claude::{head_chars, tail_chars};
+
 /// The most text (bytes) one request of a pass reviews.
 pub const SECTION_CHARS: usize = 24_000;
 /// Text (chars, each side) around the reviewed part, for context.
@@ -568,25 +570,6 @@ fn clip(s: &str) -> String {
         s.to_owned()
     } else {
         format!("{}…", head_chars(s, 200))
-    }
-}
-
-/// The last `n` chars of `s`.
-fn tail_chars(s: &str, n: usize) -> &str {
-    if n == 0 {
-        return "";
-    }
-    match s.char_indices().rev().nth(n - 1) {
-        Some((i, _)) => &s[i..],
-        None => s,
-    }
-}
-
-/// The first `n` chars of `s`.
-fn head_chars(s: &str, n: usize) -> &str {
-    match s.char_indices().nth(n) {
-        Some((i, _)) => &s[..i],
-        None => s,
     }
 }
 

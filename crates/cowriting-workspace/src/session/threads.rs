@@ -19,12 +19,17 @@ impl Session {
         author: Provenance,
         extra: Extra,
     ) -> Result<String> {
-        let comment = Comment {
+        let comment = self.comment_as(body, author, extra);
+        self.new_thread_with(range, comment)
+    }
+
+    /// A comment by `author`, not this session's human, with `extra` fields.
+    fn comment_as(&self, body: &str, author: Provenance, extra: Extra) -> Comment {
+        Comment {
             author,
             extra,
             ..self.comment(body)
-        };
-        self.new_thread_with(range, comment)
+        }
     }
 
     fn new_thread_with(&mut self, range: CharRange, comment: Comment) -> Result<String> {
@@ -69,11 +74,7 @@ impl Session {
         author: Provenance,
         extra: Extra,
     ) -> Result<String> {
-        let comment = Comment {
-            author,
-            extra,
-            ..self.comment(body)
-        };
+        let comment = self.comment_as(body, author, extra);
         self.reply_with(thread_id, comment)
     }
 
