@@ -813,21 +813,14 @@ impl CowritingMcp {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let ops = self.ops(&Client::of(&ctx), None);
-        let a = match a.get() {
-            Ok(a) => a,
-            Err(e) => return answer::<ReviewOut>(Err(e)),
-        };
-        answer(
-            blocking_with_cancel(&ctx, move |cancel| {
-                let target = a.find.as_deref().map(|text| Target::Text {
-                    text,
-                    occurrence: a.occurrence.get(),
-                });
-                ops.review_pass(&a.document, target, a.instruction.clone(), cancel, &mut |_| {})
-            })
-            .await
-            .map(|out| (review_said(&out), out)),
-        )
+        claude_turn(&ctx, a.get(), move |a, cancel| {
+            let target = a.find.as_deref().map(|text| Target::Text {
+                text,
+                occurrence: a.occurrence.get(),
+            });
+            ops.review_pass(&a.document, target, a.instruction.clone(), cancel, &mut |_| {})
+        })
+        .await
     }
 
     #[tool(
@@ -841,23 +834,16 @@ impl CowritingMcp {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let ops = self.ops(&Client::of(&ctx), None);
-        let a = match a.get() {
-            Ok(a) => a,
-            Err(e) => return answer::<ReviewOut>(Err(e)),
-        };
-        answer(
-            blocking_with_cancel(&ctx, move |cancel| {
-                ops.ask_in_thread(
-                    &a.document,
-                    &a.thread_id,
-                    a.instruction.clone(),
-                    cancel,
-                    &mut |_| {},
-                )
-            })
-            .await
-            .map(|out| (review_said(&out), out)),
-        )
+        claude_turn(&ctx, a.get(), move |a, cancel| {
+            ops.ask_in_thread(
+                &a.document,
+                &a.thread_id,
+                a.instruction.clone(),
+                cancel,
+                &mut |_| {},
+            )
+        })
+        .await
     }
 
     #[tool(
@@ -1169,6 +1155,24 @@ fn worded(e: &Error) -> ErrorInfo {
 }
 
 /// What a thread operation wrote, and the thread as it is now.
+/// A turn of Claude as an editor for a tool: its arguments checked, run off
+/// the server's thread, answered with what it filed.
+async fn claude_turn<A: Send + 'static>(
+    ctx: &RequestContext<RoleServer>,
+    args: Result<A>,
+    f: impl FnOnce(A, &Cancel) -> Result<ReviewOut> + Send + 'static,
+) -> CallToolResult {
+    let a = match args {
+        Ok(a) => a,
+        Err(e) => return answer::<ReviewOut>(Err(e)),
+    };
+    answer(
+        blocking_with_cancel(ctx, move |cancel| f(a, cancel))
+            .await
+            .map(|out| (review_said(&out), out)),
+    )
+}
+
 /// Run a slow call off the server's thread; the request's cancellation cancels it.
 async fn blocking_with_cancel<T: Send + 'static>(
     ctx: &RequestContext<RoleServer>,

@@ -2,9 +2,7 @@
 // order with the writer's edits, shown as task chips, and the core's review
 // fetched once they filed. The writer keeps typing meanwhile.
 import type { App } from "./main";
-import type { CheckOutcome } from "./bindings/CheckOutcome";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
-import type { FilingDto } from "./bindings/FilingDto";
 import type { JobProgress } from "./bindings/JobProgress";
 import { errorMessage, isErrorInfo } from "./backend";
 import { refreshReview } from "./edit-sync";
@@ -21,6 +19,25 @@ function toErrorInfo(e: unknown): ErrorInfo {
 }
 
 /**
+ * Start a core job for `task` in order with the writer's edits (the core must
+ * have every edit made before, and none made after, when it takes its copy),
+ * holding the next edits a moment so the core has taken it before they
+ * arrive. The run, or nothing when the task was cancelled before it started.
+ */
+export async function startInOrder<T>(app: App, task: Task, job: string, start: (job: string) => Promise<T>): Promise<{ run?: Promise<T> }> {
+  // In an object: an async function returning the run itself would wait for it.
+  const started: { run?: Promise<T> } = {};
+  await app.enqueue(async () => {
+    if (task.cancelled) return;
+    task.job = job;
+    const run = start(job);
+    started.run = run;
+    await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
+  });
+  return started;
+}
+
+/**
  * Run one producer for `task`. The run starts in order with the writer's
  * edits (the core must have every edit made before, and none made after,
  * when it reads the selection), and the next edits wait a moment so the core
@@ -34,18 +51,12 @@ export async function runProducer(
   to: Utf16Offset | null,
   instruction: string | null,
 ): Promise<Outcome> {
-  const job = newJobId(producer);
-  const started: { run?: Promise<FilingDto> } = {};
-  await app.enqueue(async () => {
-    if (task.cancelled) return;
-    task.job = job;
-    const run = app.backend.runProducer(task.path, producer, from, to, instruction, job);
-    started.run = run;
-    await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
-  });
-  if (!started.run) return { producer, notRun: true };
+  const { run } = await startInOrder(app, task, newJobId(producer), (job) =>
+    app.backend.runProducer(task.path, producer, from, to, instruction, job),
+  );
+  if (!run) return { producer, notRun: true };
   try {
-    return { producer, filing: filingSummary(await started.run) };
+    return { producer, filing: filingSummary(await run) };
   } catch (e) {
     return { producer, error: toErrorInfo(e) };
   } finally {
@@ -75,23 +86,14 @@ export async function checkDocument(app: App) {
     return;
   }
   const task = app.tasks.start("check", path, "Checking…");
-  const job = newJobId("check");
-  const started: { run?: Promise<CheckOutcome<FilingDto>[]> } = {};
-  // Started in the edit queue, so what was typed so far reaches the core first.
-  await app.enqueue(async () => {
-    if (task.cancelled) return;
-    task.job = job;
-    const run = app.backend.checkDocument(path, job);
-    started.run = run;
-    await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
-  });
-  if (!started.run) {
+  const { run } = await startInOrder(app, task, newJobId("check"), (job) => app.backend.checkDocument(path, job));
+  if (!run) {
     app.tasks.finish(task, "Cancelled; nothing was checked.", "info");
     return;
   }
   let outcomes: Outcome[];
   try {
-    outcomes = (await started.run).map(fromCheck);
+    outcomes = (await run).map(fromCheck);
   } catch (e) {
     app.tasks.finish(task, `The check could not run: ${errorMessage(e)}`, "error");
     return;

@@ -780,24 +780,30 @@ fn post(
     Ok((status, text))
 }
 
+/// What a Messages API error said: ` (its type)` and its message's first
+/// line (the body's, when it is not the API's error JSON; "no details" when empty).
+pub(crate) fn api_error_parts(v: Option<&Value>, text: &str) -> (String, String) {
+    let message = v
+        .and_then(|v| v["error"]["message"].as_str())
+        .map(|m| first_line(m.as_bytes()))
+        .unwrap_or_else(|| first_line(text.as_bytes()));
+    let kind = v
+        .and_then(|v| v["error"]["type"].as_str())
+        .map(|k| format!(" ({k})"))
+        .unwrap_or_default();
+    let message = if message.is_empty() {
+        "no details".into()
+    } else {
+        message
+    };
+    (kind, message)
+}
+
 fn parse_api_response(cfg: &ClaudeConfig, status: u16, text: &str) -> Result<Answer> {
     let value: Option<Value> = serde_json::from_str(text).ok();
     let is_error = value.as_ref().is_some_and(|v| v["type"] == "error");
     if !(200..300).contains(&status) || is_error {
-        let v = value.as_ref();
-        let message = v
-            .and_then(|v| v["error"]["message"].as_str())
-            .map(|m| first_line(m.as_bytes()))
-            .unwrap_or_else(|| first_line(text.as_bytes()));
-        let kind = v
-            .and_then(|v| v["error"]["type"].as_str())
-            .map(|k| format!(" ({k})"))
-            .unwrap_or_default();
-        let message = if message.is_empty() {
-            "no details".into()
-        } else {
-            message
-        };
+        let (kind, message) = api_error_parts(value.as_ref(), text);
         return Err(failed(
             PRODUCER_ID,
             format!("the Messages API answered HTTP {status}{kind}: {message}"),

@@ -514,21 +514,7 @@ fn post_stream(url: &str, key: &str, body: String, timeout: Duration, tx: &mpsc:
 
 fn api_error(status: u16, text: &str) -> Error {
     let v: Option<Value> = serde_json::from_str(text).ok();
-    let message = v
-        .as_ref()
-        .and_then(|v| v["error"]["message"].as_str())
-        .map(|m| first_line(m.as_bytes()))
-        .unwrap_or_else(|| first_line(text.as_bytes()));
-    let kind = v
-        .as_ref()
-        .and_then(|v| v["error"]["type"].as_str())
-        .map(|k| format!(" ({k})"))
-        .unwrap_or_default();
-    let message = if message.is_empty() {
-        "no details".into()
-    } else {
-        message
-    };
+    let (kind, message) = crate::claude::api_error_parts(v.as_ref(), text);
     if (200..300).contains(&status) {
         return failed(
             PRODUCER_ID,

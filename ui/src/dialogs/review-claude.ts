@@ -11,14 +11,13 @@ import { errorMessage, isErrorInfo } from "../backend";
 import { h } from "../dom";
 import { refreshReview } from "../edit-sync";
 import { errorText, newJobId, plural, snippet } from "../jobs";
+import { startInOrder } from "../producers";
 import { progressLabel, reviewResult, skippedDetails } from "../review-words";
 import type { Task } from "../tasks";
 import { utf16, wordCount } from "../util";
 import { closeModal, modal, toast } from "../views/modal";
 import { showPanel } from "../views/panel";
 import { refreshTree } from "../views/tree";
-
-const delay = (ms: number) => new Promise<void>((r) => window.setTimeout(r, ms));
 
 /** The dialog: what Claude will read (the selection, or the whole document) and what to look for. */
 export function reviewWithClaude(app: App) {
@@ -85,18 +84,10 @@ export function reviewWithClaude(app: App) {
  * every edit made before it takes its copy), then wait for its end.
  */
 async function runTurn(app: App, task: Task, start: (job: string) => Promise<ReviewOut>): Promise<ReviewOut | { error: unknown } | null> {
-  const job = newJobId("review");
-  const started: { run?: Promise<ReviewOut> } = {};
-  await app.enqueue(async () => {
-    if (task.cancelled) return;
-    task.job = job;
-    const run = start(job);
-    started.run = run;
-    await Promise.race([run.then(() => undefined, () => undefined), delay(150)]);
-  });
-  if (!started.run) return null;
+  const { run } = await startInOrder(app, task, newJobId("review"), start);
+  if (!run) return null;
   try {
-    return await started.run;
+    return await run;
   } catch (error) {
     return { error };
   } finally {

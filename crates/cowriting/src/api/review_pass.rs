@@ -8,10 +8,7 @@
 //! (which then fetches the review in order with the writer's edits).
 
 use super::*;
-use crate::ops::review::{Landed, ReviewOut, Turn};
-use cowriting_core::contract::Producer as ContractProducer;
-use cowriting_producers::pass::{self, Event};
-use cowriting_producers::review;
+use crate::ops::review::{drive, InSession, Landed, ReviewOut, Turn};
 use cowriting_producers::Cancel;
 use serde::Serialize;
 use std::sync::Mutex;
@@ -24,7 +21,6 @@ pub struct ReviewJob {
     turn: Turn,
     key: String,
     out: ReviewOut,
-    by: Option<ContractProducer>,
 }
 
 /// What happened in a running pass, for the UI (event `review-progress`).
@@ -99,37 +95,7 @@ impl Api {
             turn,
             key,
             out,
-            by: None,
         }
-    }
-
-    /// File one item of a running pass in the open session.
-    fn file_review_item(
-        &mut self,
-        job: &mut ReviewJob,
-        line: usize,
-        item: review::Item,
-        by: &ContractProducer,
-    ) -> Result<Option<Landed>> {
-        let s = self.session_mut(&job.path)?;
-        let change = s.tracked_change(&job.key).filter(|c| !c.is_identity()).cloned();
-        let landed = job.turn.file(s, change.as_ref(), line, item, by)?;
-        job.out.warnings.extend(s.take_warnings());
-        Ok(landed)
-    }
-
-    /// End a pass: post the reply a thread question kept, stop tracking.
-    fn finish_review_job(&mut self, job: &mut ReviewJob, by: &ContractProducer) -> Result<()> {
-        // A document closed meanwhile: nothing more to post in it.
-        let Ok(s) = self.session_mut(&job.path) else {
-            return Ok(());
-        };
-        s.untrack(&job.key);
-        if let Some(landed) = job.turn.finish(s, by)? {
-            job.out.add(&landed);
-        }
-        job.out.warnings.extend(s.take_warnings());
-        Ok(())
     }
 }
 
@@ -140,85 +106,47 @@ impl Api {
 pub fn run_review_job(
     api: &Mutex<Option<Api>>,
     cfg: &Config,
-    mut job: ReviewJob,
+    job: ReviewJob,
     ui_job: &str,
     cancel: &Cancel,
     progress: &mut dyn FnMut(ReviewProgress),
 ) -> Result<ReviewOut> {
-    let api_key = match pass::api_key_from_env() {
-        Ok(k) => k,
-        Err(e) => {
-            let _ = with_api(api, |a| a.finish_review_job(&mut job, &fallback(cfg)));
-            return Err(e);
-        }
-    };
-    let prompts = std::mem::take(&mut job.turn.prompts);
-    let ask = job.turn.ask;
-    let mut part = 0u32;
-    let ran = {
-        let job = &mut job;
-        let mut report = |job: &ReviewJob, part: u32, landed: Option<Landed>| {
-            progress(ReviewProgress {
-                job: ui_job.to_owned(),
-                path: job.path.clone(),
-                turn_id: job.turn.turn_id.clone(),
-                part,
-                parts: job.out.parts,
-                landed,
-                threads: job.out.threads.len() as u32,
-                proposals: job.out.proposals.len() as u32,
-                skipped: job.out.skipped.len() as u32,
-            })
-        };
-        pass::run(&cfg.claude, api_key.as_deref(), &prompts, ask, cancel, &mut |e| {
-            match e {
-                Event::Part { index, count } => {
-                    part = index as u32;
-                    job.out.parts = count as u32;
-                    report(job, part, None);
-                }
-                Event::Invalid { line, reason } => {
-                    job.out.items += 1;
-                    let landed = Landed::Skipped(review_item_skipped(line, format!("not an item: {reason}")));
-                    job.out.add(&landed);
-                    report(job, part, Some(landed));
-                }
-                Event::Item { line, item, by, .. } => {
-                    job.out.items += 1;
-                    job.by = Some(by.clone());
-                    if let Some(landed) = with_api(api, |a| a.file_review_item(job, line, item, by))? {
-                        job.out.add(&landed);
-                        report(job, part, Some(landed));
-                    }
-                }
-            }
-            Ok(())
+    let ReviewJob { path, turn, key, out } = job;
+    let turn_id = turn.turn_id.clone();
+    let mut in_session = |_: &str, f: &mut InSession| -> Result<()> {
+        with_api(api, |a| {
+            let s = a.session_mut(&path)?;
+            let change = s.tracked_change(&key).filter(|c| !c.is_identity()).cloned();
+            f(s, change.as_ref())
         })
     };
-    let by = match &ran {
-        Ok(end) => end.producer.clone(),
-        Err(_) => job.by.clone().unwrap_or_else(|| fallback(cfg)),
-    };
-    if let Ok(end) = &ran {
-        job.out.model = end.model.clone();
-    }
-    with_api(api, |a| a.finish_review_job(&mut job, &by))?;
-    if let Err(e) = ran {
-        if job.out.threads.is_empty() && job.out.proposals.is_empty() && job.out.reply.is_none() {
-            return Err(e);
+    let done = drive(
+        turn,
+        out,
+        cfg,
+        cancel,
+        &mut in_session,
+        &mut |out, part, landed| {
+            progress(ReviewProgress {
+                job: ui_job.to_owned(),
+                path: path.clone(),
+                turn_id: turn_id.clone(),
+                part,
+                parts: out.parts,
+                landed: landed.cloned(),
+                threads: out.threads.len() as u32,
+                proposals: out.proposals.len() as u32,
+                skipped: out.skipped.len() as u32,
+            })
+        },
+    );
+    // The turn is over: its copy's changes are no longer tracked (a document
+    // closed meanwhile has nothing to untrack).
+    let _ = with_api(api, |a| {
+        if let Ok(s) = a.session_mut(&path) {
+            s.untrack(&key);
         }
-        job.out.stopped = Some(crate::ops::review::stopped_info(&e));
-    }
-    Ok(job.out)
-}
-
-fn review_item_skipped(line: usize, reason: String) -> crate::ops::review::SkippedItem {
-    crate::ops::review::SkippedItem {
-        line: line as u32,
-        reason,
-    }
-}
-
-fn fallback(cfg: &Config) -> ContractProducer {
-    crate::ops::review::fallback_producer(cfg)
+        Ok(())
+    });
+    done
 }

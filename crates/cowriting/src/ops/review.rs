@@ -452,78 +452,120 @@ impl Ops {
         &self,
         cfg: &Config,
         doc: &DocPath,
-        mut turn: Turn,
+        turn: Turn,
         cancel: &Cancel,
         on_landed: &mut dyn FnMut(&Landed),
     ) -> Result<ReviewOut> {
-        let api_key = pass::api_key_from_env()?;
-        let mut out = ReviewOut {
+        let out = ReviewOut {
             document: doc.to_string(),
-            turn_id: turn.turn_id.clone(),
             ..ReviewOut::default()
         };
-        let mut last_by = None;
-        let prompts = std::mem::take(&mut turn.prompts);
-        let ran = pass::run(
-            &cfg.claude,
-            api_key.as_deref(),
-            &prompts,
-            turn.ask,
-            cancel,
-            &mut |e| {
-                match e {
-                    Event::Part { count, .. } => out.parts = count as u32,
-                    Event::Invalid { line, reason } => {
-                        out.items += 1;
-                        out.skipped.push(SkippedItem {
-                            line: line as u32,
-                            reason: format!("not an item: {reason}"),
-                        })
-                    }
-                    Event::Item { line, item, by, .. } => {
-                        out.items += 1;
-                        let mut s = self.review_session(doc)?;
-                        let now = s.document().text();
-                        let change = (now != turn.snapshot)
-                            .then(|| cowriting_core::diff::text_change(&turn.snapshot, now));
-                        let landed = turn.file(&mut s, change.as_ref(), line, item, by)?;
-                        out.warnings.extend(s.take_warnings());
-                        if let Some(landed) = landed {
-                            out.add(&landed);
-                            on_landed(&landed);
-                        }
-                        last_by = Some(by.clone());
-                    }
+        let mut in_session = |snapshot: &str, f: &mut InSession| -> Result<()> {
+            let mut s = self.review_session(doc)?;
+            let now = s.document().text();
+            let change = (now != snapshot).then(|| cowriting_core::diff::text_change(snapshot, now));
+            f(&mut s, change.as_ref())
+        };
+        drive(turn, out, cfg, cancel, &mut in_session, &mut |_, _, landed| {
+            if let Some(l) = landed {
+                on_landed(l)
+            }
+        })
+    }
+}
+
+/// What a turn does in the session an item files into: given the session
+/// and the change from the turn's copy to its text (`None`: unchanged).
+pub type InSession<'a> = dyn FnMut(&mut Session, Option<&ChangeSet>) -> Result<()> + 'a;
+
+/// Run `turn` for a client: Claude is asked, and each item filed as it
+/// arrives in the session `in_session` gives (with the turn's copy; the
+/// app's open session and its tracked change, or a session on the files and
+/// a diff); `progress` is told of each part (no item) and of what each item
+/// became. At the end a thread's kept reply is posted. Cancel, a failure or
+/// silence keeps what was filed: the answer says why it stopped
+/// (`stopped`); it is an error only when nothing was filed.
+pub fn drive(
+    mut turn: Turn,
+    mut out: ReviewOut,
+    cfg: &Config,
+    cancel: &Cancel,
+    in_session: &mut dyn FnMut(&str, &mut InSession) -> Result<()>,
+    progress: &mut dyn FnMut(&ReviewOut, u32, Option<&Landed>),
+) -> Result<ReviewOut> {
+    out.turn_id.clone_from(&turn.turn_id);
+    let api_key = pass::api_key_from_env()?;
+    let prompts = std::mem::take(&mut turn.prompts);
+    // The copy again, for `in_session` while the turn files (one copy a turn).
+    let snapshot = turn.snapshot.clone();
+    let mut last_by = None;
+    let mut part = 0u32;
+    let ran = pass::run(
+        &cfg.claude,
+        api_key.as_deref(),
+        &prompts,
+        turn.ask,
+        cancel,
+        &mut |e| {
+            match e {
+                Event::Part { index, count } => {
+                    part = index as u32;
+                    out.parts = count as u32;
+                    progress(&out, part, None);
                 }
-                Ok(())
-            },
-        );
-        match ran {
-            Ok(end) => {
-                out.model = end.model.clone();
-                let mut s = self.review_session(doc)?;
-                if let Some(landed) = turn.finish(&mut s, &end.producer)? {
+                Event::Invalid { line, reason } => {
+                    out.items += 1;
+                    let landed = Landed::Skipped(SkippedItem {
+                        line: line as u32,
+                        reason: format!("not an item: {reason}"),
+                    });
                     out.add(&landed);
-                    on_landed(&landed);
+                    progress(&out, part, Some(&landed));
                 }
-                out.warnings.extend(s.take_warnings());
-            }
-            Err(e) => {
-                // What landed stays; a kept reply is posted with what is known.
-                let by = last_by.unwrap_or_else(|| fallback_producer(cfg));
-                if let Ok(mut s) = self.review_session(doc) {
-                    if let Ok(Some(landed)) = turn.finish(&mut s, &by) {
+                Event::Item { line, item, by, .. } => {
+                    out.items += 1;
+                    last_by = Some(by.clone());
+                    let mut landed = None;
+                    let mut item = Some(item);
+                    in_session(&snapshot, &mut |s, change| {
+                        landed = turn.file(s, change, line, item.take().expect("filed once"), by)?;
+                        out.warnings.extend(s.take_warnings());
+                        Ok(())
+                    })?;
+                    if let Some(landed) = landed {
                         out.add(&landed);
-                        on_landed(&landed);
+                        progress(&out, part, Some(&landed));
                     }
                 }
-                if out.threads.is_empty() && out.proposals.is_empty() && out.reply.is_none() {
-                    return Err(e);
-                }
-                out.stopped = Some(stopped_info(&e));
             }
+            Ok(())
+        },
+    );
+    let (by, ran) = match ran {
+        Ok(end) => {
+            out.model = end.model;
+            (end.producer, Ok(()))
         }
-        Ok(out)
+        Err(e) => (last_by.unwrap_or_else(|| fallback_producer(cfg)), Err(e)),
+    };
+    // A kept reply is posted with what is known, even after a stop.
+    let mut landed = None;
+    let finished = in_session(&snapshot, &mut |s, _| {
+        landed = turn.finish(s, &by)?;
+        out.warnings.extend(s.take_warnings());
+        Ok(())
+    });
+    if let Some(landed) = &landed {
+        out.add(landed);
+        progress(&out, part, Some(landed));
+    }
+    match ran.and(finished) {
+        Ok(()) => Ok(out),
+        Err(e) if out.threads.is_empty() && out.proposals.is_empty() && out.reply.is_none() => Err(e),
+        Err(e) => {
+            out.stopped = Some(stopped_info(&e));
+            Ok(out)
+        }
     }
 }
 
