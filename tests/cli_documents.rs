@@ -155,15 +155,30 @@ fn a_rename_takes_the_review_data_and_the_proposals_stay_decidable() {
         .iter()
         .map(|d| d["document"].as_str().unwrap())
         .collect();
-    assert!(docs.contains(&"chapters/One.md"), "{decisions}");
-    assert!(
-        docs.contains(&"notes.md"),
-        "the log keeps history as it was: {decisions}"
+    // The decision made under the old name follows the document (as `git log
+    // --follow` reads history); the log's lines stay as they were written.
+    assert_eq!(docs, ["chapters/One.md", "chapters/One.md"], "{decisions}");
+    let log = ws.read(".cowriting/decisions.jsonl");
+    let lines: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "{log}");
+    assert_eq!(
+        lines[0]["docId"], "notes.md",
+        "the first decision as written: {log}"
+    );
+    assert_eq!(
+        (&lines[1]["renamed"], &lines[1]["from"], &lines[1]["to"]),
+        (
+            &Value::Bool(true),
+            &Value::from("notes.md"),
+            &Value::from("chapters/One.md")
+        )
     );
 
     // The old name is free again: a new document there starts with nothing.
     ws.ok(&["new", "notes.md"]);
     assert!(ws.proposals("notes.md").is_empty());
+    let decisions = ws.json(&["decisions", "notes.md"]);
+    assert_eq!(decisions["decisions"], Value::Array(vec![]), "{decisions}");
 }
 
 #[test]

@@ -92,13 +92,14 @@ struct PendingFile {
 }
 
 /// One line of the decision log, as written. (Lines are told apart by the
-/// `undo` key, not by an untagged enum or `flatten`: both buffer numbers in a
+/// `undo` and `renamed` keys, not by an untagged enum or `flatten`: both buffer numbers in a
 /// way serde_json's `arbitrary_precision` cannot read back.)
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 enum LogLine {
     Decided(Box<DecisionRecordLine>),
     Undo(UndoLine),
+    Renamed(RenameLine),
 }
 
 impl LogLine {
@@ -106,6 +107,8 @@ impl LogLine {
         let v: serde_json::Value = serde_json::from_str(line)?;
         if v.get("undo").is_some() {
             serde_json::from_value(v).map(LogLine::Undo)
+        } else if v.get("renamed").is_some() {
+            serde_json::from_value(v).map(LogLine::Renamed)
         } else {
             serde_json::from_value(v).map(|d| LogLine::Decided(Box::new(d)))
         }
@@ -142,6 +145,19 @@ struct UndoLine {
     doc_id: String,
     sidecar_proposal_id: String,
     undone_at: String,
+}
+
+/// A document renamed or moved: the decisions logged before under `from` are
+/// read as the document's under `to` (as `git log --follow` reads history).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RenameLine {
+    schema_version: u32,
+    /// Always true; marks the line as a rename.
+    renamed: bool,
+    from: String,
+    to: String,
+    renamed_at: String,
 }
 
 /// A decision with what it was about.
@@ -352,6 +368,17 @@ impl Ledger {
         Ok(Some((line, entry)))
     }
 
+    /// The log line that records the rename of `from` to `to`.
+    pub fn rename_line(&self, from: &DocPath, to: &DocPath) -> String {
+        log_text(&LogLine::Renamed(RenameLine {
+            schema_version: SCHEMA_VERSION,
+            renamed: true,
+            from: from.as_str().to_owned(),
+            to: to.as_str().to_owned(),
+            renamed_at: now_iso(),
+        }))
+    }
+
     /// Append whole lines to the log under its lock. A last line cut by a crash
     /// is ended first, so it stays one bad line (skipped when read) instead of
     /// swallowing the next record.
@@ -427,6 +454,12 @@ impl Ledger {
                         d.sidecar_proposal_id == u.sidecar_proposal_id && d.doc_id == u.doc_id && !d.undone
                     }) {
                         d.undone = true;
+                    }
+                }
+                // The decisions made under the old name follow the document.
+                LogLine::Renamed(r) => {
+                    for d in out.iter_mut().filter(|d| d.doc_id == r.from) {
+                        d.doc_id.clone_from(&r.to);
                     }
                 }
             }

@@ -118,11 +118,20 @@ fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<std::path::PathBuf> {
 }
 
 /// Take `doc`'s lock and finish (forward or back) any transaction a dead writer
-/// left on it. Every write of ours, and every session opening, starts here.
+/// left on it (a decision, or a rename of or to it). Every write of ours, and every session opening, starts here.
 pub fn lock_and_recover(store: &Store, doc: &DocPath) -> Result<DocLock> {
-    let lock = store.workspace().lock_doc(doc)?;
-    recover(store, &lock, doc)?;
-    Ok(lock)
+    use crate::documents::rename;
+    loop {
+        let lock = store.workspace().lock_doc(doc)?;
+        if !rename::left_behind(store.workspace(), doc)? {
+            recover(store, &lock, doc)?;
+            return Ok(lock);
+        }
+        // A rename's recovery takes both names' locks, in name order: not
+        // while holding this one.
+        drop(lock);
+        rename::recover(store, doc)?;
+    }
 }
 
 /// [`lock_and_recover`] for a write about a document that must still be there
@@ -265,7 +274,7 @@ fn write_state(
 }
 
 /// `txn/` with a `.gitignore`.
-fn ensure_ignored(ws: &Workspace) -> Result<()> {
+pub(crate) fn ensure_ignored(ws: &Workspace) -> Result<()> {
     let ignore = ws.internal_file(&format!("{TXN_DIR}/.gitignore"))?;
     if ignore.exists() {
         return Ok(());
@@ -331,7 +340,7 @@ pub fn recover(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
 
 static RECOVERY_WARNINGS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
 
-fn recovery_warning(w: String) {
+pub(crate) fn recovery_warning(w: String) {
     RECOVERY_WARNINGS
         .lock()
         .unwrap_or_else(|e| e.into_inner())

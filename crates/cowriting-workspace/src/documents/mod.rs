@@ -16,31 +16,23 @@
 //!   rename refuses a target that exists (a document, a FIFO, a dangling link,
 //!   or review data left under that name) and moves the file with
 //!   `renameat2(RENAME_NOREPLACE)`. Refusals are [`Error::Exists`].
-//! - **Rename under both locks.** The locks of the old and the new name are
-//!   taken in name order (two renames never deadlock) and a crashed writer's
-//!   transaction on either is finished first. Then: the sidecar (its `docPath`
-//!   rewritten, the VS Code location `.threads/<new>.json`) and the pending
-//!   ledger file (`.cowriting/suggestions/<new>.json`, its `docId` rewritten)
-//!   are written at the new name; the document is moved (the commit point); the
-//!   old review files are removed, each only if it still holds what was read (a
-//!   writer that takes no lock changed it: copied again). A writer of ours that
-//!   was waiting on the old name's lock finds the document gone
-//!   ([`crate::txn::lock_existing`]) and writes nothing. The decision log is
-//!   history and keeps the names documents had when they were decided; the
-//!   suggestions keep their source (the document as the producer saw it).
+//! - **Rename** ([`rename`]): a transaction over both names, with an intent
+//!   record, so a crash anywhere leaves the document and its review data
+//!   under one name; the decision log records it.
 //! - **To the trash**, never removed: the document, then its sidecar and its
 //!   pending ledger file, each to the freedesktop trash (the `trash` crate), from
 //!   where a file manager restores them to where they were.
 
 use crate::error::{Error, Result};
-use crate::fsutil::{self, Expect};
-use crate::ledger::{pending_text, Ledger};
+use crate::ledger::Ledger;
 use crate::store::Store;
 use crate::txn::lock_and_recover;
 use crate::workspace::{is_document_name, kind_of, segments, DocPath, Workspace};
-use cowriting_core::model::serialize_artifact;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
+
+pub mod rename;
+pub use rename::rename_document;
 
 /// The longest name a file system takes for one segment, in bytes.
 const MAX_SEGMENT_BYTES: usize = 255;
@@ -207,193 +199,6 @@ fn existing_entry(ws: &Workspace, doc: &DocPath) -> Result<(PathBuf, bool)> {
             why: "its folder leads out of the workspace",
         })?;
     Ok((parent.join(name), meta.file_type().is_symlink()))
-}
-
-/// Rename or move `from` to `raw_to` ([`new_document_name`]): see the module
-/// docs. Returns the new name.
-pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<DocPath> {
-    let to = new_document_name(raw_to)?;
-    if to == *from {
-        return Err(Error::BadInput(format!(
-            "{from}: the document already has that name"
-        )));
-    }
-    let ws = store.workspace();
-    let ledger = Ledger::new(ws.root());
-    // Both names' locks, in name order.
-    let (first, second) = if *from < to { (from, &to) } else { (&to, from) };
-    let first_lock = lock_and_recover(store, first)?;
-    let second_lock = lock_and_recover(store, second)?;
-    let (from_lock, to_lock) = if first == from {
-        (&first_lock, &second_lock)
-    } else {
-        (&second_lock, &first_lock)
-    };
-
-    let (from_entry, is_link) = existing_entry(ws, from)?;
-    let to_parts: Vec<String> = to.as_str().split('/').map(str::to_owned).collect();
-    let (to_dir, _) = folder(ws, &to_parts[..to_parts.len() - 1], false)?;
-    let to_entry = to_dir.join(&to_parts[to_parts.len() - 1]);
-    if is_link && to_entry.parent() != from_entry.parent() {
-        return Err(Error::BadInput(format!(
-            "{from}: a symlink; rename it within its folder (a link moved elsewhere would lead somewhere else)"
-        )));
-    }
-    if std::fs::symlink_metadata(&to_entry).is_ok() {
-        return Err(Error::Exists {
-            path: to.to_string(),
-            what: "a file",
-        });
-    }
-    let to_sidecar = ws.sidecar_file(&to)?;
-    let to_pending = ledger.pending_file(&to)?;
-    for (file, what) in [
-        (&to_sidecar, "review data (a sidecar) left under that name"),
-        (
-            &to_pending,
-            "review data (pending suggestions) left under that name",
-        ),
-    ] {
-        if std::fs::symlink_metadata(file).is_ok() {
-            return Err(Error::Exists {
-                path: to.to_string(),
-                what,
-            });
-        }
-    }
-    // What moves, read under the locks. A sidecar or pending file that cannot
-    // be read refuses the rename (it is never rewritten).
-    let sidecar = store.load_bytes(from)?;
-    let (pending_bytes, entries) = ledger.pending_with_bytes(from)?;
-    let from_pending = ledger.pending_file(from)?;
-
-    folder(ws, &to_parts[..to_parts.len() - 1], true)?;
-    // 1. The review data at the new name.
-    let mut written_sidecar = None;
-    if let Some((mut artifact, _)) = sidecar.clone() {
-        artifact.doc_path = to.to_string();
-        let text = serialize_artifact(&artifact);
-        if !store.replace_locked(to_lock, &to, Some(text.as_bytes()), Expect::Absent)? {
-            return Err(Error::Exists {
-                path: to.to_string(),
-                what: "review data (a sidecar) left under that name",
-            });
-        }
-        written_sidecar = Some(text.into_bytes());
-    }
-    let new_pending = pending_bytes.as_ref().map(|_| pending_text(&to, entries));
-    if let Some(text) = &new_pending {
-        if let Err(e) = fsutil::replace(&to_pending, text.as_bytes(), Expect::Absent) {
-            undo_copy(store, to_lock, &to, written_sidecar.as_deref(), None, &to_pending);
-            return Err(Error::io(&to_pending)(e.into()));
-        }
-    }
-    // 2. The document: the commit point.
-    if let Err(e) = move_noreplace(&from_entry, &to_entry) {
-        undo_copy(
-            store,
-            to_lock,
-            &to,
-            written_sidecar.as_deref(),
-            new_pending.as_deref().map(str::as_bytes),
-            &to_pending,
-        );
-        return Err(match e.kind() {
-            ErrorKind::AlreadyExists => Error::Exists {
-                path: to.to_string(),
-                what: "a file",
-            },
-            _ => Error::io(&from_entry)(e),
-        });
-    }
-    sync_dir(&to_dir);
-    if let Some(dir) = from_entry.parent() {
-        sync_dir(dir);
-    }
-    // 3. The old review data goes: only if it still holds what was copied.
-    if let Some((_, read)) = sidecar {
-        move_rest_of_sidecar(
-            store,
-            from_lock,
-            to_lock,
-            from,
-            &to,
-            read,
-            written_sidecar.unwrap_or_default(),
-        )?;
-    }
-    if let Some(read) = pending_bytes {
-        // Pending files are written only under the lock we hold.
-        fsutil::remove(&from_pending, Expect::of(Some(&read)))
-            .map_err(|e| Error::io(&from_pending)(e.into()))?;
-    }
-    Ok(to)
-}
-
-/// Take back step 1 of a rename that could not move the document.
-fn undo_copy(
-    store: &Store,
-    to_lock: &crate::lock::DocLock,
-    to: &DocPath,
-    sidecar: Option<&[u8]>,
-    pending: Option<&[u8]>,
-    to_pending: &Path,
-) {
-    if let Some(bytes) = sidecar {
-        let _ = store.replace_locked(to_lock, to, None, Expect::of(Some(bytes)));
-    }
-    if let Some(bytes) = pending {
-        let _ = fsutil::remove(to_pending, Expect::of(Some(bytes)));
-    }
-}
-
-/// Remove the old sidecar if it still holds `read`; when a writer that takes no
-/// lock changed it since, copy it again (with the new `docPath`) and retry.
-fn move_rest_of_sidecar(
-    store: &Store,
-    from_lock: &crate::lock::DocLock,
-    to_lock: &crate::lock::DocLock,
-    from: &DocPath,
-    to: &DocPath,
-    mut read: Vec<u8>,
-    mut written: Vec<u8>,
-) -> Result<()> {
-    for attempt in 0..crate::store::REDO_LIMIT {
-        if attempt > 0 {
-            fsutil::backoff(attempt);
-        }
-        if store.replace_locked(from_lock, from, None, Expect::of(Some(&read)))? {
-            return Ok(());
-        }
-        let Some((mut artifact, bytes)) = store.load_bytes(from)? else {
-            return Ok(());
-        };
-        artifact.doc_path = to.to_string();
-        let text = serialize_artifact(&artifact).into_bytes();
-        if !store.replace_locked(to_lock, to, Some(&text), Expect::of(Some(&written)))? {
-            continue;
-        }
-        read = bytes;
-        written = text;
-    }
-    Err(crate::store::kept_changing(
-        &store.workspace().sidecar_file(from)?,
-    ))
-}
-
-/// Rename `from` to `to`, refusing to replace anything at `to`.
-fn move_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
-    use rustix::fs::{renameat_with, RenameFlags, CWD};
-    match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
-        Ok(()) => Ok(()),
-        // A file system without RENAME_NOREPLACE: a hard link fails when the
-        // target exists, then the old name goes.
-        Err(e) if e == rustix::io::Errno::INVAL || e == rustix::io::Errno::NOSYS => {
-            std::fs::hard_link(from, to)?;
-            std::fs::remove_file(from)
-        }
-        Err(e) => Err(e.into()),
-    }
 }
 
 fn sync_dir(dir: &Path) {

@@ -1,0 +1,285 @@
+//! A rename or move (`cowriting rename`) that dies: at every durable step
+//! (`COWRITING_FAULT_AT=N`, the process aborts like kill -9 just before its Nth
+//! rename, removal, append or record write) and by SIGKILL at random moments.
+//!
+//! After each death the next process of ours that touches either name (here a
+//! `proposals` on the old or the new name, by turns) finishes the rename or
+//! takes it back; the writer then renames again if the document is still under
+//! its old name. The invariants: the document and every record of its review
+//! data (the thread, the pending proposal and its ledger entry) are under the
+//! new name and nowhere else; no review data is left under the old name; the
+//! rename is never refused for data a dead rename left; the decision made
+//! before the rename is the document's under its new name, and the log records
+//! the rename once; no intent record or temp file is left; the pending proposal
+//! is still decidable.
+
+mod reliability;
+
+use reliability::{proposal_ids, thread_ids, Wsp};
+use serde_json::Value;
+use std::time::Duration;
+
+const FROM: &str = "d.md";
+/// Into a new folder: the folder is made as part of the rename.
+const TO: &str = "moved/e.md";
+const TEXT: &str = "# Rename\n\nFirst sentence stays. Sentence A here. Last sentence stays.\n";
+const ACCEPTED: &str = "# Rename\n\nFirst sentence stays. Sentence A, accepted. Last sentence stays.\n";
+const MAX_FAULT_AT: usize = 40;
+const KILL_ROUNDS: usize = 40;
+const SEED: u64 = 0x2545_f491_4f6c_dd1d;
+
+/// A document with a thread, a decided proposal (in the log under the old
+/// name) and a pending one (in the sidecar and the ledger).
+struct Template {
+    ws: Wsp,
+    thread: String,
+    pending: String,
+}
+
+fn template() -> Template {
+    let ws = Wsp::new();
+    ws.write(FROM, TEXT);
+    let made = |v: Value| {
+        v.pointer("/proposal/id")
+            .or(v.pointer("/thread/id"))
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_owned()
+    };
+    let thread = made(ws.json(&[
+        "thread",
+        "new",
+        FROM,
+        "--find",
+        "First sentence",
+        "--body",
+        "Keep me.",
+    ]));
+    let decided = made(ws.json(&[
+        "propose",
+        FROM,
+        "--find",
+        "Sentence A here.",
+        "--replace",
+        "Sentence A, accepted.",
+    ]));
+    let pending = made(ws.json(&[
+        "propose",
+        FROM,
+        "--find",
+        "Last sentence stays.",
+        "--replace",
+        "Last sentence goes.",
+    ]));
+    ws.json(&["accept", FROM, &decided]);
+    assert_eq!(ws.read(FROM), ACCEPTED);
+    assert!(
+        ws.pending_has(FROM, &pending),
+        "the template has a ledger entry to move"
+    );
+    Template { ws, thread, pending }
+}
+
+fn exists(ws: &Wsp, rel: &str) -> bool {
+    std::fs::symlink_metadata(ws.file(rel)).is_ok()
+}
+
+/// What breaks an invariant after the rename was finished (by the dead
+/// process, by recovery, or by the writer's second try).
+fn problems(t: &Template, ws: &Wsp) -> Vec<String> {
+    let mut p = Vec::new();
+    if exists(ws, FROM) {
+        p.push(format!("{FROM} is still there"));
+    }
+    match std::fs::read_to_string(ws.file(TO)) {
+        Ok(text) if text == ACCEPTED => {}
+        Ok(text) => p.push(format!("{TO} holds {text:?}")),
+        Err(e) => p.push(format!("{TO}: {e}")),
+    }
+    for rel in [
+        format!(".threads/{FROM}.json"),
+        format!(".cowriting/suggestions/{FROM}.json"),
+    ] {
+        if exists(ws, &rel) {
+            p.push(format!("review data left under the old name: {rel}"));
+        }
+    }
+    let sidecar = ws.sidecar(TO);
+    if sidecar["docPath"] != TO {
+        p.push(format!("the sidecar's docPath is {}", sidecar["docPath"]));
+    }
+    if thread_ids(&sidecar) != [t.thread.clone()] {
+        p.push(format!("threads {:?}, want [{}]", thread_ids(&sidecar), t.thread));
+    }
+    if proposal_ids(&sidecar) != [t.pending.clone()] {
+        p.push(format!(
+            "proposals {:?}, want [{}]",
+            proposal_ids(&sidecar),
+            t.pending
+        ));
+    }
+    if !ws.pending_has(TO, &t.pending) {
+        p.push("the pending proposal's ledger entry is not under the new name".into());
+    }
+    let renames: Vec<Value> = ws
+        .decision_lines()
+        .into_iter()
+        .filter(|l| l.get("renamed").is_some())
+        .collect();
+    if renames.len() != 1 || renames[0]["from"] != FROM || renames[0]["to"] != TO {
+        p.push(format!("the log's rename lines: {renames:?}"));
+    }
+    let decisions = ws.json(&["decisions", TO]);
+    let n = decisions["decisions"].as_array().map_or(0, Vec::len);
+    if n != 1 {
+        p.push(format!(
+            "{n} decisions for {TO}, want the 1 made under {FROM}: {decisions}"
+        ));
+    }
+    let records = files_under(&ws.file(".cowriting/txn"));
+    if !records.is_empty() {
+        p.push(format!("intent records left: {records:?}"));
+    }
+    let left = ws.leftovers();
+    if !left.is_empty() {
+        p.push(format!("temp files left: {left:?}"));
+    }
+    p
+}
+
+/// The files under `dir` (recursively; folders left empty do not count),
+/// other than the `.gitignore` that keeps records out of git.
+fn files_under(dir: &std::path::Path) -> Vec<String> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            files.extend(files_under(&path));
+        } else if entry.file_name() != ".gitignore" {
+            files.push(path.display().to_string());
+        }
+    }
+    files
+}
+
+/// After a death: the next process touches one name (`via_new`: the new one),
+/// the writer renames again if the document is still under the old name, the
+/// invariants are checked, and the pending proposal is decided.
+fn after_death(t: &Template, ws: &Wsp, via_new: bool) -> Vec<String> {
+    let mut p = Vec::new();
+    // Recovery happens when the lock is taken, whichever name it is and
+    // whether or not the document is there (so the exit is not checked).
+    ws.run(&["proposals", if via_new { TO } else { FROM }]);
+    if exists(ws, FROM) {
+        let again = ws.run(&["rename", FROM, TO]);
+        if !again.ok() {
+            p.push(format!("the rename again was refused: {}", again.describe()));
+            return p;
+        }
+    }
+    p.extend(problems(t, ws));
+    let accept = ws.run(&["accept", TO, &t.pending]);
+    if !accept.ok() {
+        p.push(format!(
+            "the pending proposal is not decidable under the new name: {}",
+            accept.describe()
+        ));
+    }
+    p
+}
+
+#[test]
+fn a_completed_rename_meets_every_invariant() {
+    // The control: nothing dies, so a failure in the tests below is the crash.
+    let t = template();
+    let ws = t.ws.copy();
+    let out = ws.run(&["rename", FROM, TO]);
+    assert!(out.ok(), "{}", out.describe());
+    let p = after_death(&t, &ws, true);
+    assert!(p.is_empty(), "{p:#?}");
+}
+
+#[test]
+fn a_rename_that_dies_at_every_step_ends_under_one_name() {
+    let t = template();
+    let mut completed_at = None;
+    let mut violations = Vec::new();
+    for n in 1..=MAX_FAULT_AT {
+        let ws = t.ws.copy();
+        let out = ws
+            .spawn(&["rename", FROM, TO], &[("COWRITING_FAULT_AT", n.to_string())])
+            .wait();
+        if out.ok() {
+            assert!(
+                n > 1,
+                "the fault hook is not there: the rename completed at COWRITING_FAULT_AT=1"
+            );
+            completed_at = Some(n);
+        } else if !(out.signal.is_some() || matches!(out.code, Some(134) | Some(137))) {
+            violations.push(format!(
+                "N={n}: neither completed nor aborted: {}",
+                out.describe()
+            ));
+            continue;
+        }
+        let died_after_move = !exists(&ws, FROM);
+        for p in after_death(&t, &ws, n % 2 == 0) {
+            violations.push(format!(
+                "N={n} (document moved before the death: {died_after_move}): {p}"
+            ));
+        }
+        if completed_at.is_some() {
+            break;
+        }
+    }
+    eprintln!(
+        "[crash] rename: completed at N={completed_at:?}, violations={}",
+        violations.len()
+    );
+    assert!(
+        completed_at.is_some(),
+        "the rename still aborted at COWRITING_FAULT_AT={MAX_FAULT_AT}"
+    );
+    assert!(violations.is_empty(), "{violations:#?}");
+}
+
+#[test]
+fn a_rename_killed_at_random_moments_ends_under_one_name() {
+    let t = template();
+    // How long a rename takes here: kills are spread over one and a half times that.
+    let mut took = Vec::new();
+    for _ in 0..3 {
+        let ws = t.ws.copy();
+        let start = std::time::Instant::now();
+        assert!(ws.run(&["rename", FROM, TO]).ok());
+        took.push(start.elapsed().as_millis() as u64);
+    }
+    took.sort();
+    let range = (took[1] * 3 / 2).max(5);
+    let mut rng = SEED;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let (mut killed, mut violations) = (0, Vec::new());
+    for round in 0..KILL_ROUNDS {
+        let ws = t.ws.copy();
+        let delay = next() % (range + 1);
+        let mut child = ws.spawn(&["rename", FROM, TO], &[]);
+        std::thread::sleep(Duration::from_millis(delay));
+        if !child.exited() {
+            child.kill();
+            killed += 1;
+        }
+        child.wait();
+        for p in after_death(&t, &ws, round % 2 == 0) {
+            violations.push(format!("round {round}, killed after {delay} ms: {p}"));
+        }
+    }
+    eprintln!(
+        "[crash] rename: {KILL_ROUNDS} rounds, delay 0..={range} ms (a rename took {took:?} ms), killed while running: {killed}"
+    );
+    assert!(violations.is_empty(), "{violations:#?}");
+}
