@@ -414,9 +414,11 @@ async fn export_document(
     export::export_document(app, path, format, with_review).await
 }
 
-/// Search every document (the open ones as the writer has them) and thread.
-#[tauri::command(async)]
-fn search(
+/// Search every document (the open ones as the writer has them, searched under
+/// the lock) and thread; the files are read off the lock and off the UI thread,
+/// so a search of a large workspace never holds up typing or saving.
+#[tauri::command]
+async fn search(
     state: State<'_, AppState>,
     query: String,
     case_sensitive: bool,
@@ -429,7 +431,11 @@ fn search(
         whole_word,
         regex,
     };
-    state.with(|api| api.search(&q))
+    let (ops, open) = state.with(|api| api.search_open(&q))?;
+    tauri::async_runtime::spawn_blocking(move || ops.search_with(&q, open))
+        .await
+        .map_err(info)
+        .and_then(|r| r.map_err(|e| e.info()))
 }
 
 /// The workspace's review (the Inbox tab): the open documents as the writer
@@ -447,6 +453,16 @@ async fn inbox(state: State<'_, AppState>) -> Res<InboxOut> {
 #[tauri::command(async)]
 fn add_word(state: State<'_, AppState>, word: String) -> Res<DictionaryOut> {
     state.with(|api| api.add_word(&word))
+}
+
+#[tauri::command(async)]
+fn dictionary(state: State<'_, AppState>) -> Res<DictionaryOut> {
+    state.with(|api| api.dictionary())
+}
+
+#[tauri::command(async)]
+fn remove_word(state: State<'_, AppState>, word: String) -> Res<DictionaryOut> {
+    state.with(|api| api.remove_word(&word))
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -920,6 +936,8 @@ fn main() {
             inbox,
             export_document,
             add_word,
+            dictionary,
+            remove_word,
             identity,
             save_identity,
             open_folder,

@@ -2,7 +2,8 @@
 // is underlined within a bounded wait (Harper runs in the app's checker
 // process), its tooltip offers Harper's closest replacement first, a click fixes
 // it as the writer's own edit (no proposal filed), and "Add to dictionary"
-// writes the workspace's dictionary and takes the underline away.
+// writes the workspace's dictionary and takes the underline away; Settings lists
+// the dictionary, and a word taken out there is underlined again.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -79,6 +80,16 @@ test("a slip is underlined as you type; its fix is one click, the writer's own e
     const dict = join(ws, ".cowriting/dictionary.txt");
     await until(() => existsSync(dict) && readFileSync(dict, "utf8") === "Jorunn\n", "the dictionary written");
     await until(async () => !(await underlined(b, "error")).includes("Jorunn"), "the name no longer underlined", 60_000);
+
+    // Settings lists the dictionary; taking the word out brings the underline back.
+    await b.keys(["Control", ","]);
+    const item = await b.$('.set-word-item[data-word="Jorunn"]');
+    await item.waitForExist({ timeout: 20_000 });
+    await b.saveScreenshot(join(ARTIFACTS, "dictionary.png"));
+    await click(b, '.set-word-item[data-word="Jorunn"] .set-word-remove');
+    await until(() => !existsSync(dict) || !readFileSync(dict, "utf8").includes("Jorunn"), "the word taken out of the dictionary file");
+    await click(b, ".modal-cancel");
+    await until(async () => (await underlined(b, "error")).includes("Jorunn"), "the name underlined again", 60_000);
   });
 });
 

@@ -98,6 +98,10 @@ export interface Backend {
   inbox(): Promise<InboxOut>;
   /** Add a word to the workspace's dictionary (words spelling accepts). */
   addWord(word: string): Promise<DictionaryOut>;
+  /** The workspace's dictionary (Settings lists it). */
+  dictionary(): Promise<DictionaryOut>;
+  /** Take a word out of the workspace's dictionary. */
+  removeWord(word: string): Promise<DictionaryOut>;
   saveSettings(settings: SettingsDto): Promise<SettingsDto>;
   /** Who the writer is: the author of their comments, typing and decisions. */
   identity(): Promise<IdentityDto>;
@@ -195,6 +199,8 @@ export async function tauriBackend(): Promise<Backend> {
     search: (query, caseSensitive, wholeWord, regex) => invoke("search", { query, caseSensitive, wholeWord, regex }),
     inbox: () => invoke("inbox"),
     addWord: (word) => invoke("add_word", { word }),
+    dictionary: () => invoke("dictionary"),
+    removeWord: (word) => invoke("remove_word", { word }),
     saveSettings: (settings) => invoke("save_settings", { settings }),
     identity: () => invoke("identity"),
     saveIdentity: (name, email) => invoke("save_identity", { name, email }),

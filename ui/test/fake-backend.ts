@@ -39,6 +39,8 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     search: async (query) => ({ query, unit: "utf16", hits: [], threads: [], truncated: false, errors: [] }),
     inbox: async () => ({ unit: "utf16", groups: [], documents: [], errors: [] }),
     addWord: async (word) => ({ file: ".cowriting/dictionary.txt", words: [word] }),
+    dictionary: async () => ({ file: ".cowriting/dictionary.txt", words: [] }),
+    removeWord: async () => ({ file: ".cowriting/dictionary.txt", words: [] }),
     identity: async () => ({ name: null, email: null, gitName: "Writer", gitEmail: "writer@example.com", id: "writer@example.com", display: "Writer", source: "git", ask: false }),
     saveIdentity: no,
     undo: applied,

@@ -18,6 +18,8 @@ const fake = vi.hoisted(() => ({
   saves: [] as string[],
   conflict: false,
   settings: null as unknown as SettingsDto,
+  words: ["Jorunn"] as string[],
+  wordCalls: [] as string[],
 }));
 
 vi.mock("../src/backend", async (importOriginal) => {
@@ -75,6 +77,17 @@ vi.mock("../src/backend", async (importOriginal) => {
       return result(fake.conflict, fake.conflict);
     },
     checkDocument: async () => [{ producer: "harper", error: { code: "not_installed", message: "harper: no" } }],
+    dictionary: async () => ({ file: ".cowriting/dictionary.txt", words: [...fake.words] }),
+    addWord: async (w) => {
+      fake.wordCalls.push(`add ${w}`);
+      fake.words = [...fake.words, w].sort();
+      return { file: ".cowriting/dictionary.txt", words: [...fake.words] };
+    },
+    removeWord: async (w) => {
+      fake.wordCalls.push(`remove ${w}`);
+      fake.words = fake.words.filter((x) => x !== w);
+      return { file: ".cowriting/dictionary.txt", words: [...fake.words] };
+    },
   });
   return { ...orig, tauriBackend: async () => backend };
 });
@@ -134,6 +147,34 @@ describe("who you are", () => {
     expect(saved.enabled, "untouched checkers stay as they were").toEqual(["harper"]);
     await until(() => !q(".set-name"), "the dialog to close");
     expect(q(".st-you")!.title).toContain("ada@example.org");
+  });
+});
+
+describe("the workspace's dictionary", () => {
+  const words = () => Array.from(document.querySelectorAll<HTMLElement>(".set-word-item"), (e) => e.dataset.word);
+
+  it("is listed in Settings; a word is taken out or added at once, not with Save", async () => {
+    click(".st-you");
+    await until(() => words().length === 1, "the dictionary listed");
+    expect(words()).toEqual(["Jorunn"]);
+    expect(q(".set-words-file")!.textContent).toContain(".cowriting/dictionary.txt");
+    click('.set-word-item[data-word="Jorunn"] .set-word-remove');
+    await until(() => words().length === 0, "the word taken out");
+    expect(fake.wordCalls).toEqual(["remove Jorunn"]);
+    expect(q(".set-words-empty"), "an empty dictionary says how words get there").not.toBeNull();
+    // Enter in the field adds the word; it does not save (and close) the dialog.
+    const saves = fake.savedSettings.length;
+    const field = q<HTMLInputElement>(".set-word")!;
+    field.value = " Eilif ";
+    field.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+    await until(() => words().length === 1, "the word added");
+    expect(words()).toEqual(["Eilif"]);
+    expect(fake.wordCalls).toEqual(["remove Jorunn", "add Eilif"]);
+    expect(field.value).toBe("");
+    expect(fake.savedSettings.length, "Enter in the word field saves nothing").toBe(saves);
+    expect(q(".set-name"), "the dialog stays open").not.toBeNull();
+    click(".modal-cancel");
+    await until(() => !q(".set-name"), "the dialog to close");
   });
 });
 

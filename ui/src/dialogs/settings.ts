@@ -1,6 +1,7 @@
 // The Settings dialog (Ctrl+,): who you are (name, e-mail: git's by default),
 // autosave, how Ask Claude runs (transport, model, command, timeout) and which
 // checkers Check document runs (those not installed marked so); saved by the core.
+// The workspace's dictionary is listed too (dictionary.ts), changed at once.
 import type { App } from "../main";
 import type { AutoSave } from "../bindings/AutoSave";
 import type { IdentitySource } from "../bindings/IdentitySource";
@@ -10,6 +11,7 @@ import { h } from "../dom";
 import { parseDelay } from "../autosave";
 import { nextEnabled, parseTimeout } from "../jobs";
 import { closeModal, modal, toast } from "../views/modal";
+import { dictionaryFieldset } from "./dictionary";
 
 /** Open the dialog with the core's settings; Save has the core write them. */
 export async function openSettings(app: App) {
@@ -104,6 +106,7 @@ export async function openSettings(app: App) {
       field("Timeout (seconds)", timeout),
     ),
     h("fieldset", {}, h("legend", { text: "Check document runs" }), producers),
+    dictionaryFieldset(app),
     h("div", { class: "set-path", text: `Saved in ${s.path}` }),
     error,
     h("div", { class: "modal-actions" }, save, cancel),

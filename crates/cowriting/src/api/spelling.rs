@@ -10,4 +10,14 @@ impl Api {
     pub fn add_word(&self, word: &str) -> Result<DictionaryOut> {
         self.ops().add_word(word)
     }
+
+    /// The workspace's dictionary, as Settings lists it.
+    pub fn dictionary(&self) -> Result<DictionaryOut> {
+        self.ops().dictionary()
+    }
+
+    /// Take `word` out of the workspace's dictionary (Settings' remove).
+    pub fn remove_word(&self, word: &str) -> Result<DictionaryOut> {
+        self.ops().remove_word(word)
+    }
 }

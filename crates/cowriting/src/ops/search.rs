@@ -1,13 +1,15 @@
 //! Search across the workspace: every document's text and every thread's
 //! comments and anchored text. The CLI searches the files as they are on disk
 //! ([`Ops::search`]); the app searches its open documents as the writer has
-//! them, unsaved text included ([`crate::api::Api::search`]). Both go through
-//! `search_docs`, so a hit is placed and shown one way.
+//! them, unsaved text included, searched under the app's lock
+//! ([`crate::api::Api::search_open`]), and the files off it
+//! ([`Ops::search_with`]). Both place and show a hit one way.
 
 use super::*;
 use cowriting_core::document::Document;
 use cowriting_core::offset::ByteRange;
 use regex::{Regex, RegexBuilder};
+use std::collections::BTreeMap;
 
 /// What to look for.
 #[derive(Clone, Debug, Default)]
@@ -144,45 +146,95 @@ fn hit(doc: &Document, unit: Unit, name: &str, start: usize, end: usize) -> view
     }
 }
 
-/// Search `docs` for `query`: `visit` gives each document's session to the
-/// search (a client's open one, or one on the files), or fails, and the
-/// document is listed as not searched.
-pub fn search_docs(
-    query: &SearchQuery,
-    unit: Unit,
-    docs: Vec<DocPath>,
-    mut visit: impl FnMut(&DocPath, &mut dyn FnMut(&Session)) -> Result<()>,
-) -> Result<SearchOut> {
-    let re = query.matcher()?;
-    let mut found = Found::default();
-    let mut errors = Vec::new();
-    for doc in docs {
-        if found.truncated {
-            break;
-        }
-        if let Err(e) = visit(&doc, &mut |s| search_session(s, &re, unit, &mut found)) {
-            errors.push(views::DocError {
-                document: doc.to_string(),
-                error: e.info(),
-            });
-        }
+/// The open documents' finds, made under the app's lock from the texts as the
+/// writer has them ([`crate::api::Api::search_open`]); the rest of the search
+/// reads the files off that lock ([`Ops::search_with`]).
+pub struct OpenFinds {
+    re: Regex,
+    docs: BTreeMap<DocPath, Found>,
+}
+
+impl OpenFinds {
+    /// What `query` finds in each of `sessions`.
+    pub(crate) fn new<'s>(
+        query: &SearchQuery,
+        unit: Unit,
+        sessions: impl Iterator<Item = (&'s DocPath, &'s Session)>,
+    ) -> Result<OpenFinds> {
+        let re = query.matcher()?;
+        let docs = sessions
+            .map(|(doc, s)| (doc.clone(), finds(s, &re, unit)))
+            .collect();
+        Ok(OpenFinds { re, docs })
     }
-    Ok(SearchOut {
-        query: query.text.clone(),
-        unit,
-        hits: found.hits,
-        threads: found.threads,
-        truncated: found.truncated,
-        errors,
-    })
+}
+
+/// What `re` finds in one session, up to [`MAX_HITS`].
+fn finds(s: &Session, re: &Regex, unit: Unit) -> Found {
+    let mut found = Found::default();
+    search_session(s, re, unit, &mut found);
+    found
+}
+
+impl Found {
+    /// Add one document's finds, up to [`MAX_HITS`] in all (text hits first,
+    /// as they were found).
+    fn add(&mut self, doc: Found) {
+        for h in doc.hits {
+            if self.full() {
+                return;
+            }
+            self.hits.push(h);
+        }
+        for t in doc.threads {
+            if self.full() {
+                return;
+            }
+            self.threads.push(t);
+        }
+        self.truncated |= doc.truncated;
+    }
 }
 
 impl Ops {
     /// Search every document of the workspace as it is on disk, and their
     /// threads.
     pub fn search(&self, query: &SearchQuery) -> Result<SearchOut> {
-        search_docs(query, self.unit, self.docs(None)?, |doc, f| {
-            self.session(doc).map(|s| f(&s))
+        self.search_with(query, OpenFinds::new(query, self.unit, std::iter::empty())?)
+    }
+
+    /// Search every document, taking `open`'s finds for the documents it has
+    /// and reading the others from disk: a document that cannot be read is
+    /// listed as not searched.
+    pub fn search_with(&self, query: &SearchQuery, mut open: OpenFinds) -> Result<SearchOut> {
+        let mut found = Found::default();
+        let mut errors = Vec::new();
+        for doc in self.docs(None)? {
+            if found.truncated {
+                break;
+            }
+            let finds = match open.docs.remove(&doc) {
+                Some(f) => f,
+                None => match self.session(&doc) {
+                    Ok(s) => finds(&s, &open.re, self.unit),
+                    Err(e) => {
+                        errors.push(views::DocError {
+                            document: doc.to_string(),
+                            error: e.info(),
+                        });
+                        continue;
+                    }
+                },
+            };
+            found.add(finds);
+        }
+        Ok(SearchOut {
+            query: query.text.clone(),
+            unit: self.unit,
+            hits: found.hits,
+            threads: found.threads,
+            truncated: found.truncated,
+            errors,
         })
     }
 }
