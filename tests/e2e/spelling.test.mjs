@@ -85,6 +85,8 @@ test("a slip is underlined as you type; its fix is one click, the writer's own e
     await b.keys(["Control", ","]);
     const item = await b.$('.set-word-item[data-word="Jorunn"]');
     await item.waitForExist({ timeout: 20_000 });
+    await b.execute(() => document.querySelector(".set-dictionary").scrollIntoView({ block: "center" }));
+    await b.pause(500); // the scroll painted before the screenshot
     await b.saveScreenshot(join(ARTIFACTS, "dictionary.png"));
     await click(b, '.set-word-item[data-word="Jorunn"] .set-word-remove');
     await until(() => !existsSync(dict) || !readFileSync(dict, "utf8").includes("Jorunn"), "the word taken out of the dictionary file");

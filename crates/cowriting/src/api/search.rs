@@ -32,10 +32,7 @@ mod tests {
     use cowriting_core::offset::Utf16Offset;
 
     fn q(text: &str) -> SearchQuery {
-        SearchQuery {
-            text: text.into(),
-            ..SearchQuery::default()
-        }
+        SearchQuery::literal(text)
     }
 
     /// The open document is searched as the writer has it (unsaved text

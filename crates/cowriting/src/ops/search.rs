@@ -30,6 +30,14 @@ pub const MAX_HITS: usize = 1000;
 const CONTEXT_CHARS: usize = 40;
 
 impl SearchQuery {
+    /// A literal search for `text`, any case.
+    pub fn literal(text: impl Into<String>) -> SearchQuery {
+        SearchQuery {
+            text: text.into(),
+            ..SearchQuery::default()
+        }
+    }
+
     /// The query as a regular expression; an empty query or a bad expression
     /// is a `bad_input` error.
     pub fn matcher(&self) -> Result<Regex> {
@@ -245,10 +253,7 @@ mod tests {
     use cowriting_workspace::error::ErrorCode;
 
     fn q(text: &str) -> SearchQuery {
-        SearchQuery {
-            text: text.into(),
-            ..SearchQuery::default()
-        }
+        SearchQuery::literal(text)
     }
 
     #[test]
