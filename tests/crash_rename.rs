@@ -283,3 +283,134 @@ fn a_rename_killed_at_random_moments_ends_under_one_name() {
     );
     assert!(violations.is_empty(), "{violations:#?}");
 }
+
+/// Writers beside a rename, each a real process: `WRITERS` processes file
+/// `PER_WRITER` proposals each on the document, by its old name until that is
+/// refused, then by its new one, while one more process renames it. Every
+/// proposal a writer was told was filed is under the new name with its ledger
+/// entry; none is under the old name; a writer is refused only by the old
+/// name's being gone, never twice for one proposal.
+#[test]
+fn writers_beside_a_rename_lose_nothing() {
+    const WRITERS: usize = 4;
+    const PER_WRITER: usize = 8;
+    let ws = Wsp::new();
+    let text: String = (0..WRITERS * PER_WRITER)
+        .map(|i| format!("Sentence number {i} stays here.\n\n"))
+        .collect();
+    ws.write(FROM, &text);
+    let ws = std::sync::Arc::new(ws);
+    let filed = std::sync::Mutex::new(Vec::<String>::new());
+    let by_new_name = std::sync::atomic::AtomicUsize::new(0);
+    let refused = std::sync::Mutex::new(Vec::<String>::new());
+    std::thread::scope(|s| {
+        for w in 0..WRITERS {
+            let (ws, filed, refused, by_new_name) = (&ws, &filed, &refused, &by_new_name);
+            s.spawn(move || {
+                for k in 0..PER_WRITER {
+                    let i = w * PER_WRITER + k;
+                    let find = format!("Sentence number {i} stays here.");
+                    let replace = format!("Sentence number {i} was changed.");
+                    let mut tries = Vec::new();
+                    for name in [FROM, TO] {
+                        let out = ws.run(&["propose", name, "--find", &find, "--replace", &replace]);
+                        if out.ok() {
+                            if name == TO {
+                                by_new_name.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            let id = out
+                                .json()
+                                .pointer("/proposal/id")
+                                .and_then(Value::as_str)
+                                .map(str::to_owned);
+                            filed
+                                .lock()
+                                .unwrap()
+                                .push(id.unwrap_or_else(|| format!("no id: {}", out.describe())));
+                            break;
+                        }
+                        tries.push(out.describe());
+                    }
+                    if tries.len() == 2 {
+                        refused.lock().unwrap().push(format!("sentence {i}: {tries:#?}"));
+                    }
+                }
+            });
+        }
+        let ws = &ws;
+        s.spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            let out = ws.run(&["rename", FROM, TO]);
+            assert!(out.ok(), "{}", out.describe());
+        });
+    });
+    let filed = filed.into_inner().unwrap();
+    let refused = refused.into_inner().unwrap();
+    assert!(refused.is_empty(), "refused under both names: {refused:#?}");
+    assert_eq!(filed.len(), WRITERS * PER_WRITER);
+    assert!(!exists(&ws, FROM), "the rename happened");
+    let mut kept = proposal_ids(&ws.sidecar(TO));
+    kept.sort();
+    let mut want = filed.clone();
+    want.sort();
+    assert_eq!(kept, want, "every proposal filed is under the new name, once");
+    let no_ledger: Vec<&String> = filed.iter().filter(|id| !ws.pending_has(TO, id)).collect();
+    assert!(
+        no_ledger.is_empty(),
+        "without their ledger entry under the new name: {no_ledger:?}"
+    );
+    for rel in [
+        format!(".threads/{FROM}.json"),
+        format!(".cowriting/suggestions/{FROM}.json"),
+    ] {
+        assert!(!exists(&ws, &rel), "review data under the old name: {rel}");
+    }
+    let left = ws.leftovers();
+    assert!(left.is_empty(), "temp files left: {left:?}");
+    eprintln!(
+        "[concurrency] rename beside {WRITERS} writers: {} proposals filed ({} by the new name, after the old one was refused), all under {TO}",
+        filed.len(),
+        by_new_name.into_inner()
+    );
+}
+
+/// Two renames of one document at once, to two names: one wins, the other is
+/// refused (the document is no longer there), and nothing is left under the
+/// loser's name.
+#[test]
+fn two_renames_at_once_one_wins() {
+    for round in 0..5 {
+        let t = template();
+        let ws = t.ws.copy();
+        let a = ws.spawn(&["rename", FROM, "a.md"], &[]);
+        let b = ws.spawn(&["rename", FROM, "b.md"], &[]);
+        let (a, b) = (a.wait(), b.wait());
+        assert!(
+            a.ok() != b.ok(),
+            "round {round}: exactly one wins: {} / {}",
+            a.describe(),
+            b.describe()
+        );
+        let (won, lost) = if a.ok() {
+            ("a.md", "b.md")
+        } else {
+            ("b.md", "a.md")
+        };
+        let loser = if a.ok() { &b } else { &a };
+        let error: Value = serde_json::from_str(loser.stderr.trim()).unwrap_or(Value::Null);
+        // A document that is not there is bad input (as for any command).
+        assert_eq!(error["code"], "bad_input", "round {round}: {}", loser.describe());
+        assert_eq!(ws.read(won), ACCEPTED);
+        for rel in [
+            lost.to_owned(),
+            format!(".threads/{lost}.json"),
+            format!(".cowriting/suggestions/{lost}.json"),
+        ] {
+            assert!(
+                !exists(&ws, &rel),
+                "round {round}: {rel} left by the rename that lost"
+            );
+        }
+        assert_eq!(proposal_ids(&ws.sidecar(won)), [t.pending.clone()]);
+    }
+}
