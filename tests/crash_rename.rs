@@ -15,7 +15,7 @@
 
 mod reliability;
 
-use reliability::{proposal_ids, thread_ids, Wsp};
+use reliability::{comment_ids, proposal_ids, thread_ids, Wsp};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -413,4 +413,101 @@ fn two_renames_at_once_one_wins() {
         }
         assert_eq!(proposal_ids(&ws.sidecar(won)), [t.pending.clone()]);
     }
+}
+
+/// A rename beside a writer that takes no lock and writes the sidecar in place
+/// (as the VS Code extension does, `tests/fixtures/vscode_writer.mjs`), over
+/// `JS_ROUNDS` rounds, the rename started after 1–5 of its records: none of its
+/// records is lost. Each is in the sidecar under the new name (always, for one
+/// written before the rename began), or, if it wrote after the rename had moved
+/// the sidecar (it does not know of renames), in the sidecar it wrote again
+/// under the old name.
+#[test]
+fn a_rename_beside_the_vscode_writer_loses_none_of_its_records() {
+    const JS_ROUNDS: usize = 12;
+    let t = template();
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vscode_writer.mjs");
+    let (mut total, mut moved, mut violations) = (0, 0, Vec::new());
+    for round in 0..JS_ROUNDS {
+        let ws = t.ws.copy();
+        let dir = tempfile::tempdir().unwrap();
+        let (out, stop) = (dir.path().join("records.txt"), dir.path().join("stop"));
+        std::fs::write(&out, "").unwrap();
+        let mut js = std::process::Command::new("node")
+            .arg(&script)
+            .arg(ws.file(&format!(".threads/{FROM}.json")))
+            .arg(&t.thread)
+            .arg(&out)
+            .arg(&stop)
+            .args(["400".to_owned(), round.to_string()])
+            .stdin(std::process::Stdio::null())
+            .spawn()
+            .expect("node");
+        let records = || -> Vec<String> {
+            std::fs::read_to_string(&out)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.split_whitespace().nth(1).map(str::to_owned))
+                .collect()
+        };
+        let deadline = std::time::Instant::now() + reliability::WAIT;
+        while records().len() < 1 + round % 5 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the JS writer wrote nothing"
+            );
+            assert!(js.try_wait().unwrap().is_none(), "the JS writer ended early");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let before = records();
+        let renamed = ws.run(&["rename", FROM, TO]);
+        std::thread::sleep(Duration::from_millis(100));
+        std::fs::write(&stop, "").unwrap();
+        let status = loop {
+            if let Some(s) = js.try_wait().unwrap() {
+                break s;
+            }
+            assert!(std::time::Instant::now() < deadline, "the JS writer did not stop");
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        assert!(renamed.ok(), "round {round}: {}", renamed.describe());
+        assert!(
+            status.success(),
+            "round {round}: the JS writer failed: {status:?}"
+        );
+
+        let ids_in = |doc: &str| -> Vec<String> {
+            if !exists(&ws, &format!(".threads/{doc}.json")) {
+                return Vec::new();
+            }
+            let s = ws.sidecar(doc);
+            let mut v = comment_ids(&s);
+            v.extend(thread_ids(&s));
+            v
+        };
+        let (new, old) = (ids_in(TO), ids_in(FROM));
+        let all = records();
+        for id in &all {
+            if !new.contains(id) && !old.contains(id) {
+                violations.push(format!("round {round}: its record {id} lost"));
+            } else if before.contains(id) && !new.contains(id) {
+                violations.push(format!(
+                    "round {round}: its record {id}, written before the rename, not under the new name"
+                ));
+            }
+        }
+        if !new.contains(&t.thread) || proposal_ids(&ws.sidecar(TO)) != [t.pending.clone()] {
+            violations.push(format!(
+                "round {round}: our thread or pending proposal not under the new name"
+            ));
+        }
+        total += all.len();
+        moved += all.iter().filter(|id| new.contains(id)).count();
+    }
+    eprintln!(
+        "[concurrency] rename beside the VS Code-style writer, {JS_ROUNDS} rounds: {total} of its records, {moved} under the new name, {} in the sidecar it wrote again under the old one; violations: {}",
+        total - moved,
+        violations.len()
+    );
+    assert!(violations.is_empty(), "{violations:#?}");
 }
