@@ -1,14 +1,18 @@
 // Which threads get a margin note (extensions/margin-notes.ts): only those
 // whose anchors touch the visible ranges, in a 5 MB document with 1,000 threads
 // (checked against a filter over every thread), none for an orphaned or a
-// detached thread; the note's first words; the legend telling of the notes.
+// detached thread; the note's first words; the legend telling of the notes;
+// the notes drawn in an editor whose rectangles are stubbed (jsdom has no layout).
 import { describe, expect, it } from "vitest";
-import { Text } from "@codemirror/state";
+import { EditorState, Text } from "@codemirror/state";
+import { EditorView } from "@codemirror/view";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 import type { ThreadDto } from "../src/bindings/ThreadDto";
-import { excerpt, notesInView } from "../src/extensions/margin-notes";
+import { excerpt, marginNotes, notesInView } from "../src/extensions/margin-notes";
+import { reviewState } from "../src/extensions/review-field";
 import { ReviewState } from "../src/review-state";
 import { LAYOUT } from "../src/views/layout";
+import { stubLayout, until } from "./dom";
 
 const ada = { kind: "human", id: "ada@example.com", model: null, label: "Ada", sdk: null, sessionId: null };
 
@@ -123,5 +127,57 @@ describe("excerpt", () => {
     const e = excerpt(long, 30);
     expect(e).toBe("This paragraph repeats the…");
     expect(e.length).toBeLessThanOrEqual(31);
+  });
+});
+
+describe("the notes in an editor (jsdom, its rectangles stubbed)", () => {
+  /** An editor whose scroller is 1200 px wide and whose text ends at `textRight`, inside `host`. */
+  function editor(host: HTMLElement, textRight: number, focused: string[]) {
+    const doc = "The first line has a comment.\nThe second one too.\nThe third has none.";
+    const state = EditorState.create({
+      doc,
+      extensions: [
+        reviewState(review([thread("a", 4, 9, "Is this the **first**?"), thread("b", 35, 41, "Second thoughts"), thread("gone", null, null, "Lost")])),
+        marginNotes({ focusThread: (id) => focused.push(id), authorLabel: (a) => `${a.label}!` }),
+      ],
+    });
+    document.body.append(host);
+    const view = new EditorView({ state, parent: host });
+    const rect = (left: number, right: number) => () => new DOMRect(left, 0, right - left, 800);
+    view.scrollDOM.getBoundingClientRect = rect(0, 1200);
+    Object.defineProperty(view.scrollDOM, "clientWidth", { value: 1200 });
+    view.contentDOM.getBoundingClientRect = rect(300, textRight);
+    view.requestMeasure();
+    return view;
+  }
+  const drawn = (host: HTMLElement) => Array.from(host.querySelectorAll<HTMLElement>(".cm-margin-note"));
+
+  it("draws a note per placed thread right of the text, with the author and first words; a click shows the thread", async () => {
+    stubLayout();
+    const focused: string[] = [];
+    const host = document.createElement("div");
+    editor(host, 900, focused);
+    await until(() => drawn(host).length === 2, "two notes");
+    const [a, b] = drawn(host);
+    expect([a.dataset.thread, b.dataset.thread]).toEqual(["a", "b"]);
+    expect(a.textContent).toBe("Ada!Is this the first?");
+    expect(parseFloat(a.style.left)).toBeGreaterThanOrEqual(900);
+    expect(parseFloat(b.style.top)).toBeGreaterThanOrEqual(parseFloat(a.style.top) + parseFloat(a.style.height));
+    b.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    expect(focused).toEqual(["b"]);
+  });
+
+  it("draws none when the margin is under 180 px, or at the full reading width", async () => {
+    stubLayout();
+    const narrow = document.createElement("div");
+    const wide = document.createElement("div");
+    wide.className = "reading-wide";
+    const roomy = document.createElement("div");
+    editor(narrow, 1030, []);
+    editor(wide, 900, []);
+    editor(roomy, 1010, []); // 190 px: room enough
+    await until(() => drawn(roomy).length === 2, "the notes with 190 px");
+    expect(drawn(narrow)).toEqual([]);
+    expect(drawn(wide)).toEqual([]);
   });
 });
