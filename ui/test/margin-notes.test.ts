@@ -120,6 +120,8 @@ describe("excerpt", () => {
   it("keeps a short comment as it is, on one line, without Markdown's marks", () => {
     expect(excerpt("Is this **really**\n\nthe `word`?")).toBe("Is this really the word?");
     expect(excerpt("> # Quoted heading")).toBe("Quoted heading");
+    expect(excerpt("Alternatives: **Drafts**, _The Mess Comes First_.")).toBe("Alternatives: Drafts, The Mess Comes First.");
+    expect(excerpt("Call it snake_case or __bold__")).toBe("Call it snake_case or bold");
   });
 
   it("cuts a long comment at a word, with an ellipsis", () => {

@@ -35,7 +35,12 @@ const EXCERPT = 48;
 
 /** `body`'s first words, whitespace and Markdown's emphasis and code marks left out, cut at a word with an ellipsis past `max` characters. */
 export function excerpt(body: string, max = EXCERPT): string {
-  const flat = body.replace(/[*`]/g, "").replace(/^[\s#>]+/, "").replace(/\s+/g, " ").trim();
+  const flat = body
+    .replace(/[*`]/g, "")
+    .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, "$1") // _emphasis_, not snake_case
+    .replace(/^[\s#>]+/, "")
+    .replace(/\s+/g, " ")
+    .trim();
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max);
   const space = cut.lastIndexOf(" ");
