@@ -8,16 +8,19 @@
 // when the writer wants (extensions/reflow.ts), spelling and grammar underlined
 // as the writer types (extensions/spelling.ts), in a prose theme
 // (extensions/prose.ts), the new comment's box under the selection
-// (extensions/comment-box.ts). CodeMirror's own history is not loaded: undo is the core's.
+// (extensions/comment-box.ts), threads as notes in the right margin when it has
+// room (extensions/margin-notes.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { EditorView, drawSelection, keymap, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
 import { markdown } from "@codemirror/lang-markdown";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
+import type { AuthorDto } from "./bindings/AuthorDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import { attributionTooltip, humanGutter } from "./extensions/attribution";
 import { commentBox, type CommentBoxHandlers } from "./extensions/comment-box";
 import { coreSync, type CoreSyncHandlers } from "./extensions/core-sync";
+import { marginNotes } from "./extensions/margin-notes";
 import { outlineTracker, type OutlineInfo } from "./extensions/outline";
 import { proseHighlighting, proseTheme } from "./extensions/prose";
 import { reflow } from "./extensions/reflow";
@@ -27,6 +30,8 @@ import { spelling, type SpellingHandlers } from "./extensions/spelling";
 
 export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   focusThread(id: string): void;
+  /** An author as the writer reads it (the margin notes' names). */
+  authorLabel(author: AuthorDto): string;
   /** The headings changed, or the one the cursor is under (extensions/outline.ts). */
   onOutline(info: OutlineInfo): void;
   keys: KeyBinding[];
@@ -55,6 +60,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
     keymap.of([...handlers.keys, ...searchKeymap, indentWithTab, ...defaultKeymap]),
     coreSync(handlers),
     threadClicks((id) => handlers.focusThread(id)),
+    marginNotes({ focusThread: (id) => handlers.focusThread(id), authorLabel: (a) => handlers.authorLabel(a) }),
     commentBox(handlers.comment),
     spelling(handlers.spelling),
     outlineTracker((info) => handlers.onOutline(info)),

@@ -32,6 +32,7 @@ import type { ReviewOut } from "./bindings/ReviewOut";
 import { forgetLints } from "./extensions/spelling";
 import { spellingHandlers } from "./spelling";
 import { TaskChips } from "./tasks";
+import { authorLabel } from "./util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { renderOutline } from "./views/outline";
@@ -214,6 +215,7 @@ export class App {
       accept: (id) => void this.accept(id),
       reject: (id) => void this.reject(id),
       focusThread: (id) => focusThread(this, id),
+      authorLabel: (a) => authorLabel(a, this.me),
       onOutline: (info) => renderOutline(this, info),
       keys: editorKeys(this),
       spelling: spellingHandlers(this),

@@ -62,7 +62,7 @@ export const LAYOUT = `
     <div class="legend" aria-label="What the marks in the text mean">
       <span class="lg lg-ins" title="Text a proposal adds (accept or reject it)">added</span>
       <span class="lg lg-del" title="Text a proposal removes">removed</span>
-      <span class="lg lg-thread" title="Text a comment thread is about (click it to see the thread)">comment</span>
+      <span class="lg lg-thread" title="Text a comment thread is about, with a note in the right margin when the window has room (click either to see the thread)">comment</span>
       <span class="lg lg-claude" title="Text accepted from Claude (hover it: who, when, what was asked; Ctrl+Shift+A hides the tint)">Claude's</span>
     </div>
     <div class="panel-body review-body"></div>
