@@ -409,6 +409,16 @@ fn a_250_byte_document_name_works() {
     h.ok(&["thread", "new", &name, "--find", "fox", "--body", "long names"]);
     h.ok(&["status"]);
     h.ok(&["check"]);
+    // Renamed into a folder under another 250-byte name: the review data and
+    // the decision follow it.
+    let moved = format!("moved/{}.md", "m".repeat(247));
+    h.ok(&["rename", &name, &moved]);
+    assert_eq!(h.read(&moved), "The slow brown fox.\n");
+    let threads = h.ok(&["threads", &moved]);
+    assert!(threads.contains("long names"), "{threads}");
+    let decisions = h.ok(&["--json", "decisions", &moved]);
+    assert!(decisions.contains(&id), "{decisions}");
+    h.ok(&["check"]);
     assert_eq!(h.outside_state(), before);
 }
 

@@ -5,7 +5,7 @@
 //! Under both names' locks (`lock_pair`: taken in name order, so two renames
 //! never deadlock; a crashed writer's transaction on either finished first):
 //!
-//! 1. the **intent record** `W/.cowriting/txn/<name>.rename.json`, written
+//! 1. the **intent record** `W/.cowriting/txn/rename/<name>`, written
 //!    under both names (whoever takes either lock next finds it): the two
 //!    names, the sidecar's and the pending file's bytes as read at the old name
 //!    and as written at the new one, the log line;
@@ -23,9 +23,9 @@
 //!
 //! A rename whose writer died (the kernel released its locks) is finished by
 //! whoever takes either name's lock next ([`crate::txn::lock_and_recover`]
-//! calls `recover`): forward when the document is at the new name and not at
-//! the old one (the old review files removed, the log line appended once),
-//! else back (the copies at the new name removed). A file another writer
+//! calls `recover`): forward when the document is at the new name (the old
+//! review files removed, the log line appended once), else back (the copies at
+//! the new name removed). A file another writer
 //! changed since is never removed: it stays, with a warning. So after a crash
 //! anywhere the document and its review data are under one name, and a later
 //! rename to the other name is not refused for data a dead rename left.
@@ -60,10 +60,13 @@ struct RenameIntent {
     log: String,
 }
 
-/// Where `doc`'s rename record lives. Document names end in a document
-/// ending, so `<doc>.rename.json` is never another document's `<doc>.json`.
+/// Where `doc`'s rename record lives: `txn/rename/<doc>`, under the document's
+/// own name, so any name a document can have fits (a 250-byte name and a suffix
+/// would not). Document names end in a document ending, never `.json`, so it is
+/// never a decision's record (`txn/<doc>.json`), even of a document in a folder
+/// named `rename`.
 fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
-    ws.internal_file(&format!("{TXN_DIR}/{}.rename.json", doc.as_str()))
+    ws.internal_file(&format!("{TXN_DIR}/rename/{}", doc.as_str()))
 }
 
 /// Whether a rename of or to `doc` was left unfinished by a dead writer (or is
@@ -278,7 +281,9 @@ pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<Do
         ));
         return Ok(to);
     }
-    for record in &records {
+    // The new name's record last: a writer that dies between the two leaves it
+    // where the document now is, so the next write to it clears it.
+    for record in records.iter().rev() {
         remove_record(record)?;
     }
     Ok(to)
@@ -349,7 +354,11 @@ pub(crate) fn recover(store: &Store, doc: &DocPath) -> Result<()> {
         return Ok(());
     }
     let records = [intent_file(ws, &from)?, intent_file(ws, &to)?];
-    if !exists(ws, &from) && exists(ws, &to) {
+    // The document at the new name is the commit point (a rename never starts
+    // with anything there), whatever has been made at the old name since: a
+    // document another program put there is never taken for an unfinished
+    // rename, and the renamed one's review data is never taken back from it.
+    if exists(ws, &to) {
         finish_forward(store, from_lock, &from, &intent)?;
     } else {
         take_back(store, to_lock, &to, &intent);
@@ -375,6 +384,17 @@ fn finish_forward(store: &Store, from_lock: &DocLock, from: &DocPath, intent: &R
             intent.to
         ))
     };
+    // Where renameat2 is missing the move is a link then an unlink: a writer
+    // that died between them left the document under both names, one file.
+    {
+        use std::os::unix::fs::MetadataExt;
+        let (old, new) = (ws.root().join(from.as_str()), ws.root().join(&intent.to));
+        if let (Ok(a), Ok(b)) = (std::fs::symlink_metadata(&old), std::fs::symlink_metadata(&new)) {
+            if (a.dev(), a.ino()) == (b.dev(), b.ino()) {
+                std::fs::remove_file(&old).map_err(Error::io(&old))?;
+            }
+        }
+    }
     if let Some(before) = intent.sidecar.as_ref().and_then(|fc| fc.before.as_deref()) {
         if let Some(now) = read_text(&ws.sidecar_file(from)?)? {
             // Removed only if it still holds what was read, else left with a warning.
