@@ -423,7 +423,7 @@ fn two_renames_at_once_one_wins() {
                 "round {round}: {rel} left by the rename that lost"
             );
         }
-        assert_eq!(proposal_ids(&ws.sidecar(won)), [t.pending.clone()]);
+        assert_eq!(proposal_ids(&ws.sidecar(won)), std::slice::from_ref(&t.pending));
     }
 }
 

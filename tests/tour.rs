@@ -193,10 +193,16 @@ fn the_readme_tour_runs_as_written_and_tells_its_story() {
 
     // The decisions and the ledger tell the tour's story.
     let decisions = std::fs::read_to_string(ws.join(".cowriting/decisions.jsonl")).unwrap();
-    let outcomes: Vec<String> = decisions
+    let lines: Vec<serde_json::Value> = decisions
         .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The tour renames a new, empty document: no decision to carry, so the
+    // shared log has no rename line (and the tour leaves nothing uncommitted).
+    assert!(lines.iter().all(|v| v.get("renamed").is_none()), "{decisions}");
+    let outcomes: Vec<String> = lines
+        .iter()
+        .map(|v| {
             format!(
                 "{} {}",
                 v["docId"].as_str().unwrap(),

@@ -16,8 +16,8 @@
 //! 3. the document, with `renameat2(RENAME_NOREPLACE)`: the **commit point**;
 //! 4. the old review files removed, each only if it still holds what was read
 //!    (a writer that takes no lock changed the sidecar: copied again);
-//! 5. the log line `{"renamed":true,"from":…,"to":…}` appended: the decisions
-//!    made under the old name are read as the document's under the new one
+//! 5. the log line `{"renamed":true,"from":…,"to":…}` appended when decisions
+//!    were logged under the old name: they are read as the document's under the new one
 //!    ([`crate::ledger::Ledger::log`]);
 //! 6. the records removed.
 //!
@@ -56,8 +56,11 @@ struct RenameIntent {
     sidecar: Option<FileChange>,
     /// The pending ledger file, the same way.
     pending: Option<FileChange>,
-    /// The decision-log line appended after the commit point.
-    log: String,
+    /// The decision-log line appended after the commit point; none when no
+    /// decision was ever logged under the old name (nothing to carry: the
+    /// shared log is left as it is).
+    #[serde(default)]
+    log: Option<String>,
 }
 
 /// Where `doc`'s rename record lives: `txn/rename/<doc>`, under the document's
@@ -185,6 +188,8 @@ pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<Do
     // be read refuses the rename (it is never rewritten).
     let sidecar = store.load_bytes(from)?;
     let (pending_bytes, entries) = ledger.pending_with_bytes(from)?;
+    // Whether the log has decisions under the old name to carry to the new one.
+    let carried = ledger.log()?.records.iter().any(|d| d.doc_id == from.as_str());
     let records = [intent_file(ws, &to)?, intent_file(ws, from)?];
     ledger.decisions_file()?;
     folder(ws, &to_parts[..to_parts.len() - 1], true)?;
@@ -207,7 +212,7 @@ pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<Do
             before: Some(lossy(read)),
             after: Some(pending_text(&to, entries)),
         }),
-        log: ledger.rename_line(from, &to),
+        log: carried.then(|| ledger.rename_line(from, &to)),
     };
     // 1. The records, under both names.
     txn::ensure_ignored(ws)?;
@@ -275,7 +280,7 @@ pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<Do
     }
     // 5. The log line; 6. the records. The rename is on disk: a line or a
     // record that cannot be written is a warning, and the next lock finishes it.
-    if let Err(e) = ledger.append_lines(std::slice::from_ref(&intent.log)) {
+    if let Err(e) = ledger.append_lines(intent.log.as_slice()) {
         txn::recovery_warning(format!(
             "{from} was renamed to {to}, but the decision log could not record it: {e}"
         ));
@@ -416,7 +421,7 @@ fn finish_forward(store: &Store, from_lock: &DocLock, from: &DocPath, intent: &R
             Some(_) => warn("the pending suggestions file"),
         }
     }
-    let missing = ledger.missing_lines(std::slice::from_ref(&intent.log))?;
+    let missing = ledger.missing_lines(intent.log.as_slice())?;
     if let Err(e) = ledger.append_lines(&missing) {
         txn::recovery_warning(format!(
             "a rename of {from} to {} interrupted by a crash was finished, but the decision log could not record it: {e}",
