@@ -264,32 +264,37 @@ pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<Do
     if let Some(dir) = from_entry.parent() {
         sync_dir(dir);
     }
-    // 4. The old review data goes: only if it still holds what was copied.
-    if let Some((_, read)) = sidecar {
-        let written = intent
-            .sidecar
-            .as_ref()
-            .and_then(|fc| fc.after.clone())
-            .unwrap_or_default();
-        move_rest_of_sidecar(store, &from_lock, &to_lock, from, &to, read, written.into_bytes())?;
-    }
-    if let Some(read) = &pending_bytes {
-        // Pending files are written only under the lock we hold.
-        let file = ledger.pending_file(from)?;
-        fsutil::remove(&file, Expect::of(Some(read))).map_err(|e| Error::io(&file)(e.into()))?;
-    }
-    // 5. The log line; 6. the records. The rename is on disk: a line or a
-    // record that cannot be written is a warning, and the next lock finishes it.
-    if let Err(e) = ledger.append_lines(intent.log.as_slice()) {
+    // The rename is on disk: what is left to do (4–6) cannot undo it. A step
+    // that fails is a warning, the records stay, and the next write to either
+    // name finishes it (`recover`).
+    let rest = || -> Result<()> {
+        // 4. The old review data goes: only if it still holds what was copied.
+        if let Some((_, read)) = sidecar {
+            let written = intent
+                .sidecar
+                .as_ref()
+                .and_then(|fc| fc.after.clone())
+                .unwrap_or_default();
+            move_rest_of_sidecar(store, &from_lock, &to_lock, from, &to, read, written.into_bytes())?;
+        }
+        if let Some(read) = &pending_bytes {
+            // Pending files are written only under the lock we hold.
+            let file = ledger.pending_file(from)?;
+            fsutil::remove(&file, Expect::of(Some(read))).map_err(|e| Error::io(&file)(e.into()))?;
+        }
+        // 5. The log line.
+        ledger.append_lines(intent.log.as_slice())?;
+        // 6. The records, the new name's last: a writer that dies between the
+        // two leaves it where the document now is, so the next write there clears it.
+        for record in records.iter().rev() {
+            remove_record(record)?;
+        }
+        Ok(())
+    };
+    if let Err(e) = rest() {
         txn::recovery_warning(format!(
-            "{from} was renamed to {to}, but the decision log could not record it: {e}"
+            "{from} was renamed to {to}, but its old review data or the decision log could not be brought up to date yet ({e}); the next write to either name finishes it"
         ));
-        return Ok(to);
-    }
-    // The new name's record last: a writer that dies between the two leaves it
-    // where the document now is, so the next write to it clears it.
-    for record in records.iter().rev() {
-        remove_record(record)?;
     }
     Ok(to)
 }
