@@ -100,6 +100,15 @@ fn info(e: impl std::fmt::Display) -> ErrorInfo {
     Error::BadInput(e.to_string()).info()
 }
 
+/// Run `f` on the blocking pool, off the UI thread and off the API's lock; its
+/// error (or the pool's) as the one `{code, message}` the UI reads.
+async fn off_ui<T: Send + 'static>(f: impl FnOnce() -> cowriting::Result<T> + Send + 'static) -> Res<T> {
+    tauri::async_runtime::spawn_blocking(f)
+        .await
+        .map_err(info)
+        .and_then(|r| r.map_err(|e| e.info()))
+}
+
 // ---- commands: one line each over the core API -------------------------------------
 
 #[tauri::command(async)]
@@ -203,10 +212,7 @@ async fn run_producer(
     let cancel = Cancel::new();
     lock(&state.jobs).insert(job.clone(), cancel.clone());
     let running = prepared.clone();
-    let outcome = tauri::async_runtime::spawn_blocking(move || running.run(&cfg, &cancel))
-        .await
-        .map_err(info)
-        .and_then(|r| r.map_err(|e| e.info()));
+    let outcome = off_ui(move || running.run(&cfg, &cancel)).await;
     lock(&state.jobs).remove(&job);
     match outcome {
         Ok(o) => state.with(|api| api.file_job(&path, &prepared, o)),
@@ -393,12 +399,7 @@ fn changed_command(saved: &SettingsDto, next: &SettingsDto) -> Option<String> {
 #[tauri::command]
 async fn lint(state: State<'_, AppState>, texts: Vec<String>) -> Res<LintsOut> {
     let store = state.with(|api| Ok(api.store().clone()))?;
-    tauri::async_runtime::spawn_blocking(move || {
-        cowriting::ops::lint_texts(store.workspace(), &texts, Unit::Utf16, &Cancel::new())
-    })
-    .await
-    .map_err(info)
-    .and_then(|r| r.map_err(|e| e.info()))
+    off_ui(move || cowriting::ops::lint_texts(store.workspace(), &texts, Unit::Utf16, &Cancel::new())).await
 }
 
 /// Export… the open document as the writer has it: the native Save dialog,
@@ -432,10 +433,7 @@ async fn search(
         regex,
     };
     let (ops, open) = state.with(|api| api.search_open(&q))?;
-    tauri::async_runtime::spawn_blocking(move || ops.search_with(&q, open))
-        .await
-        .map_err(info)
-        .and_then(|r| r.map_err(|e| e.info()))
+    off_ui(move || ops.search_with(&q, open)).await
 }
 
 /// The workspace's review (the Inbox tab): the open documents as the writer
@@ -444,10 +442,7 @@ async fn search(
 #[tauri::command]
 async fn inbox(state: State<'_, AppState>) -> Res<InboxOut> {
     let (ops, open) = state.with(|api| Ok(api.inbox_open()))?;
-    tauri::async_runtime::spawn_blocking(move || ops.inbox_with(&InboxFilter::default(), open))
-        .await
-        .map_err(info)
-        .and_then(|r| r.map_err(|e| e.info()))
+    off_ui(move || ops.inbox_with(&InboxFilter::default(), open)).await
 }
 
 #[tauri::command(async)]

@@ -6,8 +6,7 @@ import type { App } from "../main";
 import type { DictionaryOut } from "../bindings/DictionaryOut";
 import { errorMessage } from "../backend";
 import { h } from "../dom";
-import { forgetLints, refreshSpelling } from "../extensions/spelling";
-import { spellingEnabled } from "../spelling";
+import { dictionaryChanged } from "../extensions/spelling";
 import { toast } from "../views/modal";
 
 /** The fieldset, filled once the core has read the dictionary. */
@@ -40,7 +39,7 @@ export function dictionaryFieldset(app: App): HTMLFieldSetElement {
   const change = async (call: () => Promise<DictionaryOut>, done: string) => {
     try {
       show(await call());
-      dictionaryChanged(app);
+      dictionaryChanged(app.view);
       toast(done);
     } catch (e) {
       toast(errorMessage(e), "error");
@@ -65,10 +64,4 @@ export function dictionaryFieldset(app: App): HTMLFieldSetElement {
     note.textContent = `The dictionary could not be read: ${errorMessage(e)}`;
   });
   return set;
-}
-
-/** The dictionary changed: every lint is forgotten and the open document linted again. */
-export function dictionaryChanged(app: App) {
-  forgetLints();
-  if (app.view && spellingEnabled()) refreshSpelling(app.view, true);
 }

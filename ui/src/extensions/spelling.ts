@@ -169,13 +169,15 @@ export function forgetLints() {
   cache.clear();
 }
 
+/** The workspace's dictionary changed: every lint forgotten, `view` (if any) linted again. */
+export function dictionaryChanged(view: EditorView | null) {
+  forgetLints();
+  if (view) relintNow(view);
+}
+
 /** The lint source: the diagnostics of the blocks on screen, linting only blocks not seen before. */
 export function lintSource(handlers: SpellingHandlers): (view: EditorView) => Promise<Diagnostic[]> {
   let failing = false;
-  const relint = (view: EditorView) => {
-    forgetLints();
-    relintNow(view);
-  };
   return async (view: EditorView): Promise<Diagnostic[]> => {
     if (!handlers.enabled()) return [];
     const state = view.state;
@@ -192,7 +194,7 @@ export function lintSource(handlers: SpellingHandlers): (view: EditorView) => Pr
         failing = true;
       }
     }
-    return blocks.flatMap((b, i) => diagnosticsOf(b.from, cache.get(texts[i]) ?? [], handlers, relint));
+    return blocks.flatMap((b, i) => diagnosticsOf(b.from, cache.get(texts[i]) ?? [], handlers, dictionaryChanged));
   };
 }
 

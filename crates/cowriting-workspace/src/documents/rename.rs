@@ -32,7 +32,7 @@
 
 use super::{existing_entry, folder, new_document_name, sync_dir};
 use crate::error::{Error, Result};
-use crate::fsutil::{self, Expect};
+use crate::fsutil::{self, Expect, WriteError};
 use crate::ledger::{pending_text, Ledger};
 use crate::lock::DocLock;
 use crate::store::Store;
@@ -111,11 +111,14 @@ fn exists(ws: &Workspace, doc: &DocPath) -> bool {
     std::fs::symlink_metadata(ws.root().join(doc.as_str())).is_ok()
 }
 
-fn read_text(file: &Path) -> Result<Option<String>> {
-    match fsutil::read_regular(file) {
-        Ok(b) => Ok(Some(String::from_utf8_lossy(&b).into_owned())),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io(file)(e)),
+/// Remove `file`, review data of the name whose lock is `_lock`, if it still
+/// holds `expected` (compared before the removal): `true` when it is gone (or
+/// was already), `false` when another writer changed it (it is left as it is).
+fn remove_if_unchanged(_lock: &DocLock, file: &Path, expected: &str) -> Result<bool> {
+    match fsutil::remove(file, Expect::of(Some(expected.as_bytes()))) {
+        Ok(_) => Ok(true),
+        Err(WriteError::Changed) => Ok(std::fs::symlink_metadata(file).is_err()),
+        Err(WriteError::Io(e)) => Err(Error::io(file)(e)),
     }
 }
 
@@ -191,7 +194,6 @@ pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<Do
     // Whether the log has decisions under the old name to carry to the new one.
     let carried = ledger.log()?.records.iter().any(|d| d.doc_id == from.as_str());
     let records = [intent_file(ws, &to)?, intent_file(ws, from)?];
-    ledger.decisions_file()?;
     folder(ws, &to_parts[..to_parts.len() - 1], true)?;
 
     let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
@@ -313,30 +315,15 @@ fn take_back(store: &Store, to_lock: &DocLock, to: &DocPath, intent: &RenameInte
     };
     if let Some(after) = intent.sidecar.as_ref().and_then(|fc| fc.after.as_deref()) {
         if let Ok(file) = ws.sidecar_file(to) {
-            match read_text(&file) {
-                Ok(None) => {}
-                Ok(Some(now)) if now == after => {
-                    if !matches!(
-                        store.replace_locked(to_lock, to, None, Expect::of(Some(now.as_bytes()))),
-                        Ok(true)
-                    ) {
-                        warn("the sidecar", file);
-                    }
-                }
-                _ => warn("the sidecar", file),
+            if !matches!(remove_if_unchanged(to_lock, &file, after), Ok(true)) {
+                warn("the sidecar", file);
             }
         }
     }
     if let Some(after) = intent.pending.as_ref().and_then(|fc| fc.after.as_deref()) {
         if let Ok(file) = Ledger::new(ws.root()).pending_file(to) {
-            match read_text(&file) {
-                Ok(None) => {}
-                Ok(Some(now)) if now == after => {
-                    if fsutil::remove(&file, Expect::of(Some(now.as_bytes()))).is_err() {
-                        warn("the pending suggestions file", file);
-                    }
-                }
-                _ => warn("the pending suggestions file", file),
+            if !matches!(remove_if_unchanged(to_lock, &file, after), Ok(true)) {
+                warn("the pending suggestions file", file);
             }
         }
     }
@@ -406,24 +393,13 @@ fn finish_forward(store: &Store, from_lock: &DocLock, from: &DocPath, intent: &R
         }
     }
     if let Some(before) = intent.sidecar.as_ref().and_then(|fc| fc.before.as_deref()) {
-        if let Some(now) = read_text(&ws.sidecar_file(from)?)? {
-            // Removed only if it still holds what was read, else left with a warning.
-            let removed = now == before
-                && store.replace_locked(from_lock, from, None, Expect::of(Some(now.as_bytes())))?;
-            if !removed {
-                warn("the sidecar");
-            }
+        if !remove_if_unchanged(from_lock, &ws.sidecar_file(from)?, before)? {
+            warn("the sidecar");
         }
     }
     if let Some(before) = intent.pending.as_ref().and_then(|fc| fc.before.as_deref()) {
-        let file = ledger.pending_file(from)?;
-        match read_text(&file)? {
-            None => {}
-            Some(now) if now == before => {
-                fsutil::remove(&file, Expect::of(Some(now.as_bytes())))
-                    .map_err(|e| Error::io(&file)(e.into()))?;
-            }
-            Some(_) => warn("the pending suggestions file"),
+        if !remove_if_unchanged(from_lock, &ledger.pending_file(from)?, before)? {
+            warn("the pending suggestions file");
         }
     }
     let missing = ledger.missing_lines(intent.log.as_slice())?;
