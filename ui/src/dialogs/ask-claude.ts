@@ -7,7 +7,7 @@ import { afterFiling, runProducer } from "../producers";
 import { utf16, wordCount } from "../util";
 import { closeModal, modal, modalOpen, toast } from "../views/modal";
 import { showPanel } from "../views/panel";
-import { reveal } from "../views/review-panel";
+import { ensureCard, reveal } from "../views/review-panel";
 
 /** Open the dialog for the selected text (Ctrl+K); a toast says what is missing. */
 export function askClaude(app: App) {
@@ -116,5 +116,5 @@ function revealTurn(app: App, path: string, turnId: string, docAtStart: unknown)
     app.focusedProposal = first.id;
     for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
   }
-  document.querySelector(`.card[data-proposal="${CSS.escape(first.id)}"]`)?.scrollIntoView({ block: "nearest" });
+  ensureCard(first.id)?.scrollIntoView({ block: "nearest" });
 }

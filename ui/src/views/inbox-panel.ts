@@ -22,6 +22,7 @@ import { coreOp } from "../edit-sync";
 import { choices, countsText, decisions, documentsOf, filterGroups, itemsOf, NO_FILTERS, step, type InboxFilters, type InboxItem, type InboxPlace, type InboxState } from "../inbox";
 import { plural } from "../jobs";
 import { age, authorLabel } from "../util";
+import { LazyList } from "./lazy-list";
 import { ask, toast } from "./modal";
 import { showPanel } from "./panel";
 import { renderTabs } from "./tabs";
@@ -103,7 +104,7 @@ export function renderInbox(app: App, force = false) {
   const out = v.out;
   if (!out) {
     body.append(h("div", { class: "panel-empty", text: "Reading the workspace…" }));
-    return;
+    return inboxGroups.show(body, [], () => {});
   }
   const { documents, producers } = choices(out);
   const f = v.filters;
@@ -165,11 +166,19 @@ export function renderInbox(app: App, force = false) {
       empty.append(h("br"), clear);
     }
     body.append(empty);
-    return;
+    return inboxGroups.show(body, [], () => {});
   }
-  for (const g of groups) body.append(groupSection(app, g));
+  // The groups are built as the tab is scrolled to them (LazyList).
+  inboxGroups.show(
+    body,
+    groups.map((g) => g.key),
+    (i) => body.append(groupSection(app, groups[i])),
+  );
   body.scrollTop = scroll;
 }
+
+/** The Inbox's groups (up to GROUP_ROWS + 5 rows each), built as they are scrolled to, a few at a time. */
+const inboxGroups = new LazyList(10);
 
 /** The tab's label counts what waits (all of it, whatever the filters). */
 function renderTabCount(app: App) {
@@ -315,6 +324,7 @@ export async function gotoInboxItem(app: App, dir: 1 | -1) {
 async function goTo(app: App, item: InboxItem) {
   app.inbox.at = { document: item.document, id: item.id };
   renderInbox(app);
+  inboxGroups.ensure(item.group);
   document.querySelector(`.inbox-item[data-document="${CSS.escape(item.document)}"][data-id="${CSS.escape(item.id)}"]`)?.scrollIntoView({ block: "nearest" });
   const v = app.inbox;
   const wasOpen = app.docs.has(item.document);

@@ -12,14 +12,15 @@ import { $, h } from "../dom";
 import { selectProposal } from "../extensions/review-field";
 import { plural } from "../jobs";
 import { checkDocument } from "../producers";
-import { age, groupByTurn, nextProposal, proposalAt } from "../util";
+import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../util";
+import { LazyList } from "./lazy-list";
 
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
 export function renderReviewPanel(app: App) {
   const body = $(".review-body");
   body.replaceChildren();
   const review = app.review();
-  if (!review) return;
+  if (!review) return cards.show(body, [], () => {});
   const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
   const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
   const reviewBtn = h("button", {
@@ -33,46 +34,72 @@ export function renderReviewPanel(app: App) {
   body.append(h("div", { class: "review-tools" }, ask, reviewBtn, check));
   if (!review.proposals.length) {
     body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
-    return;
+    return cards.show(body, [], () => {});
   }
-  for (const g of groupByTurn(review.proposals)) {
-    const group = h("section", { class: "group", "data-turn": g.turnId ?? "", "data-producer": g.producer });
-    const n = g.proposals.length;
-    const head = h(
-      "header",
-      { class: "group-head" },
-      h(
-        "div",
-        { class: "group-title" },
-        h("span", { class: "group-producer", text: g.producer }),
-        h("span", { class: "group-count", text: String(n), title: plural(n, "proposal") }),
-      ),
-    );
-    if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
-    const meta = [g.author !== g.producer ? g.author : null, g.turnId, age(g.createdAt)].filter((x): x is string => !!x);
-    head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
-    group.append(head);
-    if (g.turnId) {
-      const turn = g.turnId;
-      const pending = g.proposals.filter((p) => p.state === "pending").map((p) => p.id);
-      const all = g.proposals.map((p) => p.id);
-      const actions = h("div", { class: "group-actions" });
-      const a = h("button", {
-        class: "btn-accept-turn",
-        text: "Accept all",
-        title: `Accept the ${plural(pending.length, "pending proposal")} of this group (Alt+Shift+Enter)`,
-      });
-      const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
-      a.toggleAttribute("disabled", pending.length === 0);
-      // A turn another producer filed under too: act on this group's proposals only.
-      a.addEventListener("click", () => void (g.sharedTurn ? app.acceptAll(pending) : app.acceptTurn(turn)));
-      r.addEventListener("click", () => void (g.sharedTurn ? app.rejectAll(all) : app.rejectTurn(turn)));
-      actions.append(a, r);
-      head.append(actions);
-    }
-    for (const p of g.proposals) group.append(proposalCard(app, p));
-    body.append(group);
+  // The cards are built as the panel is scrolled to them (LazyList), each
+  // group's head with its first card.
+  const rows = groupByTurn(review.proposals).flatMap((g) => g.proposals.map((p) => ({ g, p })));
+  let section: HTMLElement | null = null;
+  cards.show(
+    body,
+    rows.map((r) => r.p.id),
+    (i) => {
+      const { g, p } = rows[i];
+      if (i === 0 || rows[i - 1].g !== g) {
+        section = groupSection(app, g);
+        body.append(section);
+      }
+      section!.append(proposalCard(app, p));
+    },
+  );
+}
+
+/** The proposals' cards, built as they are scrolled to. */
+const cards = new LazyList();
+
+/** Build the card of proposal `id` (and those before it) if it is not yet. */
+export function ensureCard(id: string): HTMLElement | null {
+  cards.ensure(id);
+  return document.querySelector<HTMLElement>(`.card[data-proposal="${CSS.escape(id)}"]`);
+}
+
+/** A group's section: its producer, count, instruction, and accept / reject all. */
+function groupSection(app: App, g: ProposalGroup): HTMLElement {
+  const group = h("section", { class: "group", "data-turn": g.turnId ?? "", "data-producer": g.producer });
+  const n = g.proposals.length;
+  const head = h(
+    "header",
+    { class: "group-head" },
+    h(
+      "div",
+      { class: "group-title" },
+      h("span", { class: "group-producer", text: g.producer }),
+      h("span", { class: "group-count", text: String(n), title: plural(n, "proposal") }),
+    ),
+  );
+  if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
+  const meta = [g.author !== g.producer ? g.author : null, g.turnId, age(g.createdAt)].filter((x): x is string => !!x);
+  head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
+  group.append(head);
+  if (g.turnId) {
+    const turn = g.turnId;
+    const pending = g.proposals.filter((p) => p.state === "pending").map((p) => p.id);
+    const all = g.proposals.map((p) => p.id);
+    const actions = h("div", { class: "group-actions" });
+    const a = h("button", {
+      class: "btn-accept-turn",
+      text: "Accept all",
+      title: `Accept the ${plural(pending.length, "pending proposal")} of this group (Alt+Shift+Enter)`,
+    });
+    const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
+    a.toggleAttribute("disabled", pending.length === 0);
+    // A turn another producer filed under too: act on this group's proposals only.
+    a.addEventListener("click", () => void (g.sharedTurn ? app.acceptAll(pending) : app.acceptTurn(turn)));
+    r.addEventListener("click", () => void (g.sharedTurn ? app.rejectAll(all) : app.rejectTurn(turn)));
+    actions.append(a, r);
+    head.append(actions);
   }
+  return group;
 }
 
 /** One proposal: its word diff, why, and what can be done with it; a click shows it in the text. */

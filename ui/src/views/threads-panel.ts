@@ -12,6 +12,7 @@ import { age, authorLabel, utf16 } from "../util";
 import { openCommentBox } from "../extensions/comment-box";
 import { askInThread } from "../dialogs/review-claude";
 import { mentionsClaude } from "../review-words";
+import { LazyList } from "./lazy-list";
 import { toast } from "./modal";
 import { showPanel } from "./panel";
 
@@ -22,27 +23,39 @@ export function renderThreadsPanel(app: App) {
   const focusedThread = focused?.classList.contains("reply-box") ? focused.closest<HTMLElement>(".thread")?.dataset.thread : undefined;
   const caret = focused?.selectionStart ?? 0;
   body.replaceChildren();
-  if (focusedThread) {
+  const review = app.review();
+  const anchored = review?.threads.filter((t) => t.from !== null) ?? [];
+  const orphaned = review?.threads.filter((t) => t.from === null) ?? [];
+  const all = [...anchored, ...orphaned];
+  if (review) {
+    const newBtn = h("button", { class: "btn-new-thread", text: "+ Comment on selection", title: "New thread on the selected text (Ctrl+Alt+M)" });
+    newBtn.addEventListener("click", () => newThread(app));
+    body.append(newBtn);
+    if (!review.threads.length) body.append(h("div", { class: "panel-empty", text: "No threads. Select text and comment on it." }));
+  }
+  // The cards are built as the panel is scrolled to them (LazyList); the
+  // orphaned ones after a heading.
+  threads.show(
+    body,
+    all.map((t) => t.id),
+    (i) => {
+      if (i === anchored.length) {
+        body.append(h("h3", { class: "orphaned-head", text: `Not in the text (${orphaned.length}) — their text is gone, or they were detached` }));
+      }
+      body.append(threadCard(app, all[i]));
+    },
+  );
+  if (focusedThread && threads.ensure(focusedThread)) {
     queueMicrotask(() => {
       const box = body.querySelector<HTMLTextAreaElement>(`.thread[data-thread="${CSS.escape(focusedThread)}"] .reply-box`);
       box?.focus();
       box?.setSelectionRange(caret, caret);
     });
   }
-  const review = app.review();
-  if (!review) return;
-  const newBtn = h("button", { class: "btn-new-thread", text: "+ Comment on selection", title: "New thread on the selected text (Ctrl+Alt+M)" });
-  newBtn.addEventListener("click", () => newThread(app));
-  body.append(newBtn);
-  const anchored = review.threads.filter((t) => t.from !== null);
-  const orphaned = review.threads.filter((t) => t.from === null);
-  if (!review.threads.length) body.append(h("div", { class: "panel-empty", text: "No threads. Select text and comment on it." }));
-  for (const t of anchored) body.append(threadCard(app, t));
-  if (orphaned.length) {
-    body.append(h("h3", { class: "orphaned-head", text: `Not in the text (${orphaned.length}) — their text is gone, or they were detached` }));
-    for (const t of orphaned) body.append(threadCard(app, t));
-  }
 }
+
+/** The threads' cards, built as they are scrolled to. */
+const threads = new LazyList();
 
 /** One thread: the quoted text, the comments (Markdown), reply and resolve/reopen. */
 function threadCard(app: App, t: ThreadDto): HTMLElement {
@@ -127,6 +140,7 @@ function relocatedNote(app: App, t: ThreadDto): HTMLElement {
 /** Show a thread's card (a click on its text in the editor). */
 export function focusThread(app: App, id: string) {
   showPanel(app, "threads");
+  threads.ensure(id);
   const el = document.querySelector(`.thread[data-thread="${CSS.escape(id)}"]`);
   el?.scrollIntoView({ block: "nearest" });
   el?.classList.add("flash");
