@@ -291,3 +291,34 @@ fn the_workspaces_dictionary_silences_its_words_for_lint_and_check() {
     ws.fails(&["dictionary", "add", "two words"], 2);
     assert_eq!(ws.read(".cowriting/dictionary.txt"), "");
 }
+
+/// What Harper costs in memory: the resident set before it is loaded, once its
+/// dictionary and lint group are (`preload`), and after it has linted this
+/// repository's README. A measurement for docs/performance.md, not a check
+/// (memory is the machine's business): run it alone,
+/// `cargo test --locked --features harper --test producers_harper -- --ignored --nocapture harper_memory`.
+#[test]
+#[ignore = "a measurement, run alone: see docs/performance.md"]
+fn harper_memory() {
+    let rss_mib = || {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        kb as f64 / 1024.0
+    };
+    let before = rss_mib();
+    harper::preload();
+    let loaded = rss_mib();
+    let readme = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let run = harper::check(&request(&readme)).unwrap();
+    let linted = rss_mib();
+    eprintln!(
+        "resident set: {before:.1} MiB before Harper; {loaded:.1} MiB with its dictionary and lint group loaded; \
+         {linted:.1} MiB after linting the README ({} bytes, {} suggestions)",
+        readme.len(),
+        run.suggestions.len()
+    );
+}

@@ -28,7 +28,9 @@ const BARE = process.env.COWRITING_BARE ?? join(TARGET, "debug/examples/bare_win
 const BARE_PAGE = join(ROOT, "ui/perf/dist");
 const PORT = 4446;
 const HOME = mkdtempSync(join(tmpdir(), "cowriting-perf-home-"));
-const ENV = { ...process.env, HOME, XDG_CONFIG_HOME: join(HOME, ".config"), XDG_DATA_HOME: join(HOME, ".local/share") };
+// Who the writer is (git's identity), so the first run's question does not cover the window.
+writeFileSync(join(HOME, ".gitconfig"), "[user]\n\temail = writer@example.com\n\tname = Writer\n");
+const ENV = { ...process.env, HOME, XDG_CONFIG_HOME: join(HOME, ".config"), XDG_DATA_HOME: join(HOME, ".local/share"), GIT_CONFIG_NOSYSTEM: "1" };
 
 const WORDS = "the writer revised each sentence until it said exactly what she meant and nothing more while the editor suggested quieter verbs for café naïve déjà vu".split(" ");
 

@@ -128,6 +128,37 @@ export async function withApp(port, ws, f, ready = undefined) {
     await f(browser);
   } finally {
     await browser.deleteSession().catch(() => undefined);
+    if (ws != null) await reap(ws);
+  }
+}
+
+/**
+ * End what is left of the app on `ws` once its session is gone. Seen once: the
+ * Inbox test, failing half-way, left the app running without its web process,
+ * holding the test runner's output pipe, so the run never ended. Given 10 s to
+ * quit on its own, then killed.
+ */
+async function reap(ws) {
+  const left = () =>
+    execFileSync("pgrep", ["-f", "--", `${APP} ${ws}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  const pids = () => {
+    try {
+      return left();
+    } catch {
+      return []; // pgrep: none
+    }
+  };
+  const end = Date.now() + 10_000;
+  while (pids().length && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+  for (const pid of pids()) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      /* gone meanwhile */
+    }
   }
 }
 
