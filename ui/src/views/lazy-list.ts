@@ -1,11 +1,13 @@
 // Long lists in the side panel (the Review and Threads tabs of a document with
-// hundreds of proposals or threads) are built as the writer scrolls to them:
+// hundreds of proposals or threads, the Inbox's groups) are built as the writer
+// scrolls to them:
 // a batch at first, or as many as were shown before a re-render (so an accept
 // or another writer's change keeps the panel where it was scrolled), then a
 // batch more whenever the list's end comes within a panel's height of view
 // (an IntersectionObserver on a marker after the last item: no work while the
 // writer types, none for a hidden tab). An item asked for by id (a thread
-// clicked in the text, a turn Claude just filed) is built with those before it.
+// clicked in the text, a turn Claude just filed, the Inbox's next item) is
+// built with those before it.
 // A thousand proposal cards cost the web process about 40 MiB and their
 // rebuild on every accept; see docs/performance.md.
 import { h } from "../dom";
