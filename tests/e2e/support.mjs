@@ -139,16 +139,14 @@ export async function withApp(port, ws, f, ready = undefined) {
  * quit on its own, then killed.
  */
 async function reap(ws) {
-  const left = () =>
-    execFileSync("pgrep", ["-f", "--", `${APP} ${ws}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
-      .split("\n")
-      .filter(Boolean)
-      .map(Number);
   const pids = () => {
     try {
-      return left();
+      return execFileSync("pgrep", ["-f", "--", `${APP} ${ws}`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+        .split("\n")
+        .filter(Boolean)
+        .map(Number);
     } catch {
-      return []; // pgrep: none
+      return []; // pgrep exits 1 when there is none
     }
   };
   const end = Date.now() + 10_000;
