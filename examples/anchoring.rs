@@ -3,14 +3,15 @@
 //!
 //! ```text
 //! cargo run --release --example anchoring -- [--pairs N] [--anchors N] [--seed S]
-//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] REPO...
+//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] REPO...
 //! ```
 //!
 //! For each git repository, every non-merge commit that modified a Markdown file
 //! gives a revision pair (the file at the parent, the file at the commit). `--pairs`
 //! of them (default 400) are drawn with a seeded generator; in each, `--anchors`
-//! (default 12) anchors are drawn on the old revision: half anywhere, half near a
-//! change, as words, phrases and sentences. Each is fingerprinted as the app does
+//! (default 12) anchors are drawn on the old revision: a third anywhere, a third
+//! near a changed token, a third near a re-wrapped line, as words, phrases and
+//! sentences. Each is fingerprinted as the app does
 //! and resolved in the new revision with no live range (a reload).
 //!
 //! The truth comes from a diff of the two revisions in tokens (words, single
@@ -23,6 +24,14 @@
 //!   between them changed (a re-wrap or re-indent); the expected place runs from
 //!   its first word to its last.
 //! - *changed*: anything else (words edited, added or deleted).
+//!
+//! That diff runs on lines first, so a re-flowed paragraph can leave a word in
+//! stretches that no longer face each other. Text it calls changed gets a second
+//! opinion from a diff in words alone, blind to whitespace: unchanged (or
+//! re-wrapped) where its words survived side by side inside a phrase that
+//! survived with them ([`WordDiff::in_phrase`]). `--line-truth` measures without
+//! the second diff, as the figures before 2026-12-04 were; `--show reclassed`
+//! prints the anchors it re-classes.
 //!
 //! `--emit DIR` also writes every new revision and a `resolve --batch` input
 //! (`DIR/input.jsonl`, text paths relative to DIR) for the speed comparison of
@@ -314,12 +323,121 @@ fn token_map(
     (map, hunks)
 }
 
+/// A second diff, in words alone (every token but whitespace) over the whole
+/// text, blind to whitespace and line breaks: patience, then Myers between its
+/// landmarks. Where a paragraph was re-flowed, the line diff above cuts it into
+/// stretches that no longer face each other; this one does not.
+struct WordDiff {
+    /// Old token index → its index among the old words.
+    word_of: Vec<Option<usize>>,
+
+    /// Old word index → the new word it survives as.
+    map: Vec<Option<usize>>,
+    /// The words' token indices, old and new.
+    ow: Vec<usize>,
+    nw: Vec<usize>,
+}
+
+fn word_diff(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)]) -> WordDiff {
+    let ow: Vec<usize> = (0..ot.len()).filter(|&i| !is_ws(old, ot[i])).collect();
+    let nw: Vec<usize> = (0..nt.len()).filter(|&j| !is_ws(new, nt[j])).collect();
+    let a: Vec<&str> = ow.iter().map(|&i| &old[ot[i].0..ot[i].1]).collect();
+    let b: Vec<&str> = nw.iter().map(|&j| &new[nt[j].0..nt[j].1]).collect();
+    let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let mut map = vec![None; ow.len()];
+    for op in similar::capture_diff_slices_deadline(Algorithm::Patience, &a, &b, deadline) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            for k in 0..len {
+                map[old_index + k] = Some(new_index + k);
+            }
+        }
+    }
+    let mut word_of = vec![None; ot.len()];
+    for (w, &i) in ow.iter().enumerate() {
+        word_of[i] = Some(w);
+    }
+    WordDiff { word_of, map, ow, nw }
+}
+
+impl WordDiff {
+    /// Whether old words `wa..=wb`, which survived side by side, did so inside a
+    /// phrase that survived with them: five words (letters or digits) in all, at
+    /// least one of them beside the anchor, or five of the anchor's own. A common
+    /// word, or a stretch of link punctuation, that a diff matched with another
+    /// copy is no evidence.
+    fn in_phrase(&self, old: &str, ot: &[(usize, usize)], wa: usize, wb: usize) -> bool {
+        let alnum = |w: usize| old[ot[self.ow[w]].0..].starts_with(char::is_alphanumeric);
+        let follows =
+            |w: usize, next: usize| matches!((self.map[w], self.map[next]), (Some(m), Some(n)) if n == m + 1);
+        let (mut before, mut after) = (0, 0);
+        let mut w = wa;
+        while w > 0 && follows(w - 1, w) {
+            w -= 1;
+            before += usize::from(alnum(w));
+        }
+        let mut w = wb;
+        while w + 1 < self.map.len() && follows(w, w + 1) {
+            w += 1;
+            after += usize::from(alnum(w));
+        }
+        let inside = (wa..=wb).filter(|&w| alnum(w)).count();
+        inside >= 5 || (before + after > 0 && before + inside + after >= 5)
+    }
+}
+
+/// The word diff's opinion on old tokens `a..=b` (which start and end on a
+/// word): unchanged, or re-wrapped when only whitespace between its words
+/// changed, where every word survived side by side inside a phrase that survived
+/// with it ([`WordDiff::in_phrase`]). Otherwise none (changed).
+fn word_truth(
+    old: &str,
+    new: &str,
+    ot: &[(usize, usize)],
+    nt: &[(usize, usize)],
+    wd: &WordDiff,
+    a: usize,
+    b: usize,
+) -> Option<(Class, (usize, usize))> {
+    let (wa, wb) = (wd.word_of[a]?, wd.word_of[b]?);
+    let na = wd.map[wa]?;
+    if (wa..=wb).any(|w| wd.map[w] != Some(na + (w - wa))) {
+        return None;
+    }
+    let nb = na + (wb - wa);
+    let mut rewrapped = false;
+    for w in wa..wb {
+        let (o0, o1) = (wd.ow[w], wd.ow[w + 1]);
+        let (n0, n1) = (wd.nw[na + (w - wa)], wd.nw[na + (w - wa) + 1]);
+        if (o1 - o0 > 1) != (n1 - n0 > 1) {
+            return None; // a space added or taken out inside a word's run
+        }
+        rewrapped |= old[ot[o0].1..ot[o1].0] != new[nt[n0].1..nt[n1].0];
+    }
+    if !wd.in_phrase(old, ot, wa, wb) {
+        return None;
+    }
+    let class = if rewrapped {
+        Class::Rewrapped
+    } else {
+        Class::Unchanged
+    };
+    Some((class, (nt[wd.nw[na]].0, nt[wd.nw[nb]].1)))
+}
+
 struct Args {
     pairs: usize,
     anchors: usize,
     seed: u64,
     emit: Option<PathBuf>,
     show: Option<String>,
+    /// The line-then-token diff alone, without the word diff's second opinion
+    /// (as the figures before 2026-12-04 were measured).
+    line_truth: bool,
     repos: Vec<PathBuf>,
 }
 
@@ -330,6 +448,7 @@ fn args() -> Args {
         seed: 1,
         emit: None,
         show: None,
+        line_truth: false,
         repos: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -341,12 +460,13 @@ fn args() -> Args {
             "--seed" => a.seed = val().parse().expect("--seed S"),
             "--emit" => a.emit = Some(val().into()),
             "--show" => a.show = Some(val()),
+            "--line-truth" => a.line_truth = true,
             _ => a.repos.push(x.into()),
         }
     }
     assert!(
         !a.repos.is_empty(),
-        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] REPO..."
+        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] [--line-truth] REPO..."
     );
     a
 }
@@ -394,10 +514,13 @@ fn main() {
     let mut resolve_time = std::time::Duration::ZERO;
     // (changed single words, of them returned as found)
     let mut one_word = (0usize, 0usize);
+    // Anchors the line diff calls changed and the word diff does not, by class.
+    let mut reclassed: BTreeMap<&'static str, usize> = BTreeMap::new();
     for (pi, pair) in pairs.iter().enumerate() {
         let ot = tokens(&pair.old);
         let nt = tokens(&pair.new);
         let (map, hunks) = token_map(&pair.old, &pair.new, &ot, &nt);
+        let wd = word_diff(&pair.old, &pair.new, &ot, &nt);
         // Anchors start and end on words, as a writer selects text (a selection
         // may take the punctuation after its last word).
         let words: Vec<usize> = (0..ot.len())
@@ -479,7 +602,16 @@ fn main() {
             };
             let fp = build_fingerprint(&old_doc, range);
             let (mut class, mut expected) = truth(&pair.old, &pair.new, &ot, &nt, &map, a, b);
-            if class == Class::Changed {
+            // A single word that is there once in the stretch the diff rewrote is
+            // no evidence (a common word, once in a page rewritten as a stub): for
+            // one word, only the word diff below, with the phrase around it, keeps it.
+            let words_in = |t: &str| {
+                tokens(t)
+                    .iter()
+                    .filter(|&&(s, _)| t[s..].starts_with(char::is_alphanumeric))
+                    .count()
+            };
+            if class == Class::Changed && (args.line_truth || words_in(&fp.text) > 1) {
                 // The diff may have aligned the same words with other copies: text
                 // that is still there, once, between the nearest words that
                 // survived on either side, was not changed.
@@ -555,6 +687,37 @@ fn main() {
                     let s = at + fp.before.len();
                     class = Class::Moved;
                     expected = Some((s, s + fp.text.len()));
+                }
+            }
+            if class == Class::Changed && !args.line_truth {
+                // The second diff, blind to whitespace: the words survived inside a
+                // phrase that survived with them.
+                if let Some((c, at)) = word_truth(&pair.old, &pair.new, &ot, &nt, &wd, a, b) {
+                    class = c;
+                    expected = Some(at);
+                    *reclassed.entry(c.name()).or_default() += 1;
+                    let (what, stratum) = args
+                        .show
+                        .as_deref()
+                        .unwrap_or("")
+                        .split_once('@')
+                        .unwrap_or((args.show.as_deref().unwrap_or(""), ""));
+                    if what == "reclassed" && STRATA[k % 3].starts_with(stratum) {
+                        let around = |t: &str, (s, e): (usize, usize)| {
+                            let s = t[..s].char_indices().rev().nth(59).map_or(0, |(i, _)| i);
+                            let e = t[e..].char_indices().nth(60).map_or(t.len(), |(i, _)| e + i);
+                            format!("{:?}", &t[s..e])
+                        };
+                        println!(
+                            "--- {}:{} changed by the line diff, {} by the word diff: {:?}\n  old  {}\n  new  {}",
+                            pair.repo,
+                            pair.path,
+                            c.name(),
+                            fp.text,
+                            around(&pair.old, (sb, eb)),
+                            around(&pair.new, at)
+                        );
+                    }
                 }
             }
             let t0 = std::time::Instant::now();
@@ -652,6 +815,16 @@ fn main() {
         }
     }
     report(&tallies, resolve_time);
+    if !args.line_truth {
+        println!(
+            "changed by the line diff, kept by the word diff: {} (--line-truth: without it)",
+            reclassed
+                .iter()
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     println!(
         "a single word changed or deleted, found anyway (at another copy): {}/{} ({})",
         one_word.1,
@@ -673,6 +846,11 @@ fn show_case(
     got: Resolution,
     new_doc: &Document,
 ) {
+    let kind = match got {
+        Resolution::Found(_) => "found",
+        Resolution::Relocated(_) => "relocated",
+        Resolution::Orphaned => "orphaned",
+    };
     let got_text = match got {
         Resolution::Found(r) | Resolution::Relocated(r) => {
             let b = new_doc.char_range_to_bytes(r);
@@ -688,7 +866,7 @@ fn show_case(
         format!("{:?}", pair.new.get(s2..e2).unwrap_or("?"))
     });
     println!(
-        "--- {}:{} {} → {}\n  fp {:?} | {:?} | {:?} (line {})\n  want {}\n  got  {}",
+        "--- {}:{} {} → {} ({kind})\n  fp {:?} | {:?} | {:?} (line {})\n  want {}\n  got  {}",
         pair.repo,
         pair.path,
         class.name(),
