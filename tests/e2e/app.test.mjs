@@ -70,7 +70,7 @@ test("opens the sample workspace with its proposals, threads and Claude's text",
     // Hovering Claude's text says who wrote it, which turn, and what was asked.
     await fresh(async () => (await b.$(".cm-attr-agent")).moveTo());
     const tip = await b.$(".cm-attribution-tip");
-    await tip.waitForExist({ timeout: 20_000, timeoutMsg: "no attribution hover card" });
+    await tip.waitForExist({ timeout: 60_000, timeoutMsg: "no attribution hover card" });
     const card = await tip.getText();
     assert.match(card, /claude \(claude-sonnet-4-5\)/);
     assert.match(card, /turn turn-0a1/);
@@ -86,13 +86,13 @@ test("a proposal filed with the CLI appears inline (latency logged); ✓ applies
     const id = cli(ws, "propose", "story.md", "--find", "the great lamp", "--replace", "the great lantern", "--instruction", "Vary the noun", "--turn", "turn-e2e", "--model", "claude-sonnet-4-5");
     const filed = Date.now();
     const widget = await b.$(`.cm-decision[data-proposal="${id}"] .cm-accept`);
-    await widget.waitForExist({ timeout: 20_000, timeoutMsg: "the CLI's proposal never appeared" });
+    await widget.waitForExist({ timeout: 60_000, timeoutMsg: "the CLI's proposal never appeared" });
     const seenAfter = Date.now() - filed;
     console.log(`# proposal appeared ${seenAfter} ms after the CLI filed it`);
     assert.equal(await text(b), before, "INV-10: the proposal did not touch the document");
     await shot(b, "02-proposal-from-cli");
     await click(b, `.cm-decision[data-proposal="${id}"] .cm-accept`);
-    await b.waitUntil(async () => (await text(b)).includes("the great lantern"), { timeout: 20_000 });
+    await b.waitUntil(async () => (await text(b)).includes("the great lantern"), { timeout: 60_000 });
     await idle(b);
     const r = await review(b);
     assert.ok(!r.proposals.some((p) => p.id === id), "the proposal left the review");
@@ -104,8 +104,8 @@ test("a proposal filed with the CLI appears inline (latency logged); ✓ applies
     assert.ok(!readFileSync(join(ws, "story.md"), "utf8").includes("the great lantern"));
     // Saving writes the text, the decision and the attribution together.
     await b.keys(["Control", "s"]);
-    await b.waitUntil(async () => readFileSync(join(ws, "story.md"), "utf8").includes("the great lantern"), { timeout: 20_000 });
-    await b.waitUntil(async () => sidecar(ws, "story.md").attributions.some((a) => a.turnId === "turn-e2e"), { timeout: 20_000 });
+    await b.waitUntil(async () => readFileSync(join(ws, "story.md"), "utf8").includes("the great lantern"), { timeout: 60_000 });
+    await b.waitUntil(async () => sidecar(ws, "story.md").attributions.some((a) => a.turnId === "turn-e2e"), { timeout: 60_000 });
     assert.ok(!sidecar(ws, "story.md").proposals.some((p) => p.id === id), "the sidecar no longer holds it (INV-13)");
     const log = readFileSync(join(ws, ".cowriting/decisions.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     assert.equal(log.filter((d) => d.sidecarProposalId === id && d.outcome === "accepted").length, 1, "logged once, at the save");
@@ -119,7 +119,7 @@ test("✗ leaves the document untouched", async () => {
     const before = await text(b);
     const p = (await review(b)).proposals.find((x) => x.state === "pending");
     await click(b, `.cm-decision[data-proposal="${p.id}"] .cm-reject`);
-    await b.waitUntil(async () => !(await review(b)).proposals.some((x) => x.id === p.id), { timeout: 20_000 });
+    await b.waitUntil(async () => !(await review(b)).proposals.some((x) => x.id === p.id), { timeout: 60_000 });
     assert.equal(await text(b), before);
     assert.ok(!sidecar(ws, "essay.md").proposals.some((x) => x.id === p.id));
     assert.equal(readFileSync(join(ws, "essay.md"), "utf8"), readFileSync(join(ROOT, "examples/workspace/essay.md"), "utf8"));
@@ -132,10 +132,10 @@ test("undo right after accept restores the pending proposal; redo re-applies it"
     const before = await text(b);
     const p = (await review(b)).proposals.find((x) => x.state === "pending");
     await click(b, `.cm-decision[data-proposal="${p.id}"] .cm-accept`);
-    await b.waitUntil(async () => (await text(b)) !== before, { timeout: 20_000 });
+    await b.waitUntil(async () => (await text(b)) !== before, { timeout: 60_000 });
     await (await b.$(".cm-content")).click();
     await b.keys(["Control", "z"]);
-    await b.waitUntil(async () => (await text(b)) === before, { timeout: 20_000, timeoutMsg: "undo did not restore the text" });
+    await b.waitUntil(async () => (await text(b)) === before, { timeout: 60_000, timeoutMsg: "undo did not restore the text" });
     await idle(b);
     const r = await review(b);
     const back = r.proposals.find((x) => x.id === p.id);
@@ -143,11 +143,11 @@ test("undo right after accept restores the pending proposal; redo re-applies it"
     assert.equal(back.state, "pending");
     assert.ok(sidecar(ws, "essay.md").proposals.some((x) => x.id === p.id), "and it never left the sidecar");
     await b.keys(["Control", "Shift", "z"]);
-    await b.waitUntil(async () => (await text(b)) !== before, { timeout: 20_000 });
+    await b.waitUntil(async () => (await text(b)) !== before, { timeout: 60_000 });
     assert.ok(sidecar(ws, "essay.md").proposals.some((x) => x.id === p.id), "decided again, on the buffer only");
     await b.keys(["Control", "s"]);
     await b.waitUntil(async () => !sidecar(ws, "essay.md").proposals.some((x) => x.id === p.id), {
-      timeout: 20_000,
+      timeout: 60_000,
       timeoutMsg: "the save did not write the decision",
     });
   });
@@ -161,14 +161,14 @@ test("typing inside a proposal's target turns it stale and accept is refused", a
     await click(b, `.cm-proposal[data-proposal="${p.id}"]`); // the cursor lands inside the target
     await b.keys(["X", "Y"]);
     await b.waitUntil(async () => (await review(b)).proposals.find((x) => x.id === p.id)?.state === "stale", {
-      timeout: 20_000,
+      timeout: 60_000,
       timeoutMsg: "the proposal did not turn stale",
     });
     await idle(b);
     const textBefore = await text(b);
     const card = `.card[data-proposal="${p.id}"]`;
     await b.waitUntil(async () => !(await fresh(async () => (await b.$(`${card} .btn-accept`)).isEnabled())), {
-      timeout: 20_000,
+      timeout: 60_000,
       timeoutMsg: "accept stayed enabled on a stale proposal",
     });
     assert.match(await fresh(async () => (await b.$(card)).getText()), /Stale/);
@@ -199,7 +199,7 @@ test("a thread created in the UI is in the sidecar; replies render sanitized", a
     await click(b, ".btn-new-thread");
     await fresh(async () => (await b.$(".new-thread-body")).setValue("Ask for **two** quotes."));
     await click(b, ".comment-box .btn-comment-send");
-    await b.waitUntil(() => sidecar(ws, "notes/meeting.md").threads.length === 2, { timeout: 20_000 });
+    await b.waitUntil(() => sidecar(ws, "notes/meeting.md").threads.length === 2, { timeout: 60_000 });
     const sc = sidecar(ws, "notes/meeting.md");
     const t = sc.threads[1];
     assert.equal(sc.anchors[t.anchorId].fingerprint.text, "printer");
@@ -223,7 +223,7 @@ test("threads follow text re-wrapped by another program: flagged, then kept here
   await withApp(ws, async (b) => {
     await openDoc(b, "rewrap.md");
     await click(b, ".pt-threads");
-    await b.waitUntil(async () => (await b.$$(".thread-relocated")).length === 2, { timeout: 20_000, timeoutMsg: "both threads re-attached, flagged" });
+    await b.waitUntil(async () => (await b.$$(".thread-relocated")).length === 2, { timeout: 60_000, timeoutMsg: "both threads re-attached, flagged" });
     const r = await review(b);
     const k = r.threads.find((t) => t.id === keep);
     assert.equal(k.relocated, true);
@@ -237,15 +237,15 @@ test("threads follow text re-wrapped by another program: flagged, then kept here
       const sc = sidecar(ws, "rewrap.md");
       const t = sc.threads.find((x) => x.id === keep);
       return sc.anchors[t.anchorId].fingerprint.text === "a new\n  library wing, and agreed";
-    }, { timeout: 20_000, timeoutMsg: "keep here was not written" });
-    await b.waitUntil(async () => (await b.$$(".thread-relocated")).length === 1, { timeout: 20_000 });
+    }, { timeout: 60_000, timeoutMsg: "keep here was not written" });
+    await b.waitUntil(async () => (await b.$$(".thread-relocated")).length === 1, { timeout: 60_000 });
     // Detach: listed with the threads that are not in the text, never placed again.
     await click(b, `.thread[data-thread="${detach}"] .btn-detach`);
     await b.waitUntil(() => sidecar(ws, "rewrap.md").threads.find((x) => x.id === detach).detached === true, {
-      timeout: 20_000,
+      timeout: 60_000,
       timeoutMsg: "detach was not written",
     });
-    await b.waitUntil(async () => (await b.$$(`.thread-orphaned[data-thread="${detach}"]`)).length === 1, { timeout: 20_000 });
+    await b.waitUntil(async () => (await b.$$(`.thread-orphaned[data-thread="${detach}"]`)).length === 1, { timeout: 60_000 });
     assert.match(await fresh(async () => (await b.$(".orphaned-head")).getText()), /Not in the text \(1\)/);
     await shot(b, "08-thread-kept-and-detached");
   });
@@ -272,7 +272,7 @@ test("an external edit of the sidecar (as VS Code would make it) re-renders", as
     const changed = Date.now();
     writeFileSync(join(ws, ".threads/essay.md.json"), JSON.stringify(sc, null, 2) + "\n");
     await b.waitUntil(async () => (await (await b.$(".threads-body")).getText()).includes("Written in VS Code."), {
-      timeout: 20_000,
+      timeout: 60_000,
       timeoutMsg: "the external change did not re-render",
     });
     console.log(`# external sidecar edit re-rendered after ${Date.now() - changed} ms`);
@@ -316,7 +316,7 @@ test("a document changed on disk reloads when clean and asks when dirty (keep mi
     // Clean buffer: the change on disk is loaded, the proposals follow their text.
     const theirs = "# A new opening line\n\n" + readFileSync(file, "utf8");
     writeFileSync(file, theirs);
-    await b.waitUntil(async () => (await text(b)) === theirs, { timeout: 20_000, timeoutMsg: "a clean buffer did not reload" });
+    await b.waitUntil(async () => (await text(b)) === theirs, { timeout: 60_000, timeoutMsg: "a clean buffer did not reload" });
     await idle(b);
     await b.pause(400);
     const pending = (await review(b)).proposals.filter((p) => p.state === "pending");
@@ -330,17 +330,17 @@ test("a document changed on disk reloads when clean and asks when dirty (keep mi
     const mine = await text(b);
     writeFileSync(file, theirs + "Theirs.\n");
     await b.waitUntil(async () => (await fresh(async () => (await b.$(".banner-conflict")).isDisplayed())) === true, {
-      timeout: 20_000,
+      timeout: 60_000,
       timeoutMsg: "no conflict banner",
     });
     assert.equal(await text(b), mine, "the buffer is untouched until the writer chooses");
     await shot(b, "07-conflict-banner");
     await click(b, ".bn-load");
-    await b.waitUntil(async () => (await text(b)) === theirs + "Theirs.\n", { timeout: 20_000, timeoutMsg: "load theirs did not load" });
+    await b.waitUntil(async () => (await text(b)) === theirs + "Theirs.\n", { timeout: 60_000, timeoutMsg: "load theirs did not load" });
     // Undo brings the writer's version back: choosing theirs lost nothing either.
     await click(b, ".cm-content");
     await b.keys(["Control", "z"]);
-    await b.waitUntil(async () => (await text(b)) === mine, { timeout: 20_000, timeoutMsg: "undo did not bring mine back" });
+    await b.waitUntil(async () => (await text(b)) === mine, { timeout: 60_000, timeoutMsg: "undo did not bring mine back" });
   });
 });
 
@@ -369,7 +369,7 @@ test("Ask Claude on a paragraph: per-hunk proposals; accept one, change one, rej
     const filing = await b.execute(() => window.__cowriting.lastFiling());
     assert.equal(filing.filed, 4, JSON.stringify(filing));
     await b.waitUntil(async () => (await review(b)).proposals.filter((p) => p.turnId === filing.turnId).length === 4, {
-      timeout: 20_000,
+      timeout: 60_000,
     });
     assert.equal(await text(b), before, "proposing never touches the document");
     const turn = (await review(b)).proposals.filter((p) => p.turnId === filing.turnId);
@@ -382,25 +382,25 @@ test("Ask Claude on a paragraph: per-hunk proposals; accept one, change one, rej
       async () =>
         (await b.execute(() => window.__cowriting.jobsRunning())) === 0 &&
         (await b.$$(`.group[data-turn="${filing.turnId}"] .card`)).length === 4,
-      { timeout: 20_000, timeoutMsg: "the review panel never showed the turn" },
+      { timeout: 60_000, timeoutMsg: "the review panel never showed the turn" },
     );
     await shot(b, "08-ask-claude-hunks");
     const card = (target) => `.card[data-proposal="${turn.find((p) => p.target === target).id}"]`;
     // Accept "slow" → "hard" as proposed.
     await click(b, `${card("slow")} .btn-accept`);
-    await b.waitUntil(async () => (await text(b)).includes("the hard work"), { timeout: 20_000 });
+    await b.waitUntil(async () => (await text(b)).includes("the hard work"), { timeout: 60_000 });
     // Change "ruthless" → "merciless" into the writer's own word.
     await click(b, `${card("ruthless")} .btn-edit`);
     await fresh(async () => (await b.$(`${card("ruthless")} .card-edit`)).setValue("relentless"));
     await click(b, `${card("ruthless")} .btn-accept-edited`);
-    await b.waitUntil(async () => (await text(b)).includes("relentless about it"), { timeout: 20_000 });
+    await b.waitUntil(async () => (await text(b)).includes("relentless about it"), { timeout: 60_000 });
     // Reject the rest of the turn.
     await click(b, `.group[data-turn="${filing.turnId}"] .btn-reject-turn`);
     await b.waitUntil(async () => (await review(b)).proposals.every((p) => p.turnId !== filing.turnId), {
-      timeout: 20_000,
+      timeout: 60_000,
     });
     await b.keys(["Control", "s"]);
-    await b.waitUntil(async () => readFileSync(join(ws, "essay.md"), "utf8").includes("relentless"), { timeout: 20_000 });
+    await b.waitUntil(async () => readFileSync(join(ws, "essay.md"), "utf8").includes("relentless"), { timeout: 60_000 });
     await shot(b, "09-ask-claude-decided");
   });
   const after = claudeRewrites();
@@ -493,7 +493,7 @@ test("an agent proposes over MCP while the app is open: it appears within a seco
       });
       assert.equal(res.result?.isError ?? false, false, JSON.stringify(res));
       await b.waitUntil(async () => (await review(b)).proposals.some((p) => p.replacement === "trawlers"), {
-        timeout: 20_000,
+        timeout: 60_000,
         timeoutMsg: "the agent's proposal never appeared",
       });
       const seenMs = Date.now() - t0;
@@ -504,7 +504,7 @@ test("an agent proposes over MCP while the app is open: it appears within a seco
       assert.equal(p.author.id, "claude-code");
       assert.equal(p.contract.reason, "Less expected");
       await click(b, `.card[data-proposal="${p.id}"] .btn-reject`);
-      await b.waitUntil(async () => !(await review(b)).proposals.some((x) => x.id === p.id), { timeout: 20_000 });
+      await b.waitUntil(async () => !(await review(b)).proposals.some((x) => x.id === p.id), { timeout: 60_000 });
     });
     const decisions = await agent.call("recent_decisions", { document: "story.md" });
     const body = decisions.result.content.map((c) => c.text).join("\n");
@@ -544,13 +544,13 @@ test("a git checkout that swaps documents and sidecars under the open app re-ren
       async () =>
         (await text(b)).includes("the steamer") &&
         (await review(b)).proposals.some((p) => p.turnId === "turn-git" && p.state === "pending"),
-      { timeout: 20_000, timeoutMsg: "the app did not follow the checkout" },
+      { timeout: 60_000, timeoutMsg: "the app did not follow the checkout" },
     );
     await shot(b, "11-after-checkout");
     git("checkout", "-q", "main");
     await b.waitUntil(
       async () => (await text(b)) === before && !(await review(b)).proposals.some((p) => p.turnId === "turn-git"),
-      { timeout: 20_000, timeoutMsg: "the app did not follow the checkout back" },
+      { timeout: 60_000, timeoutMsg: "the app did not follow the checkout back" },
     );
     assert.equal(readFileSync(doc, "utf8"), before, "nothing was written over the checkout");
   });

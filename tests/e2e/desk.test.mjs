@@ -35,12 +35,12 @@ function nativeTitles() {
 
 /** The page's title is `want`, and so is the native window's when it can be read. */
 async function titleIs(b, want) {
-  await until(async () => (await b.getTitle()) === want, async () => `the title "${want}" (it is "${await b.getTitle()}")`, 30_000);
+  await until(async () => (await b.getTitle()) === want, async () => `the title "${want}" (it is "${await b.getTitle()}")`, 60_000);
   if (nativeTitles() === undefined) {
     console.log("# the native title bar was not checked (no X display or xdotool)");
     return;
   }
-  await until(() => nativeTitles().includes(want), () => `the native window title "${want}" (windows: ${JSON.stringify(nativeTitles())})`, 30_000);
+  await until(() => nativeTitles().includes(want), () => `the native window title "${want}" (windows: ${JSON.stringify(nativeTitles())})`, 60_000);
 }
 
 test("the window title names the document and the workspace, and marks unsaved changes until Ctrl+S", async () => {
@@ -70,7 +70,7 @@ test("find & replace (Ctrl+F) lays out its controls in the editor, in a row, wit
     await b.keys(["Control", "Home"]);
     await b.keys(["Control", "f"]);
     const field = await b.$(".cm-search input[name=search]");
-    await field.waitForExist({ timeout: 20_000, timeoutMsg: "Ctrl+F opened no search panel" });
+    await field.waitForExist({ timeout: 60_000, timeoutMsg: "Ctrl+F opened no search panel" });
     await field.setValue("the");
     await b.pause(300);
     const m = await b.execute(() => {

@@ -6,10 +6,9 @@
 // XDG_DATA_HOME), after a confirmation. Screenshots in tests/e2e/artifacts/.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, active, click, idle, startDriver, testHome, text, until, withApp } from "./support.mjs";
+import { ROOT, active, click, idle, startDriver, tempDir, testHome, text, until, withApp } from "./support.mjs";
 
 const { home, env: ENV } = testHome();
 const TRASH = join(home, ".local/share/Trash");
@@ -31,12 +30,12 @@ async function typeText(b, s) {
 }
 const nameField = async (b) => {
   const input = await b.$(".name-input");
-  await input.waitForDisplayed({ timeout: 30_000 });
+  await input.waitForDisplayed({ timeout: 60_000 });
   return input;
 };
 
 test("an empty workspace: new, type, save, rename, new folder, delete to the trash", async () => {
-  const ws = mkdtempSync(join(tmpdir(), "cowriting-e2e-empty-"));
+  const ws = tempDir("cowriting-e2e-empty-");
   await withApp(
     driver.port,
     ws,
@@ -70,7 +69,7 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       await b.execute(() => window.__cowriting.select(0, 5));
       await b.keys(["Control", "Alt", "m"]);
       const body = await b.$(".new-thread-body");
-      await body.waitForDisplayed({ timeout: 30_000 });
+      await body.waitForDisplayed({ timeout: 60_000 });
       await body.setValue("Warmer greeting?");
       await b.keys(["Control", "Enter"]);
       await until(() => existsSync(join(ws, ".threads/first draft.md.json")), "the sidecar");
@@ -82,7 +81,7 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       await until(async () => (await tabs(b))[0] === "first draft.md ●", "the unsaved mark");
       await idle(b);
       await click(b, '.tree-item[data-path="first draft.md"] + .tree-more');
-      await (await b.$('.menu-item[data-action="Rename…"]')).waitForDisplayed({ timeout: 30_000 });
+      await (await b.$('.menu-item[data-action="Rename…"]')).waitForDisplayed({ timeout: 60_000 });
       await shot(b, "documents-menu");
       await click(b, '.menu-item[data-action="Rename…"]');
       const rename = await nameField(b);
@@ -113,7 +112,7 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       // New folder, from the palette ("new" finds it).
       await b.keys(["Control", "Shift", "p"]);
       const palette = await b.$(".palette-input");
-      await palette.waitForDisplayed({ timeout: 30_000 });
+      await palette.waitForDisplayed({ timeout: 60_000 });
       await palette.setValue("new");
       await until(async () => (await b.$$(".palette-list li")).length >= 2, "the palette's matches");
       const found = await b.execute(() => Array.from(document.querySelectorAll(".palette-list li")).map((li) => li.dataset.command));
@@ -129,7 +128,7 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       await click(b, '.tree-item[data-path="chapters/opening.md"] + .tree-more');
       await click(b, '.menu-item[data-action="Delete (to the trash)…"]');
       const question = await b.$(".modal p");
-      await question.waitForDisplayed({ timeout: 30_000 });
+      await question.waitForDisplayed({ timeout: 60_000 });
       assert.match(await question.getText(), /^Move chapters\/opening\.md to the trash\?/);
       await shot(b, "documents-delete");
       await click(b, '[data-action="Move to trash"]');
@@ -140,7 +139,7 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       assert.equal(readFileSync(join(TRASH, "files/opening.md"), "utf8"), "Hello from an empty folder. More");
       assert.ok(readdirSync(join(TRASH, "files")).includes("opening.md.json"), readdirSync(join(TRASH, "files")).join(", "));
       assert.match(readFileSync(join(TRASH, "info/opening.md.trashinfo"), "utf8"), /^Path=.*\/chapters\/opening\.md$/m);
-      await (await b.$(".btn-new-doc")).waitForDisplayed({ timeout: 30_000 });
+      await (await b.$(".btn-new-doc")).waitForDisplayed({ timeout: 60_000 });
 
       // Ctrl+N asks for a name again.
       await b.keys(["Control", "n"]);

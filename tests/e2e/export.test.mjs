@@ -45,10 +45,10 @@ async function saveInDialog(title) {
 async function exportAs(b, format, withReview) {
   await b.keys(["Control", "Shift", "p"]);
   const input = await b.$(".palette-input");
-  await input.waitForDisplayed({ timeout: 30_000 });
+  await input.waitForDisplayed({ timeout: 60_000 });
   await typeText(b, "export");
   await click(b, '.palette-list li[data-command="export"]');
-  await (await b.$(".export-dialog")).waitForDisplayed({ timeout: 30_000 });
+  await (await b.$(".export-dialog")).waitForDisplayed({ timeout: 60_000 });
   await click(b, `.export-format[value="${format}"]`);
   const review = await b.$(".export-review");
   if (format !== "critic" && (await review.isSelected()) !== withReview) await review.click();

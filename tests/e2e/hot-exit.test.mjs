@@ -7,8 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import {
   APP,
@@ -22,13 +21,14 @@ import {
   sidecar,
   startApp,
   startDriver,
+  tempDir,
   testHome,
   text,
   until,
   workspace,
 } from "./support.mjs";
 
-const BACKUPS = mkdtempSync(join(tmpdir(), "cowriting-e2e-backups-"));
+const BACKUPS = tempDir("cowriting-e2e-backups-");
 const { env: ENV } = testHome({ env: { COWRITING_BACKUP_DIR: BACKUPS } });
 // Screenshots go with the other test artifacts (git-ignored); the README's copy in
 // docs/screenshots/ is refreshed by hand from there, never by a test run.
@@ -282,7 +282,7 @@ test("a normal quit after the close prompt leaves no backup behind", LONG, async
     const pid = appPid(ws);
     // Quitting (Ctrl+Q, as closing the window) asks first: the buffer is unsaved.
     await b.keys(["Control", "q"]);
-    await (await b.$('.modal button[data-action="Quit without saving"]')).waitForExist({ timeout: 20_000 });
+    await (await b.$('.modal button[data-action="Quit without saving"]')).waitForExist({ timeout: 60_000 });
     // The app exits during the click: its answer may be a dead session.
     await click(b, '.modal button[data-action="Quit without saving"]').catch(() => undefined);
     await until(() => !alive(pid), "the app to quit");

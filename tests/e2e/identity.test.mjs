@@ -7,14 +7,13 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, click, fresh, idle, sidecar, startDriver, text, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { ROOT, click, fresh, idle, sidecar, startDriver, tempDir, text, until, withApp as withAppAt, workspace } from "./support.mjs";
 
 /** A HOME with nothing in it, and git naming nobody. */
 function emptyHome() {
-  const home = mkdtempSync(join(tmpdir(), "cowriting-e2e-nobody-"));
+  const home = tempDir("cowriting-e2e-nobody-");
   const { COWRITING_CONFIG: _settings, ...inherited } = process.env;
   return {
     home,

@@ -64,7 +64,7 @@ test("the Inbox lists every document's review, filters, walks across documents a
     const at = async (doc, text) => (await active(b)) === doc && (await selected(b)) === text;
     const where = async () => `${await active(b)}, ${JSON.stringify(await selected(b))}`;
     await click(b, ".inbox-next");
-    await until(() => at("notes/meeting.md", "same room"), async () => `meeting.md with its proposal selected (${await where()})`, 30_000);
+    await until(() => at("notes/meeting.md", "same room"), async () => `meeting.md with its proposal selected (${await where()})`, 60_000);
     assert.equal((await inbox(b)).current, room);
     await b.saveScreenshot(join(ARTIFACTS, "inbox.png"));
 
@@ -73,17 +73,17 @@ test("the Inbox lists every document's review, filters, walks across documents a
     await fresh(async () => (await b.$(".inbox-producer")).selectByAttribute("value", "editor-bot"));
     await until(async () => (await inbox(b)).groups.length === 1, async () => `one group left (${JSON.stringify(await inbox(b))})`);
     await b.keys(["F4"]);
-    await until(() => at("story.md", "He did not mind the solitude."), async () => `story.md with its proposal selected (${await where()})`, 30_000);
+    await until(() => at("story.md", "He did not mind the solitude."), async () => `story.md with its proposal selected (${await where()})`, 60_000);
     assert.equal((await inbox(b)).current, solitude);
     // A preview tab, as in a code editor: the document the Inbox opened last
     // went (unchanged) when it opened this one.
     const tabs = () => b.execute(() => Array.from(document.querySelectorAll(".tab"), (t) => `${t.dataset.path}${t.classList.contains("preview") ? " (preview)" : ""}`));
-    await until(async () => JSON.stringify(await tabs()) === JSON.stringify(["essay.md", "story.md (preview)"]), async () => `the preview tab replaced (${await tabs()})`, 20_000);
+    await until(async () => JSON.stringify(await tabs()) === JSON.stringify(["essay.md", "story.md (preview)"]), async () => `the preview tab replaced (${await tabs()})`, 60_000);
     await b.saveScreenshot(join(ARTIFACTS, "inbox-filtered.png"));
     await click(b, ".inbox-next");
-    await until(() => at("notes/meeting.md", "same room"), async () => `around to meeting.md (${await where()})`, 30_000);
+    await until(() => at("notes/meeting.md", "same room"), async () => `around to meeting.md (${await where()})`, 60_000);
     await b.keys(["Shift", "F4"]);
-    await until(() => at("story.md", "He did not mind the solitude."), async () => `back to story.md (${await where()})`, 30_000);
+    await until(() => at("story.md", "He did not mind the solitude."), async () => `back to story.md (${await where()})`, 60_000);
 
     // An agent files more of the same turn while the app is open, in an open
     // document and in one the app has never opened: listed within seconds.
@@ -104,13 +104,13 @@ test("the Inbox lists every document's review, filters, walks across documents a
       const now = await inbox(b);
       return now.groups.length === 0 && ["late.md", "notes/meeting.md", "story.md"].every((d) => now.unsaved?.includes(d));
     };
-    await until(decided, async () => `the group decided, its documents unsaved (${JSON.stringify(await inbox(b))})`, 30_000);
+    await until(decided, async () => `the group decided, its documents unsaved (${JSON.stringify(await inbox(b))})`, 60_000);
     assert.equal(await b.execute(() => !!document.querySelector('.tab[data-path="late.md"]')), true, "late.md opened in a tab");
     v = await inbox(b);
     assert.equal(v.groups.length, 0, JSON.stringify(v));
     assert.match(v.empty, /Nothing matches these filters/);
     await click(b, ".inbox-save-all");
-    await until(async () => (await inbox(b)).unsaved === null, "everything saved", 30_000);
+    await until(async () => (await inbox(b)).unsaved === null, "everything saved", 60_000);
     await idle(b);
   });
   const story = readFileSync(join(ws, "story.md"), "utf8");

@@ -110,7 +110,7 @@ test("the outline lists the headings and follows the cursor; a click and Go to h
     // Go to heading… (Ctrl+Shift+O): a fuzzy match, Enter jumps.
     await b.keys(["Control", "Shift", "o"]);
     const input = await b.$(".modal .palette-input");
-    await input.waitForDisplayed({ timeout: 20_000 });
+    await input.waitForDisplayed({ timeout: 60_000 });
     await input.setValue("wtlf");
     await until(
       async () => (await b.execute(() => Array.from(document.querySelectorAll(".heading-list li"), (li) => li.firstChild.textContent))).join("|") === "What to look for",
@@ -197,7 +197,7 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     const asInFile = await lines();
     await b.keys(["Control", "Shift", "p"]);
     const pal = await b.$(".modal .palette-input");
-    await pal.waitForDisplayed({ timeout: 20_000 });
+    await pal.waitForDisplayed({ timeout: 60_000 });
     await pal.setValue("re-flow");
     await b.keys(["Enter"]);
     // The first paragraph's two lines in the file are one line on screen (a count of lines shown

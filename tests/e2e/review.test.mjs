@@ -4,13 +4,12 @@
 // (its button, and a reply starting with @claude) adds Claude's reply and edit.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, click, fileDriver, fresh, idle, openDoc, review, sidecar, testHome, text, typeText, until, workspace } from "./support.mjs";
+import { ARTIFACTS, click, fileDriver, fresh, idle, openDoc, review, sidecar, tempDir, testHome, text, typeText, until, workspace } from "./support.mjs";
 
 // What the fake Claude answers next (absent: its own items); instructions stay a writer's.
-const ANSWER = join(mkdtempSync(join(tmpdir(), "cowriting-e2e-answer-")), "answer.jsonl");
+const ANSWER = join(tempDir("cowriting-e2e-answer-"), "answer.jsonl");
 const { env: ENV } = testHome({ env: { FAKE_CLAUDE_ANSWER: ANSWER } });
 const { withApp } = fileDriver(ENV);
 
@@ -40,7 +39,7 @@ const lastReview = (b) => b.execute(() => window.__cowriting.lastReview());
 async function startReview(b, instruction) {
   await b.keys(["Control", "Alt", "k"]);
   const box = await b.$(".review-instruction");
-  await box.waitForDisplayed({ timeout: 20_000, timeoutMsg: "Ctrl+Alt+K showed no review dialog" });
+  await box.waitForDisplayed({ timeout: 60_000, timeoutMsg: "Ctrl+Alt+K showed no review dialog" });
   await fresh(async () => (await b.$(".review-instruction")).setValue(instruction));
   await click(b, ".btn-review-run");
 }
@@ -147,17 +146,17 @@ test("Ask Claude in a thread: its reply and its edit appear; a reply starting wi
     });
     await b.keys(["Control", "Alt", "m"]);
     const box = await b.$(".new-thread-body");
-    await box.waitForDisplayed({ timeout: 20_000 });
+    await box.waitForDisplayed({ timeout: 60_000 });
     await fresh(async () => (await b.$(".new-thread-body")).setValue("Is this too strong?"));
     await b.keys(["Control", "Enter"]);
-    await until(async () => (await review(b))?.threads.length === 1, "the writer's thread", 30_000);
+    await until(async () => (await review(b))?.threads.length === 1, "the writer's thread", 60_000);
     await click(b, '.panel-tabs button[data-tab="threads"]');
 
     // The button: Claude replies (and proposes cutting "really ", the fake's wordy phrase).
     answer(null);
     await click(b, ".thread .btn-ask-thread");
     await until(async () => (await review(b))?.threads[0].comments.length === 2, "Claude's reply in the thread", 60_000);
-    await until(async () => (await review(b))?.proposals.length === 1, "Claude's edit", 30_000);
+    await until(async () => (await review(b))?.proposals.length === 1, "Claude's edit", 60_000);
     const r = await review(b);
     const reply = r.threads[0].comments[1];
     assert.equal(reply.author.id, "claude");
@@ -178,7 +177,7 @@ test("Ask Claude in a thread: its reply and its edit appear; a reply starting wi
     await until(
       async () => (await b.execute(() => document.querySelectorAll(".thread .comment").length)) === 4,
       "the panel shows the four comments",
-      20_000,
+      60_000,
     );
     await b.saveScreenshot(join(ARTIFACTS, "claude-thread.png"));
   });

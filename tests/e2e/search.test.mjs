@@ -33,10 +33,10 @@ test("Ctrl+Shift+F searches every document, unsaved text and threads; a result o
     await idle(b);
     await b.keys(["Control", "Shift", "f"]);
     const field = await b.$(".search-input");
-    await field.waitForDisplayed({ timeout: 20_000, timeoutMsg: "Ctrl+Shift+F showed no search field" });
+    await field.waitForDisplayed({ timeout: 60_000, timeoutMsg: "Ctrl+Shift+F showed no search field" });
     await until(async () => (await b.execute(() => document.activeElement?.classList.contains("search-input"))), "the search field focused");
     await typeText(b, "lantern");
-    await until(async () => (await results(b)).groups.length >= 2, async () => `results (${JSON.stringify(await results(b))})`, 30_000);
+    await until(async () => (await results(b)).groups.length >= 2, async () => `results (${JSON.stringify(await results(b))})`, 60_000);
     const r = await results(b);
     const essay = r.groups.find((g) => g.doc === "essay.md");
     assert.ok(essay?.hits.some((t) => t.includes("The lantern glows unsaved.")), `the unsaved line is found: ${JSON.stringify(r)}`);
@@ -52,22 +52,22 @@ test("Ctrl+Shift+F searches every document, unsaved text and threads; a result o
       throw new Error("no such element: the ideas.md group");
     });
     await until(async () => (await active(b)) === "notes/ideas.md", "notes/ideas.md opened");
-    await until(async () => (await b.execute(() => window.getSelection()?.toString())) === "lantern", "the match selected", 20_000);
+    await until(async () => (await b.execute(() => window.getSelection()?.toString())) === "lantern", "the match selected", 60_000);
 
     // Threads: words only in a comment of the sample's story; a click shows the thread.
     const field2 = await b.$(".search-input");
     await field2.setValue("photo of the real");
-    await until(async () => (await results(b)).groups.some((g) => g.doc === "story.md" && g.threads.length === 1), async () => `the thread found (${JSON.stringify(await results(b))})`, 30_000);
+    await until(async () => (await results(b)).groups.some((g) => g.doc === "story.md" && g.threads.length === 1), async () => `the thread found (${JSON.stringify(await results(b))})`, 60_000);
     assert.ok((await results(b)).groups.find((g) => g.doc === "story.md").threads[0].includes("Check this against the photo"));
     await click(b, ".search-thread");
     await until(async () => (await active(b)) === "story.md", "story.md opened");
-    await until(async () => b.execute(() => !document.querySelector(".threads-body").hidden && !!document.querySelector('.thread[data-thread="t_6303a0abef18cb5e3ffe"]')), "the thread shown in the Threads tab", 20_000);
+    await until(async () => b.execute(() => !document.querySelector(".threads-body").hidden && !!document.querySelector('.thread[data-thread="t_6303a0abef18cb5e3ffe"]')), "the thread shown in the Threads tab", 60_000);
     // Nothing found says so; a bad regular expression says why.
     await b.keys(["Control", "Shift", "f"]);
     await (await b.$(".search-input")).setValue("zzzz-no-such-word");
-    await until(async () => (await results(b)).status === "No results.", "no results", 30_000);
+    await until(async () => (await results(b)).status === "No results.", "no results", 60_000);
     await click(b, ".search-regex");
     await (await b.$(".search-input")).setValue("(unclosed");
-    await until(async () => (await results(b)).status.startsWith("not a regular expression"), async () => `the regex error (${(await results(b)).status})`, 30_000);
+    await until(async () => (await results(b)).status.startsWith("not a regular expression"), async () => `the regex error (${(await results(b)).status})`, 60_000);
   });
 });

@@ -84,7 +84,7 @@ test("a slip is underlined as you type; its fix is one click, the writer's own e
     // Settings lists the dictionary; taking the word out brings the underline back.
     await b.keys(["Control", ","]);
     const item = await b.$('.set-word-item[data-word="Jorunn"]');
-    await item.waitForExist({ timeout: 20_000 });
+    await item.waitForExist({ timeout: 60_000 });
     await b.execute(() => document.querySelector(".set-dictionary").scrollIntoView({ block: "center" }));
     await b.pause(500); // the scroll painted before the screenshot
     await b.saveScreenshot(join(ARTIFACTS, "dictionary.png"));
@@ -105,12 +105,12 @@ test("spelling as you type can be turned off from the palette, and back on", asy
     const palette = async () => {
       await b.keys(["Control", "Shift", "p"]);
       const field = await b.$(".palette input");
-      await field.waitForExist({ timeout: 20_000 });
+      await field.waitForExist({ timeout: 60_000 });
       await field.setValue("spelling and grammar as you type");
       await b.keys(["Enter"]);
     };
     await palette();
-    await until(async () => (await underlined(b, "error")).length === 0, "no underline once off", 30_000);
+    await until(async () => (await underlined(b, "error")).length === 0, "no underline once off", 60_000);
     await palette();
     await until(async () => (await underlined(b, "error")).includes("recieved"), "underlined again once on", 60_000);
   });

@@ -3,7 +3,7 @@
 // beside another machine's tests and restart the app on the same workspace).
 import { after, before } from "node:test";
 import { spawn, execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -15,13 +15,29 @@ const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_D
 export const APP = process.env.COWRITING_APP ?? join(TARGET, "debug/cowriting-desktop");
 export const CLI = process.env.COWRITING_CLI ?? join(TARGET, "debug/cowriting");
 
+const temporary = [];
+/**
+ * A new directory under the system's temporary one (`prefix` and a random tail),
+ * removed when this test file's process ends with every test passed. After a
+ * failure, or with KEEP_E2E_TMP=1, it is kept to look at.
+ */
+export function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+}
+process.on("exit", (code) => {
+  if (code !== 0 || process.env.KEEP_E2E_TMP) return;
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
+
 /**
  * A HOME of the tests' own: git identity, app data, and the user's settings, in
  * which Claude is the fake Claude Code in fixtures/ (no network, no model) and
  * `enabled` are what Check document runs. `env` is added to the environment.
  */
 export function testHome({ env = {}, enabled = ["harper"] } = {}) {
-  const home = mkdtempSync(join(tmpdir(), "cowriting-e2e-home-"));
+  const home = tempDir("cowriting-e2e-home-");
   writeFileSync(join(home, ".gitconfig"), "[user]\n\temail = writer@example.com\n\tname = Writer\n");
   mkdirSync(join(home, ".config/cowriting"), { recursive: true });
   writeFileSync(
@@ -77,13 +93,13 @@ export async function startDriver(env) {
     env,
     stdio: ["ignore", "inherit", "inherit"],
   });
-  await waitForPort(port, 30_000);
+  await waitForPort(port, 60_000);
   return { port, stop: () => child.kill() };
 }
 
 /** A fresh copy of the sample workspace. */
 export function workspace() {
-  const dir = mkdtempSync(join(tmpdir(), "cowriting-e2e-ws-"));
+  const dir = tempDir("cowriting-e2e-ws-");
   cpSync(join(ROOT, "examples/workspace"), dir, { recursive: true });
   return dir;
 }
@@ -180,11 +196,11 @@ export const idle = (b) => b.execute(() => window.__cowriting.idle());
 
 export async function openDoc(b, path) {
   await click(b, `.tree-item[data-path="${path}"]`);
-  await b.waitUntil(async () => (await active(b)) === path, { timeout: 20_000 });
+  await b.waitUntil(async () => (await active(b)) === path, { timeout: 60_000 });
 }
 
 /** Poll `f` (sync or async) until it is truthy; fail with `what` after `ms`. */
-export async function until(f, what, ms = 30_000) {
+export async function until(f, what, ms = 60_000) {
   const end = Date.now() + ms;
   for (;;) {
     const v = await f();
