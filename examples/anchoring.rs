@@ -330,7 +330,6 @@ fn token_map(
 struct WordDiff {
     /// Old token index → its index among the old words.
     word_of: Vec<Option<usize>>,
-
     /// Old word index → the new word it survives as.
     map: Vec<Option<usize>>,
     /// The words' token indices, old and new.
@@ -414,7 +413,7 @@ fn word_truth(
         let (o0, o1) = (wd.ow[w], wd.ow[w + 1]);
         let (n0, n1) = (wd.nw[na + (w - wa)], wd.nw[na + (w - wa) + 1]);
         if (o1 - o0 > 1) != (n1 - n0 > 1) {
-            return None; // a space added or taken out inside a word's run
+            return None; // whitespace added or taken out between two of its tokens
         }
         rewrapped |= old[ot[o0].1..ot[o1].0] != new[nt[n0].1..nt[n1].0];
     }
@@ -696,12 +695,8 @@ fn main() {
                     class = c;
                     expected = Some(at);
                     *reclassed.entry(c.name()).or_default() += 1;
-                    let (what, stratum) = args
-                        .show
-                        .as_deref()
-                        .unwrap_or("")
-                        .split_once('@')
-                        .unwrap_or((args.show.as_deref().unwrap_or(""), ""));
+                    let show = args.show.as_deref().unwrap_or("");
+                    let (what, stratum) = show.split_once('@').unwrap_or((show, ""));
                     if what == "reclassed" && STRATA[k % 3].starts_with(stratum) {
                         let around = |t: &str, (s, e): (usize, usize)| {
                             let s = t[..s].char_indices().rev().nth(59).map_or(0, |(i, _)| i);
