@@ -251,8 +251,8 @@ fn token_map(
     let (ol, nl) = (lines(old), lines(new));
     let o: Vec<&str> = ol.iter().map(|&(s, e)| &old[s..e]).collect();
     let n: Vec<&str> = nl.iter().map(|&(s, e)| &new[s..e]).collect();
-    let deadline = || Some(std::time::Instant::now() + std::time::Duration::from_secs(5));
-    let line_ops = similar::capture_diff_slices_deadline(Algorithm::Patience, &o, &n, deadline());
+    let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let line_ops = similar::capture_diff_slices_deadline(Algorithm::Patience, &o, &n, deadline);
     // Token index of a byte offset (the first token starting at or after it).
     let tok_at = |toks: &[(usize, usize)], b: usize| toks.partition_point(|t| t.0 < b);
     let byte = |ls: &[(usize, usize)], i: usize, len: usize| if i < ls.len() { ls[i].0 } else { len };
@@ -307,20 +307,29 @@ fn token_map(
         }
         let a: Vec<&str> = ot[ot0..ot1].iter().map(|&(s, e)| &old[s..e]).collect();
         let b: Vec<&str> = nt[nt0..nt1].iter().map(|&(s, e)| &new[s..e]).collect();
-        for t in similar::capture_diff_slices_deadline(Algorithm::Myers, &a, &b, deadline()) {
-            if let DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } = t
-            {
-                for k in 0..len {
-                    map[ot0 + old_index + k] = Some(nt0 + new_index + k);
-                }
-            }
+        for (i, j) in matched(Algorithm::Myers, &a, &b) {
+            map[ot0 + i] = Some(nt0 + j);
         }
     }
     (map, hunks)
+}
+
+/// The pairs (old index, new index) of the items a diff of `a` and `b` keeps
+/// (given 5 s, then what it has).
+fn matched(algorithm: Algorithm, a: &[&str], b: &[&str]) -> Vec<(usize, usize)> {
+    let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(5));
+    let mut out = Vec::new();
+    for op in similar::capture_diff_slices_deadline(algorithm, a, b, deadline) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            out.extend((0..len).map(|k| (old_index + k, new_index + k)));
+        }
+    }
+    out
 }
 
 /// A second diff, in words alone (every token but whitespace) over the whole
@@ -342,19 +351,9 @@ fn word_diff(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)])
     let nw: Vec<usize> = (0..nt.len()).filter(|&j| !is_ws(new, nt[j])).collect();
     let a: Vec<&str> = ow.iter().map(|&i| &old[ot[i].0..ot[i].1]).collect();
     let b: Vec<&str> = nw.iter().map(|&j| &new[nt[j].0..nt[j].1]).collect();
-    let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(5));
     let mut map = vec![None; ow.len()];
-    for op in similar::capture_diff_slices_deadline(Algorithm::Patience, &a, &b, deadline) {
-        if let DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        {
-            for k in 0..len {
-                map[old_index + k] = Some(new_index + k);
-            }
-        }
+    for (i, j) in matched(Algorithm::Patience, &a, &b) {
+        map[i] = Some(j);
     }
     let mut word_of = vec![None; ot.len()];
     for (w, &i) in ow.iter().enumerate() {
@@ -433,7 +432,8 @@ struct Args {
     anchors: usize,
     seed: u64,
     emit: Option<PathBuf>,
-    show: Option<String>,
+    /// `--show WHAT[@STRATUM]`: what to show, and the stratum ("" for all).
+    show: Option<(String, String)>,
     /// The line-then-token diff alone, without the word diff's second opinion
     /// (as the figures before 2026-12-04 were measured).
     line_truth: bool,
@@ -458,7 +458,11 @@ fn args() -> Args {
             "--anchors" => a.anchors = val().parse().expect("--anchors N"),
             "--seed" => a.seed = val().parse().expect("--seed S"),
             "--emit" => a.emit = Some(val().into()),
-            "--show" => a.show = Some(val()),
+            "--show" => {
+                let v = val();
+                let (what, stratum) = v.split_once('@').unwrap_or((&v, ""));
+                a.show = Some((what.to_owned(), stratum.to_owned()));
+            }
             "--line-truth" => a.line_truth = true,
             _ => a.repos.push(x.into()),
         }
@@ -519,7 +523,8 @@ fn main() {
         let ot = tokens(&pair.old);
         let nt = tokens(&pair.new);
         let (map, hunks) = token_map(&pair.old, &pair.new, &ot, &nt);
-        let wd = word_diff(&pair.old, &pair.new, &ot, &nt);
+        // Built for the first anchor that needs its opinion (none under --line-truth).
+        let wd = std::cell::OnceCell::new();
         // Anchors start and end on words, as a writer selects text (a selection
         // may take the punctuation after its last word).
         let words: Vec<usize> = (0..ot.len())
@@ -604,13 +609,7 @@ fn main() {
             // A single word that is there once in the stretch the diff rewrote is
             // no evidence (a common word, once in a page rewritten as a stub): for
             // one word, only the word diff below, with the phrase around it, keeps it.
-            let words_in = |t: &str| {
-                tokens(t)
-                    .iter()
-                    .filter(|&&(s, _)| t[s..].starts_with(char::is_alphanumeric))
-                    .count()
-            };
-            if class == Class::Changed && (args.line_truth || words_in(&fp.text) > 1) {
+            if class == Class::Changed && (args.line_truth || wj > wi) {
                 // The diff may have aligned the same words with other copies: text
                 // that is still there, once, between the nearest words that
                 // survived on either side, was not changed.
@@ -691,13 +690,21 @@ fn main() {
             if class == Class::Changed && !args.line_truth {
                 // The second diff, blind to whitespace: the words survived inside a
                 // phrase that survived with them.
-                if let Some((c, at)) = word_truth(&pair.old, &pair.new, &ot, &nt, &wd, a, b) {
+                if let Some((c, at)) = word_truth(
+                    &pair.old,
+                    &pair.new,
+                    &ot,
+                    &nt,
+                    wd.get_or_init(|| word_diff(&pair.old, &pair.new, &ot, &nt)),
+                    a,
+                    b,
+                ) {
                     class = c;
                     expected = Some(at);
                     *reclassed.entry(c.name()).or_default() += 1;
-                    let show = args.show.as_deref().unwrap_or("");
-                    let (what, stratum) = show.split_once('@').unwrap_or((show, ""));
-                    if what == "reclassed" && STRATA[k % 3].starts_with(stratum) {
+                    if args.show.as_ref().is_some_and(|(what, stratum)| {
+                        what == "reclassed" && STRATA[k % 3].starts_with(stratum)
+                    }) {
                         let around = |t: &str, (s, e): (usize, usize)| {
                             let s = t[..s].char_indices().rev().nth(59).map_or(0, |(i, _)| i);
                             let e = t[e..].char_indices().nth(60).map_or(t.len(), |(i, _)| e + i);
@@ -783,12 +790,11 @@ fn main() {
                 }
                 Resolution::Orphaned => tally.orphaned += 1,
             }
-            if let Some(show) = &args.show {
+            if let Some((what, stratum)) = &args.show {
                 // CLASS, OUTCOME, CLASS:OUTCOME, or any of those then @STRATUM.
-                let (what, stratum) = show.split_once('@').unwrap_or((show.as_str(), ""));
                 let hit = (what == class.name()
                     || what == outcome
-                    || what == format!("{}:{outcome}", class.name()))
+                    || *what == format!("{}:{outcome}", class.name()))
                     && (stratum.is_empty() || STRATA[k % 3].starts_with(stratum));
                 if hit {
                     show_case(pair, &fp, class, expected, outcome, got, &new_doc);
