@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example anchoring -- [--pairs N] [--anchors N] [--seed S]
-//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] REPO...
+//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] [--truth-1204] REPO...
 //! ```
 //!
 //! For each git repository, every non-merge commit that modified a Markdown file
@@ -29,9 +29,12 @@
 //! stretches that no longer face each other. Text it calls changed gets a second
 //! opinion from a diff in words alone, blind to whitespace: unchanged (or
 //! re-wrapped) where its words survived side by side inside a phrase that
-//! survived with them ([`WordDiff::in_phrase`]). `--line-truth` measures without
-//! the second diff, as the figures before 2026-12-04 were; `--show reclassed`
-//! prints the anchors it re-classes.
+//! survived with them ([`WordDiff::in_phrase`]), or moved where its words were
+//! deleted here and added elsewhere inside a phrase that reads the same and
+//! occurs once in each revision ([`moved_truth`]). `--line-truth` measures
+//! without the second diff, as the figures before 2026-12-04 were;
+//! `--truth-1204` without its moves, as those of 2026-12-04 were; `--show
+//! reclassed` prints the anchors it re-classes.
 //!
 //! `--emit DIR` also writes every new revision and a `resolve --batch` input
 //! (`DIR/input.jsonl`, text paths relative to DIR) for the speed comparison of
@@ -344,6 +347,8 @@ struct WordDiff {
     /// The words' token indices, old and new.
     ow: Vec<usize>,
     nw: Vec<usize>,
+    /// New word index → whether some old word survives as it.
+    taken: Vec<bool>,
 }
 
 fn word_diff(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)]) -> WordDiff {
@@ -359,10 +364,46 @@ fn word_diff(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)])
     for (w, &i) in ow.iter().enumerate() {
         word_of[i] = Some(w);
     }
-    WordDiff { word_of, map, ow, nw }
+    let mut taken = vec![false; nw.len()];
+    for j in map.iter().flatten() {
+        taken[*j] = true;
+    }
+    WordDiff {
+        word_of,
+        map,
+        ow,
+        nw,
+        taken,
+    }
+}
+
+/// The two revisions of a pair and their tokens ([`tokens`]).
+#[derive(Clone, Copy)]
+struct Revisions<'a> {
+    old: &'a str,
+    new: &'a str,
+    ot: &'a [(usize, usize)],
+    nt: &'a [(usize, usize)],
 }
 
 impl WordDiff {
+    /// Old words `wa..=wb` read as the new words from `n` on: whether only the
+    /// whitespace between them changed (`Some(true)`, re-wrapped), nothing did
+    /// (`Some(false)`), or whitespace was added or taken out between two of
+    /// them (`None`).
+    fn respaced(&self, r: &Revisions, wa: usize, wb: usize, n: usize) -> Option<bool> {
+        let mut rewrapped = false;
+        for k in 0..wb - wa {
+            let (o0, o1) = (self.ow[wa + k], self.ow[wa + k + 1]);
+            let (n0, n1) = (self.nw[n + k], self.nw[n + k + 1]);
+            if (o1 - o0 > 1) != (n1 - n0 > 1) {
+                return None;
+            }
+            rewrapped |= r.old[r.ot[o0].1..r.ot[o1].0] != r.new[r.nt[n0].1..r.nt[n1].0];
+        }
+        Some(rewrapped)
+    }
+
     /// Whether old words `wa..=wb`, which survived side by side, did so inside a
     /// phrase that survived with them: five words (letters or digits) in all, at
     /// least one of them beside the anchor, or five of the anchor's own. A common
@@ -384,7 +425,7 @@ impl WordDiff {
             after += usize::from(alnum(w));
         }
         let inside = (wa..=wb).filter(|&w| alnum(w)).count();
-        inside >= 5 || (before + after > 0 && before + inside + after >= 5)
+        inside >= PHRASE_WORDS || (before + after > 0 && before + inside + after >= PHRASE_WORDS)
     }
 }
 
@@ -392,30 +433,15 @@ impl WordDiff {
 /// word): unchanged, or re-wrapped when only whitespace between its words
 /// changed, where every word survived side by side inside a phrase that survived
 /// with it ([`WordDiff::in_phrase`]). Otherwise none (changed).
-fn word_truth(
-    old: &str,
-    new: &str,
-    ot: &[(usize, usize)],
-    nt: &[(usize, usize)],
-    wd: &WordDiff,
-    a: usize,
-    b: usize,
-) -> Option<(Class, (usize, usize))> {
+fn word_truth(r: &Revisions, wd: &WordDiff, a: usize, b: usize) -> Option<(Class, (usize, usize))> {
+    let Revisions { old, ot, nt, .. } = *r;
     let (wa, wb) = (wd.word_of[a]?, wd.word_of[b]?);
     let na = wd.map[wa]?;
     if (wa..=wb).any(|w| wd.map[w] != Some(na + (w - wa))) {
         return None;
     }
     let nb = na + (wb - wa);
-    let mut rewrapped = false;
-    for w in wa..wb {
-        let (o0, o1) = (wd.ow[w], wd.ow[w + 1]);
-        let (n0, n1) = (wd.nw[na + (w - wa)], wd.nw[na + (w - wa) + 1]);
-        if (o1 - o0 > 1) != (n1 - n0 > 1) {
-            return None; // whitespace added or taken out between two of its tokens
-        }
-        rewrapped |= old[ot[o0].1..ot[o1].0] != new[nt[n0].1..nt[n1].0];
-    }
+    let rewrapped = wd.respaced(r, wa, wb, na)?;
     if !wd.in_phrase(old, ot, wa, wb) {
         return None;
     }
@@ -427,6 +453,96 @@ fn word_truth(
     Some((class, (nt[wd.nw[na]].0, nt[wd.nw[nb]].1)))
 }
 
+/// Text the word diff says was deleted here and added elsewhere, word for word:
+/// a move (a paragraph moved, a URL moved from an inline link to a link
+/// definition, a caption moved into an attribute). Old tokens `a..=b` (which
+/// start and end on a word) count as moved where every word of theirs (of
+/// letters or digits; a punctuation char need only be the same) was deleted and
+/// exactly one place in the new revision holds the same words, added, inside a
+/// phrase that reads the same in both revisions and occurs once in each (a
+/// URL's prefix, a list item's `- [x]`, repeated boilerplate are no evidence of
+/// where it went): at least `PHRASE_WORDS` words of letters or digits and
+/// `MOVED_PHRASE_CHARS` of their chars, with words of it on both sides of the
+/// anchor (text at the edge of a moved block may not have moved with it), or
+/// all of them its own. Moved when the whitespace between its words is as it
+/// was, re-wrapped when only that changed; otherwise none (changed).
+fn moved_truth<'a>(r: &Revisions<'a>, wd: &WordDiff, a: usize, b: usize) -> Option<(Class, (usize, usize))> {
+    let Revisions { old, new, ot, nt } = *r;
+    let (wa, wb) = (wd.word_of[a]?, wd.word_of[b]?);
+    let ow = |w: usize| &old[ot[wd.ow[w]].0..ot[wd.ow[w]].1];
+    let nw = |w: usize| &new[nt[wd.nw[w]].0..nt[wd.nw[w]].1];
+    let alnum = |t: &str| t.starts_with(char::is_alphanumeric);
+    if (wa..=wb).any(|w| alnum(ow(w)) && wd.map[w].is_some()) {
+        return None;
+    }
+    let len = wb - wa + 1;
+    // Old word w of the anchor and new word n, the same, and moved: deleted
+    // there, added here (a punctuation char the diff matched with another copy
+    // is no evidence either way).
+    let moved =
+        |w: usize, n: usize| ow(w) == nw(n) && (!alnum(ow(w)) || (wd.map[w].is_none() && !wd.taken[n]));
+    // Around it, the phrase need only read the same (the diff may have matched
+    // one of its common words with another copy); that it occurs once in each
+    // revision is the evidence.
+    let pairs_up = |w: usize, n: usize| ow(w) == nw(n);
+    // The alphanumeric words (and their chars) of a run of old words.
+    let weigh = |ws: &mut dyn Iterator<Item = usize>| {
+        ws.map(ow)
+            .filter(|t| alnum(t))
+            .fold((0, 0), |(n, c), t| (n + 1, c + t.chars().count()))
+    };
+    // Whether old words `p..=q` occur once in each revision (a URL's prefix, a
+    // list item's `- [x]`, repeated boilerplate: no evidence of where it went).
+    let once = |p: usize, q: usize| {
+        let seq: Vec<&str> = (p..=q).map(ow).collect();
+        let count = |n: usize, word: &dyn Fn(usize) -> &'a str| {
+            (0..n.saturating_sub(seq.len() - 1))
+                .filter(|&i| seq.iter().enumerate().all(|(k, t)| word(i + k) == *t))
+                .take(2)
+                .count()
+        };
+        count(wd.ow.len(), &ow) == 1 && count(wd.nw.len(), &nw) == 1
+    };
+    let (inside, _) = weigh(&mut (wa..=wb));
+    let mut found = None;
+    for n in 0..wd.nw.len().saturating_sub(len - 1) {
+        if !(0..len).all(|k| moved(wa + k, n + k)) {
+            continue;
+        }
+        let mut lo = 0;
+        while lo < wa && lo < n && pairs_up(wa - lo - 1, n - lo - 1) {
+            lo += 1;
+        }
+        let mut hi = 0;
+        while wb + hi + 1 < wd.map.len() && n + len + hi < wd.nw.len() && pairs_up(wb + hi + 1, n + len + hi)
+        {
+            hi += 1;
+        }
+        let (before, _) = weigh(&mut (wa - lo..wa));
+        let (after, _) = weigh(&mut (wb + 1..=wb + hi));
+        let (words, chars) = weigh(&mut (wa - lo..=wb + hi));
+        let phrase = words >= PHRASE_WORDS
+            && chars >= MOVED_PHRASE_CHARS
+            && ((before > 0 && after > 0) || inside >= PHRASE_WORDS);
+        if phrase && once(wa - lo, wb + hi) {
+            if found.is_some() {
+                return None; // two places: which one it moved to is not known
+            }
+            found = Some(n);
+        }
+    }
+    let n = found?;
+    let rewrapped = wd.respaced(r, wa, wb, n)?;
+    let class = if rewrapped { Class::Rewrapped } else { Class::Moved };
+    Some((class, (nt[wd.nw[n]].0, nt[wd.nw[n + len - 1]].1)))
+}
+
+/// A phrase: at least this many words (letters or digits)…
+const PHRASE_WORDS: usize = 5;
+/// …and, for a moved one, this many of their chars (a run of short boilerplate
+/// words is no evidence).
+const MOVED_PHRASE_CHARS: usize = 20;
+
 struct Args {
     pairs: usize,
     anchors: usize,
@@ -437,6 +553,9 @@ struct Args {
     /// The line-then-token diff alone, without the word diff's second opinion
     /// (as the figures before 2026-12-04 were measured).
     line_truth: bool,
+    /// The truth as of 2026-12-04: the word diff without its move detection
+    /// ([`moved_truth`]).
+    truth_1204: bool,
     repos: Vec<PathBuf>,
 }
 
@@ -448,6 +567,7 @@ fn args() -> Args {
         emit: None,
         show: None,
         line_truth: false,
+        truth_1204: false,
         repos: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -464,12 +584,13 @@ fn args() -> Args {
                 a.show = Some((what.to_owned(), stratum.to_owned()));
             }
             "--line-truth" => a.line_truth = true,
+            "--truth-1204" => a.truth_1204 = true,
             _ => a.repos.push(x.into()),
         }
     }
     assert!(
         !a.repos.is_empty(),
-        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] [--line-truth] REPO..."
+        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] [--line-truth] [--truth-1204] REPO..."
     );
     a
 }
@@ -518,7 +639,7 @@ fn main() {
     // (changed single words, of them returned as found)
     let mut one_word = (0usize, 0usize);
     // Anchors the line diff calls changed and the word diff does not, by class.
-    let mut reclassed: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut reclassed: BTreeMap<(&'static str, &'static str), usize> = BTreeMap::new();
     for (pi, pair) in pairs.iter().enumerate() {
         let ot = tokens(&pair.old);
         let nt = tokens(&pair.new);
@@ -689,19 +810,22 @@ fn main() {
             }
             if class == Class::Changed && !args.line_truth {
                 // The second diff, blind to whitespace: the words survived inside a
-                // phrase that survived with them.
-                if let Some((c, at)) = word_truth(
-                    &pair.old,
-                    &pair.new,
-                    &ot,
-                    &nt,
-                    wd.get_or_init(|| word_diff(&pair.old, &pair.new, &ot, &nt)),
-                    a,
-                    b,
-                ) {
+                // phrase that survived with them, or moved with it.
+                let wd = wd.get_or_init(|| word_diff(&pair.old, &pair.new, &ot, &nt));
+                let revs = Revisions {
+                    old: &pair.old,
+                    new: &pair.new,
+                    ot: &ot,
+                    nt: &nt,
+                };
+                let kept = word_truth(&revs, wd, a, b).map(|k| (k, "kept")).or_else(|| {
+                    let moved = (!args.truth_1204).then(|| moved_truth(&revs, wd, a, b));
+                    moved.flatten().map(|k| (k, "moved"))
+                });
+                if let Some(((c, at), how)) = kept {
                     class = c;
                     expected = Some(at);
-                    *reclassed.entry(c.name()).or_default() += 1;
+                    *reclassed.entry((how, c.name())).or_default() += 1;
                     if args.show.as_ref().is_some_and(|(what, stratum)| {
                         what == "reclassed" && STRATA[k % 3].starts_with(stratum)
                     }) {
@@ -711,7 +835,7 @@ fn main() {
                             format!("{:?}", &t[s..e])
                         };
                         println!(
-                            "--- {}:{} changed by the line diff, {} by the word diff: {:?}\n  old  {}\n  new  {}",
+                            "--- {}:{} changed by the line diff, {} by the word diff ({how}): {:?}\n  old  {}\n  new  {}",
                             pair.repo,
                             pair.path,
                             c.name(),
@@ -818,10 +942,10 @@ fn main() {
     report(&tallies, resolve_time);
     if !args.line_truth {
         println!(
-            "changed by the line diff, kept by the word diff: {} (--line-truth: without it)",
+            "changed by the line diff, re-classed by the word diff: {} (--line-truth: without it; --truth-1204: without \"moved\")",
             reclassed
                 .iter()
-                .map(|(c, n)| format!("{c} {n}"))
+                .map(|((how, c), n)| format!("{how} as {c} {n}"))
                 .collect::<Vec<_>>()
                 .join(", ")
         );
