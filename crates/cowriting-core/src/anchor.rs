@@ -7,14 +7,17 @@
 //!    still holds exactly `text`: [`Resolution::Found`];
 //! 2. else the text with its exact recorded context, searched outward from
 //!    `lineHint` (the common case, fast);
-//! 3. else every exact occurrence of `text` — and, when it has whitespace in
+//! 3. else, when the place it was taken at is still there holding other text
+//!    (its whole context, both sides, once, with something else between),
+//!    [`Resolution::Orphaned`]: it was replaced where it stood;
+//! 4. else every exact occurrence of `text` — and, when it has whitespace in
 //!    it, every place that holds its words in order with only the whitespace
 //!    between them changed (a re-wrap or re-indent) — weighed by the
 //!    evidence (`anchor::evidence`) around it: when one place is clearly it,
 //!    [`Resolution::Found`] if it holds the exact text, else
 //!    [`Resolution::Relocated`], flagged, because the text is no longer exactly
 //!    what was anchored;
-//! 4. else [`Resolution::Orphaned`].
+//! 5. else [`Resolution::Orphaned`].
 //!
 //! Weighing the candidates of one step (context compared with whitespace
 //! squashed, see `anchor::evidence`):
@@ -149,6 +152,9 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
         return answer.map_or(Resolution::Orphaned, |(s, e)| found(doc, s, e));
     }
     let text = doc.text();
+    // Asked only once the weighing picked a place (when it picks none, the
+    // answer is orphaned anyway).
+    let replaced = || replaced_in_place(text, fp);
     let Some(words) = Rewrapped::of(&fp.text) else {
         // One word: only its exact occurrences.
         let n = fp.text.len();
@@ -157,8 +163,8 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
             .map(|s| (s, s + n))
             .collect();
         return match weigh.decide(&exact, &fp.before, &fp.after) {
-            Some((s, e)) => found(doc, s, e),
-            None => Resolution::Orphaned,
+            Some((s, e)) if !replaced() => found(doc, s, e),
+            _ => Resolution::Orphaned,
         };
     };
     // Exact and re-wrapped occurrences compete on the same evidence: a copy of
@@ -167,7 +173,7 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
     let places = words.occurrences(text);
     let (before, after) = words.context(fp);
     match weigh.decide(&places, &before, &after) {
-        Some((s, e)) => {
+        Some((s, e)) if !replaced() => {
             let (lead, trail) = (words.lead.len(), words.trail.len());
             let exact = s >= lead
                 && e + trail <= text.len()
@@ -181,7 +187,7 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
                 }
             }
         }
-        None => Resolution::Orphaned,
+        _ => Resolution::Orphaned,
     }
 }
 
@@ -542,6 +548,46 @@ fn occurrences(hay: &str, needle: &str, from: usize, to: usize) -> Vec<usize> {
     out
 }
 
+/// Whether the place `fp` was taken at is still there holding other text: its
+/// whole recorded context, both sides exactly, once in `text`, with something
+/// else between them that neither holds the anchored text (nor its words
+/// re-wrapped) nor is a part of it. The text was then replaced where it stood,
+/// and a copy of it elsewhere is not it, however much of its context it shares
+/// (a header's `#0000` filled in while the next line's `#0000` stays).
+fn replaced_in_place(text: &str, fp: &Fingerprint) -> bool {
+    let full = |side: &str| side.chars().count() == CONTEXT_CHARS && side.chars().any(char::is_alphanumeric);
+    if !full(&fp.before) || !full(&fp.after) {
+        return false;
+    }
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let anchored = words(&fp.text);
+    let reach = 2 * fp.text.len() + CONTEXT_CHARS;
+    let after = memmem::Finder::new(fp.after.as_bytes());
+    // Every place the recorded `before` ends and, within reach, the one place
+    // the recorded `after` begins (a context that recurs there, a URL prefix
+    // down a list, tells nothing).
+    let mut slots = occurrences(text, &fp.before, 0, text.len())
+        .into_iter()
+        .map(|s| s + fp.before.len())
+        .map(|gap| {
+            let window = &text.as_bytes()[gap..(gap + reach + fp.after.len()).min(text.len())];
+            let mut ends = after.find_iter(window);
+            match (ends.next(), ends.next()) {
+                (Some(i), None) => Some((gap, gap + i)),
+                _ => None,
+            }
+        });
+    match (slots.next(), slots.next()) {
+        (Some(Some((s, e))), None) => {
+            // Something else: not the text (edited around), nor a part of it
+            // (a doubled word taken out where the context overlapped it).
+            let between = words(&text[s..e]);
+            !between.is_empty() && !between.contains(&anchored) && !anchored.contains(&between)
+        }
+        _ => false,
+    }
+}
+
 fn found(doc: &Document, start: usize, end: usize) -> Resolution {
     let rope = doc.rope();
     Resolution::Found(CharRange {
@@ -813,6 +859,26 @@ mod tests {
             resolved_text("Fill in form and then the box below it.", &fp),
             None
         );
+    }
+
+    #[test]
+    fn a_text_replaced_in_place_is_not_found_at_a_copy() {
+        let old = "title: A\n- RFC PR: [rust-lang/rfcs#0000](https://github.com/rust-lang/rfcs/pull/0000)\n- Rust Issue: [rust-lang/rust#0000](https://github.com/rust-lang/rust/issues/0000)\n";
+        let (_, fp) = fp_of(old, "0000", 0);
+        let new = old.replacen("rfcs#0000", "rfcs#3148", 1);
+        assert_eq!(resolved_text(&new, &fp), None);
+        // Edited around, not replaced: still found.
+        let old =
+            "We walked along the river at dawn; the quick brown fox jumped over the lazy dog by the mill.";
+        let (_, fp) = fp_of(old, "brown", 0);
+        let new = old.replace("brown fox", "brown and red fox");
+        assert_eq!(resolved_text(&new, &fp).as_deref(), Some("brown"));
+        // A doubled word taken out where the context overlapped the text: not
+        // replaced, still there.
+        let old = "Hosts may sync on PRs, however, in order to do so you you will need to modify\nyour local git install first.";
+        let (_, fp) = fp_of(old, "so you", 0);
+        let new = old.replace("so you you will", "so you will");
+        assert_eq!(resolved_text(&new, &fp).as_deref(), Some("so you"));
     }
 
     #[test]
