@@ -351,7 +351,8 @@ struct WordDiff {
     taken: Vec<bool>,
 }
 
-fn word_diff(old: &str, new: &str, ot: &[(usize, usize)], nt: &[(usize, usize)]) -> WordDiff {
+fn word_diff(r: &Revisions) -> WordDiff {
+    let Revisions { old, new, ot, nt } = *r;
     let ow: Vec<usize> = (0..ot.len()).filter(|&i| !is_ws(old, ot[i])).collect();
     let nw: Vec<usize> = (0..nt.len()).filter(|&j| !is_ws(new, nt[j])).collect();
     let a: Vec<&str> = ow.iter().map(|&i| &old[ot[i].0..ot[i].1]).collect();
@@ -644,6 +645,12 @@ fn main() {
         let ot = tokens(&pair.old);
         let nt = tokens(&pair.new);
         let (map, hunks) = token_map(&pair.old, &pair.new, &ot, &nt);
+        let revs = Revisions {
+            old: &pair.old,
+            new: &pair.new,
+            ot: &ot,
+            nt: &nt,
+        };
         // Built for the first anchor that needs its opinion (none under --line-truth).
         let wd = std::cell::OnceCell::new();
         // Anchors start and end on words, as a writer selects text (a selection
@@ -811,13 +818,7 @@ fn main() {
             if class == Class::Changed && !args.line_truth {
                 // The second diff, blind to whitespace: the words survived inside a
                 // phrase that survived with them, or moved with it.
-                let wd = wd.get_or_init(|| word_diff(&pair.old, &pair.new, &ot, &nt));
-                let revs = Revisions {
-                    old: &pair.old,
-                    new: &pair.new,
-                    ot: &ot,
-                    nt: &nt,
-                };
+                let wd = wd.get_or_init(|| word_diff(&revs));
                 let kept = word_truth(&revs, wd, a, b).map(|k| (k, "kept")).or_else(|| {
                     let moved = (!args.truth_1204).then(|| moved_truth(&revs, wd, a, b));
                     moved.flatten().map(|k| (k, "moved"))

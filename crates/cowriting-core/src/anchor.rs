@@ -559,7 +559,7 @@ fn replaced_in_place(text: &str, fp: &Fingerprint) -> bool {
     if !full(&fp.before) || !full(&fp.after) {
         return false;
     }
-    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let words = |t: &str| evidence::squash(t.trim());
     let anchored = words(&fp.text);
     let reach = 2 * fp.text.len() + CONTEXT_CHARS;
     let after = memmem::Finder::new(fp.after.as_bytes());
