@@ -121,6 +121,11 @@ enum Command {
         /// Accept with your own version of the replacement.
         #[arg(long = "with", value_name = "TEXT")]
         with: Option<String>,
+        /// Accept even though the replacement holds characters that are invisible
+        /// or reorder the text around them (`proposals` lists them as "hidden");
+        /// without it such an accept is refused (exit 3).
+        #[arg(long)]
+        confirm_hidden: bool,
     },
     /// Reject a proposal: it is removed; the document is untouched.
     Reject { doc: String, id: String },
@@ -182,6 +187,10 @@ enum Command {
         /// Replace FILE when it exists (a symlink is never followed or replaced).
         #[arg(long, requires = "output")]
         force: bool,
+        /// HTML: keep remote images (opening the page then contacts the
+        /// servers they are on); by default each is its alt text, not loaded.
+        #[arg(long)]
+        remote_images: bool,
     },
     /// Search every document's text and every thread's comments (the files as
     /// they are on disk). Literal and case-insensitive unless told otherwise.
@@ -606,7 +615,12 @@ fn run(cli: Cli) -> Result<i32> {
             ctx.print(&out, proposals_text);
             Ok(0)
         }
-        Command::Accept { doc, id, with } => decided(&ctx, ops.accept(&doc, &id, with.as_deref())?),
+        Command::Accept {
+            doc,
+            id,
+            with,
+            confirm_hidden,
+        } => decided(&ctx, ops.accept(&doc, &id, with.as_deref(), confirm_hidden)?),
         Command::Reject { doc, id } => decided(&ctx, ops.reject(&doc, &id)?),
         Command::Thread(t) => cmd_thread(&ctx, t),
         Command::Export {
@@ -615,6 +629,7 @@ fn run(cli: Cli) -> Result<i32> {
             output,
             with_review,
             force,
+            remote_images,
         } => {
             let format = match format {
                 ExportFormatArg::Html => ExportFormat::Html,
@@ -626,7 +641,7 @@ fn run(cli: Cli) -> Result<i32> {
                     ))
                 }
             };
-            let rendered = ops.export(&doc, format, with_review)?;
+            let rendered = ops.export(&doc, format, with_review, remote_images)?;
             match output {
                 None => {
                     let _ = std::io::stdout().lock().write_all(rendered.content.as_bytes());
@@ -1226,6 +1241,17 @@ fn proposals_text(d: &views::DocProposals) -> String {
         }
         if let Some(r) = &p.reason {
             out.push_str(&format!("    {state}: {r}\n"));
+        }
+        if !p.hidden.is_empty() {
+            let which: Vec<String> = p
+                .hidden
+                .iter()
+                .map(|h| format!("{} {}", h.code_point, h.name))
+                .collect();
+            out.push_str(&format!(
+                "    hidden: inserts {} (invisible or reordering the text); accept asks for --confirm-hidden\n",
+                which.join(", ")
+            ));
         }
     }
     out

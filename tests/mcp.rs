@@ -1463,3 +1463,31 @@ fn an_agent_asks_claude_to_review_and_to_answer_in_a_thread() {
     assert!(err);
     assert_eq!(data["code"], "not_found", "{data}");
 }
+
+#[test]
+fn a_proposal_that_inserts_hidden_characters_is_flagged_for_the_agent_too() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let filed = mcp.json(
+        "propose_edit",
+        json!({ "document": "notes.md", "find": "the end", "replacement": "the \u{202E}dne\u{202C}" }),
+    );
+    let hidden: Vec<&str> = filed["proposal"]["hidden"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["codePoint"].as_str().unwrap())
+        .collect();
+    assert_eq!(hidden, ["U+202E", "U+202C"], "{filed}");
+    // The producer's text is kept as it was sent, not silently altered.
+    assert_eq!(
+        ws.sidecar_json("notes.md")["proposals"][0]["replacement"],
+        "the \u{202E}dne\u{202C}"
+    );
+    let listed = mcp.json("list_proposals", json!({ "document": "notes.md" }));
+    assert_eq!(
+        flat(&listed, "proposals")[0]["hidden"][0]["name"],
+        "RIGHT-TO-LEFT OVERRIDE",
+        "{listed}"
+    );
+}

@@ -17,9 +17,10 @@ pub async fn export_document(
     path: String,
     format: ExportFormat,
     with_review: bool,
+    remote_images: bool,
 ) -> Res<Option<ExportOut>> {
     let state = app.state::<AppState>();
-    let rendered = state.with(|api| api.export(&path, format, with_review))?;
+    let rendered = state.with(|api| api.export(&path, format, with_review, remote_images))?;
     let doc = DocPath::parse(&path).map_err(|e| e.info())?;
     let root = state.with(|api| Ok(api.root().to_path_buf()))?;
     let folder = match path.rsplit_once('/') {

@@ -26,6 +26,7 @@ mod export;
 mod pdf;
 mod sample;
 mod watch;
+mod window_guard;
 
 use cowriting::api::review_pass::ReviewJob;
 use cowriting::api::{
@@ -165,6 +166,26 @@ fn review(state: State<'_, AppState>, path: String) -> Res<ReviewDto> {
 #[tauri::command(async)]
 fn accept(state: State<'_, AppState>, path: String, id: String, with: Option<String>) -> Res<Applied> {
     state.with(|api| api.accept(&path, &id, with.as_deref()))
+}
+
+/// A link the writer clicked (in a comment): opened by the system's browser or
+/// mail program, never in the app's window; http, https and mailto only.
+#[tauri::command(async)]
+fn open_link(url: String) -> Res<()> {
+    let url = window_guard::link(&url).map_err(info)?;
+    window_guard::open_outside(&url).map_err(|e| {
+        Error::NotInstalled {
+            producer: "open link".into(),
+            program: "xdg-open".into(),
+            hint: Some(e),
+        }
+        .info()
+    })
+}
+
+#[tauri::command(async)]
+fn confirm_hidden(state: State<'_, AppState>, path: String, ids: Vec<String>) -> Res<()> {
+    state.with(|api| api.confirm_hidden(&path, &ids))
 }
 
 #[tauri::command(async)]
@@ -411,8 +432,9 @@ async fn export_document(
     path: String,
     format: cowriting::ops::ExportFormat,
     with_review: bool,
+    remote_images: bool,
 ) -> Res<Option<cowriting::ops::ExportOut>> {
-    export::export_document(app, path, format, with_review).await
+    export::export_document(app, path, format, with_review, remote_images).await
 }
 
 /// Search every document (the open ones as the writer has them, searched under
@@ -855,6 +877,7 @@ fn main() {
     configure_checker();
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
+        .plugin(window_guard::plugin())
         .manage(AppState::default())
         .setup(|app| {
             let handle = app.handle().clone();
@@ -897,6 +920,7 @@ fn main() {
             edit,
             review,
             accept,
+            confirm_hidden,
             reject,
             accept_turn,
             reject_turn,
@@ -940,6 +964,7 @@ fn main() {
             recent_folders,
             open_sample,
             ui_ready,
+            open_link,
             quit,
         ])
         .build(tauri::generate_context!())

@@ -17,6 +17,10 @@ const PRINT_LIMIT: Duration = Duration::from_secs(180);
 
 static NEXT: AtomicU32 = AtomicU32::new(1);
 
+/// The labels of the print windows: `export-pdf-<n>` (window_guard.rs lets
+/// them, and only them, load their exported page).
+pub const LABEL_PREFIX: &str = "export-pdf-";
+
 /// `html` printed to PDF bytes; relative links and images resolve against `base_dir`.
 pub async fn html_to_pdf(app: &AppHandle, html: String, base_dir: &Path) -> Result<Vec<u8>, String> {
     let tmp = tempfile::Builder::new()
@@ -24,7 +28,7 @@ pub async fn html_to_pdf(app: &AppHandle, html: String, base_dir: &Path) -> Resu
         .tempdir()
         .map_err(|e| format!("no temporary folder for the PDF: {e}"))?;
     let out = tmp.path().join("export.pdf");
-    let label = format!("export-pdf-{}", NEXT.fetch_add(1, Ordering::Relaxed));
+    let label = format!("{LABEL_PREFIX}{}", NEXT.fetch_add(1, Ordering::Relaxed));
     let blank = "about:blank".parse().expect("a valid URL");
     let window = WebviewWindowBuilder::new(app, &label, WebviewUrl::External(blank))
         .title("Cowriting: printing a PDF")

@@ -46,10 +46,13 @@ export interface Backend {
    * (it asks before replacing a file), then the file written (a PDF printed by
    * the web view's engine). Null when the writer cancelled the dialog.
    */
-  exportDocument(path: string, format: ExportFormat, withReview: boolean): Promise<ExportOut | null>;
+  /** `remoteImages`: load the images a document names on other servers (else each is its alt text, nothing fetched). */
+  exportDocument(path: string, format: ExportFormat, withReview: boolean, remoteImages: boolean): Promise<ExportOut | null>;
   edit(path: string, version: number, changes: TextChange[], typing: boolean): Promise<EditAck>;
   review(path: string): Promise<ReviewDto>;
   accept(path: string, id: string, withText: string | null): Promise<Applied>;
+  /** The writer confirmed these proposals' hidden characters (`ProposalDto.hidden`): their accept may insert them. */
+  confirmHidden(path: string, ids: string[]): Promise<void>;
   reject(path: string, id: string): Promise<Applied>;
   acceptTurn(path: string, turn: string): Promise<Applied>;
   rejectTurn(path: string, turn: string): Promise<Applied>;
@@ -144,6 +147,8 @@ export interface Backend {
   openSample(): Promise<WorkspaceInfo>;
   quit(): Promise<void>;
   uiReady(): Promise<void>;
+  /** Open a link the writer clicked (http, https, mailto) in the system's browser or mail program, never in the app. */
+  openLink(url: string): Promise<void>;
   /** The window's title bar (Tauri's window API; capabilities/default.json allows it). */
   setTitle(title: string): Promise<void>;
   onNotice(f: (n: Notice) => void): Promise<() => void>;
@@ -179,10 +184,11 @@ export async function tauriBackend(): Promise<Backend> {
     renameDocument: (from, to) => invoke("rename_document", { from, to }),
     trashDocument: (path) => invoke("trash_document", { path }),
     newFolder: (name) => invoke("new_folder", { name }),
-    exportDocument: (path, format, withReview) => invoke("export_document", { path, format, withReview }),
+    exportDocument: (path, format, withReview, remoteImages) => invoke("export_document", { path, format, withReview, remoteImages }),
     edit: (path, version, changes, typing) => invoke("edit", { path, version, changes, typing }),
     review: (path) => invoke("review", { path }),
     accept: (path, id, withText) => invoke("accept", { path, id, with: withText }),
+    confirmHidden: (path, ids) => invoke("confirm_hidden", { path, ids }),
     reject: (path, id) => invoke("reject", { path, id }),
     acceptTurn: (path, turn) => invoke("accept_turn", { path, turn }),
     rejectTurn: (path, turn) => invoke("reject_turn", { path, turn }),
@@ -227,6 +233,7 @@ export async function tauriBackend(): Promise<Backend> {
     openSample: () => invoke("open_sample"),
     quit: () => invoke("quit"),
     uiReady: () => invoke("ui_ready"),
+    openLink: (url) => invoke("open_link", { url }),
     setTitle: async (title) => {
       const { getCurrentWindow } = await import("@tauri-apps/api/window");
       await getCurrentWindow().setTitle(title);

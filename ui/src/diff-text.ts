@@ -3,6 +3,8 @@
 // two lines or splits one is otherwise invisible in a diff), and the card's
 // context line: the line number and the words around the target.
 
+import { visibleNodes } from "./hidden";
+
 /** A piece of diff text: words, or a line break (shown as ⏎). */
 export type Piece = { text: string } | { newline: true };
 
@@ -19,7 +21,7 @@ export function newlinePieces(text: string): Piece[] {
 /** Fill `el` with `text`, each line break as a ⏎ mark (and the break itself, when `keepBreaks`). */
 export function appendWithNewlines(el: HTMLElement, text: string, keepBreaks: boolean) {
   for (const p of newlinePieces(text)) {
-    if ("text" in p) el.append(p.text);
+    if ("text" in p) el.append(...visibleNodes(p.text));
     else {
       const mark = document.createElement("span");
       mark.className = "nl-mark";

@@ -11,13 +11,14 @@
 // (extensions/comment-box.ts), threads as notes in the right margin when it has
 // room (extensions/margin-notes.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
-import { EditorView, drawSelection, keymap, type KeyBinding } from "@codemirror/view";
+import { EditorView, drawSelection, highlightSpecialChars, keymap, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
 import { markdown } from "@codemirror/lang-markdown";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import type { AuthorDto } from "./bindings/AuthorDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import { attributionTooltip, humanGutter } from "./extensions/attribution";
+import { HIDDEN_ONE, hiddenMarker } from "./hidden";
 import { commentBox, type CommentBoxHandlers } from "./extensions/comment-box";
 import { coreSync, type CoreSyncHandlers } from "./extensions/core-sync";
 import { marginNotes } from "./extensions/margin-notes";
@@ -43,11 +44,33 @@ export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
 /** Toggled by the app: read-only while a core operation is in flight. */
 export const readOnly = new Compartment();
 
+/**
+ * The nonce the page's CSP gives inline styles (Tauri's, on index.html's
+ * `#csp-nonce` element): CodeMirror's style sheet is a `<style>` element and
+ * needs it, as the CSP allows no other inline style. Empty outside the app.
+ */
+const cspNonce = (document.getElementById("csp-nonce") as HTMLStyleElement | null)?.nonce ?? "";
+
 export function createState(text: string, review: ReviewDto, handlers: EditorHandlers): EditorState {
   const extensions: Extension[] = [
+    EditorView.cspNonce.of(cspNonce),
     proseTheme,
     humanGutter,
     drawSelection(),
+    // Hidden characters (bidi overrides, zero-width spaces: hidden.ts) as a
+    // named marker in place, never applied: what is shown is what is there.
+    highlightSpecialChars({
+      addSpecialChars: HIDDEN_ONE,
+      render: (code, description, placeholder) => {
+        const ch = String.fromCodePoint(code);
+        if (HIDDEN_ONE.test(ch)) return hiddenMarker(ch);
+        const el = document.createElement("span");
+        el.className = "cm-specialChar";
+        el.textContent = placeholder;
+        el.title = description ?? "";
+        return el;
+      },
+    }),
     EditorView.lineWrapping,
     markdown(),
     proseHighlighting,

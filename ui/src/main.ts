@@ -44,6 +44,8 @@ import { renderTabs } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
+import { setText, visibleText } from "./hidden";
+import { confirmHiddenChars } from "./views/confirm-hidden";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
 declare const __TEST_HOOKS__: boolean;
@@ -144,8 +146,8 @@ export class App {
     }
     if (switching) this.inbox = new InboxView();
     inboxChanged(this);
-    $(".ws-name").textContent = w.name;
-    $(".ws-name").title = w.root;
+    setText($(".ws-name"), w.name);
+    $(".ws-name").title = visibleText(w.root);
     renderTree(this);
     renderStatus(this);
     await this.loadSettings();
@@ -344,21 +346,33 @@ export class App {
 
   // ---- decisions and saving (the edits' round trip is in edit-sync.ts) ---------------
 
-  accept(id: string, withText: string | null = null) {
+  async accept(id: string, withText: string | null = null) {
+    if (withText === null && !(await this.confirmHidden([id]))) return false;
     return coreOp(this, (p) => this.backend.accept(p, id, withText));
   }
   reject(id: string) {
     return coreOp(this, (p) => this.backend.reject(p, id));
   }
-  acceptTurn(turn: string) {
+  async acceptTurn(turn: string) {
+    const ids = this.review()?.proposals.filter((p) => p.turnId === turn && p.state === "pending").map((p) => p.id) ?? [];
+    if (!(await this.confirmHidden(ids))) return false;
     return coreOp(this, (p) => this.backend.acceptTurn(p, turn));
   }
   rejectTurn(turn: string) {
     return coreOp(this, (p) => this.backend.rejectTurn(p, turn));
   }
   /** Accept a group of proposals (one producer's part of a shared turn) in one call: one undo step. */
-  acceptAll(ids: string[]) {
+  async acceptAll(ids: string[]) {
+    if (!(await this.confirmHidden(ids))) return false;
     return coreOp(this, (p) => this.backend.acceptAll(p, ids));
+  }
+  /**
+   * Before an accept that would insert hidden characters (bidi overrides,
+   * zero-width: `ProposalDto.hidden`), ask the writer once, naming them; a yes
+   * tells the core (which refuses such an accept otherwise). False: not confirmed.
+   */
+  confirmHidden(ids: string[], path: string | null = this.active, proposals = this.review()?.proposals ?? []): Promise<boolean> {
+    return confirmHiddenChars(this, path, proposals.filter((p) => ids.includes(p.id)));
   }
   rejectAll(ids: string[]) {
     return coreOp(this, (p) => this.backend.rejectAll(p, ids));

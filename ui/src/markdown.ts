@@ -3,6 +3,7 @@
 // inert tags. No raw HTML survives, no URL but http(s) and mailto, no styles.
 import DOMPurify from "dompurify";
 import { marked } from "marked";
+import { markHidden, visibleText } from "./hidden";
 
 const ALLOWED_TAGS = [
   "p", "br", "strong", "em", "del", "code", "pre", "blockquote",
@@ -20,12 +21,21 @@ export function renderMarkdown(source: string): string {
   });
 }
 
-/** Fill `el` with the rendered body; links open nothing inside the app. */
-export function setMarkdown(el: HTMLElement, source: string): void {
+/**
+ * Fill `el` with the rendered body, hidden characters marked; a link opens
+ * nothing inside the app: a click hands it to `openLink` (the system's browser).
+ */
+export function setMarkdown(el: HTMLElement, source: string, openLink: (href: string) => void): void {
   el.innerHTML = renderMarkdown(source);
+  markHidden(el);
   for (const a of Array.from(el.querySelectorAll("a"))) {
+    const href = a.getAttribute("href") ?? "";
     a.setAttribute("rel", "noopener noreferrer");
-    a.title = a.getAttribute("href") ?? "";
-    a.addEventListener("click", (e) => e.preventDefault());
+    a.title = visibleText(href);
+    a.addEventListener("click", (e) => {
+      // Never in the app's window: the system's browser or mail program opens it.
+      e.preventDefault();
+      openLink(href);
+    });
   }
 }

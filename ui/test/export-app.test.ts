@@ -11,7 +11,7 @@ import type { ExportFormat } from "../src/bindings/ExportFormat";
 import { exportedMessage, loadChoice } from "../src/dialogs/export";
 
 const fake = vi.hoisted(() => ({
-  calls: [] as { path: string; format: ExportFormat; withReview: boolean; edits: number }[],
+  calls: [] as { path: string; format: ExportFormat; withReview: boolean; remoteImages: boolean; edits: number }[],
   edits: 0,
   cancel: false,
 }));
@@ -33,8 +33,8 @@ vi.mock("../src/backend", async (importOriginal) => {
       fake.edits++;
       return { version: version + 1, dirty: true };
     },
-    exportDocument: async (path, format, withReview) => {
-      fake.calls.push({ path, format, withReview, edits: fake.edits });
+    exportDocument: async (path, format, withReview, remoteImages) => {
+      fake.calls.push({ path, format, withReview, remoteImages, edits: fake.edits });
       if (fake.cancel) return null;
       const name = path.replace(/\.md$/, format === "critic" ? ".critic.md" : `.${format}`);
       return { document: path, format, path: `/home/w/sample/${name}`, bytes: 100, title: "Alpha", proposals: withReview ? 2 : 0, threads: withReview ? 1 : 0 };
@@ -80,10 +80,11 @@ describe("Export…", () => {
     choose("pdf");
     review.checked = true;
     review.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(q<HTMLInputElement>(".export-remote-images")!.checked, "remote images off unless asked").toBe(false);
     q<HTMLButtonElement>(".export-ok")!.click();
     await until(() => fake.calls.length === 1, "the export");
     expect(q(".modal"), "the dialog closed").toBeNull();
-    expect(fake.calls[0]).toEqual({ path: "drafts/essay.md", format: "pdf", withReview: true, edits: 1 });
+    expect(fake.calls[0]).toEqual({ path: "drafts/essay.md", format: "pdf", withReview: true, remoteImages: false, edits: 1 });
     await until(() => q(".toast")!.textContent!.startsWith("Exported"), "the notice");
     expect(q(".toast")!.textContent).toBe("Exported drafts/essay.md as PDF, with 2 proposals and 1 thread: /home/w/sample/drafts/essay.pdf");
     expect(loadChoice()).toEqual({ format: "pdf", withReview: true });
@@ -101,10 +102,13 @@ describe("Export…", () => {
     choose("html");
     expect(review.disabled).toBe(false);
     expect(review.checked, "the writer's own choice again").toBe(false);
+    const remote = q<HTMLInputElement>(".export-remote-images")!;
+    remote.checked = true;
     choose("critic");
+    expect(remote.disabled, "CriticMarkup has no images to load").toBe(true);
     q<HTMLButtonElement>(".export-ok")!.click();
     await until(() => fake.calls.length === 2, "the export");
-    expect(fake.calls[1]).toMatchObject({ format: "critic", withReview: true });
+    expect(fake.calls[1]).toMatchObject({ format: "critic", withReview: true, remoteImages: false });
   });
 
   it("a document's menu exports it; a cancelled Save dialog says nothing", async () => {
@@ -117,9 +121,12 @@ describe("Export…", () => {
     await until(() => q(".export-dialog"), "the export dialog");
     expect(q(".modal h2")!.textContent).toBe("Export notes.md");
     const toastBefore = q(".toast")!.textContent;
+    expect(q<HTMLInputElement>(".export-remote-images")!.checked, "asked each time, never remembered").toBe(false);
+    choose("html");
+    q<HTMLInputElement>(".export-remote-images")!.checked = true;
     q<HTMLButtonElement>(".export-ok")!.click();
     await until(() => fake.calls.length === 3, "the export");
-    expect(fake.calls[2].path).toBe("notes.md");
+    expect(fake.calls[2]).toMatchObject({ path: "notes.md", remoteImages: true });
     await new Promise((r) => setTimeout(r, 30));
     expect(q(".toast")!.textContent).toBe(toastBefore);
   });

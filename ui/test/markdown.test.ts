@@ -11,7 +11,7 @@ describe("renderMarkdown (untrusted comment bodies)", () => {
   });
   it("shows raw HTML as text, never as elements", () => {
     const el = document.createElement("div");
-    setMarkdown(el, `<script>alert(1)</script><img src=x onerror="alert(2)"><iframe src="https://x"></iframe>`);
+    setMarkdown(el, `<script>alert(1)</script><img src=x onerror="alert(2)"><iframe src="https://x"></iframe>`, () => undefined);
     expect(el.querySelectorAll("script, img, iframe").length).toBe(0);
     expect(el.textContent).toContain("<script>alert(1)</script>");
     expect(el.innerHTML).not.toMatch(/<img|<script|<iframe/);
@@ -20,18 +20,27 @@ describe("renderMarkdown (untrusted comment bodies)", () => {
   it("drops javascript: and data: links", () => {
     for (const url of ["javascript:alert(1)", "JaVaScRiPt:alert(1)", "data:text/html,<b>x</b>", "vbscript:x"]) {
       const el = document.createElement("div");
-      setMarkdown(el, `[click](${url})`);
+      setMarkdown(el, `[click](${url})`, () => undefined);
       const a = el.querySelector("a");
       expect(a?.getAttribute("href") ?? null, url).toBeNull();
     }
   });
-  it("links do not navigate the app", () => {
+  it("links do not navigate the app: a click hands them to the system's browser", () => {
     const el = document.createElement("div");
-    setMarkdown(el, "[site](https://example.com)");
+    const opened: string[] = [];
+    setMarkdown(el, "[site](https://example.com)", (href) => opened.push(href));
     const a = el.querySelector("a")!;
     const event = new MouseEvent("click", { bubbles: true, cancelable: true });
     a.dispatchEvent(event);
     expect(event.defaultPrevented).toBe(true);
+    expect(opened).toEqual(["https://example.com"]);
     expect(a.getAttribute("rel")).toBe("noopener noreferrer");
+  });
+  it("shows hidden characters in a body as named markers", () => {
+    const el = document.createElement("div");
+    setMarkdown(el, "see report\u202E4pm.md and a\u200Bb", () => undefined);
+    const marks = Array.from(el.querySelectorAll(".hidden-char")).map((m) => m.textContent);
+    expect(marks).toEqual(["⟨U+202E⟩", "⟨U+200B⟩"]);
+    expect(el.textContent).not.toMatch(/[\u202E\u200B]/);
   });
 });

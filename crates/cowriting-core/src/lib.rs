@@ -12,6 +12,7 @@
 //! | [`changeset`] | the one change type: apply, invert, compose, map |
 //! | [`document`] | a document's text (a rope) and unit conversions |
 //! | [`diff`] | word diffs of a target and its replacement |
+//! | [`hidden`] | characters a reader cannot see or that reorder text (bidi controls, zero-width) |
 //! | [`merge`] | three-way merge of prose: the writer's text and the file's, by sentence |
 //! | [`anchor`] | fingerprints and finding their text again, never by a guess |
 //! | [`attribution`] | who wrote each span of the text |
@@ -27,6 +28,7 @@ pub mod changeset;
 pub mod contract;
 pub mod diff;
 pub mod document;
+pub mod hidden;
 pub mod history;
 pub mod merge;
 pub mod model;

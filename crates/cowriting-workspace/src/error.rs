@@ -47,6 +47,10 @@ pub enum ErrorCode {
     /// A document, folder or file of its review data is already at the name
     /// asked for (new, rename, new folder): nothing was changed.
     Exists,
+    /// A guard refused until the writer confirms: the proposal's replacement
+    /// holds characters a reader cannot see or that reorder text (bidi
+    /// controls, zero-width); what is shown is not what accept would insert.
+    NeedsConfirmation,
 }
 
 impl ErrorCode {
@@ -56,7 +60,11 @@ impl ErrorCode {
     pub fn exit_code(self) -> i32 {
         match self {
             ErrorCode::BadInput | ErrorCode::NotFound | ErrorCode::Exists => 2,
-            ErrorCode::Stale | ErrorCode::Orphaned | ErrorCode::NewerSchema | ErrorCode::OutOfStep => 3,
+            ErrorCode::Stale
+            | ErrorCode::Orphaned
+            | ErrorCode::NewerSchema
+            | ErrorCode::OutOfStep
+            | ErrorCode::NeedsConfirmation => 3,
             ErrorCode::CorruptSidecar => 4,
             ErrorCode::Io => 1,
             ErrorCode::Producer | ErrorCode::NotInstalled => 5,
@@ -142,6 +150,10 @@ pub enum Error {
         version: u64,
         current: u64,
     },
+    /// Proposal `id`'s replacement holds hidden characters (`chars`: their
+    /// code points and names); accepted only once the writer confirmed it.
+    #[error("proposal {id} inserts characters that are invisible or reorder the text around them ({chars}); not applied until confirmed")]
+    HiddenUnconfirmed { id: String, chars: String },
 }
 
 fn hint_text(hint: &Option<String>) -> String {
@@ -172,6 +184,7 @@ impl Error {
             Error::NotInstalled { .. } => ErrorCode::NotInstalled,
             Error::OutOfStep { .. } => ErrorCode::OutOfStep,
             Error::Exists { .. } => ErrorCode::Exists,
+            Error::HiddenUnconfirmed { .. } => ErrorCode::NeedsConfirmation,
         }
     }
 

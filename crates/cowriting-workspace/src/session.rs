@@ -184,6 +184,10 @@ pub struct Session {
     /// since: the text it started from is not `saved` (that is the file now)
     /// and is not known. Cleared wherever `saved` is assigned.
     base_unknown: bool,
+    /// Proposals whose hidden characters the writer confirmed
+    /// ([`Session::confirm_hidden`]); any other whose replacement holds them is
+    /// not accepted.
+    confirmed_hidden: HashSet<String>,
 }
 
 /// How a client names a piece of the text ([`Session::resolve_target`]).
@@ -264,6 +268,7 @@ impl Session {
             unsaved: Vec::new(),
             saved_sha: Default::default(),
             base_unknown: false,
+            confirmed_hidden: HashSet::new(),
             doc_path,
             store,
         };

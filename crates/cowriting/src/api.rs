@@ -291,6 +291,13 @@ impl Api {
         self.change_with(path, |s| s.accept(id, with).map(Some))
     }
 
+    /// The writer saw and confirmed the hidden characters of these proposals
+    /// (the view's `hidden`): their accept may insert them from now on.
+    pub fn confirm_hidden(&mut self, path: &str, ids: &[String]) -> Result<()> {
+        self.session_mut(path)?.confirm_hidden(ids.iter().cloned());
+        Ok(())
+    }
+
     pub fn reject(&mut self, path: &str, id: &str) -> Result<Applied> {
         self.change_with(path, |s| s.reject(id).map(|()| None))
     }
@@ -429,7 +436,13 @@ impl Api {
     /// An open document as the writer has it (unsaved edits included)
     /// rendered for export ([`crate::ops::export::render`]). Review data that
     /// cannot be read refuses only an export that shows it.
-    pub fn export(&self, path: &str, format: ExportFormat, with_review: bool) -> Result<Rendered> {
+    pub fn export(
+        &self,
+        path: &str,
+        format: ExportFormat,
+        with_review: bool,
+        remote_images: bool,
+    ) -> Result<Rendered> {
         let s = self.session(path)?;
         if with_review || format == ExportFormat::Critic {
             if let Some(problem) = s.sidecar_problem() {
@@ -439,7 +452,7 @@ impl Api {
                 )));
             }
         }
-        Ok(crate::ops::export::render(s, format, with_review))
+        Ok(crate::ops::export::render(s, format, with_review, remote_images))
     }
 
     /// Write an export to the file the writer chose ([`Ops::write_export`]).

@@ -362,8 +362,19 @@ impl Ops {
 
     /// Accept a proposal (with the writer's own replacement, when `with` is
     /// given): the document and its review data are saved, the decision logged.
-    pub fn accept(&self, doc: &str, id: &str, with: Option<&str>) -> Result<DecidedOut> {
+    /// A replacement holding hidden characters (the view's `hidden`) is refused
+    /// with `needs_confirmation` unless `confirm_hidden` says the writer saw them.
+    pub fn accept(
+        &self,
+        doc: &str,
+        id: &str,
+        with: Option<&str>,
+        confirm_hidden: bool,
+    ) -> Result<DecidedOut> {
         let mut s = self.review(doc)?;
+        if confirm_hidden {
+            s.confirm_hidden([id]);
+        }
         s.accept_and_save(id, with)?;
         Ok(DecidedOut {
             document: s.doc_path().to_string(),

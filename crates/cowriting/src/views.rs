@@ -11,6 +11,7 @@
 
 use cowriting_core::diff::DiffPart;
 use cowriting_core::document::Document;
+use cowriting_core::hidden::{hidden_chars, HiddenChar};
 use cowriting_core::model::{AuthorKind, Provenance, ThreadStatus};
 use cowriting_core::offset::CharRange;
 use cowriting_workspace::error::ErrorInfo;
@@ -137,6 +138,10 @@ pub struct ProposalDto {
     pub created_at: String,
     /// The contract record behind the proposal, when a producer filed it.
     pub contract: Option<ContractDto>,
+    /// Characters in the replacement that a reader cannot see or that reorder
+    /// the text around them (bidi controls, zero-width): shown marked, and
+    /// accept asks the writer once before inserting them. Empty for most.
+    pub hidden: Vec<HiddenChar>,
 }
 
 /// What the suggestion contract knows of a proposal: who produced it and why.
@@ -418,6 +423,7 @@ pub fn proposals(s: &Session, unit: Unit) -> Vec<ProposalDto> {
             let at = place(d, unit, v.range);
             let p = v.proposal;
             ProposalDto {
+                hidden: hidden_chars(&p.replacement),
                 contract: contracts.get(&p.id).cloned(),
                 id: p.id,
                 state: v.state,

@@ -3,4 +3,4 @@
 /**
  * What went wrong, by what a caller does about it.
  */
-export type ErrorCode = "bad_input" | "not_found" | "stale" | "orphaned" | "newer_schema" | "corrupt_sidecar" | "io" | "producer" | "cancelled" | "timed_out" | "not_installed" | "out_of_step" | "exists";
+export type ErrorCode = "bad_input" | "not_found" | "stale" | "orphaned" | "newer_schema" | "corrupt_sidecar" | "io" | "producer" | "cancelled" | "timed_out" | "not_installed" | "out_of_step" | "exists" | "needs_confirmation";

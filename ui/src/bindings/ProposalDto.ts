@@ -2,6 +2,7 @@
 import type { AuthorDto } from "./AuthorDto";
 import type { ContractDto } from "./ContractDto";
 import type { DiffPart } from "./DiffPart";
+import type { HiddenChar } from "./HiddenChar";
 import type { ProposalState } from "./ProposalState";
 
 /**
@@ -39,4 +40,10 @@ diff: Array<DiffPart>, author: AuthorDto, turnId: string | null, instruction: st
 /**
  * The contract record behind the proposal, when a producer filed it.
  */
-contract: ContractDto | null, };
+contract: ContractDto | null, 
+/**
+ * Characters in the replacement that a reader cannot see or that reorder
+ * the text around them (bidi controls, zero-width): shown marked, and
+ * accept asks the writer once before inserting them. Empty for most.
+ */
+hidden: Array<HiddenChar>, };

@@ -3,7 +3,9 @@
 // PDF as a clean copy or with the review. The writer chooses here (the choice
 // is remembered); the native Save dialog, which the core's `export_document`
 // shows, asks where; a notice says where the file went. The document is
-// exported as the writer has it, unsaved edits included.
+// exported as the writer has it, unsaved edits included. Remote images are
+// left out (their alt text shown) unless asked for each time: loading them
+// tells the servers they are on that the document was exported.
 import type { App } from "../main";
 import type { ExportFormat } from "../bindings/ExportFormat";
 import type { ExportOut } from "../bindings/ExportOut";
@@ -69,19 +71,28 @@ export async function exportDocument(app: App, path: string | null = app.active)
   const review = h("input", { type: "checkbox", class: "export-review" });
   review.checked = choice.withReview;
   const reviewLabel = h("label", { class: "export-review-row" }, review, h("span", { text: "Include proposals and comments" }));
+  const remote = h("input", { type: "checkbox", class: "export-remote-images" });
+  const remoteLabel = h(
+    "label",
+    { class: "export-review-row", title: "Images on other servers: loading them tells those servers the document was exported, and when. Off: each shows as its description." },
+    remote,
+    h("span", { text: "Load remote images (contacts the servers they are on)" }),
+  );
   const format = () => (document.querySelector<HTMLInputElement>(".export-format:checked")?.value ?? "html") as ExportFormat;
   const sync = () => {
     // CriticMarkup is the review: always included.
     const critic = format() === "critic";
     review.disabled = critic;
     reviewLabel.classList.toggle("disabled", critic);
+    remote.disabled = critic;
+    remoteLabel.classList.toggle("disabled", critic);
     if (critic) review.checked = true;
     else review.checked = review.dataset.chosen ? review.dataset.chosen === "1" : choice.withReview;
   };
   review.addEventListener("change", () => (review.dataset.chosen = review.checked ? "1" : "0"));
   const ok = h("button", { class: "export-ok", text: "Export…" });
   const cancel = h("button", { class: "modal-cancel", text: "Cancel" });
-  const form = h("form", { class: "export-dialog" }, h("fieldset", { class: "export-formats" }, ...radios), reviewLabel, h("div", { class: "modal-actions" }, ok, cancel));
+  const form = h("form", { class: "export-dialog" }, h("fieldset", { class: "export-formats" }, ...radios), reviewLabel, remoteLabel, h("div", { class: "modal-actions" }, ok, cancel));
   form.addEventListener("change", sync);
   form.addEventListener("submit", (e) => e.preventDefault());
   cancel.addEventListener("click", () => closeModal(app));
@@ -89,15 +100,15 @@ export async function exportDocument(app: App, path: string | null = app.active)
     const chosen: ExportChoice = { format: format(), withReview: format() === "critic" ? choice.withReview : review.checked };
     saveChoice(chosen);
     closeModal(app);
-    void run(app, path, chosen);
+    void run(app, path, chosen, chosen.format !== "critic" && remote.checked);
   });
   modal(app, `Export ${path}`, form, []);
   sync();
   ok.focus();
 }
 
-async function run(app: App, path: string, c: ExportChoice) {
+async function run(app: App, path: string, c: ExportChoice, remoteImages: boolean) {
   // In order with the edits still on their way to the core.
-  const out = await app.run(() => app.queue.then(() => app.backend.exportDocument(path, c.format, c.format === "critic" || c.withReview)));
+  const out = await app.run(() => app.queue.then(() => app.backend.exportDocument(path, c.format, c.format === "critic" || c.withReview, remoteImages)));
   if (out) toast(exportedMessage(out), "info", 8000);
 }

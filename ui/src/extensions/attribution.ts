@@ -6,6 +6,7 @@ import { gutter, hoverTooltip } from "@codemirror/view";
 import { age } from "../util";
 import { humanMarker } from "../review-state";
 import { reviewField } from "./review-field";
+import { setText } from "../hidden";
 
 /** A mark beside each line with the writer's own text: markers kept in the review state, mapped per edit. */
 export const humanGutter: Extension = gutter({
@@ -27,15 +28,15 @@ export const attributionTooltip: Extension = hoverTooltip((view, pos) => {
       dom.className = "cm-attribution-tip";
       const who = document.createElement("div");
       who.className = "tip-who";
-      who.textContent = span.author.label;
+      setText(who, span.author.label);
       const when = document.createElement("div");
       when.className = "tip-when";
-      when.textContent = `accepted ${age(span.createdAt)}${span.turnId ? ` · turn ${span.turnId}` : ""}`;
+      setText(when, `accepted ${age(span.createdAt)}${span.turnId ? ` · turn ${span.turnId}` : ""}`);
       dom.append(who, when);
       if (span.instruction) {
         const ins = document.createElement("div");
         ins.className = "tip-instruction";
-        ins.textContent = `“${span.instruction}”`;
+        setText(ins, `“${span.instruction}”`);
         dom.append(ins);
       }
       return { dom };

@@ -4,6 +4,7 @@
 // The range follows edits made meanwhile (another writer's reload, say).
 import { StateEffect, StateField, type Extension } from "@codemirror/state";
 import { EditorView, showTooltip, type Tooltip } from "@codemirror/view";
+import { setText } from "../hidden";
 
 export interface CommentBoxHandlers {
   /** File the comment on `from..to` (UTF-16 offsets); true when it was filed (the box closes). */
@@ -53,7 +54,7 @@ export function commentBox(h: CommentBoxHandlers): Extension {
     box.className = "comment-box";
     const label = document.createElement("div");
     label.className = "comment-box-quote";
-    label.textContent = `Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`;
+    setText(label, `Comment on “${quote.length > 60 ? quote.slice(0, 60) + "…" : quote}”`);
     const text = document.createElement("textarea");
     text.className = "new-thread-body";
     text.rows = 3;

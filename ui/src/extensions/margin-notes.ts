@@ -11,6 +11,7 @@ import type { AuthorDto } from "../bindings/AuthorDto";
 import { stackNotes } from "../margin-layout";
 import type { ReviewState } from "../review-state";
 import { reviewField } from "./review-field";
+import { setText, visibleText } from "../hidden";
 
 /** A thread's note, before it is placed. */
 export interface MarginNote {
@@ -98,13 +99,13 @@ class NoteMarker implements LayerMarker {
     const el = document.createElement("div");
     el.className = `cm-margin-note${this.note.resolved ? " cm-margin-note-resolved" : ""}`;
     el.dataset.thread = this.note.id;
-    el.title = `${this.who}: ${this.note.body}`;
+    el.title = visibleText(`${this.who}: ${this.note.body}`);
     const who = document.createElement("div");
     who.className = "cm-margin-note-who";
-    who.textContent = this.who;
+    setText(who, this.who);
     const what = document.createElement("div");
     what.className = "cm-margin-note-text";
-    what.textContent = this.note.excerpt; // text, never HTML
+    setText(what, this.note.excerpt); // text, never HTML
     el.append(who, what);
     // Not a click in the text: the selection stays where it is.
     el.addEventListener("mousedown", (e) => {

@@ -8,6 +8,7 @@ import type { ProposalDto } from "../bindings/ProposalDto";
 import type { DecoSpec } from "../review-model";
 import { appendWithNewlines } from "../diff-text";
 import { reviewField, selectedProposal } from "./review-field";
+import { hiddenFlag } from "../views/confirm-hidden";
 
 /** What the buttons beside a proposal do. */
 export interface ProposalActions {
@@ -20,7 +21,7 @@ class DecisionWidget extends WidgetType {
     super();
   }
   eq(other: DecisionWidget) {
-    return other.p.id === this.p.id && other.p.state === this.p.state;
+    return other.p.id === this.p.id && other.p.state === this.p.state && other.p.hidden.length === this.p.hidden.length;
   }
   toDOM() {
     const wrap = document.createElement("span");
@@ -34,6 +35,8 @@ class DecisionWidget extends WidgetType {
       ok.addEventListener("mousedown", (e) => e.preventDefault());
       ok.addEventListener("click", () => this.handlers.accept(this.p.id));
       wrap.append(ok);
+      const flag = hiddenFlag(this.p);
+      if (flag) wrap.append(flag);
     } else {
       const label = document.createElement("span");
       label.className = "cm-stale-label";

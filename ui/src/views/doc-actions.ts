@@ -11,6 +11,7 @@ import { documentName, folderName, nameProblem, stemRange } from "../doc-names";
 import { exportDocument } from "../dialogs/export";
 import { ask, closeModal, menu, modal, toast } from "./modal";
 import { refreshTree } from "./tree";
+import { setText } from "../hidden";
 
 interface NameDialog {
   title: string;
@@ -47,7 +48,7 @@ function nameDialog(app: App, d: NameDialog) {
       await d.submit(input.value);
     } catch (e) {
       busy = false;
-      error.textContent = errorMessage(e);
+      setText(error, errorMessage(e));
       ok.disabled = false;
       input.focus();
     }

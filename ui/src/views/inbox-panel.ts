@@ -27,6 +27,8 @@ import { ask, toast } from "./modal";
 import { showPanel } from "./panel";
 import { renderTabs } from "./tabs";
 import { reveal } from "./review-panel";
+import { visibleNodes } from "../hidden";
+import { hiddenFlag } from "./confirm-hidden";
 
 /** The tab's state, kept across re-renders. */
 export class InboxView {
@@ -264,7 +266,7 @@ function proposalRow(app: App, g: InboxGroup, p: InboxProposal): HTMLElement {
   if (p.context?.before) text.append(h("span", { class: "inbox-around", text: p.context.before }));
   for (const part of d.diff) {
     if (part.tag === "equal" && part.text.length > 60) {
-      text.append(part.text.slice(0, 25) + " … " + part.text.slice(-25));
+      text.append(...visibleNodes(part.text.slice(0, 25) + " … " + part.text.slice(-25)));
       continue;
     }
     const span = h("span", { class: `diff-${part.tag}` });
@@ -273,6 +275,8 @@ function proposalRow(app: App, g: InboxGroup, p: InboxProposal): HTMLElement {
   }
   if (p.context?.after) text.append(h("span", { class: "inbox-around", text: p.context.after }));
   row.append(text);
+  const flag = hiddenFlag(d);
+  if (flag) row.append(flag);
   if (d.state !== "pending") row.append(h("span", { class: "inbox-reason", text: `${d.state === "stale" ? "Stale" : "Orphaned"}: ${d.reason ?? ""}` }));
   row.addEventListener("click", () => void goTo(app, { kind: "proposal", group: g.key, document: p.document, id: d.id, proposal: p }));
   return row;
@@ -379,6 +383,8 @@ async function decideGroup(app: App, g: InboxGroup, accept: boolean) {
     const ids = accept ? d.accept : d.reject;
     if (!ids.length) continue;
     if (!(await app.ensureOpen(d.document))) continue;
+    const listed = g.proposals.filter((p) => p.document === d.document).map((p) => p.proposal);
+    if (accept && !(await app.confirmHidden(ids, d.document, listed))) continue;
     const ok = await coreOp(app, (path) => (accept ? app.backend.acceptAll(path, ids) : app.backend.rejectAll(path, ids)), d.document);
     if (ok) {
       done.push(d.document);

@@ -32,6 +32,7 @@ import {
 } from "../merge-model";
 import { renderBanner } from "./status";
 import { toast } from "./modal";
+import { setText } from "../hidden";
 
 /** The merge the window shows, if any. */
 export interface MergeUi {
@@ -137,7 +138,7 @@ function sameText(text: string): HTMLElement {
   const box = h("div", { class: "mg-same" });
   const folded = fold(text);
   if (!folded) {
-    box.textContent = text;
+    setText(box, text);
     return box;
   }
   const more = h("button", { class: "mg-more", text: `⋯ ${folded.hidden} unchanged lines` });

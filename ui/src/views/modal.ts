@@ -4,11 +4,12 @@
 // (`toast`). One modal or menu at a time, in .modal-root.
 import type { App } from "../main";
 import { $, h } from "../dom";
+import { setText } from "../hidden";
 
 /** A short message at the bottom of the window; errors stay longer (`ms`: how long, for a message worth reading). */
 export function toast(message: string, kind: "error" | "info" = "info", ms?: number) {
   const t = $(".toast");
-  t.textContent = message;
+  setText(t, message);
   t.className = `toast toast-${kind}`;
   t.hidden = false;
   window.clearTimeout((t as unknown as { timer?: number }).timer);

@@ -14,6 +14,7 @@ import { plural } from "../jobs";
 import { checkDocument } from "../producers";
 import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../util";
 import { LazyList } from "./lazy-list";
+import { hiddenFlag } from "./confirm-hidden";
 
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
 export function renderReviewPanel(app: App) {
@@ -112,6 +113,8 @@ function proposalCard(app: App, p: ProposalDto): HTMLElement {
     diff.append(span);
   }
   card.append(diff);
+  const flag = hiddenFlag(p);
+  if (flag) card.append(flag);
   const where = cardContext(app, p);
   if (where) card.append(where);
   const c = p.contract;

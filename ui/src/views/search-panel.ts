@@ -10,6 +10,7 @@ import { errorMessage } from "../backend";
 import { $, h } from "../dom";
 import { showPanel } from "./panel";
 import { focusThread } from "./threads-panel";
+import { setText } from "../hidden";
 
 /** Where `hit` is in `text` now: at its place if its text is still there, else its nearest copy; null when gone. */
 export function placeHit(text: string, hit: Pick<SearchHitDto, "from" | "to" | "text">): { from: number; to: number } | null {
@@ -77,14 +78,14 @@ async function search(app: App, query: string, caseSensitive: boolean, wholeWord
     out = await app.backend.search(query, caseSensitive, wholeWord, regex);
   } catch (e) {
     if (mine !== seq) return;
-    status.textContent = errorMessage(e);
+    setText(status, errorMessage(e));
     status.classList.add("search-error");
     results.replaceChildren();
     return;
   }
   if (mine !== seq) return; // a newer search is on its way
   status.classList.remove("search-error");
-  status.textContent = summary(out) + (out.errors.length ? ` ${out.errors.length} could not be searched: ${out.errors.map((e) => e.document).join(", ")}.` : "");
+  setText(status, summary(out) + (out.errors.length ? ` ${out.errors.length} could not be searched: ${out.errors.map((e) => e.document).join(", ")}.` : ""));
   results.replaceChildren(...groups(app, out));
 }
 

@@ -8,6 +8,7 @@ import { coreOp } from "../edit-sync";
 import { wordCount } from "../util";
 import { openMerge } from "./merge-view";
 import { renderTabs } from "./tabs";
+import { setText, visibleText } from "../hidden";
 
 /**
  * The window's title: "● essay.md — sample" while the active document has unsaved
@@ -16,9 +17,9 @@ import { renderTabs } from "./tabs";
  */
 export function windowTitle(workspace: string | null, path: string | null, dirty: boolean): string {
   if (!workspace) return "Cowriting";
-  if (!path) return workspace;
+  if (!path) return visibleText(workspace);
   const name = path.slice(path.lastIndexOf("/") + 1);
-  return `${dirty ? "● " : ""}${name} — ${workspace}`;
+  return visibleText(`${dirty ? "● " : ""}${name} — ${workspace}`);
 }
 
 /** Show the title in the title bar (and as document.title), when it changed. */
@@ -36,7 +37,7 @@ export function renderStatus(app: App) {
   renderTitle(app);
   const doc = app.current;
   const review = app.review();
-  $(".st-branch").textContent = app.ws?.branch ? `⎇ ${app.ws.branch}` : "";
+  setText($(".st-branch"), app.ws?.branch ? `⎇ ${app.ws.branch}` : "");
   $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
   $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
   const pending = review?.proposals.filter((p) => p.state === "pending").length ?? 0;
@@ -47,8 +48,8 @@ export function renderStatus(app: App) {
   $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
   $(".st-tint").classList.toggle("off", !app.tint);
   const you = $(".st-you");
-  you.textContent = app.me ? `✎ ${app.me.display}` : "";
-  you.title = app.me ? `You write as ${app.me.id} — change it in Settings (Ctrl+,)` : "Who you are (Settings…)";
+  setText(you, app.me ? `✎ ${app.me.display}` : "");
+  you.title = app.me ? visibleText(`You write as ${app.me.id} — change it in Settings (Ctrl+,)`) : "Who you are (Settings…)";
 }
 
 /** Counting words reads the whole text: done when the writer pauses, not per keystroke. */

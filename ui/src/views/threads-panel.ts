@@ -14,6 +14,7 @@ import { askInThread } from "../dialogs/review-claude";
 import { mentionsClaude } from "../review-words";
 import { LazyList } from "./lazy-list";
 import { toast } from "./modal";
+import { errorMessage } from "../backend";
 import { showPanel } from "./panel";
 
 /** The threads of the active document, keeping the focus and caret of a reply being typed. */
@@ -67,7 +68,7 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
   if (t.relocated) card.append(relocatedNote(app, t));
   for (const c of t.comments) {
     const body = h("div", { class: "comment-body" });
-    setMarkdown(body, c.body);
+    setMarkdown(body, c.body, (href) => void app.backend.openLink(href).catch((e) => toast(errorMessage(e), "error")));
     card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${authorLabel(c.author, app.me)} · ${age(c.createdAt)}` }), body));
   }
   const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter; start with @claude to ask Claude)" });

@@ -61,12 +61,7 @@ fn new_segments(raw: &str) -> Result<Vec<String>> {
 /// One segment of a new name: what a writer could type and the listing shows.
 fn check_segment(raw: &str, seg: &str) -> Result<()> {
     let bad = |why: &str| Err(Error::BadInput(format!("{raw:?}: {why}")));
-    let hostile = |c: char| {
-        c.is_control()
-            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{FEFF}')
-            || ('\u{202A}'..='\u{202E}').contains(&c)
-            || ('\u{2066}'..='\u{2069}').contains(&c)
-    };
+    let hostile = |c: char| c.is_control() || cowriting_core::hidden::is_hidden(c);
     if seg.chars().any(hostile) {
         return bad("a name cannot hold line breaks, tabs, separators or other invisible control characters");
     }

@@ -262,6 +262,9 @@ impl Session {
             }
         };
         let p = view.proposal;
+        if with.is_none_or(|w| w == p.replacement) {
+            self.check_confirmed(&p.id, &p.replacement)?;
+        }
         // Before application the contract record must hold (or be migrated
         // explicitly); a member whose text is gone is a stale-span conflict.
         let members = members(self, &p.id, range)?;
@@ -290,6 +293,42 @@ impl Session {
         });
         self.refresh();
         Ok(change)
+    }
+
+    /// The writer saw and confirmed the hidden characters of these proposals
+    /// (a client asked): their accept may insert them. Kept for the session.
+    pub fn confirm_hidden<I: IntoIterator<Item = S>, S: Into<String>>(&mut self, ids: I) {
+        self.confirmed_hidden.extend(ids.into_iter().map(Into::into));
+    }
+
+    /// Refused unless confirmed: a replacement holding characters a reader
+    /// cannot see, or that reorder the text around them
+    /// ([`cowriting_core::hidden`]), is not what the writer saw.
+    fn check_confirmed(&self, id: &str, replacement: &str) -> Result<()> {
+        let hidden = cowriting_core::hidden::hidden_chars(replacement);
+        if hidden.is_empty() || self.confirmed_hidden.contains(id) {
+            return Ok(());
+        }
+        Err(Error::HiddenUnconfirmed {
+            id: id.to_owned(),
+            chars: hidden
+                .iter()
+                .map(|h| format!("{} {}", h.code_point, h.name))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+    }
+
+    /// Every one of `ids` that would insert hidden characters is confirmed: a
+    /// batch is refused whole, before it decides anything.
+    fn check_all_confirmed(&self, ids: &[String]) -> Result<()> {
+        let asked: HashSet<&str> = ids.iter().map(String::as_str).collect();
+        for p in &self.artifact.proposals {
+            if asked.contains(p.id.as_str()) {
+                self.check_confirmed(&p.id, &p.replacement)?;
+            }
+        }
+        Ok(())
     }
 
     /// The ids of a turn's proposals, in document order: the pending ones (what
@@ -347,6 +386,7 @@ impl Session {
             let fresh = self.store.load_or_empty(&self.doc_path)?;
             self.adopt(fresh);
         }
+        self.check_all_confirmed(ids)?;
         let mut checked = self.revalidate_entries(ids);
         self.decide_all(ids, |s, id| {
             let members = checked.remove(id).unwrap_or(Ok(None));

@@ -120,8 +120,9 @@ pub fn review_of(s: &Session) -> review::Review {
 }
 
 /// The document of `s`, as the session has it, rendered as `format`; review
-/// data with `with_review` (CriticMarkup always has it: it is what the format is for).
-pub fn render(s: &Session, format: ExportFormat, with_review: bool) -> Rendered {
+/// data with `with_review` (CriticMarkup always has it: it is what the format is
+/// for); remote images loaded only with `remote_images` ([`html::Images`]).
+pub fn render(s: &Session, format: ExportFormat, with_review: bool, remote_images: bool) -> Rendered {
     let text = s.document().text();
     let name = s.doc_path().as_str().rsplit('/').next().unwrap_or_default();
     let fallback = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
@@ -131,7 +132,14 @@ pub fn render(s: &Session, format: ExportFormat, with_review: bool) -> Rendered 
         .map_or((0, 0), |r| (r.edits.len() as u32, r.notes.len() as u32));
     let content = match format {
         ExportFormat::Critic => critic::render(text, review.as_ref().expect("critic has review data")),
-        ExportFormat::Html | ExportFormat::Pdf => html::render(text, fallback, review.as_ref()),
+        ExportFormat::Html | ExportFormat::Pdf => {
+            let images = if remote_images {
+                html::Images::Remote
+            } else {
+                html::Images::Local
+            };
+            html::render(text, fallback, review.as_ref(), images)
+        }
     };
     Rendered {
         document: s.doc_path().to_string(),
@@ -147,14 +155,20 @@ impl Ops {
     /// `doc` as it is on disk, rendered as `format` (for `Pdf`, the HTML the
     /// PDF is printed from). A clean copy needs no review data: a corrupt
     /// sidecar refuses only an export that shows it.
-    pub fn export(&self, doc: &str, format: ExportFormat, with_review: bool) -> Result<Rendered> {
+    pub fn export(
+        &self,
+        doc: &str,
+        format: ExportFormat,
+        with_review: bool,
+        remote_images: bool,
+    ) -> Result<Rendered> {
         let doc = self.doc(doc)?;
         let s = if with_review || format == ExportFormat::Critic {
             self.review_session(&doc)?
         } else {
             self.session(&doc)?
         };
-        Ok(render(&s, format, with_review))
+        Ok(render(&s, format, with_review, remote_images))
     }
 
     /// Write an export's bytes to the file the writer named

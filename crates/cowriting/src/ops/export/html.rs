@@ -3,7 +3,11 @@
 //! matter left out), sanitized (ammonia: no script, no event handler, no
 //! `javascript:` link survives, whatever raw HTML the document holds), typeset
 //! by an embedded style sheet, with a Content-Security-Policy that allows no
-//! script at all. Nothing is fetched but the images the document names.
+//! script at all. Nothing is fetched from the network: an image with a remote
+//! address (a stranger's repository can plant one, in the text or in a
+//! comment, as a read receipt) is shown as its alt text, marked "not loaded",
+//! its `src` dropped and the page's policy allowing local images only — unless
+//! the writer asks for remote images ([`Images::Remote`]).
 //!
 //! With review data, the pending proposals are shown in place (the target
 //! struck through, the replacement inserted after it) and the open threads'
@@ -15,6 +19,68 @@
 use super::review::{Layout, Mark, Review};
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use std::fmt::Write as _;
+
+/// Which images an exported page may load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Images {
+    /// Files beside the document and `data:` images; a remote one is its alt text.
+    Local,
+    /// Remote images too: opening the page contacts the servers they are on.
+    Remote,
+}
+
+/// Whether an image's address is fetched from the network: it names a scheme
+/// other than `file:` and `data:`, or starts with `//` (the page's own
+/// scheme). A relative path is a file beside the document.
+fn remote(url: &str) -> bool {
+    // Leading blanks and controls are skipped, and `\` is read as `/`, as a
+    // browser's URL parser does (`\\host/x` is `//host/x`).
+    let u = url
+        .trim_start_matches(|c: char| c.is_ascii_whitespace() || c.is_ascii_control())
+        .replace('\\', "/");
+    if u.starts_with("//") {
+        return true;
+    }
+    match u.split_once(':') {
+        Some((scheme, _))
+            if scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)) =>
+        {
+            !scheme.eq_ignore_ascii_case("file") && !scheme.eq_ignore_ascii_case("data")
+        }
+        _ => false,
+    }
+}
+
+/// `events` with each remote image (of [`Images::Local`]) turned into its alt
+/// text in a "not loaded" mark: nothing in the page names the address.
+fn local_images<'a, X>(
+    events: impl Iterator<Item = (Event<'a>, X)>,
+    images: Images,
+) -> impl Iterator<Item = (Event<'a>, X)> {
+    let mut depth = 0usize;
+    events.map(move |(e, x)| match e {
+        Event::Start(Tag::Image { ref dest_url, .. })
+            if images == Images::Local && (depth > 0 || remote(dest_url)) =>
+        {
+            depth += 1;
+            let open = if depth == 1 {
+                "<span class=\"cw-image-off\" title=\"A remote image, not loaded\">[image: "
+            } else {
+                ""
+            };
+            (Event::Html(CowStr::Borrowed(open)), x)
+        }
+        Event::End(TagEnd::Image) if depth > 0 => {
+            depth -= 1;
+            let close = if depth == 0 { "]</span>" } else { "" };
+            (Event::Html(CowStr::Borrowed(close)), x)
+        }
+        e => (e, x),
+    })
+}
 
 /// The Markdown a document is read as.
 fn options() -> Options {
@@ -64,19 +130,26 @@ pub fn title(text: &str, fallback: &str) -> String {
 
 /// The standalone page of `text`, titled [`title`]; with `review`, its
 /// review data shown (see the module docs).
-pub fn render(text: &str, fallback_title: &str, review: Option<&Review>) -> String {
+pub fn render(text: &str, fallback_title: &str, review: Option<&Review>, images: Images) -> String {
     let title = title(text, fallback_title);
     let mut body = match review {
-        Some(r) => with_review(text, r),
-        None => markdown(text),
+        Some(r) => with_review(text, r, images),
+        None => markdown(text, images),
     };
-    body = sanitizer().clean(&body).to_string();
+    body = sanitizer(images).clean(&body).to_string();
     let mut page = String::with_capacity(body.len() + CSS.len() + 512);
     page.push_str("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n");
     page.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     // No script may run, whatever the sanitizer let through; styles are
-    // this page's own; images may come from where the document says.
-    page.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src * data: file:\">\n");
+    // this page's own; images are local ones unless remote ones were asked for.
+    let img_src = match images {
+        Images::Local => "data: file:",
+        Images::Remote => "* data: file:",
+    };
+    let _ = writeln!(
+        page,
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src {img_src}\">"
+    );
     page.push_str("<meta name=\"generator\" content=\"Cowriting\">\n");
     let _ = writeln!(page, "<title>{}</title>", escape(&title));
     let _ = writeln!(page, "<style>\n{CSS}</style>\n</head>\n<body>");
@@ -90,9 +163,10 @@ pub fn render(text: &str, fallback_title: &str, review: Option<&Review>) -> Stri
 }
 
 /// Markdown to HTML, unsanitized.
-fn markdown(text: &str) -> String {
+fn markdown(text: &str, images: Images) -> String {
     let mut out = String::with_capacity(text.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut out, Parser::new_ext(text, options()));
+    let events = local_images(Parser::new_ext(text, options()).map(|e| (e, ())), images).map(|(e, ())| e);
+    pulldown_cmark::html::push_html(&mut out, events);
     out
 }
 
@@ -126,7 +200,7 @@ fn note_numbers(review: &Review, layout: &Layout) -> Vec<usize> {
 }
 
 /// The document's HTML with the review in place, and the notes after it.
-fn with_review(text: &str, review: &Review) -> String {
+fn with_review(text: &str, review: &Review, images: Images) -> String {
     let layout = Layout::of(review, text.len());
     let numbers = note_numbers(review, &layout);
     // What each mark leaves after the text it covers, by where it ends.
@@ -146,7 +220,7 @@ fn with_review(text: &str, review: &Review) -> String {
         next_end: 0,
         out: Vec::new(),
     };
-    for (event, range) in Parser::new_ext(text, options()).into_offset_iter() {
+    for (event, range) in local_images(Parser::new_ext(text, options()).into_offset_iter(), images) {
         match event {
             Event::Text(t) if text.get(range.clone()) == Some(&*t) => w.text_at(range),
             e @ (Event::Text(_) | Event::Code(_) | Event::InlineMath(_) | Event::DisplayMath(_)) => {
@@ -178,7 +252,7 @@ fn with_review(text: &str, review: &Review) -> String {
     w.flush(usize::MAX);
     let mut html = String::with_capacity(text.len() * 2);
     pulldown_cmark::html::push_html(&mut html, w.out.into_iter());
-    html.push_str(&notes_section(text, review, &layout, &numbers));
+    html.push_str(&notes_section(text, review, &layout, &numbers, images));
     html
 }
 
@@ -302,7 +376,7 @@ fn who(author: &str, reason: Option<&str>) -> String {
 
 /// The notes after the document: each thread's comments, and what has no
 /// place in the text.
-fn notes_section(text: &str, review: &Review, layout: &Layout, numbers: &[usize]) -> String {
+fn notes_section(text: &str, review: &Review, layout: &Layout, numbers: &[usize], images: Images) -> String {
     let placed_edits = layout
         .placed
         .iter()
@@ -337,7 +411,7 @@ fn notes_section(text: &str, review: &Review, layout: &Layout, numbers: &[usize]
                     s,
                     "<div class=\"cw-comment\"><p class=\"cw-author\">{}</p>{}</div>",
                     escape(&c.author),
-                    markdown(&c.body)
+                    markdown(&c.body, images)
                 );
             }
             if n.range.is_some() {
@@ -395,8 +469,21 @@ fn count(n: usize, one: &str, many: &str) -> String {
 /// `javascript:` URL, form or frame), plus what rendered Markdown and the
 /// review marks need: ids and classes (footnotes, notes), task list
 /// checkboxes, table cells' alignment.
-fn sanitizer() -> ammonia::Builder<'static> {
+fn sanitizer(images: Images) -> ammonia::Builder<'static> {
     let mut b = ammonia::Builder::default();
+    if images == Images::Local {
+        // Raw HTML's <img> (Markdown's images are turned into their alt text
+        // before this): a remote address is dropped, never fetched.
+        b.attribute_filter(|element, attribute, value| {
+            let fetched = matches!(attribute, "src" | "srcset" | "poster" | "background");
+            if fetched && remote(value) {
+                let _ = element;
+                None
+            } else {
+                Some(value.into())
+            }
+        });
+    }
     b.add_tags(["input", "section", "main"])
         .add_generic_attributes(["id", "class", "title"])
         .add_tag_attributes("input", ["type", "checked", "disabled"])
@@ -423,6 +510,7 @@ h1 { font-size: 2em; margin-top: 0; } h2 { font-size: 1.45em; } h3 { font-size: 
 p, ul, ol, dl, table, pre, blockquote, figure { margin: 0 0 1em; }
 a { color: #0b5cad; text-decoration-thickness: 0.06em; text-underline-offset: 0.15em; }
 img { max-width: 100%; height: auto; }
+.cw-image-off { color: #57606a; font-style: italic; }
 hr { border: 0; border-top: 1px solid #d0d7de; margin: 2em 0; }
 blockquote { margin-left: 0; padding: 0 0 0 1em; border-left: 3px solid #d0d7de; color: #57606a; }
 code, pre, kbd { font-family: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.86em; }
@@ -485,7 +573,7 @@ mod tests {
                     | a | b |\n|:--|--:|\n| 1 | 2 |\n\n- [x] done\n- [ ] todo\n\n\
                     [^1]: A footnote.\n\n<script>alert(1)</script>\n\n<img src=x onerror=\"alert(2)\">\n\n\
                     [link](javascript:alert(3)) <a href=\"#\" onclick=\"alert(4)\">a</a>\n\n<style>body{display:none}</style>\n";
-        let page = render(text, "tale", None);
+        let page = render(text, "tale", None, Images::Remote);
         assert!(
             page.starts_with("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">"),
             "{page}"
@@ -507,6 +595,60 @@ mod tests {
         assert!(body.contains("class=\"footnote-definition\""), "{body}");
         assert!(body.contains("<img src=\"x\">"), "{body}");
         assert!(!body.contains("cw-review"), "clean copy: {body}");
+    }
+
+    #[test]
+    fn remote_images_are_their_alt_text_unless_asked_for() {
+        let text = "# T\n\n![chart](https://tracker.example/c.png) ![local](img/a.png) ![mixed](HTTP://x.example/a)\n\n\
+                    ![proto](//cdn.example/a.png)\n\n\
+                    <img src=\"https://tracker.example/raw.png\" alt=\"raw\"> <img src=\" https://tracker.example/sp.png\">\n";
+        let page = render(text, "t", None, Images::Local);
+        let body = &page[page.find("<main").unwrap()..];
+        assert!(!body.contains("example"), "no remote address left: {body}");
+        assert!(body.contains("[image: chart]"), "{body}");
+        assert!(
+            body.contains("[image: mixed]") && body.contains("[image: proto]"),
+            "{body}"
+        );
+        assert!(body.contains("<img src=\"img/a.png\" alt=\"local\">"), "{body}");
+        for (url, fetched) in [
+            ("https://x/a.png", true),
+            ("  HTTP://x/a.png", true),
+            ("//x/a.png", true),
+            ("\\\\x\\a.png", true),
+            ("ftp://x/a", true),
+            ("img/a.png", false),
+            ("/abs/a.png", false),
+            ("file:///a.png", false),
+            ("data:image/png;base64,AA", false),
+            ("a:b/c.png", true),
+            ("c.png?x=1:2", false),
+        ] {
+            assert_eq!(remote(url), fetched, "{url}");
+        }
+        assert!(
+            page.contains("img-src data: file:\""),
+            "the policy allows local images only: {page}"
+        );
+        let asked = render(text, "t", None, Images::Remote);
+        assert!(asked.contains("src=\"https://tracker.example/c.png\""), "{asked}");
+        assert!(asked.contains("img-src * data: file:"), "{asked}");
+        // A comment's image, in the review's notes, likewise.
+        let r = Review {
+            edits: vec![],
+            notes: vec![Note {
+                range: None,
+                anchored_text: "gone".into(),
+                comments: vec![Comment {
+                    author: "ada".into(),
+                    body: "look ![pixel](https://tracker.example/p.gif)".into(),
+                }],
+            }],
+            lost_edits: vec![],
+        };
+        let page = render(text, "t", Some(&r), Images::Local);
+        assert!(!page.contains("tracker.example"), "{page}");
+        assert!(page.contains("[image: pixel]"), "{page}");
     }
 
     fn review(text: &str) -> Review {
@@ -554,7 +696,7 @@ mod tests {
     #[test]
     fn a_review_copy_marks_proposals_and_threads_in_place() {
         let text = "# Title\n\nThe quick brown fox jumps over the lazy **dog**. 😀\r\n";
-        let page = render(text, "t", Some(&review(text)));
+        let page = render(text, "t", Some(&review(text)), Images::Local);
         let body = &page[page.find("<main").unwrap()..];
         assert!(
             body.contains("The <del class=\"cw-del\" title=\"Proposed by claude (sonnet): pace\">quick</del><ins class=\"cw-ins\" title=\"Proposed by claude (sonnet): pace\">slow &lt;b&gt;</ins> brown "),
@@ -590,7 +732,7 @@ mod tests {
             }],
             ..Review::default()
         };
-        let page = render(text, "t", Some(&r));
+        let page = render(text, "t", Some(&r), Images::Local);
         let body = &page[page.find("<main").unwrap()..];
         assert!(body.contains("<mark class=\"cw-thread\"><code>let x</code></mark><mark class=\"cw-thread\"> here.</mark></p>"), "{body}");
         assert!(
