@@ -553,7 +553,7 @@ fn run(links: &[bool], pool: &[usize], calls: &[Call]) -> Result<(), TestCaseErr
                 let name = NAMES[pool[*i]].0;
                 let r = ops.propose(Propose {
                     document: name,
-                    target: quick.clone(),
+                    target: quick,
                     replacement: "slow",
                     agent: &agent,
                     reason: None,
@@ -570,7 +570,7 @@ fn run(links: &[bool], pool: &[usize], calls: &[Call]) -> Result<(), TestCaseErr
                 let r = ops
                     .propose(Propose {
                         document: name,
-                        target: quick.clone(),
+                        target: quick,
                         replacement: "slow",
                         agent: &agent,
                         reason: None,
@@ -592,7 +592,7 @@ fn run(links: &[bool], pool: &[usize], calls: &[Call]) -> Result<(), TestCaseErr
             }
             Call::Thread(i) => {
                 let name = NAMES[pool[*i]].0;
-                let r = ops.new_thread(name, quick.clone(), "why quick?");
+                let r = ops.new_thread(name, quick, "why quick?");
                 refused(name, r.map(|_| ()))?;
             }
             Call::Export(i) => {
