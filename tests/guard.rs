@@ -170,6 +170,10 @@ fn a_cloned_repository_cannot_turn_an_accept_into_code() {
         .map(|d| d["document"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["a.md", "alias.md"], "{listed}");
+    // `check` names the refusal (a warning: the sidecar itself is sound).
+    let out = ws.cmd(&["check"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("notes.md: path is outside the workspace"), "{text}");
     // The link to an ordinary document still works, and stays a link.
     let ok = ws.propose("alias.md", "quick", "slow");
     ws.ok(&["accept", "alias.md", &ok]);

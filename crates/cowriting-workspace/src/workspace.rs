@@ -369,7 +369,7 @@ impl Workspace {
     /// a symlink leading out of the workspace. A symlink inside is read through.
     pub fn read_document(&self, doc: &DocPath) -> Result<Document> {
         let file = self.doc_file(doc)?;
-        let bytes = read_regular(&file, doc)?;
+        let bytes = read_regular(&self.root, &file, doc)?;
         Document::from_bytes(&bytes).map_err(|source| Error::Document {
             path: doc.to_string(),
             source,
@@ -523,25 +523,24 @@ pub(crate) fn kind_of(t: &std::fs::FileType) -> &'static str {
     }
 }
 
-/// The bytes of `file`, which must be a regular file. Opened with `O_NONBLOCK`
-/// (a FIFO opens at once instead of waiting for a writer) and `O_NOFOLLOW` (the
-/// path is already resolved: a link swapped in meanwhile is refused), then
-/// checked on the open handle, so what is read is what was checked.
-fn read_regular(file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
+/// The bytes of `file` (a path [`Workspace::resolve`] gave, under `root`),
+/// which must be a regular file. Opened with `O_NONBLOCK` (a FIFO opens at once
+/// instead of waiting for a writer) and `O_NOFOLLOW` (the path is already
+/// resolved: a link swapped in meanwhile is refused), then checked on the open
+/// handle, so what is read is what was checked. On Linux it is opened with
+/// `openat2` from the root with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`, so the
+/// kernel itself refuses a link swapped in anywhere on the way after the guard
+/// looked (a kernel without `openat2` gets the plain open).
+fn read_regular(root: &Path, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let f = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-        .open(file)
-    {
+    let f = match open_beneath(root, file) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(Error::MissingDocument {
                 path: doc.to_string(),
             })
         }
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+        Err(e) if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::EXDEV)) => {
             return Err(Error::OutsideWorkspace {
                 path: doc.to_string(),
                 why: "it became a symlink while being opened",
@@ -572,6 +571,33 @@ fn read_regular(file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
         .read_to_end(&mut bytes)
         .map_err(Error::io(file))?;
     Ok(bytes)
+}
+
+/// Open `file` (under `root`) read-only, non-blocking, never through a link:
+/// see [`read_regular`].
+fn open_beneath(root: &Path, file: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(target_os = "linux")]
+    if let Ok(rel) = file.strip_prefix(root) {
+        use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
+        let dir = rustix::fs::open(
+            root,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::CLOEXEC;
+        let how = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+        match openat2(&dir, rel, flags, Mode::empty(), how) {
+            Ok(fd) => return Ok(std::fs::File::from(fd)),
+            // No openat2 (a kernel before 5.6, or a sandbox that filters it): the plain open.
+            Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(file)
 }
 
 /// Markdown and plain-text file names the editor lists.
@@ -892,6 +918,24 @@ mod tests {
         // The listing shows only what the guard lets through.
         let listed: Vec<String> = ws.list_documents().iter().map(|d| d.to_string()).collect();
         assert_eq!(listed, ["ok-abs.md", "ok-chain.md", "ok-link.md", "real/ok.md"]);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_folder_swapped_for_a_link_after_the_check_is_refused_at_the_open() {
+        let (dir, _outside, ws) = fresh();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("real")).unwrap();
+        std::fs::write(d.join("real/ok.md"), "ok\n").unwrap();
+        std::fs::create_dir_all(d.join(".git")).unwrap();
+        std::fs::write(d.join(".git/ok.md"), "secret\n").unwrap();
+        let doc = DocPath::parse("real/ok.md").unwrap();
+        let file = ws.doc_file(&doc).unwrap();
+        // Between the guard's walk and the open, `real` becomes a link into .git.
+        std::fs::rename(d.join("real"), d.join("was-real")).unwrap();
+        std::os::unix::fs::symlink(".git", d.join("real")).unwrap();
+        let err = read_regular(ws.root(), &file, &doc).unwrap_err();
+        assert!(matches!(err, Error::OutsideWorkspace { .. }), "{err}");
     }
 
     #[test]
