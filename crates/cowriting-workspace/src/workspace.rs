@@ -845,6 +845,7 @@ mod tests {
         std::fs::write(d.join("sub/.obsidian/x.md"), "x\n").unwrap();
         std::fs::create_dir(d.join("real")).unwrap();
         std::fs::write(d.join("real/ok.md"), "ok\n").unwrap();
+        std::fs::write(d.join("real/.gitattributes"), "*.md merge=x\n").unwrap();
         let root = ws.root().to_path_buf();
         for (name, target) in [
             ("notes.md", PathBuf::from(".git/config")),
@@ -853,6 +854,7 @@ mod tests {
             ("log.md", PathBuf::from("./.cowriting/decisions.jsonl")),
             ("deep.md", PathBuf::from("real/../.git/config")),
             ("hidden.md", PathBuf::from("sub/.obsidian/x.md")),
+            ("attrs.md", PathBuf::from("real/.gitattributes")),
             ("gitdir", PathBuf::from(".git")),
             ("via.md", PathBuf::from("gitdir/config")),
             ("chain.md", PathBuf::from("notes.md")),
@@ -873,6 +875,7 @@ mod tests {
             "log.md",
             "deep.md",
             "hidden.md",
+            "attrs.md",
             "gitdir/hooks/pre-commit.md",
             "via.md",
             "chain.md",
