@@ -150,9 +150,12 @@ impl Workspace {
     /// - more than [`MAX_LINK_HOPS`] links on the way (a loop).
     ///
     /// What comes back is the resolved path: no component of it is a symlink
-    /// (at the time of the check), so opening it with `O_NOFOLLOW` on the last
-    /// hop opens what was checked; a link swapped in afterwards is refused there.
-    /// The components that do not exist yet are kept as named.
+    /// (at the time of the check). A read opens it with `openat2`
+    /// (`RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`), so a link swapped in anywhere
+    /// afterwards is refused by the kernel; writes open it by path, the last hop
+    /// never followed (a folder swapped for a link between this check and the
+    /// write's rename is the window left, docs/reliability.md). The components
+    /// that do not exist yet are kept as named.
     pub fn resolve(&self, rel: &str) -> Result<PathBuf> {
         use std::ffi::OsString;
         use std::os::unix::ffi::OsStrExt;
@@ -163,12 +166,12 @@ impl Workspace {
         if rel.contains('\0') {
             return Err(refuse("a path cannot contain a NUL byte"));
         }
-        // What is left to walk, front first, each with whether a link put it there.
-        let mut todo: std::collections::VecDeque<(OsString, bool)> =
-            rel.split('/').map(|p| (OsString::from(p), false)).collect();
         if rel.starts_with('/') {
             return Err(refuse("absolute path; give it relative to the workspace"));
         }
+        // What is left to walk, front first, each with whether a link put it there.
+        let mut todo: std::collections::VecDeque<(OsString, bool)> =
+            rel.split('/').map(|p| (OsString::from(p), false)).collect();
         let mut done = self.root.clone();
         let mut depth = 0usize;
         let mut hops = 0usize;
