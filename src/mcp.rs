@@ -55,7 +55,7 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, ClientNotification, ContentBlock, ErrorData, Implementation, JsonRpcMessage, RequestId,
-    ServerCapabilities, ServerConfig,
+    ServerCapabilities, ServerConfig, ServerResult,
 };
 use rmcp::service::{RequestContext, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::async_rw::AsyncRwTransport;
@@ -100,9 +100,11 @@ pub fn serve_stdio(root: &Path) -> Result<()> {
 // ---- the transport: stdio, with an answer for requests that are too large ---------
 
 /// The largest request line `cowriting mcp` reads (8 MiB). A longer line is
-/// discarded as it streams in (never buffered whole) and answered with a
-/// JSON-RPC error `-32600` naming the limit, under the request's `id` when one
-/// can be read from it; the server then goes on serving. (rmcp's own stdio
+/// discarded as it streams in (never buffered whole) and answered under the
+/// request's `id` when one can be read from it: a tool call (`tools/call`, the
+/// one request an agent fills with text) with a tool error, the typed
+/// `{code: "bad_input", message}` every refusal has; anything else with a
+/// JSON-RPC error `-32600`; both name the limit. The server then goes on serving. (rmcp's own stdio
 /// transport drops a line over its 16 MiB cap without any answer, so a client
 /// would wait forever.)
 pub const MAX_REQUEST_BYTES: usize = 8 * 1024 * 1024;
@@ -144,8 +146,11 @@ where
         }
     }
 
-    /// The id and size of the request a stand-in replaces, when `msg` is ours.
-    fn oversized(&self, msg: &RxJsonRpcMessage<RoleServer>) -> Option<(Option<RequestId>, u64)> {
+    /// The id, method and size of the request a stand-in replaces, when `msg` is ours.
+    fn oversized(
+        &self,
+        msg: &RxJsonRpcMessage<RoleServer>,
+    ) -> Option<(Option<RequestId>, Option<String>, u64)> {
         let JsonRpcMessage::Notification(n) = msg else {
             return None;
         };
@@ -161,7 +166,12 @@ where
             Some(Value::Number(n)) => n.as_i64().map(RequestId::Number),
             _ => None,
         };
-        Some((id, params.get("bytes").and_then(Value::as_u64).unwrap_or(0)))
+        let method = params.get("method").and_then(Value::as_str).map(str::to_owned);
+        Some((
+            id,
+            method,
+            params.get("bytes").and_then(Value::as_u64).unwrap_or(0),
+        ))
     }
 }
 
@@ -187,19 +197,23 @@ where
                 sent.ok()?;
             }
             let msg = self.inner.receive().await?;
-            let Some((id, bytes)) = self.oversized(&msg) else {
+            let Some((id, method, bytes)) = self.oversized(&msg) else {
                 return Some(msg);
             };
-            let error = ErrorData::invalid_request(
-                format!(
-                    "request too large: {bytes} bytes, more than the {} MiB a request to cowriting mcp may have; not read",
-                    self.limit / (1024 * 1024)
-                ),
-                None,
+            let message = format!(
+                "request too large: {bytes} bytes, more than the {} MiB a request to cowriting mcp may have; not read",
+                self.limit / (1024 * 1024)
             );
-            self.sending = Some(Box::pin(
-                self.inner.send(TxJsonRpcMessage::<RoleServer>::error(error, id)),
-            ));
+            let reply = match id {
+                Some(id) if method.as_deref() == Some("tools/call") => {
+                    TxJsonRpcMessage::<RoleServer>::response(
+                        ServerResult::CallToolResult(answer::<()>(Err(Error::BadInput(message)))),
+                        id,
+                    )
+                }
+                id => TxJsonRpcMessage::<RoleServer>::error(ErrorData::invalid_request(message, None), id),
+            };
+            self.sending = Some(Box::pin(self.inner.send(reply)));
         }
     }
 
@@ -209,9 +223,9 @@ where
 }
 
 /// A reader of newline-delimited messages that passes on only whole lines of at
-/// most `limit` bytes. A longer line is dropped as it streams (its `id`, when it
-/// has one at the top level, is picked out on the way) and replaced by a short
-/// stand-in notification [`CappedTransport`] answers.
+/// most `limit` bytes. A longer line is dropped as it streams (its `id` and
+/// `method`, when it has them at the top level, are picked out on the way) and
+/// replaced by a short stand-in notification [`CappedTransport`] answers.
 struct CappedLines<R> {
     inner: R,
     limit: usize,
@@ -267,7 +281,12 @@ impl<R> CappedLines<R> {
                         let stand_in = serde_json::json!({
                             "jsonrpc": "2.0",
                             "method": OVERSIZED_METHOD,
-                            "params": { "nonce": self.nonce, "id": scanner.id(), "bytes": scanner.bytes },
+                            "params": {
+                                "nonce": self.nonce,
+                                "id": scanner.id(),
+                                "method": scanner.method(),
+                                "bytes": scanner.bytes,
+                            },
                         });
                         self.out.extend_from_slice(stand_in.to_string().as_bytes());
                         self.out.push(b'\n');
@@ -332,8 +351,9 @@ impl<R: tokio::io::AsyncRead + Unpin> tokio::io::AsyncRead for CappedLines<R> {
     }
 }
 
-/// Picks the top-level `"id"` out of a JSON-RPC message streaming past, without
-/// keeping the message: tracks strings, escapes and nesting depth only.
+/// Picks the top-level `"id"` and `"method"` out of a JSON-RPC message
+/// streaming past, without keeping the message: tracks strings, escapes and
+/// nesting depth only.
 #[derive(Default)]
 struct IdScanner {
     bytes: u64,
@@ -343,9 +363,12 @@ struct IdScanner {
     /// At depth 1: where we are in `"key": value,`.
     at: KeyState,
     key: Vec<u8>,
-    /// The raw bytes of the `id` value while it streams past.
+    /// The raw bytes of the `id` or `method` value (which: `capturing_id`)
+    /// while it streams past.
     capture: Option<Vec<u8>>,
+    capturing_id: bool,
     id: Option<Value>,
+    method: Option<Value>,
     done: bool,
 }
 
@@ -367,6 +390,14 @@ impl IdScanner {
         }
     }
 
+    /// The method, when the message had a readable top-level string `method`.
+    fn method(&self) -> Value {
+        match &self.method {
+            Some(v @ Value::String(_)) => v.clone(),
+            _ => Value::Null,
+        }
+    }
+
     fn feed(&mut self, bytes: &[u8]) {
         self.bytes += bytes.len() as u64;
         if self.done {
@@ -383,17 +414,21 @@ impl IdScanner {
     fn end_capture(&mut self) {
         if let Some(mut raw) = self.capture.take() {
             raw.pop(); // the `,` or `}` that ended it
-            self.id = serde_json::from_slice(&raw).ok();
-            self.done = true;
+            let value = serde_json::from_slice(&raw).ok();
+            if self.capturing_id {
+                self.id = value;
+            } else {
+                self.method = value;
+            }
+            self.done = self.id.is_some() && self.method.is_some();
         }
     }
 
     fn byte(&mut self, b: u8) {
         if let Some(c) = self.capture.as_mut() {
             if c.len() > 1024 {
-                // No id is that long: give up on it.
+                // No id or method is that long: give up on it.
                 self.capture = None;
-                self.done = true;
                 return;
             }
             c.push(b);
@@ -440,7 +475,8 @@ impl IdScanner {
             }
             b':' if self.depth == 1 && self.at == KeyState::Colon => {
                 self.at = KeyState::Value;
-                if self.key == b"id" {
+                if self.key == b"id" || self.key == b"method" {
+                    self.capturing_id = self.key == b"id";
                     self.capture = Some(Vec::new());
                 }
             }

@@ -1,7 +1,9 @@
 //! Bad input gets a clear one-line error naming what was wrong, the right exit
 //! code, and no file changes: truncated or garbage sidecars, a newer schema,
 //! dangling anchor ids, non-UTF-8 documents, paths with `..` or a symlink out of
-//! the workspace, offsets inside a multi-byte char, an empty `--find`.
+//! the workspace, a trailing `/` (a folder, not the document), a folder where
+//! a sidecar belongs (`check` fails), offsets inside a multi-byte char, an
+//! empty `--find`.
 
 mod common;
 use common::Ws;
@@ -154,6 +156,30 @@ fn paths_outside_the_workspace_are_refused() {
     let err = ws2.fails(&["propose", "a.md", "--find", "Hello", "--replace", "Hi"], 2);
     assert!(err.contains("outside the workspace"), "{err}");
     assert!(std::fs::read_dir(outside.path()).unwrap().count() == 1);
+}
+
+#[test]
+fn a_trailing_slash_names_a_folder_not_the_document() {
+    let ws = ws();
+    let before = ws.snapshot();
+    for doc in ["a.md/", "a.md//", "a.md/."] {
+        let err = ws.fails(&["propose", doc, "--find", "Hello", "--replace", "Hi"], 2);
+        assert!(err.contains("names a folder"), "{doc}: {err}");
+        ws.fails(&["proposals", doc], 2);
+    }
+    assert_eq!(ws.snapshot(), before);
+}
+
+#[test]
+fn check_reports_a_folder_where_a_sidecar_belongs() {
+    let ws = ws();
+    std::fs::create_dir_all(ws.file(".threads/a.md.json")).unwrap();
+    let out = ws.cmd(&["check"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{text}");
+    assert!(text.contains("not a regular file (a folder)"), "{text}");
+    let out = ws.cmd(&["check", "a.md"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(4));
 }
 
 #[test]

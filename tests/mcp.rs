@@ -929,20 +929,23 @@ fn an_oversized_request_is_answered_with_an_error_and_the_session_goes_on() {
     let ws = ws_with_doc();
     let mcp = Mcp::start(&ws);
     let pid = mcp.child.id();
-    let big = "a".repeat(20 * 1024 * 1024);
+    let big = "a".repeat(50 * 1024 * 1024);
     let started = std::time::Instant::now();
     let mcp = within(60, "the oversized requests", move || {
         let mut mcp = mcp;
         let mut answers = Vec::new();
-        // The id first (as clients write it), then the id after the huge params, then none.
+        // A tool call with the id first (as clients write it), one with the
+        // method and the id after the huge params, one with no id, and a
+        // request that is not a tool call.
         let lines = [
             format!(
                 r#"{{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{{"name":"read_document","arguments":{{"document":"{big}"}}}}}}"#
             ),
             format!(
-                r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"read_document","arguments":{{"document":"{big}"}}}},"id":"late-id"}}"#
+                r#"{{"jsonrpc":"2.0","params":{{"name":"read_document","arguments":{{"document":"{big}"}}}},"method":"tools/call","id":"late-id"}}"#
             ),
             format!(r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"x":"{big}"}}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":78,"method":"ping","params":{{"x":"{big}"}}}}"#),
         ];
         for line in &lines {
             let stdin = mcp.stdin.as_mut().unwrap();
@@ -963,13 +966,26 @@ fn an_oversized_request_is_answered_with_an_error_and_the_session_goes_on() {
         started.elapsed() < std::time::Duration::from_secs(60),
         "pid {pid}"
     );
-    for (answer, id) in answers.iter().zip([json!(77), json!("late-id"), Value::Null]) {
+    let too_large = |msg: &str| {
+        assert!(msg.starts_with("request too large: 52428"), "{msg}");
+        assert!(msg.contains("8 MiB"), "{msg}");
+    };
+    // A tool call: a tool error with the typed {code, message}, like any refusal.
+    for (answer, id) in answers[..2].iter().zip([json!(77), json!("late-id")]) {
         assert_eq!(answer["jsonrpc"], "2.0", "{answer}");
         assert_eq!(answer["id"], id, "{answer}");
+        assert!(answer.get("error").is_none(), "{answer}");
+        let result = &answer["result"];
+        assert_eq!(result["isError"], true, "{answer}");
+        assert_eq!(result["structuredContent"]["code"], "bad_input", "{answer}");
+        too_large(result["structuredContent"]["message"].as_str().unwrap());
+        too_large(result["content"][0]["text"].as_str().unwrap());
+    }
+    // No id to answer a tool result under, or not a tool call: a JSON-RPC error.
+    for (answer, id) in answers[2..].iter().zip([Value::Null, json!(78)]) {
+        assert_eq!(answer["id"], id, "{answer}");
         assert_eq!(answer["error"]["code"], -32600, "{answer}");
-        let msg = answer["error"]["message"].as_str().unwrap();
-        assert!(msg.starts_with("request too large: "), "{msg}");
-        assert!(msg.contains("8 MiB"), "{msg}");
+        too_large(answer["error"]["message"].as_str().unwrap());
     }
     // The session goes on: a normal request right after is answered.
     let text = mcp.ok("read_document", json!({ "document": "notes.md" }));

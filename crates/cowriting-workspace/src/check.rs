@@ -100,7 +100,10 @@ fn check_one(ws: &Workspace, doc: &DocPath, path: Option<PathBuf>) -> SidecarRep
     };
     match ws.doc_file(doc) {
         Ok(f) if f.is_file() => {}
-        _ => problem(Severity::Warning, format!("document {doc} does not exist")),
+        Ok(_) => problem(Severity::Warning, format!("document {doc} does not exist")),
+        // A name the guard refuses (a link into .git, out of the workspace):
+        // its review data is there, but it is not a document.
+        Err(e) => problem(Severity::Warning, e.to_string()),
     }
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,

@@ -11,7 +11,8 @@
 //! - an existing regular file is replaced only with `overwrite`, atomically,
 //!   and only if it still holds what was read ([`fsutil::replace`]);
 //! - inside the workspace, the containment guard holds: nothing under `.git`,
-//!   `.threads` or `.cowriting` ([`segments`]); a name that is a document's is
+//!   `.threads` or `.cowriting` ([`segments`]), nothing hidden
+//!   ([`Workspace::resolve`](crate::workspace::Workspace::resolve)); a name that is a document's is
 //!   written under that document's lock (a crashed writer's transaction
 //!   finished first), so the app, the CLI and agents never interleave with it.
 
@@ -51,6 +52,11 @@ pub fn write_named_file(store: &Store, target: &Path, bytes: &[u8], overwrite: b
             let rel: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
             let rel = rel.join("/");
             segments(&rel)?;
+            // The one guard (nothing hidden: no `.env`, no `.git/…`); a link
+            // at the name is refused below, as a link.
+            if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                store.workspace().resolve(&rel)?;
+            }
             if is_document_name(&name.to_string_lossy()) {
                 Some(lock_and_recover(store, &DocPath::parse(&rel)?)?)
             } else {

@@ -18,6 +18,10 @@ pub const SIDECAR_DIR: &str = ".threads";
 /// the contract ledger.
 const RESERVED_FOLDERS: [&str; 3] = [".git", SIDECAR_DIR, ".cowriting"];
 
+/// How many symlinks one path may pass through before [`Workspace::resolve`]
+/// takes it for a loop (Linux's own limit).
+pub const MAX_LINK_HOPS: usize = 40;
+
 /// The file name endings of documents, lower case.
 const DOCUMENT_EXTENSIONS: [&str; 6] = [".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc"];
 
@@ -27,9 +31,15 @@ pub struct DocPath(String);
 
 impl DocPath {
     /// Normalize and check a document path given by a person or a program.
-    /// `.` segments and repeated `/` are dropped; `\` counts as `/`.
+    /// `.` segments and repeated `/` are dropped; `\` counts as `/`. A path
+    /// ending in `/` (or `/.`) names a folder: refused.
     pub fn parse(raw: &str) -> Result<DocPath> {
         let parts = segments(raw)?;
+        if matches!(raw.rsplit(['/', '\\']).next(), Some("" | ".")) {
+            return Err(Error::BadInput(format!(
+                "{raw}: ends with '/', which names a folder, not a document"
+            )));
+        }
         let name = &parts[parts.len() - 1];
         if !is_document_name(name) {
             return Err(Error::BadInput(format!(
@@ -113,30 +123,144 @@ impl Workspace {
         &self.root
     }
 
-    /// The file that holds a document's bytes, checked to stay inside the
-    /// workspace: the file the path names or, when that is a symlink, its
-    /// resolved target (which must be inside the workspace too). A document that
-    /// does not exist yet is named by its own path, under a folder that resolves
-    /// inside the workspace.
+    /// The file that holds a document's bytes, through [`Workspace::resolve`]:
+    /// the file the path names or, when a link is on the way, the file it leads
+    /// to, which must be an ordinary file of the workspace too. A document that
+    /// does not exist yet is named by its own path.
     pub fn doc_file(&self, doc: &DocPath) -> Result<PathBuf> {
-        let path = self.root.join(doc.as_str());
-        match std::fs::symlink_metadata(&path) {
-            Ok(_) => {
-                let resolved = path.canonicalize().map_err(|_| Error::OutsideWorkspace {
-                    path: doc.to_string(),
-                    why: "a symlink whose target does not exist",
-                })?;
-                if !resolved.starts_with(&self.root) {
-                    return Err(Error::OutsideWorkspace {
-                        path: doc.to_string(),
-                        why: "a symlink leads out of the workspace",
-                    });
-                }
-                Ok(resolved)
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.contained(doc, path),
-            Err(e) => Err(Error::io(&path)(e)),
+        self.resolve(doc.as_str())
+    }
+
+    /// **The one guard** for every path the product opens, lists, exports,
+    /// renames or deletes as a document (or writes beside one): `rel`, a
+    /// `/`-separated path relative to the root, resolved one component at a
+    /// time, the way the kernel would, but by us: every component is looked at
+    /// with `lstat`, never followed blindly. A symlink is read (`readlink`) and
+    /// its target walked in turn, from the folder it sits in (or from the root
+    /// for an absolute target, which must lie inside the workspace). Refused,
+    /// as [`Error::OutsideWorkspace`]:
+    ///
+    /// - a target that leads out of the workspace (absolute, or `..` above the root);
+    /// - anything whose resolution passes through or ends at a hidden name
+    ///   (a component starting with `.`): `.git/`, `.threads/`, `.cowriting/`,
+    ///   `.env`, `.gitmodules`, `.ssh/`, whatever name or folder link leads there
+    ///   (the repository's and cowriting's own files are never documents);
+    /// - a link whose target does not exist (writing through it would create a
+    ///   file the link chose);
+    /// - more than [`MAX_LINK_HOPS`] links on the way (a loop).
+    ///
+    /// What comes back is the resolved path: no component of it is a symlink
+    /// (at the time of the check). A read opens it with `openat2`
+    /// (`RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`), so a link swapped in anywhere
+    /// afterwards is refused by the kernel; writes open it by path, the last hop
+    /// never followed (a folder swapped for a link between this check and the
+    /// write's rename is the window left, docs/reliability.md). The components
+    /// that do not exist yet are kept as named.
+    pub fn resolve(&self, rel: &str) -> Result<PathBuf> {
+        use std::ffi::OsString;
+        use std::os::unix::ffi::OsStrExt;
+        let refuse = |why| Error::OutsideWorkspace {
+            path: rel.to_owned(),
+            why,
+        };
+        if rel.contains('\0') {
+            return Err(refuse("a path cannot contain a NUL byte"));
         }
+        if rel.starts_with('/') {
+            return Err(refuse("absolute path; give it relative to the workspace"));
+        }
+        // What is left to walk, front first, each with whether a link put it there.
+        let mut todo: std::collections::VecDeque<(OsString, bool)> =
+            rel.split('/').map(|p| (OsString::from(p), false)).collect();
+        let mut done = self.root.clone();
+        let mut depth = 0usize;
+        let mut hops = 0usize;
+        let mut missing = false;
+        while let Some((part, from_link)) = todo.pop_front() {
+            match part.as_bytes() {
+                b"" | b"." => continue,
+                b".." => {
+                    // `done` holds real folders only, so `..` is its parent.
+                    if depth == 0 || missing {
+                        return Err(refuse("a symlink leads out of the workspace"));
+                    }
+                    done.pop();
+                    depth -= 1;
+                    continue;
+                }
+                name if name.starts_with(b".") => {
+                    return Err(refuse(if hops > 0 {
+                        "a symlink leads to a hidden file or folder (.git, .threads, .cowriting, .env …), never a document"
+                    } else {
+                        "a hidden file or folder (.git, .threads, .cowriting, .env …) is never a document"
+                    }));
+                }
+                _ => {}
+            }
+            done.push(&part);
+            depth += 1;
+            if missing {
+                continue;
+            }
+            let meta = match std::fs::symlink_metadata(&done) {
+                Ok(m) => m,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    if from_link {
+                        return Err(refuse("a symlink whose target does not exist"));
+                    }
+                    missing = true;
+                    continue;
+                }
+                Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {
+                    return Err(refuse("a file is used as a folder on the way"));
+                }
+                Err(e) => return Err(Error::io(&done)(e)),
+            };
+            if meta.file_type().is_symlink() {
+                hops += 1;
+                if hops > MAX_LINK_HOPS {
+                    return Err(refuse("too many symlinks on the way (a loop)"));
+                }
+                let target = std::fs::read_link(&done).map_err(Error::io(&done))?;
+                done.pop();
+                depth -= 1;
+                let target = if target.is_absolute() {
+                    // Absolute: it must name a place inside the root (as the
+                    // root is spelled, or once resolved); walked again from the root.
+                    let inside = match target.strip_prefix(&self.root) {
+                        Ok(r) => Some(r.to_path_buf()),
+                        Err(_) => target
+                            .canonicalize()
+                            .ok()
+                            .and_then(|c| c.strip_prefix(&self.root).ok().map(Path::to_path_buf)),
+                    };
+                    let Some(inside) = inside else {
+                        return Err(refuse("a symlink leads out of the workspace"));
+                    };
+                    done = self.root.clone();
+                    depth = 0;
+                    inside
+                } else {
+                    target
+                };
+                for c in target.components().rev() {
+                    let c = match c {
+                        Component::Normal(s) => s.to_owned(),
+                        Component::ParentDir => OsString::from(".."),
+                        _ => continue,
+                    };
+                    todo.push_front((c, true));
+                }
+                continue;
+            }
+            if !todo.is_empty() && !meta.is_dir() {
+                return Err(refuse("a file is used as a folder on the way"));
+            }
+        }
+        if depth == 0 {
+            return Err(refuse("it leads to the workspace folder itself"));
+        }
+        Ok(done)
     }
 
     /// `W/.threads/<docPath>.json`, through [`Workspace::internal_file`].
@@ -214,35 +338,19 @@ impl Workspace {
         Workspace { root }
     }
 
-    /// Refuse `path` (which does not exist) when its deepest existing ancestor
-    /// resolves (through symlinks) outside the root.
-    fn contained(&self, doc: &DocPath, path: PathBuf) -> Result<PathBuf> {
-        let mut probe = path.as_path();
-        let resolved = loop {
-            match probe.canonicalize() {
-                Ok(c) => break c,
-                Err(_) => match probe.parent() {
-                    Some(p) => probe = p,
-                    None => break self.root.clone(),
-                },
-            }
-        };
-        if !resolved.starts_with(&self.root) {
-            return Err(Error::OutsideWorkspace {
-                path: doc.to_string(),
-                why: "a symlink leads out of the workspace",
-            });
-        }
-        Ok(path)
-    }
-
     /// The document path of a file given relative to the current directory or
     /// absolutely, when it lies inside the workspace; else parse it as a
     /// workspace-relative path.
     pub fn doc_path_for_arg(&self, arg: &str) -> Result<DocPath> {
         let as_path = Path::new(arg);
         if as_path.is_absolute() {
-            if let Ok(canon) = as_path.canonicalize() {
+            // The folder resolved, the name kept: a link named is the
+            // document named (the guard judges where it leads).
+            let canon = match (as_path.parent(), as_path.file_name()) {
+                (Some(dir), Some(name)) => dir.canonicalize().map(|d| d.join(name)),
+                _ => as_path.canonicalize(),
+            };
+            if let Ok(canon) = canon {
                 if let Ok(rel) = canon.strip_prefix(&self.root) {
                     let rel: Vec<String> = rel
                         .components()
@@ -264,7 +372,7 @@ impl Workspace {
     /// a symlink leading out of the workspace. A symlink inside is read through.
     pub fn read_document(&self, doc: &DocPath) -> Result<Document> {
         let file = self.doc_file(doc)?;
-        let bytes = read_regular(&file, doc)?;
+        let bytes = read_regular(&self.root, &file, doc)?;
         Document::from_bytes(&bytes).map_err(|source| Error::Document {
             path: doc.to_string(),
             source,
@@ -293,19 +401,24 @@ impl Workspace {
         let mut out = Vec::new();
         self.walk(|name, kind, path| {
             // Symlinked folders are not followed (no loops, nothing outside);
-            // a symlinked document is listed when it leads to a regular
-            // file inside the workspace.
+            // a symlinked document is listed when the guard lets it through
+            // ([`Workspace::resolve`]) to a regular file.
+            if !(kind.is_file() || kind.is_symlink()) || !is_document_name(name) {
+                return;
+            }
+            let Some(dp) = path
+                .strip_prefix(&self.root)
+                .ok()
+                .and_then(|rel| DocPath::parse(&rel.to_string_lossy()).ok())
+            else {
+                return;
+            };
             let regular = kind.is_file()
-                || (kind.is_symlink()
-                    && path
-                        .canonicalize()
-                        .is_ok_and(|t| t.starts_with(&self.root) && t.is_file()));
-            if regular && is_document_name(name) {
-                if let Ok(rel) = path.strip_prefix(&self.root) {
-                    if let Ok(dp) = DocPath::parse(&rel.to_string_lossy()) {
-                        out.push(dp);
-                    }
-                }
+                || self
+                    .doc_file(&dp)
+                    .is_ok_and(|t| std::fs::symlink_metadata(t).is_ok_and(|m| m.is_file()));
+            if regular {
+                out.push(dp);
             }
         });
         out.sort();
@@ -363,14 +476,21 @@ impl Workspace {
             for entry in entries.flatten() {
                 let path = entry.path();
                 let Ok(kind) = entry.file_type() else { continue };
+                let Some(rel) = path.strip_prefix(&base).ok().and_then(|r| r.to_str()) else {
+                    continue;
+                };
+                // A folder holds the sidecars of a document folder; one at a
+                // sidecar's name (`a.md.json/`) with no such document folder
+                // is listed too, for `check` to report.
+                let sidecar = rel
+                    .strip_suffix(".json")
+                    .and_then(|doc| DocPath::parse(doc).ok())
+                    .filter(|_| !kind.is_dir() || !self.root.join(rel).is_dir());
                 if kind.is_dir() {
-                    stack.push(path);
-                } else if let Some(rel) = path.strip_prefix(&base).ok().and_then(|r| r.to_str()) {
-                    if let Some(doc) = rel.strip_suffix(".json") {
-                        if let Ok(dp) = DocPath::parse(doc) {
-                            out.push((dp, path.clone()));
-                        }
-                    }
+                    stack.push(path.clone());
+                }
+                if let Some(dp) = sidecar {
+                    out.push((dp, path));
                 }
             }
         }
@@ -406,25 +526,24 @@ pub(crate) fn kind_of(t: &std::fs::FileType) -> &'static str {
     }
 }
 
-/// The bytes of `file`, which must be a regular file. Opened with `O_NONBLOCK`
-/// (a FIFO opens at once instead of waiting for a writer) and `O_NOFOLLOW` (the
-/// path is already resolved: a link swapped in meanwhile is refused), then
-/// checked on the open handle, so what is read is what was checked.
-fn read_regular(file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
+/// The bytes of `file` (a path [`Workspace::resolve`] gave, under `root`),
+/// which must be a regular file. Opened with `O_NONBLOCK` (a FIFO opens at once
+/// instead of waiting for a writer) and `O_NOFOLLOW` (the path is already
+/// resolved: a link swapped in meanwhile is refused), then checked on the open
+/// handle, so what is read is what was checked. On Linux it is opened with
+/// `openat2` from the root with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`, so the
+/// kernel itself refuses a link swapped in anywhere on the way after the guard
+/// looked (a kernel without `openat2` gets the plain open).
+fn read_regular(root: &Path, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let f = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-        .open(file)
-    {
+    let f = match open_beneath(root, file) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(Error::MissingDocument {
                 path: doc.to_string(),
             })
         }
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+        Err(e) if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::EXDEV)) => {
             return Err(Error::OutsideWorkspace {
                 path: doc.to_string(),
                 why: "it became a symlink while being opened",
@@ -455,6 +574,33 @@ fn read_regular(file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
         .read_to_end(&mut bytes)
         .map_err(Error::io(file))?;
     Ok(bytes)
+}
+
+/// Open `file` (under `root`) read-only, non-blocking, never through a link:
+/// see [`read_regular`].
+fn open_beneath(root: &Path, file: &Path) -> std::io::Result<std::fs::File> {
+    #[cfg(target_os = "linux")]
+    if let Ok(rel) = file.strip_prefix(root) {
+        use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
+        let dir = rustix::fs::open(
+            root,
+            OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::CLOEXEC;
+        let how = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+        match openat2(&dir, rel, flags, Mode::empty(), how) {
+            Ok(fd) => return Ok(std::fs::File::from(fd)),
+            // No openat2 (a kernel before 5.6, or a sandbox that filters it): the plain open.
+            Err(rustix::io::Errno::NOSYS | rustix::io::Errno::PERM) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(file)
 }
 
 /// Markdown and plain-text file names the editor lists.
@@ -686,6 +832,140 @@ mod tests {
         );
         let listed: Vec<String> = ws.list_documents().iter().map(|d| d.to_string()).collect();
         assert_eq!(listed, ["alias.md", "real.md"]);
+    }
+
+    #[test]
+    fn links_into_hidden_places_are_refused_whatever_leads_there() {
+        use std::os::unix::fs::symlink;
+        let (dir, outside, ws) = fresh();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join(".git/hooks")).unwrap();
+        std::fs::write(d.join(".git/config"), "[core]\n").unwrap();
+        std::fs::create_dir_all(d.join(".cowriting")).unwrap();
+        std::fs::write(d.join(".cowriting/decisions.jsonl"), "").unwrap();
+        std::fs::write(d.join(".env"), "TOKEN=x\n").unwrap();
+        std::fs::create_dir_all(d.join("sub/.obsidian")).unwrap();
+        std::fs::write(d.join("sub/.obsidian/x.md"), "x\n").unwrap();
+        std::fs::create_dir(d.join("real")).unwrap();
+        std::fs::write(d.join("real/ok.md"), "ok\n").unwrap();
+        std::fs::write(d.join("real/.gitattributes"), "*.md merge=x\n").unwrap();
+        let root = ws.root().to_path_buf();
+        for (name, target) in [
+            ("notes.md", PathBuf::from(".git/config")),
+            ("abs.md", root.join(".git/config")),
+            ("env.md", PathBuf::from(".env")),
+            ("log.md", PathBuf::from("./.cowriting/decisions.jsonl")),
+            ("deep.md", PathBuf::from("real/../.git/config")),
+            ("hidden.md", PathBuf::from("sub/.obsidian/x.md")),
+            ("attrs.md", PathBuf::from("real/.gitattributes")),
+            ("gitdir", PathBuf::from(".git")),
+            ("via.md", PathBuf::from("gitdir/config")),
+            ("chain.md", PathBuf::from("notes.md")),
+            ("upout.md", PathBuf::from("../x.md")),
+            ("outside.md", outside.path().join("x.md")),
+            ("dangling.md", PathBuf::from("nothing.md")),
+            ("loop1.md", PathBuf::from("loop2.md")),
+            ("loop2.md", PathBuf::from("loop1.md")),
+            ("dot.md", PathBuf::from(".")),
+        ] {
+            symlink(&target, d.join(name)).unwrap();
+        }
+        std::fs::write(outside.path().join("x.md"), "outside\n").unwrap();
+        for doc in [
+            "notes.md",
+            "abs.md",
+            "env.md",
+            "log.md",
+            "deep.md",
+            "hidden.md",
+            "attrs.md",
+            "gitdir/hooks/pre-commit.md",
+            "via.md",
+            "chain.md",
+            "upout.md",
+            "outside.md",
+            "dangling.md",
+            "loop1.md",
+            "dot.md",
+            "sub/.obsidian/x.md",
+            ".hidden.md",
+        ] {
+            let dp = DocPath::parse(doc).unwrap();
+            let err = ws.doc_file(&dp).unwrap_err();
+            assert!(matches!(err, Error::OutsideWorkspace { .. }), "{doc}: {err}");
+            assert_eq!(err.code(), crate::error::ErrorCode::BadInput, "{doc}");
+            assert!(ws.read_document(&dp).is_err(), "{doc}");
+            assert!(
+                ws.write_document(&dp, &Document::from_bytes(b"pwned").unwrap())
+                    .is_err(),
+                "{doc}"
+            );
+        }
+        assert_eq!(
+            std::fs::read_to_string(d.join(".git/config")).unwrap(),
+            "[core]\n"
+        );
+        assert_eq!(std::fs::read_to_string(d.join(".env")).unwrap(), "TOKEN=x\n");
+        assert!(!d.join("nothing.md").exists() && !d.join(".git/hooks/pre-commit.md").exists());
+        // Ordinary links still work: to a file, through a folder link, chained.
+        symlink("real", d.join("alias")).unwrap();
+        symlink("real/ok.md", d.join("ok-link.md")).unwrap();
+        symlink("ok-link.md", d.join("ok-chain.md")).unwrap();
+        symlink(root.join("real/ok.md"), d.join("ok-abs.md")).unwrap();
+        for doc in ["alias/ok.md", "ok-link.md", "ok-chain.md", "ok-abs.md"] {
+            let dp = DocPath::parse(doc).unwrap();
+            assert_eq!(ws.doc_file(&dp).unwrap(), root.join("real/ok.md"), "{doc}");
+        }
+        // A new document under a real folder is named by its own path.
+        assert_eq!(
+            ws.doc_file(&DocPath::parse("real/new/n.md").unwrap()).unwrap(),
+            root.join("real/new/n.md")
+        );
+        // The listing shows only what the guard lets through.
+        let listed: Vec<String> = ws.list_documents().iter().map(|d| d.to_string()).collect();
+        assert_eq!(listed, ["ok-abs.md", "ok-chain.md", "ok-link.md", "real/ok.md"]);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_folder_swapped_for_a_link_after_the_check_is_refused_at_the_open() {
+        let (dir, _outside, ws) = fresh();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("real")).unwrap();
+        std::fs::write(d.join("real/ok.md"), "ok\n").unwrap();
+        std::fs::create_dir_all(d.join(".git")).unwrap();
+        std::fs::write(d.join(".git/ok.md"), "secret\n").unwrap();
+        let doc = DocPath::parse("real/ok.md").unwrap();
+        let file = ws.doc_file(&doc).unwrap();
+        // Between the guard's walk and the open, `real` becomes a link into .git.
+        std::fs::rename(d.join("real"), d.join("was-real")).unwrap();
+        std::os::unix::fs::symlink(".git", d.join("real")).unwrap();
+        let err = read_regular(ws.root(), &file, &doc).unwrap_err();
+        assert!(matches!(err, Error::OutsideWorkspace { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_trailing_slash_names_a_folder() {
+        for bad in ["doc.md/", "doc.md//", "doc.md/.", "a/doc.md\\"] {
+            let err = DocPath::parse(bad).unwrap_err();
+            assert_eq!(err.code(), crate::error::ErrorCode::BadInput, "{bad}");
+            assert!(err.to_string().contains("names a folder"), "{bad}: {err}");
+        }
+        assert_eq!(DocPath::parse("./a//doc.md").unwrap().as_str(), "a/doc.md");
+    }
+
+    #[test]
+    fn a_folder_at_a_sidecars_name_is_listed_for_check() {
+        let (dir, _outside, ws) = fresh();
+        std::fs::create_dir_all(dir.path().join(".threads/a.md.json")).unwrap();
+        let listed: Vec<String> = ws.list_sidecars().iter().map(|(d, _)| d.to_string()).collect();
+        assert_eq!(listed, ["a.md"]);
+        // A document folder named like a sidecar holds sidecars; it is not one.
+        std::fs::create_dir_all(dir.path().join("b.md.json")).unwrap();
+        std::fs::create_dir_all(dir.path().join(".threads/b.md.json")).unwrap();
+        std::fs::write(dir.path().join(".threads/b.md.json/c.md.json"), "{}").unwrap();
+        let listed: Vec<String> = ws.list_sidecars().iter().map(|(d, _)| d.to_string()).collect();
+        assert_eq!(listed, ["a.md", "b.md.json/c.md"]);
     }
 
     #[test]
