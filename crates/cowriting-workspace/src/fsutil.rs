@@ -15,8 +15,8 @@
 //!   device is refused at once, never blocked on).
 //! - Fault injection: with `COWRITING_FAULT_AT=N` in the environment the process
 //!   aborts (as `kill -9` would: no cleanup) just before its Nth durable step
-//!   (a rename, a removal, an append). The crash tests use it to stop a decision
-//!   between every pair of writes.
+//!   (a rename, a removal, an append, a move to the trash). The crash tests use
+//!   it to stop a decision, a rename or a delete between every pair of writes.
 
 use sha2::{Digest, Sha256};
 use std::fs;
@@ -222,6 +222,20 @@ pub fn remove(path: &Path, expect: Expect) -> Result<bool, WriteError> {
     }
 }
 
+/// The longest name of one file (one path segment), in bytes.
+pub const NAME_MAX: usize = 255;
+
+/// `Ok` when the last segment of `path` is a name a file can have
+/// ([`NAME_MAX`] bytes at most); else the error the file system would give
+/// (`ENAMETOOLONG`), before anything is written.
+pub fn name_fits(path: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    match path.file_name() {
+        Some(n) if n.as_bytes().len() > NAME_MAX => Err(io::Error::from_raw_os_error(libc::ENAMETOOLONG)),
+        _ => Ok(()),
+    }
+}
+
 /// Append `bytes` to `path` in one `O_APPEND` write, then fsync (creating the
 /// file and its folder when missing).
 pub fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -287,8 +301,10 @@ pub fn remove_dead_temp_files(dir: &Path) {
     }
 }
 
-/// The fault-injection step counter (see the module docs).
-fn fault_point() {
+/// The fault-injection step counter (see the module docs): called just before
+/// each durable step, here and where a step is not one of these functions' (a
+/// move to the trash).
+pub(crate) fn fault_point() {
     static AT: OnceLock<Option<u64>> = OnceLock::new();
     static STEP: AtomicU64 = AtomicU64::new(0);
     let at = AT.get_or_init(|| {

@@ -118,13 +118,13 @@ fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<std::path::PathBuf> {
 }
 
 /// Take `doc`'s lock and finish (forward or back) any transaction a dead writer
-/// left on it (a decision, or a rename of or to it). Every write of ours, and every session opening, starts here.
+/// left on it (a decision, a delete, or a rename of or to it). Every write of ours, and every session opening, starts here.
 pub fn lock_and_recover(store: &Store, doc: &DocPath) -> Result<DocLock> {
     use crate::documents::rename;
     loop {
         let lock = store.workspace().lock_doc(doc)?;
         if !rename::left_behind(store.workspace(), doc)? {
-            recover(store, &lock, doc)?;
+            recover_locked(store, &lock, doc)?;
             return Ok(lock);
         }
         // A rename's recovery takes both names' locks, in name order: not
@@ -132,6 +132,13 @@ pub fn lock_and_recover(store: &Store, doc: &DocPath) -> Result<DocLock> {
         drop(lock);
         rename::recover(store, doc)?;
     }
+}
+
+/// Finish what a dead writer left on `doc` under its lock, `doc`'s lock held:
+/// a decision's transaction, then a delete's ([`crate::documents::delete`]).
+pub(crate) fn recover_locked(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
+    recover(store, lock, doc)?;
+    crate::documents::delete::recover(store, lock, doc)
 }
 
 /// [`lock_and_recover`] for a write about a document that must still be there

@@ -138,7 +138,7 @@ fn lock_pair(store: &Store, from: &DocPath, to: &DocPath) -> Result<(DocLock, Do
             recover(store, second)?;
             continue;
         }
-        txn::recover(store, &b, second)?;
+        txn::recover_locked(store, &b, second)?;
         return Ok(if first == from { (a, b) } else { (b, a) });
     }
 }
@@ -447,7 +447,7 @@ fn move_rest_of_sidecar(
 }
 
 /// Rename `from` to `to`, refusing to replace anything at `to`.
-fn move_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
+pub(super) fn move_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
     use rustix::fs::{renameat_with, RenameFlags, CWD};
     match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
         Ok(()) => Ok(()),
