@@ -116,6 +116,8 @@ pub fn replace_with(
     let dir = path
         .parent()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no parent folder"))?;
+    // Before any folder is made for a file that cannot exist.
+    name_fits(path)?;
     fs::create_dir_all(dir)?;
     remove_dead_temp_files(dir);
     // A temp file of ours can vanish if a cleanup in another process ran in the
@@ -250,7 +252,8 @@ pub fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Read a file that must be a regular file. It is opened without blocking, so a
-/// FIFO (or a device) put where a file should be is refused at once.
+/// FIFO (or a device) put where a file should be is refused at once. A name
+/// longer than a file name may be is `NotFound`: no such file can exist.
 pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
@@ -259,7 +262,14 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let mut f = options.open(path)?;
+    let mut f = options.open(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ENAMETOOLONG) {
+            // A name longer than a file name may be: no file can have it.
+            io::Error::new(io::ErrorKind::NotFound, e)
+        } else {
+            e
+        }
+    })?;
     let meta = f.metadata()?;
     if !meta.is_file() {
         return Err(io::Error::new(

@@ -65,9 +65,10 @@ struct RenameIntent {
 
 /// Where `doc`'s rename record lives: `txn/rename/<doc>`, under the document's
 /// own name, so any name a document can have fits (a 250-byte name and a suffix
-/// would not). Document names end in a document ending, never `.json`, so it is
-/// never a decision's record (`txn/<doc>.json`), even of a document in a folder
-/// named `rename`.
+/// would not). Decisions and deletes have folders of their own
+/// (`txn/decision/`, `txn/delete/`); document names end in a document ending,
+/// never `.json`, so it is never a record left by an older version
+/// (`txn/<doc>.json`), even of a document in a folder named `rename`.
 fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
     ws.internal_file(&format!("{TXN_DIR}/rename/{}", doc.as_str()))
 }
