@@ -456,7 +456,10 @@ fn a_writer_that_read_the_document_before_the_rename_writes_nothing_under_the_ol
 fn a_writer_holding_the_lock_makes_the_rename_wait() {
     let ws = ws();
     ws.ok(&["thread", "new", "notes.md", "--find", "fox", "--body", "before"]);
-    let lock = ws.file(".cowriting/locks/notes.md.lock");
+    let lock = ws.file(&format!(
+        ".cowriting/locks/{}",
+        cowriting::lock::lock_file_name(&cowriting::DocPath::parse("notes.md").unwrap())
+    ));
     // flock(1) holds the same flock(2) lock another writer would, until told to stop.
     let mut holder = Proc::new("flock")
         .arg(&lock)

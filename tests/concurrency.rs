@@ -23,10 +23,6 @@ const K: usize = 4;
 const N: usize = 15;
 /// The one document every process works on.
 const DOC: &str = "d.md";
-/// The lock every writer of a document takes (flock(2) on this file), relative
-/// to the workspace root; `{doc}` is the document's workspace path.
-/// TO CONFIRM with the fix: the path and that it is a flock(2) lock.
-const LOCK_PATH: &str = ".cowriting/locks/{doc}.lock";
 /// How many records the JavaScript writer writes at most in one run.
 const JS_MAX: usize = 400;
 
@@ -455,8 +451,15 @@ fn writer_script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/vscode_writer.mjs")
 }
 
+/// The lock every writer of a document takes (flock(2) on this file, there only
+/// while held: docs/sidecar-format.md, rule 1).
 fn lock_file(ws: &Wsp, doc: &str) -> PathBuf {
-    ws.file(&LOCK_PATH.replace("{doc}", doc))
+    let doc = cowriting::DocPath::parse(doc).unwrap();
+    ws.file(&format!(
+        "{}/{}",
+        cowriting::lock::LOCK_DIR,
+        cowriting::lock::lock_file_name(&doc)
+    ))
 }
 
 /// The JS writer's command line for `iterations` records (0: until the stop file).

@@ -116,6 +116,7 @@ impl Hostile {
             .env("HOME", self.home.path())
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("USER", "tester")
+            .env("XDG_DATA_HOME", self.home.path().join("data"))
             .current_dir(self.ws())
             .arg("-w")
             .arg(self.ws())
@@ -419,7 +420,184 @@ fn a_250_byte_document_name_works() {
     let decisions = h.ok(&["--json", "decisions", &moved]);
     assert!(decisions.contains(&id), "{decisions}");
     h.ok(&["check"]);
+    // Deleted with its review data; a new document of the name starts empty.
+    h.ok(&["delete", &moved]);
+    for rel in [moved.clone(), format!(".threads/{moved}.json")] {
+        assert!(
+            std::fs::symlink_metadata(h.file(&rel)).is_err(),
+            "{rel} is still there"
+        );
+    }
+    // In the trash under a shorter name (the trash's own `<name>.trashinfo`
+    // would be too long), every byte there.
+    let trashed: Vec<String> = std::fs::read_dir(h.home.path().join("data/Trash/files"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(trashed.len(), 2, "the document and its sidecar");
+    assert!(trashed.contains(&"The slow brown fox.\n".to_owned()));
+    assert!(trashed.iter().any(|t| t.contains("long names")));
+    h.ok(&["new", &moved]);
+    let threads = h.ok(&["--json", "threads", &moved]);
+    assert!(!threads.contains("long names"), "{threads}");
     assert_eq!(h.outside_state(), before);
+    assert_eq!(lock_files(&h), Vec::<String>::new());
+}
+
+/// The lock files in `.cowriting/locks` (its `.gitignore` aside).
+fn lock_files(h: &Hostile) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(h.file(".cowriting/locks"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".gitignore")
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every path under `dir` (recursively) with what it is and, for a file, its bytes.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            if m.is_dir() {
+                stack.push(p.clone());
+                out.insert(p, b"<dir>".to_vec());
+            } else {
+                out.insert(p.clone(), std::fs::read(&p).unwrap_or_default());
+            }
+        }
+    }
+    out
+}
+
+/// The longest name a file may have, 255 bytes, is a document like any other:
+/// made, listed, edited, renamed, deleted. Its review data cannot be kept
+/// (`.threads/<name>.json` would be 260 bytes, and that place is VS Code's):
+/// a proposal or a thread is refused as bad input in one line saying so, with
+/// nothing left behind; renamed to a shorter name it is reviewed, decided,
+/// and a rename back is refused while it has review data.
+#[test]
+fn a_255_byte_document_name_works_as_far_as_a_file_name_allows() {
+    let h = Hostile::new();
+    let name = format!("{}.md", "n".repeat(252));
+    let other = format!("{}.md", "m".repeat(252));
+    assert_eq!(name.len(), 255);
+    h.ok(&["new", &name]);
+    h.write(&name, "The quick brown fox.\n");
+    let before = h.outside_state();
+    let status = h.ok(&["--json", "status"]);
+    assert!(status.contains(&name), "{status}");
+    h.ok(&["proposals", &name]);
+    h.ok(&["threads", &name]);
+    h.ok(&["check"]);
+    let state = tree(&h.ws());
+    for args in [
+        vec!["propose", &name, "--find", FIND, "--replace", "slow"],
+        vec!["thread", "new", &name, "--find", "fox", "--body", "x"],
+    ] {
+        let (out, _) = h.run(&args);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("more than 250 bytes can have no proposals or threads"),
+            "{err}"
+        );
+        assert_eq!(tree(&h.ws()), state, "{args:?} left something behind");
+    }
+    h.ok(&["rename", &name, &other]);
+    h.ok(&["rename", &other, "short.md"]);
+    let id = h.ok(&["propose", "short.md", "--find", FIND, "--replace", "slow"]);
+    h.ok(&["accept", "short.md", id.trim()]);
+    h.ok(&["thread", "new", "short.md", "--find", "fox", "--body", "kept"]);
+    let (out, _) = h.run(&["rename", "short.md", &name]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(h.read("short.md"), "The slow brown fox.\n");
+    assert!(h.ok(&["threads", "short.md"]).contains("kept"));
+    // Without review data it goes back to the long name, and is deleted there.
+    h.ok(&["rename", "short.md", "plain.md"]);
+    h.ok(&["delete", "plain.md"]);
+    h.ok(&["new", &name]);
+    h.ok(&["delete", &name]);
+    assert!(std::fs::symlink_metadata(h.file(&name)).is_err());
+    assert_eq!(h.outside_state(), before);
+    assert_eq!(lock_files(&h), Vec::<String>::new());
+}
+
+/// A name 2,000 folders deep makes no folder chain among cowriting's own
+/// files: refused where nothing is there, its lock flat and gone.
+#[test]
+fn a_2000_folder_deep_name_makes_no_folder_chain() {
+    let h = Hostile::new();
+    h.ok(&["propose", "a.md", "--find", FIND, "--replace", "slow"]);
+    let deep = format!("{}x.md", "a/".repeat(2000));
+    let state = tree(&h.ws());
+    for args in [
+        vec!["thread", "new", &deep, "--find", "x", "--body", "y"],
+        vec!["propose", &deep, "--find", "x", "--replace", "y"],
+        vec!["proposals", &deep],
+        vec!["delete", &deep],
+    ] {
+        let (out, _) = h.run(&args);
+        assert!(!out.status.success(), "{}", args[0]);
+        assert_eq!(tree(&h.ws()), state, "{} left something behind", args[0]);
+    }
+}
+
+/// A refused command leaves `.cowriting/locks` as it was; commands that only
+/// read make no file at all, in a workspace never written and in one written.
+#[test]
+fn refused_and_read_only_commands_leave_the_tree_as_it_was() {
+    let h = Hostile::new();
+    let fresh = tree(&h.ws());
+    for args in [
+        vec!["status"],
+        vec!["proposals", "a.md"],
+        vec!["threads", "a.md"],
+        vec!["spans", "a.md"],
+        vec!["inbox"],
+        vec!["check"],
+        vec!["--json", "status", "a.md"],
+    ] {
+        h.ok(&args);
+        assert_eq!(tree(&h.ws()), fresh, "{args:?} made a file in a fresh workspace");
+    }
+    let id = h.ok(&["propose", "a.md", "--find", FIND, "--replace", "slow"]);
+    let written = tree(&h.ws());
+    for args in [
+        vec!["status"],
+        vec!["proposals", "a.md"],
+        vec!["threads", "a.md"],
+        vec!["inbox"],
+    ] {
+        h.ok(&args);
+        assert_eq!(tree(&h.ws()), written, "{args:?} changed the tree");
+    }
+    for args in [
+        vec!["accept", "a.md", "pr_nosuchproposal"],
+        vec!["thread", "new", "missing.md", "--find", "x", "--body", "y"],
+        vec!["propose", "a.md", "--find", "no such text", "--replace", "y"],
+        vec!["delete", "missing.md"],
+        vec!["rename", "a.md", "a.md"],
+        vec!["new", "a.md"],
+    ] {
+        let (out, _) = h.run(&args);
+        assert!(!out.status.success(), "{args:?} should be refused");
+        assert_eq!(tree(&h.ws()), written, "{args:?} left something behind");
+    }
+    h.ok(&["reject", "a.md", id.trim()]);
+    assert_eq!(lock_files(&h), Vec::<String>::new());
 }
 
 #[test]

@@ -200,10 +200,28 @@ impl Error {
         }
     }
 
-    /// An I/O failure on `path`, as a closure for `map_err`.
+    /// An I/O failure on `path`, as a closure for `map_err`. A name longer than
+    /// a file name may be is the request's fault, not the disk's: bad input.
     pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
         let path = path.into();
-        move |source| Error::Io { path, source }
+        move |source| {
+            use crate::fsutil::NAME_MAX;
+            if source.raw_os_error() == Some(libc::ENAMETOOLONG) {
+                let review = [".threads", ".cowriting"]
+                    .iter()
+                    .any(|d| path.components().any(|c| c.as_os_str() == *d));
+                return Error::BadInput(format!(
+                    "{}: a name longer than a file name may be ({NAME_MAX} bytes){}",
+                    path.display(),
+                    if review {
+                        format!("; a document's review data is kept under its name and `.json` (`.threads/<name>.json`, where VS Code reads it), so a document whose name has more than {} bytes can have no proposals or threads: rename it", NAME_MAX - ".json".len())
+                    } else {
+                        String::new()
+                    }
+                ));
+            }
+            Error::Io { path, source }
+        }
     }
 
     /// A sidecar that failed to parse, classified.

@@ -15,8 +15,8 @@
 //!   device is refused at once, never blocked on).
 //! - Fault injection: with `COWRITING_FAULT_AT=N` in the environment the process
 //!   aborts (as `kill -9` would: no cleanup) just before its Nth durable step
-//!   (a rename, a removal, an append). The crash tests use it to stop a decision
-//!   between every pair of writes.
+//!   (a rename, a removal, an append, a move to the trash). The crash tests use
+//!   it to stop a decision, a rename or a delete between every pair of writes.
 
 use sha2::{Digest, Sha256};
 use std::fs;
@@ -116,6 +116,8 @@ pub fn replace_with(
     let dir = path
         .parent()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no parent folder"))?;
+    // Before any folder is made for a file that cannot exist.
+    name_fits(path)?;
     fs::create_dir_all(dir)?;
     remove_dead_temp_files(dir);
     // A temp file of ours can vanish if a cleanup in another process ran in the
@@ -222,6 +224,20 @@ pub fn remove(path: &Path, expect: Expect) -> Result<bool, WriteError> {
     }
 }
 
+/// The longest name of one file (one path segment), in bytes.
+pub const NAME_MAX: usize = 255;
+
+/// `Ok` when the last segment of `path` is a name a file can have
+/// ([`NAME_MAX`] bytes at most); else the error the file system would give
+/// (`ENAMETOOLONG`), before anything is written.
+pub fn name_fits(path: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    match path.file_name() {
+        Some(n) if n.as_bytes().len() > NAME_MAX => Err(io::Error::from_raw_os_error(libc::ENAMETOOLONG)),
+        _ => Ok(()),
+    }
+}
+
 /// Append `bytes` to `path` in one `O_APPEND` write, then fsync (creating the
 /// file and its folder when missing).
 pub fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -236,7 +252,8 @@ pub fn append(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Read a file that must be a regular file. It is opened without blocking, so a
-/// FIFO (or a device) put where a file should be is refused at once.
+/// FIFO (or a device) put where a file should be is refused at once. A name
+/// longer than a file name may be is `NotFound`: no such file can exist.
 pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
@@ -245,7 +262,14 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let mut f = options.open(path)?;
+    let mut f = options.open(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ENAMETOOLONG) {
+            // A name longer than a file name may be: no file can have it.
+            io::Error::new(io::ErrorKind::NotFound, e)
+        } else {
+            e
+        }
+    })?;
     let meta = f.metadata()?;
     if !meta.is_file() {
         return Err(io::Error::new(
@@ -287,8 +311,10 @@ pub fn remove_dead_temp_files(dir: &Path) {
     }
 }
 
-/// The fault-injection step counter (see the module docs).
-fn fault_point() {
+/// The fault-injection step counter (see the module docs): called just before
+/// each durable step, here and where a step is not one of these functions' (a
+/// move to the trash).
+pub(crate) fn fault_point() {
     static AT: OnceLock<Option<u64>> = OnceLock::new();
     static STEP: AtomicU64 = AtomicU64::new(0);
     let at = AT.get_or_init(|| {

@@ -232,11 +232,31 @@ impl Session {
     /// does not stop the document from opening: review operations report it,
     /// editing and saving the text still work.
     pub fn open(store: Arc<Store>, doc_path: DocPath, identity: Provenance) -> Result<Session> {
+        // A workspace no process of ours ever locked has nothing to recover
+        // and no writer of ours in it: read without a lock, so that reading
+        // makes no file. The pair read is one when the lock folder is still
+        // missing after it (every writer of ours makes it before its first
+        // write); otherwise read again under the lock.
+        if store.workspace().never_locked() {
+            let s = Self::open_with(store.clone(), doc_path.clone(), identity.clone(), false)?;
+            if store.workspace().never_locked() {
+                return Ok(s);
+            }
+        }
+        Self::open_with(store, doc_path, identity, true)
+    }
+
+    fn open_with(
+        store: Arc<Store>,
+        doc_path: DocPath,
+        identity: Provenance,
+        locked: bool,
+    ) -> Result<Session> {
         // Finish whatever a crashed writer left half-done before reading.
         // The document and its sidecar are read under one lock: a pair.
         // (A workspace we may not write to is still readable, without a lock.)
-        let lock = match lock_and_recover(&store, &doc_path) {
-            Ok(l) => Some(l),
+        let lock = match locked.then(|| lock_and_recover(&store, &doc_path)).transpose() {
+            Ok(l) => l,
             Err(Error::Io { source, .. })
                 if matches!(
                     source.kind(),

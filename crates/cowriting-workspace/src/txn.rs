@@ -4,7 +4,7 @@
 //! A decision touches up to four files. [`Txn::commit`] runs, under the
 //! document's lock:
 //!
-//! 1. write the **intent record** `W/.cowriting/txn/<docPath>.json`: the
+//! 1. write the **intent record** `W/.cowriting/txn/decision/<docPath>`: the
 //!    sidecar's and the pending file's bytes before and after, the document's
 //!    hash before and after, the proposals removed and restored, the log lines;
 //! 2. replace the sidecar, then the pending file (each only if it still holds
@@ -113,18 +113,32 @@ fn sha_hex(bytes: &[u8]) -> String {
     hex(fsutil::sha256(bytes))
 }
 
+/// Where `doc`'s decision record lives: `txn/decision/<doc>`, under the
+/// document's own name as a rename's and a delete's (`txn/rename/<doc>`,
+/// `txn/delete/<doc>`), so any name a document can have fits (a 255-byte name
+/// and `.json` would not).
 fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<std::path::PathBuf> {
-    ws.internal_file(&format!("{TXN_DIR}/{}.json", doc.as_str()))
+    ws.internal_file(&format!("{TXN_DIR}/decision/{}", doc.as_str()))
+}
+
+/// Where earlier builds put the intent record (`txn/<doc>.json`), a crash may have left
+/// one: read by recovery only, when the name fits. Document names never end in
+/// `.json`, so it is never another kind's record.
+fn legacy_intent_file(ws: &Workspace, doc: &DocPath) -> Option<std::path::PathBuf> {
+    let file = ws
+        .internal_file(&format!("{TXN_DIR}/{}.json", doc.as_str()))
+        .ok()?;
+    std::fs::symlink_metadata(&file).is_ok().then_some(file)
 }
 
 /// Take `doc`'s lock and finish (forward or back) any transaction a dead writer
-/// left on it (a decision, or a rename of or to it). Every write of ours, and every session opening, starts here.
+/// left on it (a decision, a delete, or a rename of or to it). Every write of ours, and every session opening, starts here.
 pub fn lock_and_recover(store: &Store, doc: &DocPath) -> Result<DocLock> {
     use crate::documents::rename;
     loop {
         let lock = store.workspace().lock_doc(doc)?;
         if !rename::left_behind(store.workspace(), doc)? {
-            recover(store, &lock, doc)?;
+            recover_locked(store, &lock, doc)?;
             return Ok(lock);
         }
         // A rename's recovery takes both names' locks, in name order: not
@@ -132,6 +146,13 @@ pub fn lock_and_recover(store: &Store, doc: &DocPath) -> Result<DocLock> {
         drop(lock);
         rename::recover(store, doc)?;
     }
+}
+
+/// Finish what a dead writer left on `doc` under its lock, `doc`'s lock held:
+/// a decision's transaction, then a delete's ([`crate::documents::delete`]).
+pub(crate) fn recover_locked(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
+    recover(store, lock, doc)?;
+    crate::documents::delete::recover(store, lock, doc)
 }
 
 /// [`lock_and_recover`] for a write about a document that must still be there
@@ -177,8 +198,12 @@ impl Txn {
         if !self.log.is_empty() || !self.removed.is_empty() || !self.restored.is_empty() {
             ledger.decisions_file()?;
         }
+        let fits = |file: std::path::PathBuf| fsutil::name_fits(&file).map_err(Error::io(&file));
         if self.pending.is_some() {
-            ledger.pending_file(&self.doc)?;
+            fits(ledger.pending_file(&self.doc)?)?;
+        }
+        if self.sidecar.is_some() {
+            fits(ws.sidecar_file(&self.doc)?)?;
         }
         if self.document.is_some() {
             ws.doc_file(&self.doc)?;
@@ -289,7 +314,12 @@ pub(crate) fn ensure_ignored(ws: &Workspace) -> Result<()> {
 /// Finish a transaction a dead writer left on `doc`, if there is one.
 pub fn recover(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
     let ws = store.workspace();
-    let ifile = intent_file(ws, doc)?;
+    let mut ifile = intent_file(ws, doc)?;
+    if std::fs::symlink_metadata(&ifile).is_err() {
+        if let Some(legacy) = legacy_intent_file(ws, doc) {
+            ifile = legacy;
+        }
+    }
     // What a dead writer left half-written in this document's folders goes too.
     let ledger = Ledger::new(ws.root());
     for file in [

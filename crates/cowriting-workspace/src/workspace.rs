@@ -323,8 +323,14 @@ impl Workspace {
                     )))
                 }
                 Ok(_) => {}
-                // The rest does not exist yet: nothing below can be a link.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => break,
+                // The rest does not exist yet (or cannot: a name longer than
+                // a file name may be): nothing below can be a link.
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        || e.raw_os_error() == Some(libc::ENAMETOOLONG) =>
+                {
+                    break
+                }
                 Err(e) => return Err(Error::io(&path)(e)),
             }
         }

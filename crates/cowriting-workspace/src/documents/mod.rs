@@ -19,19 +19,22 @@
 //! - **Rename** ([`rename`]): a transaction over both names, with an intent
 //!   record, so a crash anywhere leaves the document and its review data
 //!   under one name; the decision log records it.
-//! - **To the trash**, never removed: the document, then its sidecar and its
-//!   pending ledger file, each to the freedesktop trash (the `trash` crate), from
-//!   where a file manager restores them to where they were.
+//! - **To the trash** ([`delete`]), never removed: a transaction with an
+//!   intent record, the document first (the commit point), then its sidecar and
+//!   its pending ledger file, each to the freedesktop trash (the `trash` crate),
+//!   from where a file manager restores them to where they were. A crash
+//!   anywhere leaves the document with all its review data or none of it.
 
 use crate::error::{Error, Result};
-use crate::ledger::Ledger;
 use crate::store::Store;
 use crate::txn::lock_and_recover;
 use crate::workspace::{is_document_name, kind_of, segments, DocPath, Workspace};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+pub mod delete;
 pub mod rename;
+pub use delete::{trash_document, Trashed};
 pub use rename::rename_document;
 
 /// The longest name a file system takes for one segment, in bytes.
@@ -200,50 +203,6 @@ fn sync_dir(dir: &Path) {
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
-}
-
-/// What went to the trash.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Trashed {
-    pub document: DocPath,
-    /// Its sidecar went too.
-    pub sidecar: bool,
-    /// Its pending ledger file went too.
-    pub pending: bool,
-}
-
-/// Move `doc` and its review data (the sidecar, the pending ledger file) to the
-/// system trash, under the document's lock. The document goes first: when the
-/// trash refuses it, nothing moved.
-pub fn trash_document(store: &Store, doc: &DocPath) -> Result<Trashed> {
-    let ws = store.workspace();
-    let _lock = lock_and_recover(store, doc)?;
-    let (entry, _) = existing_entry(ws, doc)?;
-    let sidecar = ws.sidecar_file(doc)?;
-    let pending = Ledger::new(ws.root()).pending_file(doc)?;
-    to_trash(&entry)?;
-    let mut out = Trashed {
-        document: doc.clone(),
-        sidecar: false,
-        pending: false,
-    };
-    if std::fs::symlink_metadata(&sidecar).is_ok_and(|m| m.is_file()) {
-        to_trash(&sidecar)?;
-        out.sidecar = true;
-    }
-    if std::fs::symlink_metadata(&pending).is_ok_and(|m| m.is_file()) {
-        to_trash(&pending)?;
-        out.pending = true;
-    }
-    Ok(out)
-}
-
-fn to_trash(path: &Path) -> Result<()> {
-    trash::delete(path).map_err(|e| {
-        Error::io(path)(std::io::Error::other(format!(
-            "could not move it to the trash: {e}"
-        )))
-    })
 }
 
 #[cfg(test)]

@@ -65,9 +65,10 @@ struct RenameIntent {
 
 /// Where `doc`'s rename record lives: `txn/rename/<doc>`, under the document's
 /// own name, so any name a document can have fits (a 250-byte name and a suffix
-/// would not). Document names end in a document ending, never `.json`, so it is
-/// never a decision's record (`txn/<doc>.json`), even of a document in a folder
-/// named `rename`.
+/// would not). Decisions and deletes have folders of their own
+/// (`txn/decision/`, `txn/delete/`); document names end in a document ending,
+/// never `.json`, so it is never a record left by an older version
+/// (`txn/<doc>.json`), even of a document in a folder named `rename`.
 fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
     ws.internal_file(&format!("{TXN_DIR}/rename/{}", doc.as_str()))
 }
@@ -138,7 +139,7 @@ fn lock_pair(store: &Store, from: &DocPath, to: &DocPath) -> Result<(DocLock, Do
             recover(store, second)?;
             continue;
         }
-        txn::recover(store, &b, second)?;
+        txn::recover_locked(store, &b, second)?;
         return Ok(if first == from { (a, b) } else { (b, a) });
     }
 }
@@ -447,7 +448,7 @@ fn move_rest_of_sidecar(
 }
 
 /// Rename `from` to `to`, refusing to replace anything at `to`.
-fn move_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
+pub(super) fn move_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
     use rustix::fs::{renameat_with, RenameFlags, CWD};
     match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
         Ok(()) => Ok(()),
