@@ -176,7 +176,9 @@ impl Decided {
         if line.trim().is_empty() {
             return;
         }
-        let Some(parsed) = LineKeys::parse(line) else { return };
+        let Some(parsed) = LineKeys::parse(line) else {
+            return;
+        };
         match parsed {
             LogLine::Decided(d) => {
                 *self.anywhere.entry(d.sidecar_proposal_id.clone()).or_default() += 1;
@@ -1360,9 +1362,17 @@ mod tests {
         let me = Provenance::human("me@example.com");
         let doc = DocPath::parse("notes/a.md").unwrap();
         let bytes = b"teh cat";
-        let e = Entry::new("pr_x".into(), Some("turn-1".into()), vec![sug(bytes, 0, 3, "the")]);
-        let one = l.prepare_decision(&doc, &e, Outcome::Accepted, None, &me, None).line;
-        let lines: Vec<String> = (0..10_000).map(|i| one.replace("pr_x", &format!("pr_{i:020}"))).collect();
+        let e = Entry::new(
+            "pr_x".into(),
+            Some("turn-1".into()),
+            vec![sug(bytes, 0, 3, "the")],
+        );
+        let one = l
+            .prepare_decision(&doc, &e, Outcome::Accepted, None, &me, None)
+            .line;
+        let lines: Vec<String> = (0..10_000)
+            .map(|i| one.replace("pr_x", &format!("pr_{i:020}")))
+            .collect();
         l.append_lines(&lines).unwrap();
         let size = std::fs::metadata(l.decisions_file().unwrap()).unwrap().len();
         let time = |f: &mut dyn FnMut()| {
@@ -1387,7 +1397,8 @@ mod tests {
         let mut n = 10_000;
         let mut appended = std::time::Duration::ZERO;
         for _ in 0..20 {
-            l.append_lines(&[one.replace("pr_x", &format!("pr_{n:020}"))]).unwrap();
+            l.append_lines(&[one.replace("pr_x", &format!("pr_{n:020}"))])
+                .unwrap();
             n += 1;
             let start = std::time::Instant::now();
             assert_eq!(l.decided(&cache).unwrap().len(), n);
@@ -1413,7 +1424,7 @@ mod tests {
                 .line
         };
         let (one, two) = (line("pr_1"), line("pr_2"));
-        l.append_lines(&[one.clone()]).unwrap();
+        l.append_lines(std::slice::from_ref(&one)).unwrap();
         assert!(l.decided(&cache).unwrap().get("a.md", "pr_1").is_some());
         let path = l.decisions_file().unwrap();
         // Rewritten in place, same length, another id: noticed by the bytes before.
