@@ -305,6 +305,11 @@ fn a_merge_of_a_rename_with_a_proposal_on_the_old_name_keeps_the_ledger() {
     assert_eq!(r.sidecar_ids("chapter.md"), vec![id.clone()]);
     assert!(!r.file(".cowriting/suggestions/chapter.md.json").exists());
     assert!(r.read(".cowriting/suggestions/doc.md.json").contains(&id));
+    assert_eq!(
+        r.eval(),
+        (0, 1, 0),
+        "pending (on chapter.md), not decided elsewhere"
+    );
 
     r.cw(&["accept", "chapter.md", &id]);
     assert_eq!(r.read("chapter.md"), ONCE);
@@ -324,4 +329,31 @@ fn a_merge_of_a_rename_with_a_proposal_on_the_old_name_keeps_the_ledger() {
     );
     let listed = r.json(&["decisions", "chapter.md"]);
     assert_eq!(listed["decisions"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_merge_of_a_rename_with_a_pending_file_on_both_sides_is_merged_under_the_new_name() {
+    let r = Repo::new();
+    r.cw(&["git", "install"]);
+    let first = r.propose("doc.md", "second", "next");
+    r.commit("base, one proposal pending");
+    r.git(&["checkout", "-q", "-b", "a"]);
+    r.cw(&["rename", "doc.md", "chapter.md"]);
+    r.commit("rename");
+    r.git(&["checkout", "-q", "main"]);
+    let id = r.propose("doc.md", "real.", "real. Really.");
+    r.commit("another proposal");
+    r.git(&["merge", "-q", "--no-edit", "a"]);
+
+    // git followed the pending file's rename too, and the driver merged it.
+    assert!(!r.file(".cowriting/suggestions/doc.md.json").exists());
+    let pending = r.read(".cowriting/suggestions/chapter.md.json");
+    assert!(pending.contains(&id) && pending.contains(&first), "{pending}");
+    r.cw(&["accept", "chapter.md", &id]);
+    r.cw(&["reject", "chapter.md", &first]);
+    let lines = r.decision_lines();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines.iter().all(|l| l["docId"] == "chapter.md"));
+    assert_eq!(r.eval(), (1, 0, 0));
+    assert!(!r.file(".cowriting/suggestions/chapter.md.json").exists());
 }
