@@ -27,7 +27,8 @@
 //!
 //! **Decided means decided.** The log is the authority on what was decided:
 //! [`Decided`] folds it into the set of sidecar proposals (by document, after
-//! renames) whose last word is a decision not undone. A writer that does not
+//! renames) whose last word is a decision not undone ([`Decided::find`] looks
+//! under the document's name, then under any). A writer that does not
 //! read the log (the VS Code extension saving a stale copy, `git checkout` or
 //! `git stash pop` of a sidecar) can put such a proposal back in a sidecar; the
 //! store never shows it as pending and drops it on the next write, and accept
@@ -231,6 +232,22 @@ impl Decided {
     /// The decision now in force on sidecar proposal `sidecar_id` of `doc`, if any.
     pub fn get(&self, doc: &str, sidecar_id: &str) -> Option<&DecidedAs> {
         self.docs.get(doc)?.get(sidecar_id)?.last()
+    }
+
+    /// The decision now in force on sidecar proposal `sidecar_id`, looked for
+    /// under `doc` first, then under any document (a decision logged under a
+    /// name the document had on another branch, with no `renamed` line to
+    /// follow). A sidecar proposal id is one filing, so a decision on it
+    /// anywhere is a decision on it; only a sidecar copied by hand into another
+    /// document's carries the same ids, and they count as decided in both.
+    pub fn find(&self, doc: &str, sidecar_id: &str) -> Option<&DecidedAs> {
+        if let Some(d) = self.get(doc, sidecar_id) {
+            return Some(d);
+        }
+        if !self.anywhere(sidecar_id) {
+            return None;
+        }
+        self.docs.values().find_map(|ids| ids.get(sidecar_id)?.last())
     }
 
     /// Whether sidecar proposal `sidecar_id` is decided under any document.
@@ -1408,6 +1425,30 @@ mod tests {
             "decision log of 10,000 lines ({size} bytes): fold read whole {whole:?}; Ledger::log {log:?}; read on, nothing new {nothing_new:?}; read on, one line appended {:?}",
             appended / 20
         );
+    }
+
+    #[test]
+    fn a_decision_under_another_name_is_found_when_no_rename_line_follows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let me = Provenance::human("me@example.com");
+        let e = Entry::new("pr_1".into(), None, vec![sug(b"teh cat", 0, 3, "the")]);
+        // Decided on a branch where the document was still doc.md; merged
+        // where it is chapter.md (the rename logged no line: nothing was decided yet).
+        let old = DocPath::parse("doc.md").unwrap();
+        let line = l
+            .prepare_decision(&old, &e, Outcome::Accepted, None, &me, None)
+            .line;
+        l.append_lines(&[line]).unwrap();
+        let d = l.decided(&DecidedCache::default()).unwrap();
+        assert!(d.get("chapter.md", "pr_1").is_none());
+        assert_eq!(d.find("chapter.md", "pr_1").unwrap().outcome, Outcome::Accepted);
+        assert!(d.find("chapter.md", "pr_2").is_none());
+        // Undone under its name: found nowhere.
+        let (undo, _) = l.prepare_undo(&old, "pr_1").unwrap().unwrap();
+        l.append_lines(&[undo]).unwrap();
+        let d = l.decided(&DecidedCache::default()).unwrap();
+        assert!(d.find("chapter.md", "pr_1").is_none() && !d.anywhere("pr_1"));
     }
 
     #[test]

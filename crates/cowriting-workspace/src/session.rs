@@ -516,7 +516,7 @@ impl Session {
                 .store
                 .decided()
                 .ok()
-                .and_then(|d| d.get(self.doc_path.as_str(), id).cloned())
+                .and_then(|d| d.find(self.doc_path.as_str(), id).cloned())
             {
                 return Error::AlreadyDecided {
                     id: id.to_owned(),

@@ -70,7 +70,8 @@ impl Store {
             if !a.proposals.is_empty() {
                 if let Ok(decided) = self.decided() {
                     let before = a.proposals.len();
-                    a.proposals.retain(|p| decided.get(doc.as_str(), &p.id).is_none());
+                    a.proposals
+                        .retain(|p| decided.find(doc.as_str(), &p.id).is_none());
                     if a.proposals.len() != before {
                         a.prune_anchors();
                     }
@@ -108,7 +109,7 @@ impl Store {
         let mut warnings = Vec::new();
         let mut who: Option<String> = None;
         artifact.proposals.retain(|p| {
-            let Some(d) = decided.get(doc.as_str(), &p.id).filter(|_| !keep.contains(&p.id)) else {
+            let Some(d) = decided.find(doc.as_str(), &p.id).filter(|_| !keep.contains(&p.id)) else {
                 return true;
             };
             let who = who.get_or_insert_with(|| self.who_wrote(doc, bytes));

@@ -292,6 +292,8 @@ impl Session {
                 txn.pending = Some((bytes, entries));
             }
         }
+        // Not held across the append: the next read folds on in place.
+        drop(decided);
         let warnings = txn.commit(&self.store, lock)?;
         self.warnings.extend(warnings);
         Ok(after)
