@@ -370,7 +370,12 @@ impl Session {
     /// be logged, say); the review itself went through.
     pub fn take_warnings(&mut self) -> Vec<String> {
         self.warnings.extend(crate::txn::take_recovery_warnings());
-        std::mem::take(&mut self.warnings)
+        // A read-modify-write redone after another writer's change says the
+        // same thing again: once is enough.
+        let mut seen = HashSet::new();
+        let mut out = std::mem::take(&mut self.warnings);
+        out.retain(|w| seen.insert(w.clone()));
+        out
     }
 
     /// Track `range` through every change until [`Session::unpin`], under `key`
