@@ -480,7 +480,7 @@ impl Ops {
                     self.docs(None)
                         .unwrap_or_default()
                         .iter()
-                        .flat_map(|d| live(d))
+                        .flat_map(&live)
                         .collect()
                 })
                 .clone()
