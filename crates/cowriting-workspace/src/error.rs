@@ -97,6 +97,17 @@ pub enum Error {
         id: String,
         doc: String,
     },
+    /// A proposal the decision log says was decided (and not undone): a copy
+    /// of its sidecar from before the decision brought it back. Never applied
+    /// or decided again.
+    #[error("proposal {id} in {doc} was already {outcome} by {by} at {at} (the decision log says so); not applied again")]
+    AlreadyDecided {
+        id: String,
+        doc: String,
+        outcome: &'static str,
+        by: String,
+        at: String,
+    },
     #[error("{text:?} not found in {doc}")]
     TextNotFound { text: String, doc: String },
     /// The text occurs `count` times and no occurrence was named. (Clients
@@ -170,7 +181,7 @@ impl Error {
             | Error::TextNotFound { .. }
             | Error::Ambiguous { .. }
             | Error::NoSuchOccurrence { .. } => ErrorCode::BadInput,
-            Error::NotFound { .. } => ErrorCode::NotFound,
+            Error::NotFound { .. } | Error::AlreadyDecided { .. } => ErrorCode::NotFound,
             Error::Stale { .. } => ErrorCode::Stale,
             Error::Orphaned { .. } => ErrorCode::Orphaned,
             Error::NewerSchema { .. } => ErrorCode::NewerSchema,

@@ -25,6 +25,30 @@
 //! its entry behind with no sidecar proposal; [`eval`] counts those as
 //! "decided elsewhere".
 //!
+//! **Decided means decided.** The log is the authority on what was decided:
+//! [`Decided`] folds it into the set of sidecar proposals (by document, after
+//! renames) whose last word is a decision not undone ([`Decided::find`] looks
+//! under the document's name, then under any). A writer that does not
+//! read the log (the VS Code extension saving a stale copy, `git checkout` or
+//! `git stash pop` of a sidecar) can put such a proposal back in a sidecar; the
+//! store never shows it as pending and drops it on the next write, and accept
+//! refuses it ([`crate::Error::AlreadyDecided`]), so nothing is applied twice. The
+//! identity is the sidecar proposal id (random, one per filing; every decision
+//! line names it), not the contract proposal id: that one is derived from the
+//! content and legitimately recurs when the same finding is filed again on the
+//! same bytes. A pending entry whose sidecar proposal is decided (under any
+//! name) is dead: [`eval`] does not count it and the next write drops it.
+//! [`DecidedCache`] keeps the fold per process and reads only what was appended
+//! since (the log is append-only; a log replaced or rewritten is read again).
+//!
+//! **Entries left under an old name.** A merge of a branch that renamed a
+//! document with one that filed proposals on it leaves the sidecar under the
+//! new name (git follows the rename) and the new pending file under the old
+//! one (a file only one side added). A decision on a proposal with no entry in
+//! its document's pending file looks for it in the pending files of documents
+//! that no longer exist ([`Ledger::stray_entry`]), logs the decision under the
+//! document's name now, and sweeps the old file afterwards.
+//!
 //! Every path goes through the workspace's containment guard
 //! ([`Workspace::internal_file`]: no symlink anywhere in `.cowriting/`). Pending
 //! files are read-modify-written under the document's lock and replaced only if
@@ -34,8 +58,9 @@
 //! warning naming it, never making the log unreadable. A pending file that
 //! cannot be parsed or has a newer `schemaVersion` is never overwritten.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
@@ -113,6 +138,235 @@ impl LogLine {
             serde_json::from_value(v).map(|d| LogLine::Decided(Box::new(d)))
         }
     }
+}
+
+/// One effective decision on a sidecar proposal, as [`Decided`] keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecidedAs {
+    /// The contract proposal id (`pp_…`).
+    pub proposal_id: String,
+    pub outcome: Outcome,
+    pub decided_by: String,
+    pub decided_at: String,
+}
+
+/// The decision log folded (as [`Ledger::log`] folds it: undo takes back the
+/// last decision on the same document and sidecar proposal; a rename carries
+/// the decisions under its `from` to its `to`), keeping only what is decided
+/// now: per document, the sidecar proposals whose last decision is not undone.
+#[derive(Clone, Debug, Default)]
+pub struct Decided {
+    /// Document → sidecar proposal id → its decisions not undone, in log order.
+    docs: HashMap<String, HashMap<String, Vec<DecidedAs>>>,
+    /// Sidecar proposal ids with a decision not undone, under any document.
+    anywhere: HashMap<String, usize>,
+}
+
+impl Decided {
+    /// The log's text folded (lines that cannot be read are skipped, as [`Ledger::log`] does).
+    pub fn of_text(text: &str) -> Decided {
+        let mut d = Decided::default();
+        for line in text.lines() {
+            d.fold_line(line);
+        }
+        d
+    }
+
+    fn fold_line(&mut self, line: &str) {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            return;
+        }
+        let Some(parsed) = LineKeys::parse(line) else {
+            return;
+        };
+        match parsed {
+            LogLine::Decided(d) => {
+                *self.anywhere.entry(d.sidecar_proposal_id.clone()).or_default() += 1;
+                self.docs
+                    .entry(d.doc_id)
+                    .or_default()
+                    .entry(d.sidecar_proposal_id)
+                    .or_default()
+                    .push(DecidedAs {
+                        proposal_id: d.proposal_id,
+                        outcome: d.outcome,
+                        decided_by: d.decided_by,
+                        decided_at: d.decided_at,
+                    });
+            }
+            LogLine::Undo(u) => {
+                let Some(ids) = self.docs.get_mut(&u.doc_id) else {
+                    return;
+                };
+                let Some(stack) = ids.get_mut(&u.sidecar_proposal_id) else {
+                    return;
+                };
+                if stack.pop().is_some() {
+                    if let Some(n) = self.anywhere.get_mut(&u.sidecar_proposal_id) {
+                        *n -= 1;
+                        if *n == 0 {
+                            self.anywhere.remove(&u.sidecar_proposal_id);
+                        }
+                    }
+                }
+                if stack.is_empty() {
+                    ids.remove(&u.sidecar_proposal_id);
+                }
+            }
+            LogLine::Renamed(r) => {
+                if r.from == r.to {
+                    return;
+                }
+                let Some(moved) = self.docs.remove(&r.from) else {
+                    return;
+                };
+                let to = self.docs.entry(r.to).or_default();
+                for (id, mut stack) in moved {
+                    to.entry(id).or_default().append(&mut stack);
+                }
+            }
+        }
+    }
+
+    /// The decision now in force on sidecar proposal `sidecar_id` of `doc`, if any.
+    pub fn get(&self, doc: &str, sidecar_id: &str) -> Option<&DecidedAs> {
+        self.docs.get(doc)?.get(sidecar_id)?.last()
+    }
+
+    /// The decision now in force on sidecar proposal `sidecar_id`, looked for
+    /// under `doc` first, then under any document (a decision logged under a
+    /// name the document had on another branch, with no `renamed` line to
+    /// follow). A sidecar proposal id is one filing, so a decision on it
+    /// anywhere is a decision on it; only a sidecar copied by hand into another
+    /// document's carries the same ids, and they count as decided in both.
+    pub fn find(&self, doc: &str, sidecar_id: &str) -> Option<&DecidedAs> {
+        if let Some(d) = self.get(doc, sidecar_id) {
+            return Some(d);
+        }
+        if !self.anywhere(sidecar_id) {
+            return None;
+        }
+        self.docs.values().find_map(|ids| ids.get(sidecar_id)?.last())
+    }
+
+    /// Whether sidecar proposal `sidecar_id` is decided under any document.
+    pub fn anywhere(&self, sidecar_id: &str) -> bool {
+        self.anywhere.contains_key(sidecar_id)
+    }
+
+    /// How many sidecar proposals are decided now.
+    pub fn len(&self) -> usize {
+        self.anywhere.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.anywhere.is_empty()
+    }
+}
+
+/// What [`Decided`] reads of a log line: the keys, not the members and
+/// suggestions (skipped unread, a fifth of the time of the whole line). A line
+/// is told apart as [`LogLine::parse`] does; one whose keys are whole but whose
+/// suggestions are not readable counts here as a decision ([`Ledger::log`]
+/// skips it): for "never apply twice", the safe side.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LineKeys {
+    undo: Option<serde::de::IgnoredAny>,
+    renamed: Option<serde::de::IgnoredAny>,
+    proposal_id: Option<String>,
+    outcome: Option<Outcome>,
+    decided_at: Option<String>,
+    decided_by: Option<String>,
+    doc_id: Option<String>,
+    sidecar_proposal_id: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+}
+
+impl LineKeys {
+    /// The line as a [`LogLine`] carrying only the keys (`None`: not a log line).
+    fn parse(line: &str) -> Option<LogLine> {
+        let k: LineKeys = serde_json::from_str(line).ok()?;
+        if k.undo.is_some() {
+            return Some(LogLine::Undo(UndoLine {
+                schema_version: SCHEMA_VERSION,
+                undo: true,
+                doc_id: k.doc_id?,
+                sidecar_proposal_id: k.sidecar_proposal_id?,
+                undone_at: String::new(),
+            }));
+        }
+        if k.renamed.is_some() {
+            return Some(LogLine::Renamed(RenameLine {
+                schema_version: SCHEMA_VERSION,
+                renamed: true,
+                from: k.from?,
+                to: k.to?,
+                renamed_at: String::new(),
+            }));
+        }
+        Some(LogLine::Decided(Box::new(DecisionRecordLine {
+            schema_version: SCHEMA_VERSION,
+            proposal_id: k.proposal_id?,
+            outcome: k.outcome?,
+            chosen_replacement: None,
+            decided_at: k.decided_at?,
+            decided_by: k.decided_by?,
+            doc_id: k.doc_id?,
+            sidecar_proposal_id: k.sidecar_proposal_id?,
+            turn_id: None,
+            members: Vec::new(),
+            suggestions: Vec::new(),
+        })))
+    }
+}
+
+/// The fold of the decision log kept between reads in one process: the log is
+/// read again only from where the last read stopped (it is append-only), and
+/// from the start when it was replaced or rewritten (another file, shorter, or
+/// its first 4 KB or the 256 bytes before that point changed; a rewrite in
+/// place that keeps both and the length is not noticed).
+#[derive(Debug, Default)]
+pub struct DecidedCache(Mutex<Option<CacheState>>);
+
+#[derive(Debug)]
+struct CacheState {
+    file_id: (u64, u64),
+    /// Bytes folded: up to and including the last line end read.
+    offset: u64,
+    /// The last bytes before `offset`, and the first (up to [`HEAD`]), to
+    /// notice a file rewritten in place to the same length or longer.
+    tail: Vec<u8>,
+    head: Vec<u8>,
+    decided: Arc<Decided>,
+}
+
+const TAIL: usize = 256;
+const HEAD: usize = 4096;
+
+impl CacheState {
+    fn fresh(file_id: (u64, u64)) -> CacheState {
+        CacheState {
+            file_id,
+            offset: 0,
+            tail: Vec::new(),
+            head: Vec::new(),
+            decided: Arc::new(Decided::default()),
+        }
+    }
+}
+
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_id(_meta: &std::fs::Metadata) -> (u64, u64) {
+    (0, 0)
 }
 
 /// The contract decision's fields, then what it was about.
@@ -467,6 +721,121 @@ impl Ledger {
         Ok(log)
     }
 
+    /// What the log says is decided now, through `cache` (see [`DecidedCache`]).
+    pub fn decided(&self, cache: &DecidedCache) -> Result<Arc<Decided>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let path = self.decisions_file()?;
+        let mut guard = cache.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK);
+        }
+        let mut f = match options.open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                *guard = None;
+                return Ok(Arc::new(Decided::default()));
+            }
+            Err(e) => return Err(Error::io(&path)(e)),
+        };
+        let meta = f.metadata().map_err(Error::io(&path))?;
+        if !meta.is_file() {
+            return Err(Error::io(&path)(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file (a folder, FIFO, socket or device)",
+            )));
+        }
+        let id = file_id(&meta);
+        // Go on from where the last read stopped, if the file is the one read.
+        let mut state = match guard.take() {
+            Some(s) if s.file_id == id && s.offset <= meta.len() => {
+                let start = s.offset - s.tail.len() as u64;
+                let mut head = vec![0u8; s.head.len()];
+                let mut before = vec![0u8; s.tail.len()];
+                let same = f.read_exact(&mut head).is_ok()
+                    && head == s.head
+                    && f.seek(SeekFrom::Start(start)).is_ok()
+                    && f.read_exact(&mut before).is_ok()
+                    && before == s.tail;
+                if same {
+                    s
+                } else {
+                    CacheState::fresh(id)
+                }
+            }
+            _ => CacheState::fresh(id),
+        };
+        if state.offset == 0 {
+            f.seek(SeekFrom::Start(0)).map_err(Error::io(&path))?;
+        }
+        let mut new = Vec::new();
+        f.read_to_end(&mut new).map_err(Error::io(&path))?;
+        // Only whole lines: a line still being written (or cut by a crash) waits.
+        if let Some(end) = new.iter().rposition(|b| *b == b'\n') {
+            let whole = &new[..=end];
+            let decided = Arc::make_mut(&mut state.decided);
+            for line in String::from_utf8_lossy(whole).lines() {
+                decided.fold_line(line);
+            }
+            if state.head.len() < HEAD {
+                let more = (HEAD - state.head.len()).min(whole.len());
+                state.head.extend_from_slice(&whole[..more]);
+            }
+            state.offset += whole.len() as u64;
+            let mut tail = std::mem::take(&mut state.tail);
+            tail.extend_from_slice(whole);
+            let cut = tail.len().saturating_sub(TAIL);
+            tail.drain(..cut);
+            state.tail = tail;
+        }
+        let out = state.decided.clone();
+        *guard = Some(state);
+        Ok(out)
+    }
+
+    /// The pending entry of sidecar proposal `sidecar_id` left in the pending
+    /// file of a document that no longer exists (a merge of a rename on one
+    /// branch with proposals filed on the other leaves it there), and that
+    /// document's name; `None` when there is none. Entries already decided
+    /// (under any name) are not returned.
+    pub fn stray_entry(
+        &self,
+        doc: &DocPath,
+        sidecar_id: &str,
+        decided: &Decided,
+    ) -> Result<Option<(DocPath, Entry)>> {
+        if decided.anywhere(sidecar_id) {
+            return Ok(None);
+        }
+        for (other, entries) in self.all_pending()? {
+            if &other == doc || self.document_exists(&other) {
+                continue;
+            }
+            if let Some(e) = entries.into_iter().find(|e| e.sidecar_proposal_id == sidecar_id) {
+                return Ok(Some((other, e)));
+            }
+        }
+        Ok(None)
+    }
+
+    fn document_exists(&self, doc: &DocPath) -> bool {
+        std::fs::symlink_metadata(self.ws.root().join(doc.as_str())).is_ok()
+    }
+
+    /// Remove from `doc`'s pending file, the caller holding its lock, every
+    /// entry whose sidecar proposal is decided (under any name); returns how
+    /// many went.
+    pub fn sweep_decided_locked(&self, lock: &DocLock, doc: &DocPath, decided: &Decided) -> Result<usize> {
+        self.update_pending_locked(lock, doc, |entries| {
+            let before = entries.len();
+            entries.retain(|e| !decided.anywhere(&e.sidecar_proposal_id));
+            before - entries.len()
+        })
+    }
+
     /// Every pending entry of the workspace, by document.
     pub fn all_pending(&self) -> Result<Vec<(DocPath, Vec<Entry>)>> {
         let base = self.ws.internal_dir(&format!("{LEDGER_DIR}/suggestions"))?;
@@ -753,9 +1122,20 @@ pub fn eval(
             Outcome::Changed => t.changed += 1,
         }
     }
+    // Entries whose sidecar proposal is decided (a copy brought back by git or
+    // a writer that does not know the log, or one left under a document's old
+    // name) are counted by their decision, not again.
+    let decided: HashSet<&str> = decisions
+        .iter()
+        .filter(|d| !d.undone)
+        .map(|d| d.sidecar_proposal_id.as_str())
+        .collect();
     for (doc, entries) in ledger.all_pending()? {
         let live = pending_ids(&doc);
         for e in entries {
+            if decided.contains(e.sidecar_proposal_id.as_str()) {
+                continue;
+            }
             let Some(first) = e.suggestions.first() else {
                 continue;
             };
@@ -908,6 +1288,199 @@ mod tests {
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].tally.changed, 1);
         assert_eq!(rows[0].tally.accepted, 0);
+    }
+
+    /// What the log says is decided, the naive way: every record [`Ledger::log`]
+    /// reads that is not undone, by document (after renames) and sidecar id.
+    fn naive_decided(l: &Ledger) -> std::collections::BTreeSet<(String, String)> {
+        l.decisions()
+            .unwrap()
+            .into_iter()
+            .filter(|d| !d.undone)
+            .map(|d| (d.doc_id, d.sidecar_proposal_id))
+            .collect()
+    }
+
+    fn cached_decided(
+        d: &Decided,
+        docs: &[&str],
+        ids: &[String],
+    ) -> std::collections::BTreeSet<(String, String)> {
+        let mut out = std::collections::BTreeSet::new();
+        for doc in docs {
+            for id in ids {
+                if d.get(doc, id).is_some() {
+                    out.insert((doc.to_string(), id.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_decided_fold_read_on_from_where_it_stopped_agrees_with_the_log_at_every_step() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let cache = DecidedCache::default();
+        let me = Provenance::human("me@example.com");
+        let docs = ["a.md", "b.md", "c.md"];
+        let ids: Vec<String> = (0..5).map(|i| format!("pr_{i}")).collect();
+        let bytes = b"teh cat";
+        let mut seed: u64 = 0x5eed;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for step in 0..300 {
+            let doc = DocPath::parse(docs[next(3) as usize]).unwrap();
+            let id = &ids[next(5) as usize];
+            let line = match next(10) {
+                0..=4 => {
+                    let e = Entry::new(id.clone(), None, vec![sug(bytes, 0, 3, "the")]);
+                    l.prepare_decision(&doc, &e, Outcome::Accepted, None, &me, None)
+                        .line
+                }
+                5..=7 => match l.prepare_undo(&doc, id).unwrap() {
+                    Some((line, _)) => line,
+                    None => continue,
+                },
+                8 => {
+                    let to = DocPath::parse(docs[next(3) as usize]).unwrap();
+                    l.rename_line(&doc, &to)
+                }
+                // A line nobody can read, and a cut one: skipped by both.
+                _ => "not json\n".to_owned(),
+            };
+            l.append_lines(&[line]).unwrap();
+            let d = l.decided(&cache).unwrap();
+            assert_eq!(cached_decided(&d, &docs, &ids), naive_decided(&l), "step {step}");
+        }
+        // A fresh read of the whole log agrees with the one read on.
+        let fresh = l.decided(&DecidedCache::default()).unwrap();
+        let read_on = l.decided(&cache).unwrap();
+        assert_eq!(
+            cached_decided(&fresh, &docs, &ids),
+            cached_decided(&read_on, &docs, &ids)
+        );
+        assert_eq!(fresh.len(), read_on.len());
+    }
+
+    /// Figures for docs/reliability.md ("Decided means decided"): a log of
+    /// 10,000 decisions read whole, then read on after one more line, and with
+    /// nothing new. Run with `cargo test -p cowriting-workspace --lib
+    /// measure_decided -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement; prints figures"]
+    fn measure_decided_with_10k_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let me = Provenance::human("me@example.com");
+        let doc = DocPath::parse("notes/a.md").unwrap();
+        let bytes = b"teh cat";
+        let e = Entry::new(
+            "pr_x".into(),
+            Some("turn-1".into()),
+            vec![sug(bytes, 0, 3, "the")],
+        );
+        let one = l
+            .prepare_decision(&doc, &e, Outcome::Accepted, None, &me, None)
+            .line;
+        let lines: Vec<String> = (0..10_000)
+            .map(|i| one.replace("pr_x", &format!("pr_{i:020}")))
+            .collect();
+        l.append_lines(&lines).unwrap();
+        let size = std::fs::metadata(l.decisions_file().unwrap()).unwrap().len();
+        let time = |f: &mut dyn FnMut()| {
+            let runs = 20;
+            let start = std::time::Instant::now();
+            for _ in 0..runs {
+                f();
+            }
+            start.elapsed() / runs
+        };
+        let whole = time(&mut || {
+            assert_eq!(l.decided(&DecidedCache::default()).unwrap().len(), 10_000);
+        });
+        let log = time(&mut || {
+            assert_eq!(l.log().unwrap().records.len(), 10_000);
+        });
+        let cache = DecidedCache::default();
+        l.decided(&cache).unwrap();
+        let nothing_new = time(&mut || {
+            assert_eq!(l.decided(&cache).unwrap().len(), 10_000);
+        });
+        let mut n = 10_000;
+        let mut appended = std::time::Duration::ZERO;
+        for _ in 0..20 {
+            l.append_lines(&[one.replace("pr_x", &format!("pr_{n:020}"))])
+                .unwrap();
+            n += 1;
+            let start = std::time::Instant::now();
+            assert_eq!(l.decided(&cache).unwrap().len(), n);
+            appended += start.elapsed();
+        }
+        println!(
+            "decision log of 10,000 lines ({size} bytes): fold read whole {whole:?}; Ledger::log {log:?}; read on, nothing new {nothing_new:?}; read on, one line appended {:?}",
+            appended / 20
+        );
+    }
+
+    #[test]
+    fn a_decision_under_another_name_is_found_when_no_rename_line_follows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let me = Provenance::human("me@example.com");
+        let e = Entry::new("pr_1".into(), None, vec![sug(b"teh cat", 0, 3, "the")]);
+        // Decided on a branch where the document was still doc.md; merged
+        // where it is chapter.md (the rename logged no line: nothing was decided yet).
+        let old = DocPath::parse("doc.md").unwrap();
+        let line = l
+            .prepare_decision(&old, &e, Outcome::Accepted, None, &me, None)
+            .line;
+        l.append_lines(&[line]).unwrap();
+        let d = l.decided(&DecidedCache::default()).unwrap();
+        assert!(d.get("chapter.md", "pr_1").is_none());
+        assert_eq!(d.find("chapter.md", "pr_1").unwrap().outcome, Outcome::Accepted);
+        assert!(d.find("chapter.md", "pr_2").is_none());
+        // Undone under its name: found nowhere.
+        let (undo, _) = l.prepare_undo(&old, "pr_1").unwrap().unwrap();
+        l.append_lines(&[undo]).unwrap();
+        let d = l.decided(&DecidedCache::default()).unwrap();
+        assert!(d.find("chapter.md", "pr_1").is_none() && !d.anywhere("pr_1"));
+    }
+
+    #[test]
+    fn a_log_replaced_or_rewritten_is_read_again_from_the_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = Ledger::new(dir.path());
+        let cache = DecidedCache::default();
+        let me = Provenance::human("me@example.com");
+        let doc = DocPath::parse("a.md").unwrap();
+        let bytes = b"teh cat";
+        let line = |id: &str| {
+            let e = Entry::new(id.into(), None, vec![sug(bytes, 0, 3, "the")]);
+            l.prepare_decision(&doc, &e, Outcome::Rejected, None, &me, None)
+                .line
+        };
+        let (one, two) = (line("pr_1"), line("pr_2"));
+        l.append_lines(std::slice::from_ref(&one)).unwrap();
+        assert!(l.decided(&cache).unwrap().get("a.md", "pr_1").is_some());
+        let path = l.decisions_file().unwrap();
+        // Rewritten in place, same length, another id: noticed by the bytes before.
+        std::fs::write(&path, one.replace("pr_1", "pr_9")).unwrap();
+        let d = l.decided(&cache).unwrap();
+        assert!(d.get("a.md", "pr_1").is_none() && d.get("a.md", "pr_9").is_some());
+        // Replaced by another file (git checkout of an older log): read again.
+        let tmp = dir.path().join("new.jsonl");
+        std::fs::write(&tmp, &two).unwrap();
+        std::fs::rename(&tmp, &path).unwrap();
+        let d = l.decided(&cache).unwrap();
+        assert!(d.get("a.md", "pr_9").is_none() && d.get("a.md", "pr_2").is_some());
+        // Gone: nothing is decided.
+        std::fs::remove_file(&path).unwrap();
+        assert!(l.decided(&cache).unwrap().is_empty());
     }
 
     #[test]

@@ -176,6 +176,9 @@ pub struct Session {
     base: Artifact,
     /// Decisions taken on the buffer and not yet on disk, in order.
     unsaved: Vec<Unsaved>,
+    /// Old document names whose pending files held an entry decided here
+    /// (a merge of a rename left it there): tidied once the lock is released.
+    strays: Vec<DocPath>,
     /// SHA-256 (hex) of the saved file's bytes, computed once per `saved` (a
     /// backup names its base; hashing a large file at every backup would hold
     /// the app's lock for long). Reset wherever `saved` is assigned.
@@ -286,6 +289,7 @@ impl Session {
             warnings: Vec::new(),
             base: Artifact::empty(doc_path.as_str()),
             unsaved: Vec::new(),
+            strays: Vec::new(),
             saved_sha: Default::default(),
             base_unknown: false,
             confirmed_hidden: HashSet::new(),
@@ -530,6 +534,24 @@ impl Session {
     }
 
     fn not_found(&self, what: &'static str, id: &str) -> Error {
+        // Decided means decided: a proposal the log says was decided is not
+        // there to decide, and the error says why.
+        if what == "proposal" {
+            if let Some(d) = self
+                .store
+                .decided()
+                .ok()
+                .and_then(|d| d.find(self.doc_path.as_str(), id).cloned())
+            {
+                return Error::AlreadyDecided {
+                    id: id.to_owned(),
+                    doc: self.doc_path.to_string(),
+                    outcome: d.outcome.as_str(),
+                    by: d.decided_by,
+                    at: d.decided_at,
+                };
+            }
+        }
         Error::NotFound {
             what,
             id: id.to_owned(),

@@ -11,15 +11,23 @@
 //! through it. The store refuses to write over a sidecar it cannot parse or
 //! whose `schemaVersion` is newer than it knows. Every write is recorded (by
 //! content hash) so a file watcher can tell the store's own writes from others'.
+//!
+//! Decided means decided: a proposal the decision log says was decided is
+//! never read as pending, whatever the sidecar holds ([`Store::load`] leaves it
+//! out), and the next write drops it ([`Store::drop_decided`], with a warning
+//! naming who brought it back). [`Store::load_bytes`] and
+//! [`Store::update_locked`] give the file as it is, for the transactions that
+//! compare before they replace.
 
 use crate::error::{Error, Result};
 use crate::fsutil::{self, Expect, WriteError};
+use crate::ledger::{Decided, DecidedCache, Ledger};
 use crate::lock::DocLock;
 use crate::workspace::{DocPath, Workspace};
 use cowriting_core::model::{parse_artifact, serialize_artifact, Artifact};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How many times a read-modify-write is redone when another writer changed
@@ -36,6 +44,8 @@ pub struct Store {
     ws: Workspace,
     /// Content hash of the last bytes this store wrote, per file.
     own_writes: Mutex<HashMap<PathBuf, [u8; 32]>>,
+    /// The decision log's fold, read on from where it stopped.
+    decided: DecidedCache,
 }
 
 impl Store {
@@ -43,6 +53,7 @@ impl Store {
         Store {
             ws,
             own_writes: Mutex::new(HashMap::new()),
+            decided: DecidedCache::default(),
         }
     }
 
@@ -50,10 +61,118 @@ impl Store {
         &self.ws
     }
 
-    /// Read a sidecar: `Ok(None)` when the document has none yet.
+    /// Read a sidecar: `Ok(None)` when the document has none yet. Proposals
+    /// the decision log says were decided are left out (see the module docs);
+    /// the file is not written.
     pub fn load(&self, doc: &DocPath) -> Result<Option<Artifact>> {
         let file = self.ws.sidecar_file(doc)?;
-        Ok(read(&file)?.map(|(a, _)| a))
+        Ok(read(&file)?.map(|(mut a, _)| {
+            if !a.proposals.is_empty() {
+                if let Ok(decided) = self.decided() {
+                    let before = a.proposals.len();
+                    a.proposals
+                        .retain(|p| decided.find(doc.as_str(), &p.id).is_none());
+                    if a.proposals.len() != before {
+                        a.prune_anchors();
+                    }
+                }
+            }
+            a
+        }))
+    }
+
+    /// What the decision log says is decided now (read on from where the
+    /// last read stopped).
+    pub fn decided(&self) -> Result<Arc<Decided>> {
+        Ledger::new(self.ws.root()).decided(&self.decided)
+    }
+
+    /// Drop from `artifact` (`doc`'s sidecar as read from `bytes`, about to be
+    /// written; `None`: read them now if a warning needs them) the proposals the
+    /// decision log says were decided, except those in `keep` (a transaction
+    /// that puts them back: an undo). Returns one
+    /// warning per proposal dropped, naming who brought it back. A log that
+    /// cannot be read drops nothing.
+    pub fn drop_decided(
+        &self,
+        doc: &DocPath,
+        artifact: &mut Artifact,
+        keep: &[String],
+        bytes: Option<&[u8]>,
+    ) -> Vec<String> {
+        if artifact.proposals.is_empty() {
+            return Vec::new();
+        }
+        let Ok(decided) = self.decided() else {
+            return Vec::new();
+        };
+        let mut warnings = Vec::new();
+        let mut who: Option<String> = None;
+        artifact.proposals.retain(|p| {
+            let Some(d) = decided.find(doc.as_str(), &p.id).filter(|_| !keep.contains(&p.id)) else {
+                return true;
+            };
+            let who = who.get_or_insert_with(|| self.who_wrote(doc, bytes));
+            warnings.push(format!(
+                "{doc}: proposal {} was {} by {} at {} (decision log) but its sidecar holds it again, brought back by {who}; dropped, not applied again",
+                p.id,
+                d.outcome.as_str(),
+                d.decided_by,
+                d.decided_at
+            ));
+            false
+        });
+        artifact.prune_anchors();
+        warnings
+    }
+
+    /// Who wrote `doc`'s sidecar as `bytes`, as far as can be told: git (the
+    /// bytes are the sidecar's version in the index or at `HEAD`: a checkout,
+    /// stash, reset or merge), else a writer that does not read the decision
+    /// log.
+    fn who_wrote(&self, doc: &DocPath, bytes: Option<&[u8]>) -> String {
+        const OTHER: &str = "a writer that does not read the decision log (the VS Code extension, an editor, a sync tool, git stash)";
+        let read;
+        let bytes = match bytes {
+            Some(b) => b,
+            None => {
+                let Some(b) = self
+                    .ws
+                    .sidecar_file(doc)
+                    .ok()
+                    .and_then(|f| fsutil::read_regular(&f).ok())
+                else {
+                    return OTHER.to_owned();
+                };
+                read = b;
+                &read
+            }
+        };
+        let from_git = (|| {
+            let repo = git2::Repository::discover(self.ws.root()).ok()?;
+            let workdir = repo.workdir()?.canonicalize().ok()?;
+            let file = self.ws.sidecar_file(doc).ok()?;
+            let rel = file.strip_prefix(&workdir).ok()?.to_path_buf();
+            let oid = git2::Oid::hash_object(git2::ObjectType::Blob, bytes).ok()?;
+            let in_index = repo
+                .index()
+                .ok()
+                .and_then(|i| i.get_path(&rel, 0))
+                .is_some_and(|e| e.id == oid);
+            let at_head = repo
+                .head()
+                .ok()
+                .and_then(|h| h.peel_to_tree().ok())
+                .and_then(|t| t.get_path(&rel).ok())
+                .is_some_and(|e| e.id() == oid);
+            (in_index || at_head).then(|| {
+                format!(
+                    "git (the file is its version {}: a checkout, reset, stash or merge)",
+                    if at_head { "at HEAD" } else { "in git's index" }
+                )
+            })
+        })();
+        from_git.unwrap_or_else(|| OTHER.to_owned())
     }
 
     /// Read a sidecar, or an empty one for a document without a sidecar.

@@ -754,6 +754,73 @@ mod tests {
         drop(dir);
     }
 
+    /// Decided means decided in the app: a stale copy of the sidecar saved by
+    /// another writer after the app accepted and saved is reloaded without the
+    /// proposal, accept refuses it (`not_found`), the text keeps one
+    /// application; undo still takes the accept back, and saving the undo keeps
+    /// the proposal it restores.
+    #[test]
+    fn a_stale_sidecar_after_an_accept_is_never_pending_again_in_the_app() {
+        let (dir, mut api) = setup("the quick fox\n");
+        let mut s = Session::open(
+            api.store().clone(),
+            DocPath::parse("d.md").unwrap(),
+            Provenance::human("h"),
+        )
+        .unwrap();
+        let producer = cowriting_core::contract::Producer {
+            id: "bot".into(),
+            version: "1".into(),
+            provenance: "agent:bot".into(),
+        };
+        let opts = cowriting_workspace::session::ProposeOptions {
+            author: Provenance::human("bot"),
+            turn_id: None,
+            instruction: None,
+        };
+        let id = s
+            .propose_suggestion(CharRange::new(4, 9), "quick, quick", &producer, "edit", "r", opts)
+            .unwrap()
+            .sidecar_id;
+        drop(s);
+        let sidecar = dir.path().join(".threads/d.md.json");
+        let stale = std::fs::read(&sidecar).unwrap();
+        api.open_document("d.md").unwrap();
+        api.accept("d.md", &id, None).unwrap();
+        api.save("d.md").unwrap();
+        let once = "the quick, quick fox\n";
+        assert_eq!(std::fs::read_to_string(dir.path().join("d.md")).unwrap(), once);
+        // Another writer saves its copy from before the accept.
+        std::fs::write(&sidecar, &stale).unwrap();
+        api.file_changed(&sidecar);
+        assert!(
+            api.review("d.md").unwrap().proposals.is_empty(),
+            "not pending again"
+        );
+        let listed = api.workspace();
+        assert_eq!(listed.documents[0].proposals, 0, "the badge counts none");
+        let err = api.accept("d.md", &id, None).unwrap_err();
+        assert_eq!(err.code(), cowriting_workspace::ErrorCode::NotFound, "{err}");
+        assert!(err.to_string().contains("already accepted"), "{err}");
+        assert_eq!(api.session("d.md").unwrap().document().text(), once);
+        // Undo takes the accept back (a legitimate way back to pending) ...
+        let undone = api.undo("d.md").unwrap();
+        assert_eq!(undone.review.proposals.len(), 1);
+        api.save("d.md").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("d.md")).unwrap(),
+            "the quick fox\n"
+        );
+        // ... and is saved with it: pending on disk, and decidable again.
+        assert_eq!(api.review("d.md").unwrap().proposals.len(), 1);
+        api.accept("d.md", &id, None).unwrap();
+        api.save("d.md").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.path().join("d.md")).unwrap(), once);
+        let log = std::fs::read_to_string(dir.path().join(".cowriting/decisions.jsonl")).unwrap();
+        assert_eq!(log.lines().count(), 3, "accept, undo, accept: {log}");
+        drop(dir);
+    }
+
     #[test]
     fn accept_returns_utf16_changes_that_reproduce_the_text() {
         let (dir, mut api) = setup("😀 the quick fox\n");

@@ -470,13 +470,31 @@ impl Ops {
         let ledger = Ledger::new(root);
         let log = ledger.log()?;
         let store = self.store.clone();
-        let rows = cowriting_workspace::ledger::eval(&ledger, &log.records, |doc| {
+        let live = |doc: &DocPath| -> std::collections::HashSet<String> {
             store
                 .load(doc)
                 .ok()
                 .flatten()
                 .map(|a| a.proposals.iter().map(|p| p.id.clone()).collect())
                 .unwrap_or_default()
+        };
+        // Entries left under the name of a document that is gone (a merge of a
+        // rename on one branch with proposals filed on the other) are pending
+        // when their proposal is in any sidecar: read every one, once, if asked.
+        let mut everywhere: Option<std::collections::HashSet<String>> = None;
+        let rows = cowriting_workspace::ledger::eval(&ledger, &log.records, |doc| {
+            if std::fs::symlink_metadata(root.join(doc.as_str())).is_ok() {
+                return live(doc);
+            }
+            everywhere
+                .get_or_insert_with(|| {
+                    self.docs(None)
+                        .unwrap_or_default()
+                        .iter()
+                        .flat_map(&live)
+                        .collect()
+                })
+                .clone()
         })?;
         let replay = match replay {
             Some(name) => {

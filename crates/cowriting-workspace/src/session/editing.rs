@@ -267,6 +267,8 @@ impl Session {
             match self.commit_ops(&lock, if undo { "undo" } else { "redo" }, &now, false) {
                 Ok(after) => {
                     self.adopt(after);
+                    drop(lock);
+                    self.sweep_strays();
                     return Ok(());
                 }
                 Err(CommitError::Changed) => continue,

@@ -213,6 +213,8 @@ impl Session {
                     self.saved_now();
                     self.adopt(after);
                     self.migrate_pending(&lock);
+                    drop(lock);
+                    self.sweep_strays();
                     return Ok(change);
                 }
                 Err(e) => {
@@ -438,7 +440,11 @@ impl Session {
                 self.refresh();
             } else {
                 match self.commit_ops(&lock, "reject", &now, false) {
-                    Ok(after) => self.adopt(after),
+                    Ok(after) => {
+                        self.adopt(after);
+                        drop(lock);
+                        self.sweep_strays();
+                    }
                     Err(CommitError::Changed) => continue,
                     Err(CommitError::Failed(e)) => return Err(e),
                 }

@@ -51,6 +51,8 @@ impl Session {
                     self.sidecar_problem = None;
                     self.adopt(after);
                     self.migrate_pending(&lock);
+                    drop(lock);
+                    self.sweep_strays();
                     return Ok(Some(SaveReport {
                         sidecar_skipped: None,
                     }));

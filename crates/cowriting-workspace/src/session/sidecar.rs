@@ -19,7 +19,16 @@ impl Session {
     pub(super) fn update<R>(&mut self, f: impl FnMut(&mut Artifact) -> Result<R>) -> Result<R> {
         let lock = lock_existing(&self.store, &self.doc_path)?;
         self.check_sidecar()?;
-        let (artifact, out) = self.store.update_locked(&lock, &self.doc_path, f)?;
+        // Decided means decided: what the log says was decided leaves with this write.
+        let store = self.store.clone();
+        let doc = self.doc_path.clone();
+        let mut f = f;
+        let mut dropped = Vec::new();
+        let (artifact, out) = self.store.update_locked(&lock, &self.doc_path, |a| {
+            dropped = store.drop_decided(&doc, a, &[], None);
+            f(a)
+        })?;
+        self.warnings.extend(dropped);
         self.sidecar_problem = None;
         self.adopt(artifact);
         Ok(out)
@@ -152,6 +161,23 @@ impl Session {
         };
         let mut after = disk.clone();
         let mut txn = Txn::new(op, &self.doc_path);
+        // Decided means decided: a proposal the log says was decided leaves the
+        // sidecar and the pending file with this write (unless this transaction
+        // puts it back: an undo).
+        let restoring: Vec<String> = ops
+            .iter()
+            .filter(|o| matches!(o, Unsaved::Restored { .. }))
+            .map(|o| o.id().to_owned())
+            .collect();
+        let dropped =
+            self.store
+                .drop_decided(&self.doc_path, &mut after, &restoring, sidecar_bytes.as_deref());
+        self.warnings.extend(dropped);
+        let decided = match self.store.decided() {
+            Ok(d) => d,
+            Err(e) if e.code() == ErrorCode::BadInput => return Err(e.into()),
+            Err(_) => Default::default(),
+        };
         // A ledger that cannot be read never stops a human's decision.
         let pending = match self.ledger.pending_with_bytes(&self.doc_path) {
             Ok(p) => Some(p),
@@ -167,6 +193,17 @@ impl Session {
             }
         };
         let mut entries = pending.as_ref().map(|(_, e)| e.clone()).unwrap_or_default();
+        entries.retain(|e| {
+            let dead =
+                decided.anywhere(&e.sidecar_proposal_id) && !restoring.contains(&e.sidecar_proposal_id);
+            if dead {
+                self.warnings.push(format!(
+                    "{}: the contract record of {} was pending again though its decision is logged; dropped",
+                    self.doc_path, e.sidecar_proposal_id
+                ));
+            }
+            !dead
+        });
         for o in ops {
             apply_unsaved(&mut after, o);
             let id = o.id().to_owned();
@@ -177,8 +214,29 @@ impl Session {
                     members,
                     ..
                 } => {
-                    if let Some(i) = entries.iter().position(|e| e.sidecar_proposal_id == id) {
-                        let e = entries.remove(i);
+                    let found = match entries.iter().position(|e| e.sidecar_proposal_id == id) {
+                        Some(i) => Some(entries.remove(i)),
+                        // Left under the document's old name by a merge of a rename.
+                        None if pending.is_some() => {
+                            match self.ledger.stray_entry(&self.doc_path, &id, &decided) {
+                                Ok(Some((old, e))) => {
+                                    if !self.strays.contains(&old) {
+                                        self.strays.push(old);
+                                    }
+                                    Some(e)
+                                }
+                                Ok(None) => None,
+                                Err(e) if e.code() == ErrorCode::BadInput => return Err(e.into()),
+                                Err(e) => {
+                                    self.warnings
+                                        .push(format!("contract records under other names unreadable: {e}"));
+                                    None
+                                }
+                            }
+                        }
+                        None => None,
+                    };
+                    if let Some(e) = found {
                         let d = self.ledger.prepare_decision(
                             &self.doc_path,
                             &e,
@@ -234,9 +292,30 @@ impl Session {
                 txn.pending = Some((bytes, entries));
             }
         }
+        // Not held across the append: the next read folds on in place.
+        drop(decided);
         let warnings = txn.commit(&self.store, lock)?;
         self.warnings.extend(warnings);
         Ok(after)
+    }
+
+    /// After a decision on an entry found under a document's old name (and
+    /// with no lock held: this takes the old name's): remove from those pending
+    /// files every entry whose decision is logged. A crash before this leaves
+    /// the entry there, dead (decided): [`crate::ledger::eval`] does not count
+    /// it and the next sweep removes it.
+    pub(super) fn sweep_strays(&mut self) {
+        for old in std::mem::take(&mut self.strays) {
+            let swept = lock_and_recover(&self.store, &old).and_then(|lock| {
+                let decided = self.store.decided()?;
+                self.ledger.sweep_decided_locked(&lock, &old, &decided)
+            });
+            if let Err(e) = swept {
+                self.warnings.push(format!(
+                    "the contract records left under {old} were not tidied: {e}"
+                ));
+            }
+        }
     }
 
     /// After a transaction that wrote the text: the buffer is what is saved.

@@ -129,6 +129,10 @@ impl Session {
                 None => (Artifact::empty(self.doc_path.as_str()), None),
             };
             let mut after = disk;
+            let dropped = self
+                .store
+                .drop_decided(&self.doc_path, &mut after, &[], sidecar_bytes.as_deref());
+            self.warnings.extend(dropped);
             for (_, p, anchor) in &records {
                 after.anchors.insert(p.anchor_id.clone(), anchor.clone());
                 after.proposals.push(p.clone());
@@ -137,6 +141,10 @@ impl Session {
             txn.sidecar = Some((sidecar_bytes, after.clone()));
             match self.ledger.pending_with_bytes(&self.doc_path) {
                 Ok((bytes, mut have)) => {
+                    // Decided means decided: a record brought back dies here too.
+                    if let Ok(decided) = self.store.decided() {
+                        have.retain(|e| !decided.anywhere(&e.sidecar_proposal_id));
+                    }
                     have.extend(entries.iter().cloned());
                     txn.pending = Some((bytes, have));
                 }
@@ -211,7 +219,10 @@ impl Session {
         range: CharRange,
     ) -> Result<Option<Vec<Suggestion>>> {
         let entry = match self.ledger.pending(&self.doc_path) {
-            Ok(entries) => entries.into_iter().find(|e| e.sidecar_proposal_id == sidecar_id),
+            Ok(entries) => match entries.into_iter().find(|e| e.sidecar_proposal_id == sidecar_id) {
+                Some(e) => Some(e),
+                None => self.stray_entry(sidecar_id),
+            },
             Err(e) => {
                 self.warnings.push(format!("contract records unreadable: {e}"));
                 None
@@ -248,7 +259,8 @@ impl Session {
         let mut out = HashMap::with_capacity(ids.len());
         let mut any_migrated = false;
         for id in ids {
-            let (Some(entry), Ok(view)) = (entries.remove(id), self.proposal(id)) else {
+            let entry = entries.remove(id).or_else(|| self.stray_entry(id));
+            let (Some(entry), Ok(view)) = (entry, self.proposal(id)) else {
                 continue;
             };
             let Some(range) = view.range.filter(|_| view.state == ProposalState::Pending) else {
@@ -262,6 +274,23 @@ impl Session {
             crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
         }
         out
+    }
+
+    /// The entry of `sidecar_id` left under a document's old name
+    /// ([`Ledger::stray_entry`]), if any.
+    fn stray_entry(&mut self, sidecar_id: &str) -> Option<Entry> {
+        let found = self
+            .store
+            .decided()
+            .and_then(|d| self.ledger.stray_entry(&self.doc_path, sidecar_id, &d));
+        match found {
+            Ok(e) => e.map(|(_, e)| e),
+            Err(e) => {
+                self.warnings
+                    .push(format!("contract records under other names unreadable: {e}"));
+                None
+            }
+        }
     }
 
     /// The members of `entry` carried over to `rev`, where the proposal's
@@ -341,7 +370,12 @@ impl Session {
     /// be logged, say); the review itself went through.
     pub fn take_warnings(&mut self) -> Vec<String> {
         self.warnings.extend(crate::txn::take_recovery_warnings());
-        std::mem::take(&mut self.warnings)
+        // A read-modify-write redone after another writer's change says the
+        // same thing again: once is enough.
+        let mut seen = HashSet::new();
+        let mut out = std::mem::take(&mut self.warnings);
+        out.retain(|w| seen.insert(w.clone()));
+        out
     }
 
     /// Track `range` through every change until [`Session::unpin`], under `key`
