@@ -581,14 +581,14 @@ fn run(links: &[bool], pool: &[usize], calls: &[Call]) -> Result<(), TestCaseErr
                         instruction: None,
                         turn_id: None,
                     })
-                    .and_then(|p| ops.accept(name, &p.proposal.id, None));
+                    .and_then(|p| ops.accept(name, &p.proposal.id, None, false));
                 refused(name, r.map(|_| ()))?;
             }
             Call::AcceptLast(i) | Call::RejectLast(i) => {
                 let name = NAMES[pool[*i]].0;
                 let id = last.remove(name).unwrap_or_else(|| "pr_none".into());
                 let r = match c {
-                    Call::AcceptLast(_) => ops.accept(name, &id, None),
+                    Call::AcceptLast(_) => ops.accept(name, &id, None, false),
                     _ => ops.reject(name, &id),
                 };
                 // NotFound (no such proposal) would mean the document was read.
@@ -601,7 +601,7 @@ fn run(links: &[bool], pool: &[usize], calls: &[Call]) -> Result<(), TestCaseErr
             }
             Call::Export(i) => {
                 let name = NAMES[pool[*i]].0;
-                let r = ops.export(name, ExportFormat::Html, true);
+                let r = ops.export(name, ExportFormat::Html, true, false);
                 if let Ok(page) = &r {
                     prop_assert!(!page.content.contains("secret"), "{}", name);
                 }

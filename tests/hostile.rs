@@ -643,8 +643,15 @@ fn shell_looking_bodies_are_text_never_run() {
     let sidecar: serde_json::Value = serde_json::from_str(&h.read(".threads/a.md.json")).unwrap();
     assert_eq!(sidecar["threads"][0]["comments"][0]["body"], nasty.as_str());
     assert_eq!(sidecar["threads"][0]["comments"][1]["body"], nasty.as_str());
-    // Accepting writes the text literally into the document.
-    h.ok(&["accept", "a.md", &id]);
+    // The line and paragraph separators are characters a reader cannot see:
+    // accept asks first (exit 3), then writes the text literally into the document.
+    assert!(
+        v["proposals"].as_array().unwrap().iter().any(|p| p["hidden"].as_array().is_some_and(|h| h.len() == 2)),
+        "{v}"
+    );
+    let (refused, _) = h.run(&["accept", "a.md", &id]);
+    assert_eq!(refused.status.code(), Some(3), "{}", String::from_utf8_lossy(&refused.stderr));
+    h.ok(&["accept", "a.md", &id, "--confirm-hidden"]);
     assert_eq!(
         h.read("a.md"),
         format!("The {nasty} brown fox jumps over the lazy dog.\n")
