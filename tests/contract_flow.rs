@@ -95,9 +95,25 @@ fn cli_accept_change_reject_are_logged_and_counted() {
     let _d = id(ws.json(&["propose", "d.md", "--find", "four", "--replace", "cuatro"]));
     let pending = std::fs::read_to_string(ws.file(".cowriting/suggestions/d.md.json")).unwrap();
     assert_eq!(pending.matches("\"sidecarProposalId\"").count(), 4, "{pending}");
+    // A record as the file holds it, by its sidecar id.
+    let record = |id: &str| -> serde_json::Value {
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(ws.file(".cowriting/suggestions/d.md.json")).unwrap()).unwrap();
+        file["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["sidecarProposalId"] == id)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let (b_filed, c_filed, d_filed) = (record(&b), record(&c), record(&_d));
     ws.ok(&["accept", "d.md", &a]);
+    // Deciding one of four leaves the other three records as filed (issue 31).
+    assert_eq!((record(&b), record(&c), record(&_d)), (b_filed, c_filed, d_filed.clone()));
     ws.ok(&["accept", "d.md", &b, "--with", "DOS"]);
     ws.ok(&["reject", "d.md", &c]);
+    assert_eq!(record(&_d), d_filed, "never re-minted by others' decisions");
     assert_eq!(ws.read("d.md"), "Café uno, DOS, three, four.\n");
     let log = decisions(&ws);
     let outcomes: Vec<&str> = log.iter().map(|d| d["outcome"].as_str().unwrap()).collect();
@@ -230,7 +246,7 @@ fn an_accept_discarded_with_its_buffer_leaves_the_proposal_pending() {
 }
 
 #[test]
-fn stale_suggestions_are_refused_and_intact_ones_migrate_on_save() {
+fn stale_suggestions_are_refused_and_records_are_verified_at_decision_time() {
     let ws = Ws::new();
     ws.write("d.md", "Teh start. Some recieve.\n");
     let mut s = session(&ws);
@@ -252,34 +268,45 @@ fn stale_suggestions_are_refused_and_intact_ones_migrate_on_save() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("hold \"start\", not \"stars\""), "{e}");
-    // Filed on the current bytes, then the human edits elsewhere and saves.
+    // Filed on the current bytes, then the human edits elsewhere and saves:
+    // the record stays what its producer said at the revision it saw, byte
+    // for byte (issue 31: a save rewrites no record nobody decided).
     let now = s.contract_bytes();
     let filed = s
         .file_suggestions(&[suggestion(&now, "recieve", "receive")], opts())
         .unwrap();
+    let pending_file = ws.file(".cowriting/suggestions/d.md.json");
+    let as_filed = std::fs::read(&pending_file).unwrap();
     s.replace(CharRange::new(0, 0), "Intro. ", EditKind::Typing)
         .unwrap();
     s.save().unwrap();
+    assert_eq!(std::fs::read(&pending_file).unwrap(), as_filed, "a save leaves the record as filed");
     let saved = std::fs::read(ws.file("d.md")).unwrap();
     let ledger = Ledger::new(ws.path());
     let entry = &ledger.pending(s.doc_path()).unwrap()[0];
     assert_eq!(entry.sidecar_proposal_id, filed[0].sidecar_id);
-    let m = &entry.suggestions[0];
+    assert_eq!(entry.suggestions[0].source.revision, contract::git_blob_id(&now));
+    // Verified at decision time, where the sidecar's anchor says the text is
+    // now: the decision carries the suggestion migrated explicitly.
+    s.accept(&filed[0].sidecar_id, None).unwrap();
+    s.save().unwrap();
+    let decided = ledger.decisions().unwrap();
+    let m = &decided.last().unwrap().suggestions[0];
     assert_eq!(m.source.revision, contract::git_blob_id(&saved));
     let original = suggestion(&now, "recieve", "receive").id;
     assert_eq!(m.migrated_from.as_deref(), Some(original.as_str()));
     contract::verify(m, &contract::Revision::of(&saved)).unwrap();
-    assert_ne!(
-        entry.proposal.id, filed[0].proposal_id,
-        "new members, new proposal id"
-    );
-    // Editing the target itself: the proposal is stale and nothing migrates.
-    let r = s.find("recieve", None).unwrap();
-    s.replace(CharRange::new(r.start.0, r.start.0 + 1), "R", EditKind::Typing)
+    // A proposal whose target text was edited is stale, its record left as it was.
+    let bytes = s.contract_bytes();
+    let filed = s
+        .file_suggestions(&[suggestion(&bytes, "Some", "Several")], opts())
+        .unwrap();
+    let as_filed = std::fs::read(&pending_file).unwrap();
+    let r = s.find("Some", None).unwrap();
+    s.replace(CharRange::new(r.start.0, r.start.0 + 1), "s", EditKind::Typing)
         .unwrap();
     s.save().unwrap();
-    let after = &ledger.pending(s.doc_path()).unwrap()[0];
-    assert_eq!(after.suggestions[0].id, m.id, "a stale entry is left as it was");
+    assert_eq!(std::fs::read(&pending_file).unwrap(), as_filed, "a stale entry is left as it was");
     assert_eq!(
         s.accept(&filed[0].sidecar_id, None).unwrap_err().code(),
         ErrorCode::Stale

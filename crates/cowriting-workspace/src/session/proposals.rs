@@ -212,7 +212,6 @@ impl Session {
                     self.unsaved.clear();
                     self.saved_now();
                     self.adopt(after);
-                    self.migrate_pending(&lock);
                     drop(lock);
                     self.sweep_strays();
                     return Ok(change);

@@ -50,7 +50,6 @@ impl Session {
                     self.saved_now();
                     self.sidecar_problem = None;
                     self.adopt(after);
-                    self.migrate_pending(&lock);
                     drop(lock);
                     self.sweep_strays();
                     return Ok(Some(SaveReport {

@@ -320,52 +320,6 @@ impl Session {
         Ok(Some(out))
     }
 
-    /// After a save: migrate every pending entry of this document whose
-    /// proposal is pending and whose text is intact to the saved bytes; the
-    /// rest stay as they were (their proposals show stale or orphaned).
-    pub(super) fn migrate_pending(&mut self, lock: &DocLock) {
-        let bytes = self.contract_bytes();
-        let live: HashMap<String, CharRange> = self
-            .artifact
-            .proposals
-            .iter()
-            .filter_map(|p| self.tracked.get(&p.anchor_id).map(|r| (p.id.clone(), *r)))
-            .collect();
-        let rev = contract::Revision::of(&bytes);
-        let mut moves = Vec::new();
-        let entries = match self.ledger.pending(&self.doc_path) {
-            Ok(e) => e,
-            Err(e) => {
-                self.warnings.push(format!("contract records not migrated: {e}"));
-                return;
-            }
-        };
-        for e in &entries {
-            if let Some(range) = live.get(&e.sidecar_proposal_id) {
-                if let Ok(Some(m)) = self.migrated(e, &rev, *range) {
-                    moves.push((e.sidecar_proposal_id.clone(), m));
-                }
-            }
-        }
-        if moves.is_empty() {
-            return;
-        }
-        // The migrated suggestions name these bytes' revision: keep it readable.
-        crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
-        let res = self
-            .ledger
-            .update_pending_locked(lock, &self.doc_path, |entries| {
-                for (id, members) in &moves {
-                    if let Some(e) = entries.iter_mut().find(|e| &e.sidecar_proposal_id == id) {
-                        *e = Entry::new(id.clone(), e.turn_id.clone(), members.clone());
-                    }
-                }
-            });
-        if let Err(e) = res {
-            self.warnings.push(format!("contract records not migrated: {e}"));
-        }
-    }
-
     /// Problems with the ledger since the last call (a decision that could not
     /// be logged, say); the review itself went through.
     pub fn take_warnings(&mut self) -> Vec<String> {
