@@ -62,8 +62,14 @@ pub struct Turn {
     pub doc_id: String,
     /// The text Claude was shown.
     pub snapshot: String,
-    /// The part of it under review (bytes of `snapshot`): where quotes are looked for.
+    /// The part of it under review (bytes of `snapshot`).
     pub scope: Range<usize>,
+    /// The parts of `scope` Claude was shown one request at a time (a thread:
+    /// its text), each with the char offset of its start in `snapshot`: an
+    /// item is looked for in the part it answers, where its `occurrence`
+    /// counts ([`review::place`]), and its char range counted from there, so
+    /// placing costs the part, never the whole document.
+    parts: Vec<(Range<usize>, usize)>,
     pub instruction: Option<String>,
     /// The thread asked, for [`Ask::Thread`].
     pub thread: Option<String>,
@@ -106,8 +112,18 @@ pub fn remembered(ws: &Workspace, doc: &DocPath) -> Vec<Remembered> {
         .collect()
 }
 
-fn byte_to_char(text: &str, byte: usize) -> usize {
-    text[..byte].chars().count()
+/// Each of `parts` (byte ranges of `text`, in order) with the char offset of
+/// its start: one walk over `text`.
+fn with_char_starts(text: &str, parts: Vec<Range<usize>>) -> Vec<(Range<usize>, usize)> {
+    let (mut byte, mut chars) = (0, 0);
+    parts
+        .into_iter()
+        .map(|p| {
+            chars += text[byte..p.start].chars().count();
+            byte = p.start;
+            (p, chars)
+        })
+        .collect()
 }
 
 impl Turn {
@@ -132,13 +148,13 @@ impl Turn {
         let parts = review::sections(&snapshot, scope.clone(), review::SECTION_CHARS);
         let count = parts.len();
         let prompts = parts
-            .into_iter()
+            .iter()
             .enumerate()
             .map(|(i, part)| {
                 review::review_prompt(&ReviewRequest {
                     doc_id: s.doc_path().as_str(),
                     text: &snapshot,
-                    part,
+                    part: part.clone(),
                     index: i + 1,
                     count,
                     instruction: instruction.as_deref(),
@@ -146,12 +162,14 @@ impl Turn {
                 })
             })
             .collect();
+        let parts = with_char_starts(&snapshot, parts);
         Ok(Turn {
             turn_id: cowriting_core::model::new_turn_id(),
             ask: Ask::Review,
             doc_id: s.doc_path().to_string(),
             snapshot,
             scope,
+            parts,
             instruction,
             thread: None,
             prompts,
@@ -196,12 +214,14 @@ impl Turn {
             instruction: instruction.as_deref(),
             memory: &memory,
         });
+        let parts = with_char_starts(&snapshot, vec![anchored.clone()]);
         Ok(Turn {
             turn_id: cowriting_core::model::new_turn_id(),
             ask: Ask::Thread,
             doc_id: s.doc_path().to_string(),
             snapshot,
             scope: anchored,
+            parts,
             instruction,
             thread: Some(thread.to_owned()),
             prompts: vec![prompt],
@@ -219,16 +239,18 @@ impl Turn {
         e
     }
 
-    /// File `item` (line `line` of the answer, made by `by`) in `s`, whose
-    /// text is the turn's copy changed by `change` (`None`: unchanged).
-    /// An error is the disk's or the sidecar's; an item that cannot be
-    /// placed is [`Landed::Skipped`]; a reply is kept for [`Turn::finish`]
-    /// (`None`).
+    /// File `item` (line `line` of the answer to part `part`, 1-based, made
+    /// by `by`) in `s`, whose text is the turn's copy changed by `change`
+    /// (`None`: unchanged). The item is placed in the part Claude was shown
+    /// when it wrote it. An error is the disk's or the sidecar's; an item
+    /// that cannot be placed is [`Landed::Skipped`]; a reply is kept for
+    /// [`Turn::finish`] (`None`).
     pub fn file(
         &mut self,
         s: &mut Session,
         change: Option<&ChangeSet>,
         line: usize,
+        part: usize,
         item: Item,
         by: &ContractProducer,
     ) -> Result<Option<Landed>> {
@@ -247,15 +269,16 @@ impl Turn {
                 return Ok(None);
             }
         };
-        let at = match review::place(&self.snapshot, self.scope.clone(), quote, occurrence, loose) {
+        let Some((part, part_chars)) = part.checked_sub(1).and_then(|i| self.parts.get(i)).cloned() else {
+            return skip(format!("part {part} was never asked for"));
+        };
+        let at = match review::place(&self.snapshot, part.clone(), quote, occurrence, loose) {
             Ok(r) => r,
             Err(why) => return skip(why.to_string()),
         };
         let shown = self.snapshot[at.clone()].to_owned();
-        let range = CharRange::new(
-            byte_to_char(&self.snapshot, at.start),
-            byte_to_char(&self.snapshot, at.end),
-        );
+        let start = part_chars + self.snapshot[part.start..at.start].chars().count();
+        let range = CharRange::new(start, start + shown.chars().count());
         let now = match change {
             None => Some(range),
             Some(c) => c.map_range(range, RangeAssoc::Exclusive),
@@ -522,13 +545,18 @@ pub fn drive(
                     out.add(&landed);
                     progress(&out, part, Some(&landed));
                 }
-                Event::Item { line, item, by, .. } => {
+                Event::Item {
+                    line,
+                    part: in_part,
+                    item,
+                    by,
+                } => {
                     out.items += 1;
                     last_by = Some(by.clone());
                     let mut landed = None;
                     let mut item = Some(item);
                     in_session(&snapshot, &mut |s, change| {
-                        landed = turn.file(s, change, line, item.take().expect("filed once"), by)?;
+                        landed = turn.file(s, change, line, in_part, item.take().expect("filed once"), by)?;
                         out.warnings.extend(s.take_warnings());
                         Ok(())
                     })?;
