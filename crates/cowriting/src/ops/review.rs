@@ -602,8 +602,8 @@ pub fn stopped_info(e: &Error) -> ErrorInfo {
     let mut info = e.info();
     info.message = match e {
         Error::Cancelled { .. } => "cancelled; what was filed before stays filed".into(),
-        Error::TimedOut { secs, .. } => {
-            format!("timed out: nothing came for {secs} s; what was filed before stays filed")
+        Error::TimedOut { secs, limit, .. } => {
+            format!("timed out after {secs} s {limit}; what was filed before stays filed")
         }
         _ => format!("{}; what was filed before stays filed", info.message),
     };
