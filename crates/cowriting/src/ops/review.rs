@@ -64,12 +64,10 @@ pub struct Turn {
     pub snapshot: String,
     /// The part of it under review (bytes of `snapshot`).
     pub scope: Range<usize>,
-    /// The parts of `scope` Claude was shown one request at a time (a thread:
-    /// its text), each with the char offset of its start in `snapshot`: an
-    /// item is looked for in the part it answers, where its `occurrence`
-    /// counts ([`review::place`]), and its char range counted from there, so
-    /// placing costs the part, never the whole document.
-    parts: Vec<(Range<usize>, usize)>,
+    /// The parts of `scope` Claude was shown one request at a time (a
+    /// thread: its text): an item is placed in the part it answers
+    /// ([`review::Parts`]).
+    parts: review::Parts,
     pub instruction: Option<String>,
     /// The thread asked, for [`Ask::Thread`].
     pub thread: Option<String>,
@@ -112,20 +110,6 @@ pub fn remembered(ws: &Workspace, doc: &DocPath) -> Vec<Remembered> {
         .collect()
 }
 
-/// Each of `parts` (byte ranges of `text`, in order) with the char offset of
-/// its start: one walk over `text`.
-fn with_char_starts(text: &str, parts: Vec<Range<usize>>) -> Vec<(Range<usize>, usize)> {
-    let (mut byte, mut chars) = (0, 0);
-    parts
-        .into_iter()
-        .map(|p| {
-            chars += text[byte..p.start].chars().count();
-            byte = p.start;
-            (p, chars)
-        })
-        .collect()
-}
-
 impl Turn {
     /// A review pass over `scope` (chars of the session's text; the whole
     /// text when `None`), cut into parts within the model's budget.
@@ -162,7 +146,7 @@ impl Turn {
                 })
             })
             .collect();
-        let parts = with_char_starts(&snapshot, parts);
+        let parts = review::Parts::new(&snapshot, parts);
         Ok(Turn {
             turn_id: cowriting_core::model::new_turn_id(),
             ask: Ask::Review,
@@ -214,7 +198,7 @@ impl Turn {
             instruction: instruction.as_deref(),
             memory: &memory,
         });
-        let parts = with_char_starts(&snapshot, vec![anchored.clone()]);
+        let parts = review::Parts::new(&snapshot, vec![anchored.clone()]);
         Ok(Turn {
             turn_id: cowriting_core::model::new_turn_id(),
             ask: Ask::Thread,
@@ -269,16 +253,13 @@ impl Turn {
                 return Ok(None);
             }
         };
-        let Some((part, part_chars)) = part.checked_sub(1).and_then(|i| self.parts.get(i)).cloned() else {
-            return skip(format!("part {part} was never asked for"));
+        let at = match self.parts.place(&self.snapshot, part, quote, occurrence, loose) {
+            None => return skip(format!("part {part} was never asked for")),
+            Some(Err(why)) => return skip(why.to_string()),
+            Some(Ok(at)) => at,
         };
-        let at = match review::place(&self.snapshot, part.clone(), quote, occurrence, loose) {
-            Ok(r) => r,
-            Err(why) => return skip(why.to_string()),
-        };
-        let shown = self.snapshot[at.clone()].to_owned();
-        let start = part_chars + self.snapshot[part.start..at.start].chars().count();
-        let range = CharRange::new(start, start + shown.chars().count());
+        let shown = self.snapshot[at.bytes].to_owned();
+        let range = CharRange::new(at.chars.start, at.chars.end);
         let now = match change {
             None => Some(range),
             Some(c) => c.map_range(range, RangeAssoc::Exclusive),
