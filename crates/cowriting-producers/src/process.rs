@@ -6,7 +6,7 @@
 //!   (a shell script's `sleep`, Claude Code's helpers), and a terminal's
 //!   Ctrl+C reaches only `cowriting`;
 //! - **a watchdog** that ends the group when this process dies, even by
-//!   `kill -9` (see [`Watchdog`] for why a pipe and not `PR_SET_PDEATHSIG`);
+//!   `kill -9` (see `Watchdog` for why a pipe and not `PR_SET_PDEATHSIG`);
 //! - **[`Limits`]**: a wall clock for the run (printing or not), a silence
 //!   limit for a stream, and a cap on the bytes read from its standard output
 //!   and from its standard error. Past one it is killed, with its group, and

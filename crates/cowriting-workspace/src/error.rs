@@ -142,7 +142,7 @@ pub enum Error {
     #[error("{what} was cancelled; nothing was filed")]
     Cancelled { what: String },
     /// `limit` says which limit it reached and the setting that sets it:
-    /// "without output ([claude] timeout_secs)", "of running ([claude] run_secs)".
+    /// `"without output ([claude] timeout_secs)"`, `"of running ([claude] run_secs)"`.
     #[error("{what} timed out after {secs} s {limit}; nothing was filed")]
     TimedOut { what: String, secs: u64, limit: String },
     /// `program` is not on `PATH`; `hint` says what else would do.
