@@ -382,7 +382,7 @@ fn supervise(
     let mut open = 2;
     let mut errors = Vec::new();
     let mut ended = false;
-    while open > 0 {
+    loop {
         let stop = if cancel.is_cancelled() {
             Some(Error::Cancelled {
                 what: what.to_owned(),
@@ -397,6 +397,15 @@ fn supervise(
         if let Some(e) = stop {
             p.kill();
             return Err(e);
+        }
+        if open == 0 {
+            // Both outputs closed: the run is over when the program has
+            // exited (one that closed them and goes on is still bounded).
+            if p.exited() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
         }
         match rx.recv_timeout(Duration::from_millis(20)) {
             Ok(Got::Bytes(stream, bytes)) => {
@@ -424,7 +433,7 @@ fn supervise(
                     p.kill_group();
                 }
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Disconnected) => open = 0,
         }
     }
     let status = p.wait().map_err(Error::io(program))?;
@@ -616,6 +625,19 @@ mod tests {
             assert!(Instant::now() < deadline, "the program's child {pid} lives on");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    #[test]
+    fn a_program_that_closes_its_outputs_and_goes_on_is_still_bounded() {
+        let e = run(
+            "t",
+            sh("exec >/dev/null 2>&1; sleep 60"),
+            b"",
+            &limits(300, None, 1 << 20),
+            &Cancel::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), cowriting_workspace::error::ErrorCode::TimedOut, "{e}");
     }
 
     #[test]
