@@ -1,5 +1,6 @@
 //! Criterion benchmarks of the core: keystrokes, resolving anchors, sidecar I/O,
-//! opening large documents, and saving and deciding in a large reviewed document. Run with `cargo bench --bench core`; results and targets
+//! opening large documents, saving and deciding in a large reviewed document, and placing a
+//! review's items. Run with `cargo bench --bench core`; results and targets
 //! are in `docs/performance.md`.
 //!
 //! Every input is realistic generated Markdown prose (headings, paragraphs with
@@ -1091,12 +1092,61 @@ fn review_5mb(c: &mut Criterion) {
     g.finish();
 }
 
+/// Placing the items of a review pass whose document grows with them (one
+/// distinct paragraph per item, cut into parts as a pass cuts it): each item
+/// in the part Claude was shown (`review::Parts`, what `ops::review` does)
+/// against the whole document, its chars counted from the start (what it did
+/// before issue 30). Linear: 2,000 items take twice 1,000; quadratic: four times.
+fn place_items(c: &mut Criterion) {
+    use cowriting::producers::review::{self, Parts};
+    let mut g = c.benchmark_group("place_items");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    for n in [1_000usize, 2_000] {
+        let mut text = String::from("# Review\n\n");
+        for i in 0..n {
+            text.push_str(&format!(
+                "Paragraph {i} has its own words — café, naïve — and a few more.\n\n"
+            ));
+        }
+        let cuts = review::sections(&text, 0..text.len(), review::SECTION_CHARS);
+        let quotes: Vec<(usize, String)> = (0..n)
+            .map(|i| {
+                let q = format!("Paragraph {i} has");
+                let at = text.find(&format!("{q} ")).expect("quoted");
+                let part = cuts.iter().position(|r| r.contains(&at)).expect("in a part") + 1;
+                (part, q)
+            })
+            .collect();
+        g.bench_function(format!("in_parts_{n}"), |b| {
+            b.iter(|| {
+                let parts = Parts::new(&text, cuts.clone());
+                for (part, q) in &quotes {
+                    let at = parts.place(&text, *part, q, None, false).expect("a part");
+                    black_box(at.expect("placed"));
+                }
+            })
+        });
+        g.bench_function(format!("whole_document_{n}"), |b| {
+            b.iter(|| {
+                for (_, q) in &quotes {
+                    let at = review::place(&text, 0..text.len(), q, None, false).expect("placed");
+                    black_box(text[..at.start].chars().count()..text[..at.end].chars().count());
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     keystroke,
     resolve_1000,
     sidecar_10k,
     open_10mib,
-    review_5mb
+    review_5mb,
+    place_items
 );
 criterion_main!(benches);

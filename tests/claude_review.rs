@@ -238,6 +238,68 @@ fn a_review_of_a_part_places_quotes_in_that_part_only() {
     );
 }
 
+/// A review in parts places each item in the part Claude was shown when it
+/// wrote it: `occurrence` counts there (as the prompt says), and a quote
+/// unique in its part is placed, though the document has it in every part.
+/// The fake answers every part with the same lines, as a Claude that follows
+/// the prompt literally would.
+#[test]
+fn a_review_in_parts_places_each_item_in_its_own_part() {
+    let mut doc = String::from("# Four parts\n\n");
+    for i in 1..=4 {
+        doc.push_str(&format!("## Section {i}\n\nSay it again. The point stands.\n\n"));
+        for j in 0..320 {
+            doc.push_str(&format!("Sentence {j} of section {i} fills the page. "));
+        }
+        doc.push_str("\n\nSay it again.\n\n");
+    }
+    let ws = ws_with(&doc, 120);
+    let marker = answer(
+        &ws,
+        "a.jsonl",
+        &[
+            r#"{"kind":"edit","quote":"Say it again.","occurrence":2,"replacement":"Say it once more.","reason":"echo"}"#,
+            r#"{"kind":"comment","quote":"The point stands.","body":"Which point?"}"#,
+        ],
+    );
+    let (code, out, err) = review(&ws, &["essay.md", "--instruction", &marker]);
+    assert_eq!(code, Some(0), "{err} {out}");
+    assert_eq!(out["parts"], 4, "each section is a part: {out}");
+    assert_eq!(out["skipped"], Value::Array(vec![]), "{out}");
+    assert_eq!(out["proposals"].as_array().unwrap().len(), 4, "{out}");
+    assert_eq!(out["threads"].as_array().unwrap().len(), 4, "{out}");
+    let section = |i: usize| {
+        let start = doc.find(&format!("## Section {i}\n")).unwrap();
+        let end = doc.find(&format!("## Section {}\n", i + 1)).unwrap_or(doc.len());
+        start..end
+    };
+    // Each edit on the second "Say it again." of its own section (its one
+    // hunk: "again." → "once more.").
+    let mut edits: Vec<usize> = ws.json(&["proposals", "essay.md"])["proposals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["from"].as_u64().unwrap() as usize)
+        .collect();
+    edits.sort();
+    let want: Vec<usize> = (1..=4)
+        .map(|i| section(i).start + doc[section(i)].rfind("Say it again.").unwrap() + "Say it ".len())
+        .collect();
+    assert_eq!(edits, want);
+    // Each comment on its own section's "The point stands.".
+    let mut comments: Vec<usize> = ws.json(&["threads", "essay.md"])["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["from"].as_u64().unwrap() as usize)
+        .collect();
+    comments.sort();
+    let want: Vec<usize> = (1..=4)
+        .map(|i| section(i).start + doc[section(i)].find("The point stands.").unwrap())
+        .collect();
+    assert_eq!(comments, want);
+}
+
 /// A long document is reviewed section by section, in one turn.
 #[test]
 fn a_long_document_is_reviewed_in_sections_of_one_turn() {

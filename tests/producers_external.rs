@@ -34,6 +34,7 @@ fn cfg(args: &[&str]) -> ExternalConfig {
         command: script(),
         args: args.iter().map(|s| s.to_string()).collect(),
         timeout_secs: 30,
+        output_mib: 64,
     }
 }
 
@@ -168,6 +169,7 @@ fn a_failing_producer_names_its_first_stderr_line() {
         command: "/nonexistent/cowriting-test/checker".into(),
         args: vec![],
         timeout_secs: 5,
+        output_mib: 64,
     };
     let e = external::run("teh", &missing, &request(b"x"), &Cancel::new()).unwrap_err();
     assert_eq!(e.code(), ErrorCode::NotInstalled, "{e:?}");
@@ -180,10 +182,33 @@ fn a_slow_producer_times_out() {
     c.timeout_secs = 1;
     let e = external::run("teh", &c, &request(DOC.as_bytes()), &Cancel::new()).unwrap_err();
     assert!(
-        matches!(&e, Error::TimedOut { what, secs: 1 } if what == "teh"),
+        matches!(&e, Error::TimedOut { what, secs: 1, .. } if what == "teh"),
         "{e:?}"
     );
     assert_eq!(e.code(), ErrorCode::TimedOut);
+    assert!(
+        e.to_string().contains("[external.teh] timeout_secs"),
+        "the message names the limit: {e}"
+    );
+}
+
+/// A producer that prints without end is stopped at its output cap, its
+/// memory never more than the cap: a failure naming the limit.
+#[test]
+fn a_producer_printing_without_end_is_stopped_at_its_cap() {
+    let c = ExternalConfig {
+        command: "/bin/sh".into(),
+        args: vec!["-c".into(), "yes".into()],
+        timeout_secs: 600,
+        output_mib: 1,
+    };
+    let e = external::run("teh", &c, &request(DOC.as_bytes()), &Cancel::new()).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Producer, "{e:?}");
+    let m = e.to_string();
+    assert!(
+        m.contains("more than 1 MiB on its standard output") && m.contains("[external.teh] output_mib"),
+        "{m}"
+    );
 }
 
 #[test]

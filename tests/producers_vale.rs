@@ -370,6 +370,7 @@ fn fake(args: &[&str]) -> ValeConfig {
         command: fixture("fake-vale").to_string_lossy().into_owned(),
         args: args.iter().map(|s| s.to_string()).collect(),
         timeout_secs: 30,
+        ..ValeConfig::default()
     }
 }
 

@@ -31,9 +31,9 @@
 //! A request `{"lint": [texts…]}` lints texts as the writer types
 //! ([`crate::spelling`]); its answer is `{"lints": [[lint…]…]}`, one list per text.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -42,6 +42,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 
 use super::external::{from_value, parse_output, ExternalRequest};
+use super::process::{self, Process};
 use super::spelling::TextLint;
 use super::{failed, harper, Cancel, Request, Run};
 use cowriting_workspace::error::{Error, Result};
@@ -56,6 +57,10 @@ pub const EXIT_GRACE: Duration = Duration::from_secs(5);
 /// a minute on a 5 MB document in the dev build; this bound is for a child
 /// that hangs.
 pub const CHECK_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+
+/// The longest answer line read from the child (bytes): Harper's findings on
+/// the largest document are a few tens of MiB; past this the child is killed.
+pub const ANSWER_LIMIT: u64 = 256 * 1024 * 1024;
 
 /// How to start a checker process and when to let it go.
 #[derive(Clone, Debug)]
@@ -75,7 +80,7 @@ pub struct Checker {
 }
 
 struct Running {
-    child: Child,
+    process: Process,
     stdin: ChildStdin,
     lines: Receiver<std::io::Result<String>>,
     last_used: Instant,
@@ -165,37 +170,60 @@ impl Checker {
         self.slot.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Start the child through [`process::spawn`] (its own process group,
+    /// ended with this process), from whichever thread asks: a pipe watches
+    /// this process, not the thread, so the child outlives the worker thread
+    /// that started it, as it must.
     fn spawn(&self) -> Result<Running> {
         let program = &self.spec.program;
-        let mut child = Command::new(program)
-            .args(&self.spec.args)
+        let mut cmd = Command::new(program);
+        cmd.args(&self.spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|e| {
-                failed(
-                    harper::ID,
-                    format!("cannot start the checker process {program:?}: {e}"),
-                )
-            })?;
+            .stderr(Stdio::inherit());
+        let mut process = process::spawn(harper::ID, cmd).map_err(|e| {
+            failed(
+                harper::ID,
+                format!(
+                    "cannot start the checker process {program:?}: {}",
+                    e.info().message
+                ),
+            )
+        })?;
+        let child = process.child_mut();
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = mpsc::channel();
         std::thread::Builder::new()
             .name("harper-checker-out".into())
             .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    let end = line.is_err();
-                    if tx.send(line).is_err() || end {
+                let mut reader = BufReader::new(stdout);
+                loop {
+                    let mut line = Vec::new();
+                    let got = match (&mut reader).take(ANSWER_LIMIT + 1).read_until(b'\n', &mut line) {
+                        Ok(0) => break,
+                        Ok(n) if n as u64 > ANSWER_LIMIT => Err(std::io::Error::other(format!(
+                            "its answer is longer than {} MiB",
+                            ANSWER_LIMIT >> 20
+                        ))),
+                        Ok(_) => {
+                            if line.ends_with(b"\n") {
+                                line.pop();
+                            }
+                            Ok(String::from_utf8_lossy(&line).into_owned())
+                        }
+                        Err(e) => Err(e),
+                    };
+                    let end = got.is_err();
+                    if tx.send(got).is_err() || end {
                         break;
                     }
                 }
             })
             .map_err(|e| failed(harper::ID, format!("cannot read the checker process: {e}")))?;
-        self.pid.store(child.id(), Ordering::SeqCst);
+        self.pid.store(process.id(), Ordering::SeqCst);
         Ok(Running {
-            child,
+            process,
             stdin,
             lines,
             last_used: Instant::now(),
@@ -205,7 +233,7 @@ impl Checker {
     /// Forget a child that has exited.
     fn reap(&self, slot: &mut Option<Running>) {
         if let Some(r) = slot {
-            if !matches!(r.child.try_wait(), Ok(None)) {
+            if !r.process.running() {
                 *slot = None;
                 self.pid.store(0, Ordering::SeqCst);
             }
@@ -219,15 +247,16 @@ impl Checker {
             .as_ref()
             .is_some_and(|r| r.last_used.elapsed() >= self.spec.idle)
         {
-            let Running { mut child, stdin, .. } = slot.take().expect("checked");
+            let Running {
+                mut process, stdin, ..
+            } = slot.take().expect("checked");
             self.pid.store(0, Ordering::SeqCst);
             drop(slot);
             drop(stdin); // end of input: the child exits
             let deadline = Instant::now() + EXIT_GRACE;
-            while matches!(child.try_wait(), Ok(None)) {
+            while process.running() {
                 if Instant::now() >= deadline {
-                    let _ = child.kill();
-                    let _ = child.wait();
+                    process.kill();
                     break;
                 }
                 std::thread::sleep(Duration::from_millis(20));
@@ -302,8 +331,7 @@ impl Checker {
                 // The child is dead, or is killed now: the next check starts another.
                 let mut r = slot.take().expect("running");
                 self.pid.store(0, Ordering::SeqCst);
-                let _ = r.child.kill();
-                let status = r.child.wait();
+                let status = r.process.kill();
                 return Err(match stop {
                     Stop::Cancelled => Error::Cancelled {
                         what: harper::ID.into(),
@@ -311,6 +339,7 @@ impl Checker {
                     Stop::TimedOut => Error::TimedOut {
                         what: harper::ID.into(),
                         secs: CHECK_TIMEOUT.as_secs(),
+                        limit: "of checking (the checker process's limit)".into(),
                     },
                     Stop::Died(how) => {
                         let status = status.map(|s| format!(" ({s})")).unwrap_or_default();
@@ -423,8 +452,7 @@ pub fn serve_stdio() -> std::process::ExitCode {
 impl Drop for Checker {
     fn drop(&mut self) {
         if let Some(mut r) = self.slot.get_mut().unwrap_or_else(|e| e.into_inner()).take() {
-            let _ = r.child.kill();
-            let _ = r.child.wait();
+            r.process.kill();
         }
     }
 }

@@ -18,7 +18,9 @@
 //! The answer must be only the replacement text ([`check_answer`]); anything
 //! else — empty, unchanged, chatter around it — is a one-line
 //! [`Error::Producer`] and nothing is filed. A run can be cancelled
-//! ([`Cancel`]) or time out (`timeout_secs`); either files nothing.
+//! ([`Cancel`]), time out (Claude Code: `timeout_secs` without output or
+//! `run_secs` in all; the API: `timeout_secs`) or print more than
+//! `output_mib` ([`crate::process`]); each files nothing.
 //!
 //! Hunks ([`hunks`]) come from the word diff of selection → answer
 //! ([`cowriting_core::diff::word_diff`]): each contiguous changed region is one
@@ -32,7 +34,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::{failed, first_line, run_command, Cancel, Output, Request, Run};
+use super::process::{self, Limits, Output};
+use super::{failed, first_line, Cancel, Request, Run};
 use cowriting_core::contract::{sha256_hex, sort_suggestions, Finding, Producer, Source, Suggestion};
 use cowriting_core::diff::{word_diff, DiffTag};
 use cowriting_core::offset::FileByteRange;
@@ -558,8 +561,7 @@ fn ask_cli(cfg: &ClaudeConfig, prompt: &str, cancel: &Cancel) -> Result<Answer> 
         cmd.arg("--model").arg(m);
     }
     cmd.current_dir(std::env::temp_dir());
-    let timeout = Duration::from_secs(cfg.timeout_secs);
-    let out = match run_command(PRODUCER_ID, cmd, prompt.as_bytes(), timeout, cancel) {
+    let out = match process::run(PRODUCER_ID, cmd, prompt.as_bytes(), &Limits::claude(cfg), cancel) {
         Err(Error::NotInstalled {
             producer, program, ..
         }) => {
@@ -713,6 +715,7 @@ fn ask_api(cfg: &ClaudeConfig, key: &str, prompt: &str, cancel: &Cancel) -> Resu
     let timed_out = || Error::TimedOut {
         what: PRODUCER_ID.into(),
         secs: cfg.timeout_secs,
+        limit: "waiting for the Messages API ([claude] timeout_secs)".into(),
     };
     let (tx, rx) = mpsc::channel();
     {

@@ -12,18 +12,21 @@
 //!   server-sent events' `content_block_delta`s.
 //!
 //! A stream is **timed out** when nothing arrives for `timeout_secs` (a long
-//! review keeps writing), and can be cancelled at any moment; either stops it
-//! at once (the process is killed) and is an error — what the caller filed
-//! from earlier text stays filed.
+//! review keeps writing) or when it has run for `run_secs` however much it
+//! writes, is **stopped** past `output_mib` of output, and can be cancelled at
+//! any moment ([`crate::process`]'s limits, the API's stream held to the
+//! same); each stops it at once (the process and its group are killed) and is
+//! an error — what the caller filed from earlier text stays filed.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::io::{BufRead, BufReader, Read};
+use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::claude::{cancelled, model_of, PRODUCER_ID};
+use crate::process::{self, Limits};
 use crate::{failed, first_line, Cancel};
 use cowriting_workspace::config::{ClaudeConfig, Transport};
 use cowriting_workspace::error::{Error, Result};
@@ -70,34 +73,32 @@ pub fn stream(
     }
 }
 
-/// Lines from a reader thread, or its end.
-enum Got {
-    Line(String),
-    End,
-}
-
-/// Wait for the next message, checking cancel and the inactivity timeout.
+/// Wait for the next message of the Messages API's stream, checking cancel,
+/// the inactivity timeout and the request's wall clock (the limits Claude
+/// Code runs under, [`Limits::claude`]).
 fn next<T>(
     rx: &mpsc::Receiver<T>,
-    cfg: &ClaudeConfig,
+    limits: &Limits,
     cancel: &Cancel,
+    started: Instant,
     last: &mut Instant,
 ) -> Result<Option<T>> {
-    let timeout = Duration::from_secs(cfg.timeout_secs);
     loop {
         if cancel.is_cancelled() {
             return Err(cancelled());
+        }
+        if started.elapsed() >= limits.run {
+            return Err(limits.timed_out(PRODUCER_ID, false));
         }
         match rx.recv_timeout(Duration::from_millis(20)) {
             Ok(v) => {
                 *last = Instant::now();
                 return Ok(Some(v));
             }
-            Err(mpsc::RecvTimeoutError::Timeout) if last.elapsed() >= timeout => {
-                return Err(Error::TimedOut {
-                    what: PRODUCER_ID.into(),
-                    secs: cfg.timeout_secs,
-                })
+            Err(mpsc::RecvTimeoutError::Timeout)
+                if limits.silence.as_ref().is_some_and(|(d, _)| last.elapsed() >= *d) =>
+            {
+                return Err(limits.timed_out(PRODUCER_ID, true))
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
@@ -139,64 +140,27 @@ fn stream_cli_with(
     if let Some(m) = &cfg.model {
         cmd.arg("--model").arg(m);
     }
-    cmd.current_dir(std::env::temp_dir())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let program = cfg.command.clone();
-    let mut child = cmd.spawn().map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Error::NotInstalled {
-                producer: PRODUCER_ID.into(),
-                program: program.clone(),
-                hint: Some("install Claude Code, or set ANTHROPIC_API_KEY to use the Messages API".into()),
-            }
-        } else {
-            failed(PRODUCER_ID, format!("cannot start {program:?}: {e}"))
-        }
-    })?;
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let prompt = prompt.as_bytes().to_vec();
-    std::thread::spawn(move || {
-        let _ = input.write_all(&prompt);
-    });
-    let stdout = child.stdout.take().expect("stdout is piped");
-    let mut stderr = child.stderr.take().expect("stderr is piped");
-    let errors = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = stderr.read_to_end(&mut buf);
-        buf
-    });
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(Got::Line(l)).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => break,
-            }
-        }
-        let _ = tx.send(Got::End);
-    });
+    cmd.current_dir(std::env::temp_dir());
     let mut reader = CliEvents::default();
-    let mut last = Instant::now();
-    let outcome = (|| -> Result<()> {
-        while let Some(Got::Line(line)) = next(&rx, cfg, cancel, &mut last)? {
-            reader.line(&line, on_text)?;
-        }
-        Ok(())
-    })();
-    if let Err(e) = outcome {
-        let _ = child.kill();
-        let _ = child.wait();
-        return Err(e);
-    }
-    let status = child.wait().map_err(Error::io(&program))?;
-    let stderr = errors.join().unwrap_or_default();
-    reader.finish(status.success(), status.code(), &stderr, on_text)
+    let end = process::run_lines(
+        PRODUCER_ID,
+        cmd,
+        prompt.as_bytes(),
+        &Limits::claude(cfg),
+        cancel,
+        &mut |line| reader.line(line, on_text),
+    )
+    .map_err(|e| match e {
+        Error::NotInstalled {
+            producer, program, ..
+        } => Error::NotInstalled {
+            producer,
+            program,
+            hint: Some("install Claude Code, or set ANTHROPIC_API_KEY to use the Messages API".into()),
+        },
+        e => e,
+    })?;
+    reader.finish(end.status.success(), end.status.code(), &end.stderr, on_text)
 }
 
 /// Reads Claude Code's stream-json events.
@@ -347,6 +311,8 @@ enum Http {
     Failed(String),
     /// The connection went silent (the HTTP client's own read timeout).
     TimedOut,
+    /// More than the output cap: reading stopped.
+    Over,
     End,
 }
 
@@ -360,26 +326,26 @@ fn stream_api(
 ) -> Result<StreamEnd> {
     let (url, body) = crate::claude::api_request(cfg, system, prompt, true)?;
     let timeout = Duration::from_secs(cfg.timeout_secs);
-    let (tx, rx) = mpsc::channel();
+    let limits = Limits::claude(cfg);
+    // Bounded: the reader waits on the connection when the stream outpaces us.
+    let (tx, rx) = mpsc::sync_channel(64);
     {
         let (url, key) = (url.clone(), key.to_owned());
+        let cap = limits.output;
         // Left to finish on its own when cancelled: its sends then fail and it stops.
-        std::thread::spawn(move || post_stream(&url, &key, body, timeout, &tx));
+        std::thread::spawn(move || post_stream(&url, &key, body, timeout, cap, &tx));
     }
-    let mut last = Instant::now();
+    let started = Instant::now();
+    let mut last = started;
     let mut end = StreamEnd::default();
     let mut data = String::new();
     let mut stop_reason: Option<String> = None;
     let mut done = false;
-    while let Some(got) = next(&rx, cfg, cancel, &mut last)? {
+    while let Some(got) = next(&rx, &limits, cancel, started, &mut last)? {
         match got {
             Http::Whole(status, text) => return Err(api_error(status, &text)),
-            Http::TimedOut => {
-                return Err(Error::TimedOut {
-                    what: PRODUCER_ID.into(),
-                    secs: cfg.timeout_secs,
-                })
-            }
+            Http::TimedOut => return Err(limits.timed_out(PRODUCER_ID, true)),
+            Http::Over => return Err(limits.over(PRODUCER_ID, "stream from the Messages API")),
             Http::Failed(e) => {
                 return Err(failed(
                     PRODUCER_ID,
@@ -449,7 +415,7 @@ fn stream_api(
     Ok(end)
 }
 
-fn post_stream(url: &str, key: &str, body: String, timeout: Duration, tx: &mpsc::Sender<Http>) {
+fn post_stream(url: &str, key: &str, body: String, timeout: Duration, cap: u64, tx: &mpsc::SyncSender<Http>) {
     // The client's own timeouts are a backstop, later than the stream's
     // inactivity timeout (which the reader applies and words).
     let backstop = timeout + Duration::from_secs(10);
@@ -489,11 +455,29 @@ fn post_stream(url: &str, key: &str, body: String, timeout: Duration, tx: &mpsc:
         let _ = tx.send(Http::Whole(status, text));
         return;
     }
-    let reader = BufReader::new(resp.body_mut().as_reader());
-    for line in reader.lines() {
-        match line {
-            Ok(l) => {
-                if tx.send(Http::Line(l)).is_err() {
+    // At most `cap` bytes are read, a line's included.
+    let mut reader = BufReader::new(resp.body_mut().as_reader().take(cap.saturating_add(1)));
+    let mut total = 0u64;
+    loop {
+        let mut line = Vec::new();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => break,
+            Ok(n) => {
+                total += n as u64;
+                if total > cap {
+                    let _ = tx.send(Http::Over);
+                    return;
+                }
+                if line.ends_with(b"\n") {
+                    line.pop();
+                }
+                if line.ends_with(b"\r") {
+                    line.pop();
+                }
+                if tx
+                    .send(Http::Line(String::from_utf8_lossy(&line).into_owned()))
+                    .is_err()
+                {
                     return;
                 }
             }

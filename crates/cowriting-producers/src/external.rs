@@ -28,17 +28,17 @@
 //! content, a duplicate id — refuses the whole run with
 //! [`Error::Producer`](cowriting_workspace::error::Error::Producer) naming the producer and the
 //! field (`suggestions[2].span.end`): nothing of that run is filed. So is a
-//! non-zero exit (with stderr's first line), a timeout (`timeout_secs`) and a
-//! cancel.
+//! non-zero exit (with stderr's first line), a timeout (`timeout_secs`), more
+//! output than `output_mib` and a cancel.
 
 use std::collections::BTreeMap;
 use std::process::Command;
-use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{failed, first_line, run_command, Cancel, Request, Run};
+use crate::process::{self, Limits};
+use crate::{failed, first_line, Cancel, Request, Run};
 use cowriting_core::contract::{sort_suggestions, validate_suggestion, Revision, Source, SCHEMA_VERSION};
 use cowriting_core::model::type_name as kind;
 use cowriting_workspace::config::ExternalConfig;
@@ -75,7 +75,7 @@ pub fn run(name: &str, cfg: &ExternalConfig, req: &Request, cancel: &Cancel) -> 
     let input = serde_json::to_vec(&ExternalRequest::of(req)).expect("a request serializes");
     let mut cmd = Command::new(&cfg.command);
     cmd.args(&cfg.args);
-    let out = run_command(name, cmd, &input, Duration::from_secs(cfg.timeout_secs), cancel)?;
+    let out = process::run(name, cmd, &input, &Limits::external(name, cfg), cancel)?;
     if !out.status.success() {
         let how = match out.status.code() {
             Some(code) => format!("exited with status {code}"),

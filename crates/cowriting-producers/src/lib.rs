@@ -15,16 +15,16 @@
 //! identity) and returns a [`Run`]; nothing here touches the workspace — filing
 //! the suggestions as proposals is [`cowriting_workspace::ledger`]'s job. Commands come only
 //! from the user's [`cowriting_workspace::config::Config`], never from the workspace, and are
-//! started without a shell, with document text on stdin or as an argument.
+//! started without a shell, with document text on stdin or as an argument, each
+//! through [`process`]: in its own process group, ended when this process dies,
+//! within its producer's limits of time and output.
 
-use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use cowriting_core::contract::{Producer, Suggestion};
 use cowriting_core::offset::FileByteRange;
-use cowriting_workspace::error::{Error, Result};
+use cowriting_workspace::error::Error;
 
 #[cfg(feature = "harper")]
 pub mod checker;
@@ -35,6 +35,7 @@ pub mod external;
 #[cfg(feature = "harper")]
 pub mod harper;
 pub mod pass;
+pub mod process;
 pub mod review;
 pub mod spelling;
 pub mod suggest;
@@ -86,93 +87,6 @@ impl Cancel {
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::SeqCst)
     }
-}
-
-/// What a finished subprocess gave back.
-#[derive(Debug)]
-pub struct Output {
-    pub status: ExitStatus,
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
-}
-
-/// Run `cmd` (never through a shell) with `stdin` written to it, until it exits,
-/// `timeout` passes or `cancel` is set; the last two kill it. `what` names the
-/// producer in errors.
-pub fn run_command(
-    what: &str,
-    mut cmd: Command,
-    stdin: &[u8],
-    timeout: Duration,
-    cancel: &Cancel,
-) -> Result<Output> {
-    use std::io::{Read, Write};
-    let program = cmd.get_program().to_string_lossy().into_owned();
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child: Child = cmd.spawn().map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Error::NotInstalled {
-                producer: what.to_owned(),
-                program: program.clone(),
-                hint: None,
-            }
-        } else {
-            Error::Producer {
-                producer: what.to_owned(),
-                message: format!("cannot start {program:?}: {e}"),
-            }
-        }
-    })?;
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let stdin = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        // A producer that exits without reading its input is not an error here.
-        let _ = input.write_all(&stdin);
-    });
-    let mut out = child.stdout.take().expect("stdout is piped");
-    let mut err = child.stderr.take().expect("stderr is piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out.read_to_end(&mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err.read_to_end(&mut buf);
-        buf
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(Error::io(&program))? {
-            break status;
-        }
-        let stop = if cancel.is_cancelled() {
-            Some(Error::Cancelled {
-                what: what.to_owned(),
-            })
-        } else if started.elapsed() >= timeout {
-            Some(Error::TimedOut {
-                what: what.to_owned(),
-                secs: timeout.as_secs(),
-            })
-        } else {
-            None
-        };
-        if let Some(e) = stop {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(e);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = writer.join();
-    Ok(Output {
-        status,
-        stdout: out_reader.join().unwrap_or_default(),
-        stderr: err_reader.join().unwrap_or_default(),
-    })
 }
 
 /// A producer failure with a one-line message.

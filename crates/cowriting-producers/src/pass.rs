@@ -61,7 +61,8 @@ fn producer(transport: Transport, model: Option<&str>) -> Producer {
 /// Ask each of `prompts` in turn and hand on what comes back. A thread's
 /// answer has one reply: a second is [`Event::Invalid`]. An error from
 /// `on_event` (filing failed) stops the pass with it; cancel or a timeout
-/// stops it with [`Error::Cancelled`] / [`Error::TimedOut`] — in every case
+/// stops it with [`Error::Cancelled`] / [`Error::TimedOut`], more output than
+/// Claude's cap with [`Error::Producer`] ([`crate::process`]) — in every case
 /// what `on_event` already did stays done.
 pub fn run(
     cfg: &ClaudeConfig,

@@ -245,6 +245,81 @@ pub fn place(
     Ok(scope.start + r.start..scope.start + r.end)
 }
 
+/// The parts of a text a turn showed Claude, one request each (a review's
+/// [`sections`], a thread's text), with the char offset of each part's start,
+/// counted once ([`Parts::new`]: one walk over the text). An item is placed in
+/// the part it answers, where its `occurrence` counts — as the prompt tells
+/// Claude — and its char range counted from that part's start: placing an
+/// item costs its part, never the whole text, so a turn's placing is linear
+/// in its items and its text together.
+#[derive(Clone, Debug, Default)]
+pub struct Parts {
+    /// Byte range of each part, and the char offset of its start.
+    parts: Vec<(Range<usize>, usize)>,
+}
+
+/// Where an item was placed: bytes and chars of the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub bytes: Range<usize>,
+    pub chars: Range<usize>,
+}
+
+impl Parts {
+    /// `parts`: byte ranges of `text`, in order, on char boundaries.
+    pub fn new(text: &str, parts: Vec<Range<usize>>) -> Parts {
+        let (mut byte, mut chars) = (0, 0);
+        let parts = parts
+            .into_iter()
+            .map(|p| {
+                debug_assert!(p.start >= byte && p.end >= p.start, "parts in order");
+                chars += text[byte..p.start].chars().count();
+                byte = p.start;
+                (p, chars)
+            })
+            .collect();
+        Parts { parts }
+    }
+
+    pub fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parts.is_empty()
+    }
+
+    /// The byte range of part `part` (1-based).
+    pub fn get(&self, part: usize) -> Option<Range<usize>> {
+        self.part(part).map(|(r, _)| r.clone())
+    }
+
+    fn part(&self, part: usize) -> Option<&(Range<usize>, usize)> {
+        part.checked_sub(1).and_then(|i| self.parts.get(i))
+    }
+
+    /// [`place`] `quote` in part `part` (1-based) of `text` (the text the
+    /// parts were made of). `None`: there is no such part.
+    pub fn place(
+        &self,
+        text: &str,
+        part: usize,
+        quote: &str,
+        occurrence: Option<u32>,
+        loose: bool,
+    ) -> Option<Result<Placed, Unplaced>> {
+        let (range, chars) = self.part(part)?;
+        Some(place(text, range.clone(), quote, occurrence, loose).map(|at| {
+            let start = chars + text[range.start..at.start].chars().count();
+            let end = start + text[at.clone()].chars().count();
+            Placed {
+                bytes: at,
+                chars: start..end,
+            }
+        }))
+    }
+}
+
 fn exact_occurrences(text: &str, quote: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut from = 0;
@@ -670,6 +745,48 @@ mod tests {
         // Multi-byte text.
         let m = "é café, café";
         assert_eq!(place(m, 0..m.len(), "café", Some(2), false), Ok(10..15));
+    }
+
+    #[test]
+    fn parts_place_in_their_part_with_chars_counted_from_its_start() {
+        // Multi-byte text, the same line in every part.
+        let t = "é Say it. Say it.\n日本 Say it. Once.\n🎉 Say it. Say it.\n";
+        let cuts: Vec<Range<usize>> = {
+            let mut at = 0;
+            t.split_inclusive('\n')
+                .map(|l| {
+                    at += l.len();
+                    at - l.len()..at
+                })
+                .collect()
+        };
+        let parts = Parts::new(t, cuts.clone());
+        assert_eq!(parts.len(), 3);
+        let naive_chars = |r: &Range<usize>| t[..r.start].chars().count()..t[..r.end].chars().count();
+        for (i, part) in cuts.iter().enumerate() {
+            // Occurrence 1 is the first of this part, not of the text.
+            let got = parts.place(t, i + 1, "Say it.", Some(1), false).unwrap().unwrap();
+            assert_eq!(
+                got.bytes.start,
+                part.start + t[part.clone()].find("Say it.").unwrap()
+            );
+            assert_eq!(got.chars, naive_chars(&got.bytes));
+        }
+        // Unique in its part, though in every part of the text.
+        let got = parts.place(t, 2, "Say it.", None, false).unwrap().unwrap();
+        assert_eq!(&t[got.bytes.clone()], "Say it.");
+        assert_eq!(got.chars, naive_chars(&got.bytes));
+        assert_eq!(
+            parts.place(t, 1, "Say it.", None, false),
+            Some(Err(Unplaced::Ambiguous { count: 2 }))
+        );
+        // Not looked for outside its part.
+        assert_eq!(
+            parts.place(t, 1, "Once.", None, false),
+            Some(Err(Unplaced::NotFound))
+        );
+        assert_eq!(parts.place(t, 4, "Once.", None, false), None);
+        assert_eq!(parts.place(t, 0, "Once.", None, false), None);
     }
 
     #[test]

@@ -34,7 +34,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::{failed, first_line, run_command, Cancel, Request, Run};
+use crate::process::{self, Limits};
+use crate::{failed, first_line, Cancel, Request, Run};
 use cowriting_core::contract::{byte_span, sort_suggestions, Finding, Producer, Source, Suggestion};
 use cowriting_workspace::config::ValeConfig;
 use cowriting_workspace::error::Result;
@@ -58,7 +59,7 @@ pub fn run(cfg: &ValeConfig, req: &Request, cancel: &Cancel) -> Result<Run> {
     cmd.arg("--output=JSON")
         .arg(format!("--ext=.{ext}"))
         .args(&cfg.args);
-    let out = run_command(ID, cmd, req.bytes, Duration::from_secs(cfg.timeout_secs), cancel)?;
+    let out = process::run(ID, cmd, req.bytes, &Limits::vale(cfg), cancel)?;
     match out.status.code() {
         Some(0 | 1) => {}
         Some(2) => return Err(failed(ID, runtime_error(&out.stderr))),
@@ -83,8 +84,11 @@ pub fn run(cfg: &ValeConfig, req: &Request, cancel: &Cancel) -> Result<Run> {
 fn version(cfg: &ValeConfig, cancel: &Cancel) -> String {
     let mut cmd = Command::new(&cfg.command);
     cmd.arg("--version");
-    let timeout = VERSION_TIMEOUT.min(Duration::from_secs(cfg.timeout_secs.max(1)));
-    match run_command(ID, cmd, b"", timeout, cancel) {
+    let limits = Limits {
+        run: VERSION_TIMEOUT.min(Duration::from_secs(cfg.timeout_secs.max(1))),
+        ..Limits::vale(cfg)
+    };
+    match process::run(ID, cmd, b"", &limits, cancel) {
         Ok(out) if out.status.success() => {
             let line = first_line(&out.stdout);
             let v = line.strip_prefix("vale version").unwrap_or(&line).trim();

@@ -10,7 +10,9 @@
 //!                          # default: "api" when ANTHROPIC_API_KEY is set, else "cli"
 //! model = "sonnet"         # optional; no model id is built in
 //! command = "claude"       # the Claude Code executable
-//! timeout_secs = 180
+//! timeout_secs = 180       # a stream that prints nothing for this long is stopped
+//! run_secs = 600           # one request that runs this long is stopped, printing or not
+//! output_mib = 64          # the most Claude Code may print (stdout and stderr each)
 //! api_url = "https://api.anthropic.com"
 //! max_tokens = 4096
 //!
@@ -30,12 +32,20 @@
 //! [vale]
 //! command = "vale"
 //! args = []                      # e.g. ["--config", "/home/me/.vale.ini"]
+//! timeout_secs = 60              # the longest one run may take
+//! output_mib = 64                # the most it may print (stdout and stderr each)
 //!
 //! [external.mychecker]           # `cowriting suggest DOC --producer mychecker`
 //! command = "/usr/local/bin/mychecker"
 //! args = ["--json"]
 //! timeout_secs = 60
+//! output_mib = 64
 //! ```
+//!
+//! Every subprocess is bounded by its producer's limits: a run that goes on
+//! longer (`timeout_secs`; Claude's stream: `run_secs`, or `timeout_secs`
+//! without output) is stopped as timed out, one that prints more than
+//! `output_mib` MiB on its standard output or error is stopped as failed.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -81,7 +91,14 @@ pub struct ClaudeConfig {
     /// `None`: the transport's own default model.
     pub model: Option<String>,
     pub command: String,
+    /// How long a stream may print nothing (for an answer that is not
+    /// streamed: how long it may take).
     pub timeout_secs: u64,
+    /// How long one request may take, printing or not.
+    pub run_secs: u64,
+    /// The most Claude Code may print on its standard output, and on its
+    /// standard error (MiB); a streamed answer from the API is held to it too.
+    pub output_mib: u64,
     pub api_url: String,
     pub max_tokens: u32,
 }
@@ -93,6 +110,8 @@ impl Default for ClaudeConfig {
             model: None,
             command: "claude".into(),
             timeout_secs: 180,
+            run_secs: 600,
+            output_mib: DEFAULT_OUTPUT_MIB,
             api_url: "https://api.anthropic.com".into(),
             max_tokens: 4096,
         }
@@ -187,6 +206,8 @@ pub struct ValeConfig {
     pub command: String,
     pub args: Vec<String>,
     pub timeout_secs: u64,
+    /// The most Vale may print on its standard output, and on its standard error (MiB).
+    pub output_mib: u64,
 }
 
 impl Default for ValeConfig {
@@ -195,6 +216,7 @@ impl Default for ValeConfig {
             command: "vale".into(),
             args: Vec::new(),
             timeout_secs: 60,
+            output_mib: DEFAULT_OUTPUT_MIB,
         }
     }
 }
@@ -207,10 +229,22 @@ pub struct ExternalConfig {
     pub args: Vec<String>,
     #[serde(default = "default_external_timeout")]
     pub timeout_secs: u64,
+    /// The most it may print on its standard output, and on its standard error (MiB).
+    #[serde(default = "default_output_mib")]
+    pub output_mib: u64,
 }
 
 fn default_external_timeout() -> u64 {
     60
+}
+
+/// The most a producer's program may print on each of its outputs (MiB),
+/// unless its settings say otherwise: far more than any answer (a review
+/// part's is kilobytes), far less than the memory a runaway would take.
+pub const DEFAULT_OUTPUT_MIB: u64 = 64;
+
+fn default_output_mib() -> u64 {
+    DEFAULT_OUTPUT_MIB
 }
 
 /// Whether `command` names a program this machine can run: a path (it has a
@@ -337,6 +371,12 @@ mod tests {
         assert_eq!(c.claude.transport(true), Transport::Cli);
         assert_eq!(c.claude.model.as_deref(), Some("opus"));
         assert_eq!(c.external["lint"].timeout_secs, 60);
+        assert_eq!(c.external["lint"].output_mib, DEFAULT_OUTPUT_MIB);
+        assert_eq!((c.claude.run_secs, c.claude.output_mib), (600, 64));
+        let limits =
+            Config::parse("[claude]\nrun_secs = 5\noutput_mib = 1\n[vale]\noutput_mib = 2\n").unwrap();
+        assert_eq!((limits.claude.run_secs, limits.claude.output_mib), (5, 1));
+        assert_eq!(limits.vale.output_mib, 2);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("sub/config.toml");
         c.save_to(&path).unwrap();

@@ -141,8 +141,10 @@ pub enum Error {
     Producer { producer: String, message: String },
     #[error("{what} was cancelled; nothing was filed")]
     Cancelled { what: String },
-    #[error("{what} timed out after {secs} s; nothing was filed")]
-    TimedOut { what: String, secs: u64 },
+    /// `limit` says which limit it reached and the setting that sets it:
+    /// `"without output ([claude] timeout_secs)"`, `"of running ([claude] run_secs)"`.
+    #[error("{what} timed out after {secs} s {limit}; nothing was filed")]
+    TimedOut { what: String, secs: u64, limit: String },
     /// `program` is not on `PATH`; `hint` says what else would do.
     #[error("{producer}: {program:?} is not installed (not found on PATH){}", hint_text(.hint))]
     NotInstalled {

@@ -62,8 +62,12 @@ pub struct Turn {
     pub doc_id: String,
     /// The text Claude was shown.
     pub snapshot: String,
-    /// The part of it under review (bytes of `snapshot`): where quotes are looked for.
+    /// The part of it under review (bytes of `snapshot`).
     pub scope: Range<usize>,
+    /// The parts of `scope` Claude was shown one request at a time (a
+    /// thread: its text): an item is placed in the part it answers
+    /// ([`review::Parts`]).
+    parts: review::Parts,
     pub instruction: Option<String>,
     /// The thread asked, for [`Ask::Thread`].
     pub thread: Option<String>,
@@ -106,10 +110,6 @@ pub fn remembered(ws: &Workspace, doc: &DocPath) -> Vec<Remembered> {
         .collect()
 }
 
-fn byte_to_char(text: &str, byte: usize) -> usize {
-    text[..byte].chars().count()
-}
-
 impl Turn {
     /// A review pass over `scope` (chars of the session's text; the whole
     /// text when `None`), cut into parts within the model's budget.
@@ -132,13 +132,13 @@ impl Turn {
         let parts = review::sections(&snapshot, scope.clone(), review::SECTION_CHARS);
         let count = parts.len();
         let prompts = parts
-            .into_iter()
+            .iter()
             .enumerate()
             .map(|(i, part)| {
                 review::review_prompt(&ReviewRequest {
                     doc_id: s.doc_path().as_str(),
                     text: &snapshot,
-                    part,
+                    part: part.clone(),
                     index: i + 1,
                     count,
                     instruction: instruction.as_deref(),
@@ -146,12 +146,14 @@ impl Turn {
                 })
             })
             .collect();
+        let parts = review::Parts::new(&snapshot, parts);
         Ok(Turn {
             turn_id: cowriting_core::model::new_turn_id(),
             ask: Ask::Review,
             doc_id: s.doc_path().to_string(),
             snapshot,
             scope,
+            parts,
             instruction,
             thread: None,
             prompts,
@@ -196,12 +198,14 @@ impl Turn {
             instruction: instruction.as_deref(),
             memory: &memory,
         });
+        let parts = review::Parts::new(&snapshot, vec![anchored.clone()]);
         Ok(Turn {
             turn_id: cowriting_core::model::new_turn_id(),
             ask: Ask::Thread,
             doc_id: s.doc_path().to_string(),
             snapshot,
             scope: anchored,
+            parts,
             instruction,
             thread: Some(thread.to_owned()),
             prompts: vec![prompt],
@@ -219,16 +223,18 @@ impl Turn {
         e
     }
 
-    /// File `item` (line `line` of the answer, made by `by`) in `s`, whose
-    /// text is the turn's copy changed by `change` (`None`: unchanged).
-    /// An error is the disk's or the sidecar's; an item that cannot be
-    /// placed is [`Landed::Skipped`]; a reply is kept for [`Turn::finish`]
-    /// (`None`).
+    /// File `item` (line `line` of the answer to part `part`, 1-based, made
+    /// by `by`) in `s`, whose text is the turn's copy changed by `change`
+    /// (`None`: unchanged). The item is placed in the part Claude was shown
+    /// when it wrote it. An error is the disk's or the sidecar's; an item
+    /// that cannot be placed is [`Landed::Skipped`]; a reply is kept for
+    /// [`Turn::finish`] (`None`).
     pub fn file(
         &mut self,
         s: &mut Session,
         change: Option<&ChangeSet>,
         line: usize,
+        part: usize,
         item: Item,
         by: &ContractProducer,
     ) -> Result<Option<Landed>> {
@@ -247,15 +253,13 @@ impl Turn {
                 return Ok(None);
             }
         };
-        let at = match review::place(&self.snapshot, self.scope.clone(), quote, occurrence, loose) {
-            Ok(r) => r,
-            Err(why) => return skip(why.to_string()),
+        let at = match self.parts.place(&self.snapshot, part, quote, occurrence, loose) {
+            None => return skip(format!("part {part} was never asked for")),
+            Some(Err(why)) => return skip(why.to_string()),
+            Some(Ok(at)) => at,
         };
-        let shown = self.snapshot[at.clone()].to_owned();
-        let range = CharRange::new(
-            byte_to_char(&self.snapshot, at.start),
-            byte_to_char(&self.snapshot, at.end),
-        );
+        let shown = self.snapshot[at.bytes].to_owned();
+        let range = CharRange::new(at.chars.start, at.chars.end);
         let now = match change {
             None => Some(range),
             Some(c) => c.map_range(range, RangeAssoc::Exclusive),
@@ -522,13 +526,18 @@ pub fn drive(
                     out.add(&landed);
                     progress(&out, part, Some(&landed));
                 }
-                Event::Item { line, item, by, .. } => {
+                Event::Item {
+                    line,
+                    part: in_part,
+                    item,
+                    by,
+                } => {
                     out.items += 1;
                     last_by = Some(by.clone());
                     let mut landed = None;
                     let mut item = Some(item);
                     in_session(&snapshot, &mut |s, change| {
-                        landed = turn.file(s, change, line, item.take().expect("filed once"), by)?;
+                        landed = turn.file(s, change, line, in_part, item.take().expect("filed once"), by)?;
                         out.warnings.extend(s.take_warnings());
                         Ok(())
                     })?;
@@ -574,8 +583,8 @@ pub fn stopped_info(e: &Error) -> ErrorInfo {
     let mut info = e.info();
     info.message = match e {
         Error::Cancelled { .. } => "cancelled; what was filed before stays filed".into(),
-        Error::TimedOut { secs, .. } => {
-            format!("timed out: nothing came for {secs} s; what was filed before stays filed")
+        Error::TimedOut { secs, limit, .. } => {
+            format!("timed out after {secs} s {limit}; what was filed before stays filed")
         }
         _ => format!("{}; what was filed before stays filed", info.message),
     };
