@@ -63,9 +63,9 @@ fn the_app_and_the_cli_show_one_proposal_thread_and_span_alike() {
     assert_eq!(listed["proposals"], app["proposals"]);
     let p = &listed["proposals"][0];
     assert_eq!(p["id"], filed["id"]);
-    // The accept changed the bytes under it: its contract record was carried
-    // over to the new revision, under a new contract id.
-    assert_ne!(p["contract"]["proposalId"], filed["contract"]["proposalId"]);
+    // Another proposal's accept changed the bytes under it, and its contract
+    // record stays as filed (issue 31: a decision touches only what it decides).
+    assert_eq!(p["contract"]["proposalId"], filed["contract"]["proposalId"]);
     assert_eq!(p["author"]["model"], "claude-sonnet-4-5");
     assert_eq!(p["turnId"], "turn-1");
     assert_eq!(p["line"], 3);
