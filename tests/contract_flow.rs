@@ -97,8 +97,10 @@ fn cli_accept_change_reject_are_logged_and_counted() {
     assert_eq!(pending.matches("\"sidecarProposalId\"").count(), 4, "{pending}");
     // A record as the file holds it, by its sidecar id.
     let record = |id: &str| -> serde_json::Value {
-        let file: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(ws.file(".cowriting/suggestions/d.md.json")).unwrap()).unwrap();
+        let file: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(ws.file(".cowriting/suggestions/d.md.json")).unwrap(),
+        )
+        .unwrap();
         file["entries"]
             .as_array()
             .unwrap()
@@ -110,7 +112,10 @@ fn cli_accept_change_reject_are_logged_and_counted() {
     let (b_filed, c_filed, d_filed) = (record(&b), record(&c), record(&_d));
     ws.ok(&["accept", "d.md", &a]);
     // Deciding one of four leaves the other three records as filed (issue 31).
-    assert_eq!((record(&b), record(&c), record(&_d)), (b_filed, c_filed, d_filed.clone()));
+    assert_eq!(
+        (record(&b), record(&c), record(&_d)),
+        (b_filed, c_filed, d_filed.clone())
+    );
     ws.ok(&["accept", "d.md", &b, "--with", "DOS"]);
     ws.ok(&["reject", "d.md", &c]);
     assert_eq!(record(&_d), d_filed, "never re-minted by others' decisions");
@@ -280,7 +285,11 @@ fn stale_suggestions_are_refused_and_records_are_verified_at_decision_time() {
     s.replace(CharRange::new(0, 0), "Intro. ", EditKind::Typing)
         .unwrap();
     s.save().unwrap();
-    assert_eq!(std::fs::read(&pending_file).unwrap(), as_filed, "a save leaves the record as filed");
+    assert_eq!(
+        std::fs::read(&pending_file).unwrap(),
+        as_filed,
+        "a save leaves the record as filed"
+    );
     let saved = std::fs::read(ws.file("d.md")).unwrap();
     let ledger = Ledger::new(ws.path());
     let entry = &ledger.pending(s.doc_path()).unwrap()[0];
@@ -306,7 +315,11 @@ fn stale_suggestions_are_refused_and_records_are_verified_at_decision_time() {
     s.replace(CharRange::new(r.start.0, r.start.0 + 1), "s", EditKind::Typing)
         .unwrap();
     s.save().unwrap();
-    assert_eq!(std::fs::read(&pending_file).unwrap(), as_filed, "a stale entry is left as it was");
+    assert_eq!(
+        std::fs::read(&pending_file).unwrap(),
+        as_filed,
+        "a stale entry is left as it was"
+    );
     assert_eq!(
         s.accept(&filed[0].sidecar_id, None).unwrap_err().code(),
         ErrorCode::Stale

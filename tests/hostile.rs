@@ -646,11 +646,20 @@ fn shell_looking_bodies_are_text_never_run() {
     // The line and paragraph separators are characters a reader cannot see:
     // accept asks first (exit 3), then writes the text literally into the document.
     assert!(
-        v["proposals"].as_array().unwrap().iter().any(|p| p["hidden"].as_array().is_some_and(|h| h.len() == 2)),
+        v["proposals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["hidden"].as_array().is_some_and(|h| h.len() == 2)),
         "{v}"
     );
     let (refused, _) = h.run(&["accept", "a.md", &id]);
-    assert_eq!(refused.status.code(), Some(3), "{}", String::from_utf8_lossy(&refused.stderr));
+    assert_eq!(
+        refused.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
     h.ok(&["accept", "a.md", &id, "--confirm-hidden"]);
     assert_eq!(
         h.read("a.md"),

@@ -24,6 +24,7 @@
 
 mod export;
 mod pdf;
+mod rendering;
 mod sample;
 mod watch;
 mod window_guard;
@@ -874,6 +875,7 @@ fn main() {
             _ => 1,
         });
     }
+    rendering::choose();
     configure_checker();
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())

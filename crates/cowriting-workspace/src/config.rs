@@ -24,6 +24,10 @@
 //! [editor]
 //! autosave = "off"               # "off", "after_delay" or "on_focus_change"
 //! autosave_delay_secs = 2        # the pause after typing before "after_delay" saves
+//! rendering = "auto"             # the app's web view: "auto" (compositing off where there
+//!                                # is no GPU: it would be done in software), "compositing"
+//!                                # or "software"; WEBKIT_DISABLE_COMPOSITING_MODE, when set,
+//!                                # is obeyed as it is
 //!
 //! [producers]
 //! enabled = ["harper", "vale"]   # what "Check document" runs; unset: Harper, and
@@ -172,12 +176,28 @@ pub enum AutoSave {
     OnFocusChange,
 }
 
+/// How the app's web view draws: WebKitGTK's accelerated compositing, which
+/// without a GPU (Xvfb, a virtual machine, most remote desktops) is done in
+/// software, costing memory and frames (docs/performance.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rendering {
+    /// Compositing where the machine has a GPU (a DRM render node), off elsewhere.
+    #[default]
+    Auto,
+    /// WebKit's compositing, always.
+    Compositing,
+    /// Never composite.
+    Software,
+}
+
 /// The editor's behaviour.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct EditorConfig {
     pub autosave: AutoSave,
     pub autosave_delay_secs: u32,
+    pub rendering: Rendering,
 }
 
 impl Default for EditorConfig {
@@ -185,6 +205,7 @@ impl Default for EditorConfig {
         EditorConfig {
             autosave: AutoSave::Off,
             autosave_delay_secs: 2,
+            rendering: Rendering::Auto,
         }
     }
 }
