@@ -42,10 +42,12 @@ tour: cli
 ## Every test: Rust (unit, CLI, property, golden), UI (vitest + tsc), real-app end to end.
 test: deps test-rust test-ui test-e2e
 
-## The library and CLI tests build without Harper (fast); Harper's own tests run with it.
+## The library and CLI tests build without Harper (fast); Harper's own tests run with it;
+## the app's own unit tests (window guard, rendering, settings) in its crate.
 test-rust:
 	$(CARGO) test --locked
 	$(CARGO) test --locked --features harper --test producers_harper
+	$(CARGO) test --locked -p cowriting-desktop
 
 test-ui: deps
 	cd ui && $(NPM) run --silent typecheck && $(NPM) run --silent test

@@ -11,48 +11,12 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, active, click, fileDriver, idle, testHome, text, typeText, until, workspace } from "./support.mjs";
+import { ARTIFACTS, active, chooseExport as exportAs, click, fileDriver, idle, saveInDialog, testHome, text, typeText, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
 const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
 const painted = (b) => b.execute(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-
-/** The X window ids whose name matches `pattern` (none yet: []). */
-function windows(pattern) {
-  try {
-    return execFileSync("xdotool", ["search", "--name", pattern], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
-  } catch (e) {
-    if (e?.status === 1) return [];
-    throw e;
-  }
-}
-
-/** Answer the native Save dialog titled `title` with Return: the offered name, in the offered folder. */
-async function saveInDialog(title) {
-  const [id] = await until(() => {
-    const found = windows(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
-    return found.length ? found : null;
-  }, `the native Save dialog "${title}"`, 60_000);
-  // GTK puts the focus in the name field once the dialog is mapped; give it the keyboard, then Return.
-  await new Promise((r) => setTimeout(r, 1500));
-  execFileSync("xdotool", ["windowfocus", id]);
-  await new Promise((r) => setTimeout(r, 300));
-  execFileSync("xdotool", ["key", "--clearmodifiers", "Return"]);
-}
-
-/** Export the active document from the palette: `format` (a radio's value), with the review or not. */
-async function exportAs(b, format, withReview) {
-  await b.keys(["Control", "Shift", "p"]);
-  const input = await b.$(".palette-input");
-  await input.waitForDisplayed({ timeout: 60_000 });
-  await typeText(b, "export");
-  await click(b, '.palette-list li[data-command="export"]');
-  await (await b.$(".export-dialog")).waitForDisplayed({ timeout: 60_000 });
-  await click(b, `.export-format[value="${format}"]`);
-  const review = await b.$(".export-review");
-  if (format !== "critic" && (await review.isSelected()) !== withReview) await review.click();
-}
 
 test("Export… writes an HTML page, a PDF and CriticMarkup of the document as the writer has it", async () => {
   const ws = workspace();

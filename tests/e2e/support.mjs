@@ -233,3 +233,39 @@ export function fileDriver(env) {
   after(() => driver?.stop());
   return { withApp: (ws, f) => withApp(driver.port, ws, f) };
 }
+
+/** The X window ids whose name matches `pattern` (none yet: []). */
+export function windows(pattern) {
+  try {
+    return execFileSync("xdotool", ["search", "--name", pattern], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
+  } catch (e) {
+    if (e?.status === 1) return [];
+    throw e;
+  }
+}
+
+/** Answer the native Save dialog titled `title` with Return: the offered name, in the offered folder. */
+export async function saveInDialog(title) {
+  const [id] = await until(() => {
+    const found = windows(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+    return found.length ? found : null;
+  }, `the native Save dialog "${title}"`, 60_000);
+  // GTK puts the focus in the name field once the dialog is mapped; give it the keyboard, then Return.
+  await new Promise((r) => setTimeout(r, 1500));
+  execFileSync("xdotool", ["windowfocus", id]);
+  await new Promise((r) => setTimeout(r, 300));
+  execFileSync("xdotool", ["key", "--clearmodifiers", "Return"]);
+}
+
+/** Export… the active document from the palette: `format` (a radio's value), with the review or not; the dialog left open. */
+export async function chooseExport(b, format, withReview) {
+  await b.keys(["Control", "Shift", "p"]);
+  const input = await b.$(".palette-input");
+  await input.waitForDisplayed({ timeout: 60_000 });
+  await typeText(b, "export");
+  await click(b, '.palette-list li[data-command="export"]');
+  await (await b.$(".export-dialog")).waitForDisplayed({ timeout: 60_000 });
+  await click(b, `.export-format[value="${format}"]`);
+  const review = await b.$(".export-review");
+  if (format !== "critic" && (await review.isSelected()) !== withReview) await review.click();
+}

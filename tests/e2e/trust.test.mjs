@@ -22,7 +22,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { ARTIFACTS, active, cli, click, fileDriver, idle, tempDir, testHome, text, typeText, until } from "./support.mjs";
+import { ARTIFACTS, active, chooseExport, cli, click, fileDriver, idle, saveInDialog, tempDir, testHome, text, until } from "./support.mjs";
 
 const requests = [];
 let server;
@@ -90,36 +90,8 @@ const WATCH = () => {
 /** The text of every element matching `sel`, joined. */
 const texts = (b, sel) => b.execute((s) => Array.from(document.querySelectorAll(s), (e) => e.textContent).join(" | "), sel);
 
-/** The X window ids whose name matches `pattern`. */
-function windows(pattern) {
-  try {
-    return execFileSync("xdotool", ["search", "--name", pattern], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
-  } catch (e) {
-    if (e?.status === 1) return [];
-    throw e;
-  }
-}
-
-async function saveInDialog(title) {
-  const [id] = await until(() => {
-    const found = windows(`^${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
-    return found.length ? found : null;
-  }, `the native Save dialog "${title}"`);
-  await new Promise((r) => setTimeout(r, 1500));
-  execFileSync("xdotool", ["windowfocus", id]);
-  await new Promise((r) => setTimeout(r, 300));
-  execFileSync("xdotool", ["key", "--clearmodifiers", "Return"]);
-}
-
 async function exportAs(b, format, withReview) {
-  await b.keys(["Control", "Shift", "p"]);
-  await (await b.$(".palette-input")).waitForDisplayed({ timeout: 60_000 });
-  await typeText(b, "export");
-  await click(b, '.palette-list li[data-command="export"]');
-  await (await b.$(".export-dialog")).waitForDisplayed({ timeout: 60_000 });
-  await click(b, `.export-format[value="${format}"]`);
-  const review = await b.$(".export-review");
-  if ((await review.isSelected()) !== withReview) await review.click();
+  await chooseExport(b, format, withReview);
   assert.equal(await (await b.$(".export-remote-images")).isSelected(), false, "remote images are off unless asked");
   await click(b, ".export-ok");
 }
