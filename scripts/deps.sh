@@ -13,9 +13,11 @@ command -v cargo >/dev/null 2>&1 || {
 # the real-app tests (xdotool answers the native dialogs and reads the title
 # bar, pdftotext from poppler-utils reads the exported PDF), ImageMagick for
 # screenshots, Node.js for the UI.
+# dbus-x11 gives the app's GTK a session bus under Xvfb (without it every settings
+# write logs a dconf warning, thousands in an e2e run).
 pkgs=(build-essential pkg-config libwebkit2gtk-4.1-dev libssl-dev librsvg2-dev
       libayatana-appindicator3-dev xvfb xauth webkit2gtk-driver xdotool poppler-utils
-      imagemagick python3 nodejs npm)
+      imagemagick python3 nodejs npm dbus-x11)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -30,8 +32,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   echo "Installing Debian packages: ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # Another apt (an unattended upgrade, a second terminal) may hold the lock: wait
+  # for it, up to 10 minutes, rather than fail at once.
+  $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 # npm packages, exactly as locked.
