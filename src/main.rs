@@ -383,6 +383,17 @@ struct Batch {
 }
 
 impl Batch {
+    /// A filter names which proposals of a batch: without --all it is a usage error.
+    fn check(&self) -> Result<()> {
+        if !self.all && (self.turn.is_some() || self.producer.is_some()) {
+            return Err(Error::BadInput(
+                "--turn and --producer choose among the proposals of --all; with an id, leave them out"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
     fn filter(self) -> cowriting::ops::BatchFilter {
         cowriting::ops::BatchFilter {
             turn: self.turn,
@@ -659,8 +670,11 @@ fn run(cli: Cli) -> Result<i32> {
             id: Some(id),
             with,
             confirm_hidden,
-            ..
-        } => decided(&ctx, ops.accept(&doc, &id, with.as_deref(), confirm_hidden)?),
+            batch,
+        } => {
+            batch.check()?;
+            decided(&ctx, ops.accept(&doc, &id, with.as_deref(), confirm_hidden)?)
+        }
         Command::Accept {
             doc,
             batch,
@@ -671,8 +685,13 @@ fn run(cli: Cli) -> Result<i32> {
             ops.decide_all(&doc, BatchDecision::Accept, &batch.filter(), confirm_hidden)?,
         ),
         Command::Reject {
-            doc, id: Some(id), ..
-        } => decided(&ctx, ops.reject(&doc, &id)?),
+            doc,
+            id: Some(id),
+            batch,
+        } => {
+            batch.check()?;
+            decided(&ctx, ops.reject(&doc, &id)?)
+        }
         Command::Reject { doc, batch, .. } => batch_decided(
             &ctx,
             ops.decide_all(&doc, BatchDecision::Reject, &batch.filter(), false)?,
