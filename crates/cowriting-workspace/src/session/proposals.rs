@@ -424,6 +424,15 @@ impl Session {
         if ids.is_empty() {
             return Err(Error::BadInput("no proposals to accept".into()));
         }
+        // Each once: the shown sidecar is refreshed only after the batch, so a
+        // repeated id must not find its proposal's target text a second time.
+        let mut seen = HashSet::new();
+        let ids: Vec<String> = ids
+            .iter()
+            .filter(|id| seen.insert(id.as_str()))
+            .cloned()
+            .collect();
+        let ids = &ids[..];
         for attempt in 0..REDO_LIMIT {
             if attempt > 0 {
                 crate::fsutil::backoff(attempt);
