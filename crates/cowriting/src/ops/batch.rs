@@ -122,7 +122,9 @@ impl Ops {
                 }
                 BatchDecision::Reject => {
                     s.reject_all(&ids)?;
-                    decided = ids;
+                    // Another writer may have decided some since they were listed.
+                    let left: HashSet<String> = s.proposals().into_iter().map(|v| v.proposal.id).collect();
+                    decided = ids.into_iter().filter(|id| !left.contains(id)).collect();
                 }
             }
         }
