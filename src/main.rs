@@ -17,8 +17,8 @@ use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
 use cowriting::model::{to_js_json, Fingerprint};
 use cowriting::ops::{
-    DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, ExportFormat, InboxOut, ItemState, Ops, Propose,
-    ThreadChange,
+    BatchDecision, BatchOut, DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, ExportFormat, InboxOut,
+    ItemState, Ops, Propose, ThreadChange,
 };
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;
@@ -114,12 +114,18 @@ enum Command {
     },
     /// List pending proposals with their state: pending, stale or orphaned.
     Proposals { doc: String },
-    /// Accept a proposal: the document file and the sidecar are updated.
+    /// Accept a proposal, or with --all every pending one (of a turn, of a
+    /// producer): the document file and the sidecar are updated, a batch in one
+    /// transaction.
     Accept {
         doc: String,
-        id: String,
+        /// The proposal (`pr_…`); not with --all.
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        id: Option<String>,
+        #[command(flatten)]
+        batch: Batch,
         /// Accept with your own version of the replacement.
-        #[arg(long = "with", value_name = "TEXT")]
+        #[arg(long = "with", value_name = "TEXT", conflicts_with = "all")]
         with: Option<String>,
         /// Accept even though the replacement holds characters that are invisible
         /// or reorder the text around them (`proposals` lists them as "hidden");
@@ -127,8 +133,16 @@ enum Command {
         #[arg(long)]
         confirm_hidden: bool,
     },
-    /// Reject a proposal: it is removed; the document is untouched.
-    Reject { doc: String, id: String },
+    /// Reject a proposal, or with --all every one (of a turn, of a producer),
+    /// whatever its state: removed in one transaction; the document is untouched.
+    Reject {
+        doc: String,
+        /// The proposal (`pr_…`); not with --all.
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        id: Option<String>,
+        #[command(flatten)]
+        batch: Batch,
+    },
     /// Comment threads: new, reply, resolve, reopen.
     #[command(subcommand)]
     Thread(ThreadCommand),
@@ -352,6 +366,42 @@ enum ThreadCommand {
 }
 
 /// The text a command works on: found by content, or given as a byte span.
+/// A batch decision's selection (`accept --all`, `reject --all`).
+#[derive(Args)]
+struct Batch {
+    /// Every proposal of the document (accept: the pending ones; stale and
+    /// orphaned ones are listed as skipped), in one transaction.
+    #[arg(long)]
+    all: bool,
+    /// With --all: only the proposals of this turn.
+    #[arg(long = "turn", value_name = "ID", requires = "all")]
+    turn: Option<String>,
+    /// With --all: only the proposals of this producer (its id, e.g. `harper`,
+    /// `claude`; or the author's id or name).
+    #[arg(long, value_name = "NAME", requires = "all")]
+    producer: Option<String>,
+}
+
+impl Batch {
+    /// A filter names which proposals of a batch: without --all it is a usage error.
+    fn check(&self) -> Result<()> {
+        if !self.all && (self.turn.is_some() || self.producer.is_some()) {
+            return Err(Error::BadInput(
+                "--turn and --producer choose among the proposals of --all; with an id, leave them out"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn filter(self) -> cowriting::ops::BatchFilter {
+        cowriting::ops::BatchFilter {
+            turn: self.turn,
+            producer: self.producer,
+        }
+    }
+}
+
 #[derive(Args)]
 struct Target {
     /// The exact text to target.
@@ -617,11 +667,35 @@ fn run(cli: Cli) -> Result<i32> {
         }
         Command::Accept {
             doc,
-            id,
+            id: Some(id),
             with,
             confirm_hidden,
-        } => decided(&ctx, ops.accept(&doc, &id, with.as_deref(), confirm_hidden)?),
-        Command::Reject { doc, id } => decided(&ctx, ops.reject(&doc, &id)?),
+            batch,
+        } => {
+            batch.check()?;
+            decided(&ctx, ops.accept(&doc, &id, with.as_deref(), confirm_hidden)?)
+        }
+        Command::Accept {
+            doc,
+            batch,
+            confirm_hidden,
+            ..
+        } => batch_decided(
+            &ctx,
+            ops.decide_all(&doc, BatchDecision::Accept, &batch.filter(), confirm_hidden)?,
+        ),
+        Command::Reject {
+            doc,
+            id: Some(id),
+            batch,
+        } => {
+            batch.check()?;
+            decided(&ctx, ops.reject(&doc, &id)?)
+        }
+        Command::Reject { doc, batch, .. } => batch_decided(
+            &ctx,
+            ops.decide_all(&doc, BatchDecision::Reject, &batch.filter(), false)?,
+        ),
         Command::Thread(t) => cmd_thread(&ctx, t),
         Command::Export {
             doc,
@@ -843,6 +917,34 @@ fn decided(ctx: &Ctx, out: DecidedOut) -> Result<i32> {
     ctx.print(&out, |o| match o.outcome {
         DecidedOutcome::Rejected => format!("rejected {}", o.id),
         _ => format!("accepted {}; {} updated", o.id, o.document),
+    });
+    Ok(0)
+}
+
+/// A batch decision: one line; each proposal passed over said on stderr.
+fn batch_decided(ctx: &Ctx, out: BatchOut) -> Result<i32> {
+    warn(&out.warnings);
+    if !ctx.json {
+        for s in &out.skipped {
+            eprintln!("cowriting: skipped {}: {}", s.id, s.reason);
+        }
+    }
+    ctx.print(&out, |o| {
+        let verb = match o.outcome {
+            DecidedOutcome::Rejected => "rejected",
+            _ => "accepted",
+        };
+        if o.counts.matched == 0 {
+            return format!("no proposal of {} matched; nothing decided", o.document);
+        }
+        format!(
+            "{verb} {} of {} proposal{} in {}; {} skipped",
+            o.counts.decided,
+            o.counts.matched,
+            if o.counts.matched == 1 { "" } else { "s" },
+            o.document,
+            o.counts.skipped
+        )
     });
     Ok(0)
 }

@@ -452,6 +452,29 @@ fn accepting_all_of_a_turn_is_one_undo_step() {
 }
 
 #[test]
+fn a_batch_saved_at_once_skips_what_turned_stale_and_applies_each_id_once() {
+    let f = Fixture::new("cat and cat, one two three\n");
+    let mut s = f.open();
+    let cat = s.propose(CharRange::new(0, 3), "dog", opts()).unwrap();
+    let one_two = s.propose(CharRange::new(13, 20), "1 2", opts()).unwrap();
+    let two_three = s.propose(CharRange::new(17, 26), "2 3", opts()).unwrap();
+    let ids = [cat.clone(), cat.clone(), one_two.clone(), two_three.clone()];
+    let done = s.accept_batch_and_save(&ids).unwrap();
+    assert_eq!(
+        f.file(),
+        "dog and cat, 1 2 three\n",
+        "saved; the repeated id applied once"
+    );
+    assert_eq!(done.skipped.len(), 1, "{:?}", done.skipped);
+    assert_eq!(done.skipped[0].0, two_three, "made stale by the accept before it");
+    assert!(!s.is_dirty());
+    let left: Vec<String> = s.proposals().into_iter().map(|v| v.proposal.id).collect();
+    assert_eq!(left, vec![two_three]);
+    s.undo().unwrap();
+    assert_eq!(text(&s), "cat and cat, one two three\n", "one undo step");
+}
+
+#[test]
 fn a_turn_is_accepted_or_rejected_whole_and_only_its_own_proposals() {
     let f = Fixture::new("one two three four\n");
     let mut s = f.open();

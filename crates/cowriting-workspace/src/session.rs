@@ -73,7 +73,7 @@ mod sidecar;
 mod suggestions;
 mod threads;
 pub use backup::{Backup, BackupDecision, Restored, BACKUP_VERSION};
-pub use proposals::{Overlaps, Proposed};
+pub use proposals::{BatchAccepted, Overlaps, Proposed};
 
 /// The state of the position-bearing things, as undo restores it.
 #[derive(Clone, Debug, Default)]

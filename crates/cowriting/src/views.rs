@@ -444,6 +444,14 @@ pub fn proposals(s: &Session, unit: Unit) -> Vec<ProposalDto> {
         .collect()
 }
 
+/// Who produced a proposal, as listings group and filter by it: its contract's
+/// producer (`harper`, `claude`, …), else its author's label.
+pub fn producer_of(p: &ProposalDto) -> String {
+    p.contract
+        .as_ref()
+        .map_or_else(|| p.author.label.clone(), |c| c.producer.clone())
+}
+
 /// One proposal of the session, by its sidecar id.
 pub fn proposal(s: &Session, unit: Unit, id: &str) -> Option<ProposalDto> {
     proposals(s, unit).into_iter().find(|p| p.id == id)

@@ -17,6 +17,15 @@ pub struct Overlaps {
     pub overlapping: Vec<String>,
 }
 
+/// What [`Session::accept_batch_and_save`] did.
+#[derive(Debug)]
+pub struct BatchAccepted {
+    /// The change applied to the text (all the accepts, composed).
+    pub change: ChangeSet,
+    /// The proposals passed over, with why (stale or orphaned), in the order asked.
+    pub skipped: Vec<(String, Error)>,
+}
+
 /// What [`Session::propose_suggestion_once`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Proposed {
@@ -234,12 +243,15 @@ impl Session {
     /// The buffer half of an accept: checks, the change, the paint, the undo
     /// step and the unsaved decision.
     pub(super) fn accept_in_buffer(&mut self, id: &str, with: Option<&str>) -> Result<ChangeSet> {
-        self.accept_checked(id, with, |s, id, range| s.revalidate_entry(id, range))
+        let change = self.accept_checked(id, with, |s, id, range| s.revalidate_entry(id, range))?;
+        self.refresh();
+        Ok(change)
     }
 
     /// [`Session::accept_in_buffer`] with the contract check `members` (the
     /// proposal's ledger members as they hold before the change, given its id and
-    /// its range now).
+    /// its range now). The caller refreshes the shown sidecar afterwards (once,
+    /// for a batch: a refresh per proposal made accepting n of them O(n²)).
     fn accept_checked(
         &mut self,
         id: &str,
@@ -292,7 +304,6 @@ impl Session {
             chosen: Some(final_text),
             members,
         });
-        self.refresh();
         Ok(change)
     }
 
@@ -371,28 +382,129 @@ impl Session {
 
     /// Accept several proposals as one undo step (accept all of a turn). Stops at
     /// the first that cannot be accepted, leaving the ones before it accepted;
-    /// returns the combined change.
+    /// returns the combined change. Refused whole, before anything is decided,
+    /// when one would insert hidden characters not confirmed
+    /// ([`Session::confirm_hidden`]).
     ///
     /// One gesture, one read: the sidecar is read once, and every proposal's
     /// contract members are checked (and carried over) against the bytes as they
     /// are before the first accept — one hash of the document and one ledger
     /// read for the lot, not one per proposal.
     pub fn accept_all(&mut self, ids: &[String]) -> Result<ChangeSet> {
+        self.accept_all_impl(ids, false, None)
+    }
+
+    /// [`Session::accept_all`], then save, as one transaction ([`crate::txn`]):
+    /// the sidecar, the pending ledger file, the document (the commit point) and
+    /// the decision log are each written once for the whole batch, under one
+    /// hold of the document's lock. A crash anywhere leaves every proposal of
+    /// the batch pending with the text untouched, or every one decided.
+    pub fn accept_all_and_save(&mut self, ids: &[String]) -> Result<ChangeSet> {
+        self.accept_all_impl(ids, true, None)
+    }
+
+    /// A batch of accepts (`cowriting accept --all`): [`Session::accept_all_and_save`],
+    /// except that a proposal that cannot be accepted as it is now — stale or
+    /// orphaned, perhaps by an earlier accept of the batch whose target
+    /// overlapped its own — is passed over and answered in
+    /// [`BatchAccepted::skipped`] instead of stopping the batch. Hidden
+    /// characters not confirmed still refuse the whole batch first.
+    pub fn accept_batch_and_save(&mut self, ids: &[String]) -> Result<BatchAccepted> {
+        let mut skipped = Vec::new();
+        let change = self.accept_all_impl(ids, true, Some(&mut skipped))?;
+        Ok(BatchAccepted { change, skipped })
+    }
+
+    fn accept_all_impl(
+        &mut self,
+        ids: &[String],
+        save: bool,
+        mut skipped: Option<&mut Vec<(String, Error)>>,
+    ) -> Result<ChangeSet> {
         if ids.is_empty() {
             return Err(Error::BadInput("no proposals to accept".into()));
         }
-        {
-            let _lock = lock_existing(&self.store, &self.doc_path)?;
+        // Each once: the shown sidecar is refreshed only after the batch, so a
+        // repeated id must not find its proposal's target text a second time.
+        let mut seen = HashSet::new();
+        let ids: Vec<String> = ids
+            .iter()
+            .filter(|id| seen.insert(id.as_str()))
+            .cloned()
+            .collect();
+        let ids = &ids[..];
+        for attempt in 0..REDO_LIMIT {
+            if attempt > 0 {
+                crate::fsutil::backoff(attempt);
+            }
+            let lock = lock_existing(&self.store, &self.doc_path)?;
             self.check_sidecar()?;
+            if save && !self.is_dirty() && self.changed_on_disk()? {
+                self.reload_from_disk()?;
+            }
             let fresh = self.store.load_or_empty(&self.doc_path)?;
             self.adopt(fresh);
+            let lock = if save {
+                Some(lock)
+            } else {
+                drop(lock);
+                None
+            };
+            self.check_all_confirmed(ids)?;
+            let mut checked = self.revalidate_entries(ids);
+            let unsaved_before = self.unsaved.len();
+            if let Some(list) = skipped.as_deref_mut() {
+                list.clear();
+            }
+            let decided = self.decide_all(ids, |s, id| {
+                let members = checked.remove(id).unwrap_or(Ok(None));
+                match s.accept_checked(id, None, |_, _, _| members) {
+                    Ok(change) => Ok(Some(change)),
+                    Err(e) if matches!(e.code(), ErrorCode::Stale | ErrorCode::Orphaned) => {
+                        match skipped.as_deref_mut() {
+                            Some(list) => {
+                                list.push((id.to_owned(), e));
+                                Ok(None)
+                            }
+                            None => Err(e),
+                        }
+                    }
+                    Err(e) => Err(e),
+                }
+            });
+            self.refresh();
+            let change = decided?;
+            let Some(lock) = lock else {
+                return Ok(change);
+            };
+            if self.unsaved.len() == unsaved_before {
+                // Nothing of the batch could be accepted: nothing to write.
+                return Ok(change);
+            }
+            let ops = self.unsaved.clone();
+            match self.commit_ops(&lock, "accept", &ops, true) {
+                Ok(after) => {
+                    self.unsaved.clear();
+                    self.saved_now();
+                    self.adopt(after);
+                    drop(lock);
+                    self.sweep_strays();
+                    return Ok(change);
+                }
+                Err(e) => {
+                    // Not on disk: neither the decisions nor their text (one
+                    // merged undo step).
+                    self.unsaved.truncate(unsaved_before);
+                    self.undo_buffer_only();
+                    self.refresh();
+                    match e {
+                        CommitError::Changed => continue,
+                        CommitError::Failed(e) => return Err(e),
+                    }
+                }
+            }
         }
-        self.check_all_confirmed(ids)?;
-        let mut checked = self.revalidate_entries(ids);
-        self.decide_all(ids, |s, id| {
-            let members = checked.remove(id).unwrap_or(Ok(None));
-            s.accept_checked(id, None, |_, _, _| members).map(Some)
-        })
+        Err(self.gave_up("accept"))
     }
 
     /// Reject several proposals as one undo step (reject all of a turn), in one
@@ -485,7 +597,8 @@ impl Session {
         (op, review)
     }
 
-    /// Decide each of `ids` in turn, then merge what was done into one undo step.
+    /// Decide each of `ids` in turn, then merge what was done into one undo step
+    /// (`decide` answers `None` for one it passed over: no step of its own).
     /// The first failure stops it; it is returned only when nothing was decided.
     pub(super) fn decide_all(
         &mut self,
@@ -497,12 +610,11 @@ impl Session {
         let mut failure = None;
         for id in ids {
             match decide(self, id) {
-                Ok(change) => {
-                    if let Some(c) = change {
-                        total = total.compose(&c).expect("consecutive changes compose");
-                    }
+                Ok(Some(c)) => {
+                    total = total.compose(&c).expect("consecutive changes compose");
                     done += 1;
                 }
+                Ok(None) => {}
                 Err(e) => {
                     failure = Some(e);
                     break;

@@ -128,6 +128,44 @@ pub struct DecidedOut {
     pub warnings: Vec<String>,
 }
 
+/// A batch decision (`accept --all`, `reject --all`): what was decided in its
+/// one transaction and what was passed over.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchOut {
+    pub document: String,
+    /// `accepted` or `rejected`: what was done to each of `decided`.
+    pub outcome: DecidedOutcome,
+    /// The proposals decided (`pr_…`), in sidecar order.
+    pub decided: Vec<String>,
+    /// The proposals the filter kept that were not decided, with why (an
+    /// accept takes pending ones only).
+    pub skipped: Vec<SkippedProposal>,
+    pub counts: BatchCounts,
+    /// Decision-log problems (the decisions went through).
+    pub warnings: Vec<String>,
+}
+
+/// How many proposals a batch met.
+#[derive(Clone, Copy, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchCounts {
+    /// Kept by the filter (`decided + skipped`).
+    pub matched: u32,
+    pub decided: u32,
+    pub skipped: u32,
+}
+
+/// A proposal a batch passed over.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SkippedProposal {
+    pub id: String,
+    pub state: cowriting_workspace::session::ProposalState,
+    /// Why it could not be decided as it is.
+    pub reason: String,
+}
+
 /// Decisions from the decision log.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct DecisionsOut {

@@ -75,10 +75,7 @@ pub fn doc_items(s: &Session, unit: Unit) -> std::result::Result<DocItems, Error
         .into_iter()
         .map(|p| InboxProposal {
             document: name.clone(),
-            producer: p
-                .contract
-                .as_ref()
-                .map_or_else(|| p.author.label.clone(), |c| c.producer.clone()),
+            producer: views::producer_of(&p),
             context: p.from.zip(p.to).and_then(|(f, e)| context(doc, unit, f, e)),
             proposal: p,
         })
@@ -130,13 +127,20 @@ fn context(doc: &Document, unit: Unit, from: u32, to: u32) -> Option<LineContext
     })
 }
 
+/// Whether `want` names this producer: the producer (a contract's, else the
+/// author's label), or the author's id or label; any case. The inbox's filter
+/// and a batch decision's ([`super::BatchFilter`]).
+pub(crate) fn producer_matches(want: &str, producer: &str, author: &views::AuthorDto) -> bool {
+    [producer, author.id.as_str(), author.label.as_str()]
+        .iter()
+        .any(|have| have.eq_ignore_ascii_case(want))
+}
+
 impl InboxFilter {
     fn keeps_producer(&self, producer: &str, author: &views::AuthorDto) -> bool {
-        self.producer.as_deref().is_none_or(|want| {
-            [producer, author.id.as_str(), author.label.as_str()]
-                .iter()
-                .any(|have| have.eq_ignore_ascii_case(want))
-        })
+        self.producer
+            .as_deref()
+            .is_none_or(|want| producer_matches(want, producer, author))
     }
 
     fn keeps_proposal(&self, p: &InboxProposal) -> bool {
