@@ -4,103 +4,23 @@
 
 use cowriting::model::{parse_artifact, serialize_artifact, to_js_json};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-const EXE: &str = env!("CARGO_BIN_EXE_cowriting");
 const DOC: &str = "# Notes\n\nThe quick brown fox jumps over the lazy dog.\n\nA second paragraph — with ünïcode 😀 and more words.\n";
 const CLAUDE: &str = "Co-authored-by: Claude <noreply@anthropic.com>";
 
-/// A temp git repository with its own HOME and no global or system git config.
-struct Repo {
-    dir: tempfile::TempDir,
-    home: tempfile::TempDir,
-}
+mod common;
+use common::git_repo::{text, Repo, EXE};
 
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
+/// What the tests here add to the shared repository.
 impl Repo {
     fn new() -> Repo {
-        let r = Repo {
-            dir: tempfile::tempdir().unwrap(),
-            home: tempfile::tempdir().unwrap(),
-        };
-        r.git(&["init", "-q", "-b", "main"]);
-        r.git(&["config", "user.name", "Writer"]);
-        r.git(&["config", "user.email", "writer@example.com"]);
-        r
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn file(&self, rel: &str) -> PathBuf {
-        self.path().join(rel)
-    }
-
-    fn write(&self, rel: &str, content: &str) {
-        let p = self.file(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, content).unwrap();
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.file(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-
-    fn isolate(&self, c: &mut Command) {
-        c.current_dir(self.path())
-            .env("HOME", self.home.path())
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "Writer")
-            .env("GIT_AUTHOR_EMAIL", "writer@example.com")
-            .env("GIT_COMMITTER_NAME", "Writer")
-            .env("GIT_COMMITTER_EMAIL", "writer@example.com")
-            .env("GIT_TERMINAL_PROMPT", "0")
-            .env("GIT_EDITOR", "true")
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .env_remove("GIT_INDEX_FILE");
-    }
-
-    fn run_git(&self, args: &[&str]) -> Output {
-        let mut c = Command::new("git");
-        self.isolate(&mut c);
-        c.args(args).output().unwrap()
-    }
-
-    /// git, expected to succeed; returns stdout.
-    fn git(&self, args: &[&str]) -> String {
-        let out = self.run_git(args);
-        assert!(
-            out.status.success(),
-            "git {args:?} failed: {}{}",
-            text(&out.stdout),
-            text(&out.stderr)
-        );
-        text(&out.stdout)
-    }
-
-    fn run_cw(&self, args: &[&str]) -> Output {
-        let mut c = Command::new(EXE);
-        self.isolate(&mut c);
-        c.arg("-w").arg(self.path()).args(args).output().unwrap()
+        Repo::init()
     }
 
     /// cowriting, expected to succeed; returns stdout.
     fn cw(&self, args: &[&str]) -> String {
-        let out = self.run_cw(args);
-        assert!(
-            out.status.success(),
-            "cowriting {args:?} failed ({:?}): {}",
-            out.status.code(),
-            text(&out.stderr)
-        );
-        text(&out.stdout).trim().to_owned()
+        text(&self.cw_ok(args).stdout).trim().to_owned()
     }
 
     fn propose(&self, find: &str, replace: &str, agent: &str) -> String {

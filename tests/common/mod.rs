@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests that drive the real `cowriting` binary.
 #![allow(dead_code)]
 
+pub mod git_repo;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::io::Write as _;
