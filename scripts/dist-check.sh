@@ -43,9 +43,13 @@ if [ -z "$deb" ] || [ ! -f "$deb" ]; then
 fi
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
 
-if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" && [ -z "${CI:-}" ]; then
-  echo "The package '$pkg' is already installed here; dist-check would replace and then remove it." >&2
-  echo "Remove it first (apt-get remove $pkg) and run again." >&2
+# A package installed by someone else is never replaced or removed, in CI or not;
+# one an earlier dist-check installed and could not remove (it was killed) carries
+# this mark, and is replaced and removed as the check's own.
+mark=/var/lib/cowriting-dist-check/installed
+if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" && [ ! -e "$mark" ]; then
+  echo "The package '$pkg' is installed here, not by dist-check: it is left alone." >&2
+  echo "dist-check needs to install its own build; remove yours first (apt-get remove $pkg) and run again." >&2
   exit 1
 fi
 
@@ -77,7 +81,7 @@ cleanup() {
   [ -z "$xvfb_pid" ] || kill "$xvfb_pid" 2>/dev/null || true
   if [ -n "$installed" ]; then
     say "removing the package"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -qq "$pkg" >/dev/null || status=1
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -qq "$pkg" >/dev/null && $sudo rm -f "$mark" || status=1
     if command -v cowriting >/dev/null 2>&1 || [ -e /usr/bin/cowriting-desktop ]; then
       echo "dist-check: FAILED: the binaries are still there after removing the package" >&2
       status=1
@@ -92,6 +96,8 @@ trap cleanup EXIT
 say "installing $deb"
 apt_update
 installed=1
+$sudo mkdir -p "$(dirname "$mark")"
+$sudo touch "$mark"
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall "$deb" >/dev/null
 dpkg-query -W -f='${Package} ${Version} ${Status}\n' "$pkg"
 dpkg-query -W -f='Depends: ${Depends}\n' "$pkg"
