@@ -90,7 +90,7 @@ export interface Backend {
   /** Ask Claude in a thread: its reply (and edits of the thread's text), as `reviewDocument` files a review. */
   askClaude(path: string, thread: string, instruction: string | null, job: string): Promise<ReviewOut>;
   settings(): Promise<SettingsDto>;
-  /** Harper's lints of each text (spelling and grammar as the writer types), in UTF-16 units of each. */
+  /** The spelling lints of each text (as the writer types: a Hunspell dictionary in the core), in UTF-16 units of each. */
   lint(texts: string[]): Promise<LintsOut>;
   /** Search every document (the open ones as the writer has them) and every thread. */
   search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean): Promise<SearchOut>;

@@ -73,8 +73,8 @@ export function buildCommands(app: App): Command[] {
       run: () => reviewWithClaude(app),
     },
     { id: "check", title: "Check document", keys: "F7", run: () => void checkDocument(app) },
-    { id: "spelling", title: "Toggle spelling and grammar as you type", keys: "", run: () => toggleSpelling(app) },
-    { id: "next-lint", title: "Next spelling or grammar issue", keys: "F8", run: () => app.view && void nextDiagnostic(app.view) },
+    { id: "spelling", title: "Toggle spelling as you type", keys: "", run: () => toggleSpelling(app) },
+    { id: "next-lint", title: "Next spelling issue", keys: "F8", run: () => app.view && void nextDiagnostic(app.view) },
     {
       id: "cancel-tasks",
       title: "Cancel running Claude and checker runs",

@@ -5,7 +5,7 @@
 // inline as word diffs and thread anchors (extensions/review-decorations.ts),
 // attribution gutter and tooltip (extensions/attribution.ts), the outline's
 // headings (extensions/outline.ts), hard-wrapped paragraphs shown re-flowed
-// when the writer wants (extensions/reflow.ts), spelling and grammar underlined
+// when the writer wants (extensions/reflow.ts), spelling underlined
 // as the writer types (extensions/spelling.ts), in a prose theme
 // (extensions/prose.ts), the new comment's box under the selection
 // (extensions/comment-box.ts), threads as notes in the right margin when it has

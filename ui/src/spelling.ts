@@ -1,4 +1,4 @@
-// Spelling and grammar as the writer types, as the app wires it
+// Spelling as the writer types, as the app wires it
 // (extensions/spelling.ts is the editor's side): the writer's on/off choice,
 // kept in this window's storage, the core's lint and dictionary calls, and the
 // toggle command.
@@ -31,5 +31,5 @@ export function toggleSpelling(app: App) {
   const on = !spellingEnabled();
   localStorage.setItem(KEY, on ? "on" : "off");
   if (app.view) refreshSpelling(app.view, on);
-  toast(on ? "Spelling and grammar are underlined as you type." : "Spelling and grammar as you type: off. Check document (F7) still checks.");
+  toast(on ? "Spelling is underlined as you type." : "Spelling as you type: off. Check document (F7) still checks spelling and grammar.");
 }

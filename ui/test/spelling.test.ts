@@ -75,7 +75,7 @@ describe("diagnosticsOf", () => {
     const added: string[] = [];
     const h = handlers({ addWord: async (w) => void added.push(w) });
     const [d, g] = diagnosticsOf(10, [lint(5, 8, "teh", ["the", "tea", "ten", "tech", "eh"]), lint(0, 4, "Some", ["Same"], "grammar")], h, () => undefined);
-    expect([d.from, d.to, d.severity, d.source]).toEqual([15, 18, "error", "Harper · spelling"]);
+    expect([d.from, d.to, d.severity, d.source]).toEqual([15, 18, "error", "Dictionary · spelling"]);
     expect(d.actions!.map((a) => a.name)).toEqual(["the", "tea", "ten", "tech", "Add to dictionary"]);
     expect(g.severity).toBe("warning");
     expect(g.actions!.map((a) => a.name)).toEqual(["Same"]);
@@ -173,7 +173,7 @@ describe("spelling (the extension)", () => {
       forEachDiagnostic(view.state, (d, from, to) => void out.push(`${d.source}:${view.state.sliceDoc(from, to)}`));
       return out;
     };
-    await vi.waitFor(() => expect(diagnostics()).toEqual(["Harper · spelling:Jorunn"]), { timeout: 10_000 });
+    await vi.waitFor(() => expect(diagnostics()).toEqual(["Dictionary · spelling:Jorunn"]), { timeout: 10_000 });
     const [d] = diagnosticsOf(0, [lint(0, 6, "Jorunn")], h, () => undefined);
     expect(d.actions![d.actions!.length - 1].name).toBe("Add to dictionary");
     // The tooltip's action, as the extension made it.

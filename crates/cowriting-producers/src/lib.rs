@@ -8,8 +8,9 @@
 //! | Claude, "edit this selection" | `claude -p` subprocess or the Messages API | [`claude`] |
 //! | Claude as an editor: a review pass, an answer in a thread (streamed JSON Lines) | the same, streaming | [`review`] (the format), [`claude_stream`] (the transports), [`pass`] (a turn) |
 //!
-//! Harper also lints the text on screen as the writer types ([`spelling`]):
-//! underlines, not proposals.
+//! Spelling as the writer types ([`spelling`]) is a Hunspell dictionary in
+//! process ([`hunspell`], the `spellbook` crate): underlines, not proposals.
+//! Harper runs only when asked (Check document).
 //!
 //! Every producer gets a [`Request`] (the exact document bytes and their
 //! identity) and returns a [`Run`]; nothing here touches the workspace — filing
@@ -34,6 +35,7 @@ pub mod eval;
 pub mod external;
 #[cfg(feature = "harper")]
 pub mod harper;
+pub mod hunspell;
 pub mod pass;
 pub mod process;
 pub mod review;

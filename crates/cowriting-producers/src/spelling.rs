@@ -1,13 +1,13 @@
-//! Spelling and grammar as the writer types: Harper's lints of the text on
-//! screen, each with its message and the replacements it offers, for the app
-//! to underline. Nothing is filed: a fix the writer clicks is the writer's own
-//! edit. (Check document is the other way in: it files Harper's findings as
-//! proposals, [`crate::suggest`].)
+//! Spelling as the writer types: the words of the text on screen checked
+//! against a Hunspell dictionary ([`crate::hunspell`], in process, a few MiB),
+//! each misspelled one with the dictionary's closest words, for the app to
+//! underline. Nothing is filed: a fix the writer clicks is the writer's own
+//! edit. Grammar is Harper's, on demand: Check document files its findings as
+//! proposals ([`crate::suggest`]), in the app's checker process, which starts
+//! only then and exits when idle.
 //!
 //! Both ways leave out spelling lints of the words in the workspace's
-//! [`Dictionary`]. Harper runs where `checker` says: in the app's
-//! checker process, else in this process; a build without the `harper`
-//! feature answers a producer error.
+//! [`Dictionary`].
 
 use cowriting_workspace::dictionary::Dictionary;
 use cowriting_workspace::error::Result;
@@ -41,25 +41,26 @@ pub fn silenced(category: &str, text: &str, start: usize, end: usize, dictionary
     category == SPELLING && text.get(start..end).is_some_and(|w| dictionary.contains(w))
 }
 
-/// Lint each of `texts` with Harper; the answer has one list per text, in
-/// order. Spelling lints of `dictionary`'s words are left out.
-pub fn lint(texts: &[String], dictionary: &Dictionary, cancel: &Cancel) -> Result<Vec<Vec<TextLint>>> {
-    let mut all = harper_lints(texts, cancel)?;
-    for (lints, text) in all.iter_mut().zip(texts) {
+/// Check the spelling of each of `texts` (Markdown blocks) against the
+/// Hunspell dictionary of `language`; the answer has one list per text, in
+/// order. `dictionary`'s words are left out.
+pub fn lint(
+    texts: &[String],
+    dictionary: &Dictionary,
+    language: &str,
+    cancel: &Cancel,
+) -> Result<Vec<Vec<TextLint>>> {
+    let speller = crate::hunspell::Speller::get(language)?;
+    let mut all = Vec::with_capacity(texts.len());
+    for text in texts {
+        if cancel.is_cancelled() {
+            return Err(cowriting_workspace::error::Error::Cancelled {
+                what: "spelling".into(),
+            });
+        }
+        let mut lints = speller.lint(text);
         lints.retain(|l| !silenced(&l.category, text, l.start, l.end, dictionary));
+        all.push(lints);
     }
     Ok(all)
-}
-
-#[cfg(feature = "harper")]
-fn harper_lints(texts: &[String], cancel: &Cancel) -> Result<Vec<Vec<TextLint>>> {
-    crate::checker::lint(texts, cancel)
-}
-
-#[cfg(not(feature = "harper"))]
-fn harper_lints(_texts: &[String], _cancel: &Cancel) -> Result<Vec<Vec<TextLint>>> {
-    Err(cowriting_workspace::error::Error::Producer {
-        producer: "harper".into(),
-        message: "this build of cowriting has no Harper (build with --features harper)".into(),
-    })
 }

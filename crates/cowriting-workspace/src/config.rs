@@ -29,6 +29,10 @@
 //!                                # or "software"; WEBKIT_DISABLE_COMPOSITING_MODE, when set,
 //!                                # is obeyed as it is
 //!
+//! [spelling]
+//! language = "en_US"             # the Hunspell dictionary spelling as you type checks
+//!                                # against (Debian: hunspell-en-us, hunspell-en-gb, …)
+//!
 //! [producers]
 //! enabled = ["harper", "vale"]   # what "Check document" runs; unset: Harper, and
 //!                                # each other checker whose program is installed
@@ -78,6 +82,8 @@ pub struct Config {
     pub editor: EditorConfig,
     #[serde(default)]
     pub claude: ClaudeConfig,
+    #[serde(default)]
+    pub spelling: SpellingConfig,
     #[serde(default)]
     pub producers: ProducersConfig,
     #[serde(default)]
@@ -206,6 +212,22 @@ impl Default for EditorConfig {
             autosave: AutoSave::Off,
             autosave_delay_secs: 2,
             rendering: Rendering::Auto,
+        }
+    }
+}
+
+/// Spelling as the writer types.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SpellingConfig {
+    /// The Hunspell dictionary's name (`en_US`, `en_GB`, …).
+    pub language: String,
+}
+
+impl Default for SpellingConfig {
+    fn default() -> Self {
+        SpellingConfig {
+            language: "en_US".into(),
         }
     }
 }

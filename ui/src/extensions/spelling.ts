@@ -1,6 +1,7 @@
-// Spelling and grammar as the writer types: Harper's lints of the Markdown
-// blocks on screen, underlined (spelling red, grammar amber, style blue), with
-// Harper's replacements in the tooltip. A replacement clicked is the writer's
+// Spelling as the writer types: the core's lints of the Markdown blocks on
+// screen (words not in the Hunspell dictionary, checked in process), underlined
+// (spelling red; a grammar or style category, should a lint carry one, amber or
+// blue), with the dictionary's closest words in the tooltip. A replacement clicked is the writer's
 // own edit (it goes to the core like typing, attributed to the human, one undo
 // step); "Add to dictionary" puts the word in the workspace's dictionary
 // (`.cowriting/dictionary.txt`), which silences it everywhere. Nothing is filed:
@@ -8,8 +9,8 @@
 //
 // Cost: only the top-level blocks that overlap the visible ranges are linted,
 // and each block's lints are kept by its text, so typing re-lints one paragraph
-// and scrolling back costs nothing. Harper runs in the core, off the UI thread
-// (in the app's checker process).
+// and scrolling back costs nothing. The core checks off the UI thread; Harper's
+// grammar is Check document's (F7), on demand.
 import { forceLinting, linter, lintKeymap, setDiagnostics, type Action, type Diagnostic } from "@codemirror/lint";
 import { syntaxTree } from "@codemirror/language";
 import { StateEffect, type EditorState, type Extension } from "@codemirror/state";
@@ -17,7 +18,7 @@ import { EditorView, keymap } from "@codemirror/view";
 import type { LintDto } from "../bindings/LintDto";
 
 export interface SpellingHandlers {
-  /** Harper's lints of each text, positions in UTF-16 units of each. */
+  /** The core's lints of each text, positions in UTF-16 units of each. */
   lint(texts: string[]): Promise<LintDto[][]>;
   /** Add a word to the workspace's dictionary. */
   addWord(word: string): Promise<void>;
@@ -153,7 +154,7 @@ export function diagnosticsOf(from: number, lints: LintDto[], handlers: Spelling
       from: from + l.from,
       to: from + l.to,
       severity: severityOf(l.category),
-      source: `Harper · ${l.category}`,
+      source: `Dictionary · ${l.category}`,
       message: l.message,
       markClass: `cm-lint-${l.category}`,
       actions,
@@ -198,7 +199,7 @@ export function lintSource(handlers: SpellingHandlers): (view: EditorView) => Pr
   };
 }
 
-/** Underline Harper's lints of what is on screen (see the file's header). */
+/** Underline the lints of what is on screen (see the file's header). */
 export function spelling(handlers: SpellingHandlers): Extension {
   return [
     linter(lintSource(handlers), {

@@ -7,13 +7,15 @@ use super::*;
 use cowriting_producers::spelling::{self, TextLint};
 use cowriting_workspace::dictionary::Dictionary;
 
-/// Lint `texts` (the app's paragraphs on screen, as it has them: unsaved text
-/// included) with Harper, leaving out spelling lints of the workspace's words;
-/// positions in `unit` of each text. Slow the first time (Harper loads): call
-/// it off any lock and off the UI thread.
+/// Check the spelling of `texts` (the app's paragraphs on screen, as it has
+/// them: unsaved text included) against the user's Hunspell dictionary
+/// (`[spelling] language`), leaving out the workspace's words; positions in
+/// `unit` of each text. The dictionary loads at the first call (tens of ms):
+/// call it off any lock and off the UI thread.
 pub fn lint_texts(ws: &Workspace, texts: &[String], unit: Unit, cancel: &Cancel) -> Result<LintsOut> {
     let dictionary = Dictionary::load(ws)?;
-    let all = spelling::lint(texts, &dictionary, cancel)?;
+    let language = Config::load()?.spelling.language;
+    let all = spelling::lint(texts, &dictionary, &language, cancel)?;
     Ok(LintsOut {
         unit,
         lints: all
