@@ -248,7 +248,7 @@ try {
     `${show(m.big)} — ${over(m.big, m.bareCm, "bare CodeMirror")}; per proposal ${f1(((m.big.anon - m.small.anon - (m.bareCm.anon - m.floor.anon)) * 1024) / 1000)} KiB anon`,
     "≤ +50 anon, ≤ +70 RSS over bare CodeMirror",
   ]);
-  memRows.push(["Harper's checker process, counted apart (spelling as you type starts it): small / 5 MB document", `${f1(m.small.checker)} / ${f1(m.big.checker)} MiB RSS`, "spelling ≤ +25 MiB"]);
+  memRows.push(["Harper's checker process, counted apart (Check document starts it; spelling as you type does not): small / 5 MB document", `${f1(m.small.checker)} / ${f1(m.big.checker)} MiB RSS`, "spelling ≤ +25 MiB"]);
   memRows.push(["Compositing", noGpu ? "off for all four (no GPU: the app's choice, given to the floors too)" : "WebKit's default (a GPU)", ""]);
 } catch (e) {
   console.error(`memory not measured: ${e.message} (build: make app; cargo build -p cowriting-desktop --example bare_window; cd ui && npx vite build --config perf/vite.config.ts)`);
