@@ -154,16 +154,28 @@ impl Speller {
 }
 
 /// `candidates` in order of closeness to `typed`: fewest edits first (optimal
-/// string alignment: a swap of two letters is one); among as close, those that
-/// hold every letter typed in order first (a letter left out, as in "writen"
-/// for "written", is likelier than one typed too many); else as the dictionary
-/// gave them.
+/// string alignment: a swap of two letters is one); among as close, one word
+/// before a split into two ("Tech" before "T eh"), then the same letters in
+/// another order ("teh" → "the"), then those that hold every letter typed, in
+/// order (a letter left out, as in "writen" for "written", is likelier than one
+/// typed too many); else as the dictionary gave them.
 fn closest_first(typed: &str, candidates: &mut [String]) {
-    let holds = |c: &str| {
-        let mut letters = c.chars();
-        typed.chars().all(|t| letters.any(|l| l == t))
+    let mut sorted_typed: Vec<char> = typed.to_lowercase().chars().collect();
+    sorted_typed.sort_unstable();
+    let kind = |c: &str| {
+        let mut letters: Vec<char> = c.to_lowercase().chars().collect();
+        letters.sort_unstable();
+        if letters == sorted_typed {
+            return 0; // the same letters, another order
+        }
+        let mut rest = c.chars();
+        if typed.chars().all(|t| rest.any(|l| l == t)) {
+            1 // every letter typed, in order: one was left out
+        } else {
+            2
+        }
     };
-    candidates.sort_by_key(|c| (strsim::osa_distance(typed, c), !holds(c)));
+    candidates.sort_by_key(|c| (strsim::osa_distance(typed, c), c.contains([' ', '-']), kind(c)));
 }
 
 /// The words of `text` (a Markdown block) to check, as byte ranges: its prose,
@@ -312,6 +324,11 @@ mod tests {
         let mut c: Vec<String> = ["deceive", "receive", "relieve"].map(String::from).into();
         closest_first("recieve", &mut c);
         assert_eq!(c[0], "receive", "two letters swapped: one edit: {c:?}");
+        // What en_GB's dictionary answers for "Teh": splits and an insertion
+        // are one edit too, but a swap is the slip.
+        let mut c: Vec<String> = ["T eh", "Te h", "Tech", "The", "Th"].map(String::from).into();
+        closest_first("Teh", &mut c);
+        assert_eq!(c[..3], ["The", "Tech", "Th"], "{c:?}");
     }
 
     #[test]
