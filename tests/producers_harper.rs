@@ -207,42 +207,6 @@ fn the_suggestion_filed_is_the_closest_of_harpers_not_its_first() {
     assert_eq!(s.replacement, "written");
 }
 
-/// Spelling as you type: the checker process lints texts as Harper does in
-/// process, each with its replacements closest first, and keeps serving checks.
-#[test]
-fn the_checker_process_lints_texts_as_harper_in_process_does() {
-    let texts = vec![
-        "The letter was writen by hand.".to_owned(),
-        "No mistakes here.".to_owned(),
-        "日本 and teh end.".to_owned(),
-    ];
-    let c = checker(Duration::from_secs(600));
-    let there = c.lint(&texts, &Cancel::new()).unwrap();
-    let here: Vec<_> = texts.iter().map(|t| harper::lint_text(t)).collect();
-    assert_eq!(there, here);
-    assert_eq!(there.len(), 3);
-    let writen = there[0]
-        .iter()
-        .find(|l| &texts[0][l.start..l.end] == "writen")
-        .expect("writen is linted");
-    assert_eq!(writen.category, "spelling");
-    assert_eq!(writen.replacements.first().map(String::as_str), Some("written"));
-    assert!(there[1].is_empty(), "{:#?}", there[1]);
-    let teh = there[2]
-        .iter()
-        .find(|l| &texts[2][l.start..l.end] == "teh")
-        .expect("teh is linted");
-    assert_eq!(
-        &texts[2][teh.start..teh.end],
-        "teh",
-        "byte spans after a multi-byte character"
-    );
-    // The same process still checks documents.
-    let pid = c.pid().expect("running");
-    c.check(&request(PROSE.as_bytes()), &Cancel::new()).unwrap();
-    assert_eq!(c.pid(), Some(pid));
-}
-
 /// A word added to the workspace's dictionary (by the CLI, in another process)
 /// is no longer linted, nor filed by Check document; removing it brings it back.
 #[test]

@@ -28,8 +28,7 @@
 //! `revision`, `sha256`, `text`); the answer is `{"suggestions": [...],
 //! "skipped": [...]}`, checked record by record as any external producer's
 //! answer is ([`super::external::from_value`]), or `{"error": "<one line>"}`.
-//! A request `{"lint": [texts…]}` lints texts as the writer types
-//! ([`crate::spelling`]); its answer is `{"lints": [[lint…]…]}`, one list per text.
+//! (Spelling as the writer types is not Harper's: [`crate::hunspell`].)
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -43,7 +42,6 @@ use serde::Deserialize;
 
 use super::external::{from_value, parse_output, ExternalRequest};
 use super::process::{self, Process};
-use super::spelling::TextLint;
 use super::{failed, harper, Cancel, Request, Run};
 use cowriting_workspace::error::{Error, Result};
 
@@ -99,15 +97,6 @@ pub fn configure(spec: Spec) -> Result<()> {
 /// Whether checks go to a checker process ([`configure`] was called).
 pub fn configured() -> bool {
     HOST.get().is_some()
-}
-
-/// Lint `texts` with Harper ([`crate::spelling`]) in the configured checker
-/// process, or in this process when none is [`configure`]d.
-pub fn lint(texts: &[String], cancel: &Cancel) -> Result<Vec<Vec<TextLint>>> {
-    match HOST.get() {
-        Some(host) => host.lint(texts, cancel),
-        None => Ok(texts.iter().map(|t| harper::lint_text(t)).collect()),
-    }
 }
 
 /// Check `req` with Harper in the configured checker process (starting one if
@@ -272,39 +261,6 @@ impl Checker {
         Ok(run)
     }
 
-    /// Lint `texts` in the process ([`crate::spelling`]), starting one if none is running.
-    pub fn lint(&self, texts: &[String], cancel: &Cancel) -> Result<Vec<Vec<TextLint>>> {
-        let value = self.exchange(&serde_json::json!({ "lint": texts }), cancel)?;
-        let lints: Vec<Vec<TextLint>> = value
-            .get("lints")
-            .cloned()
-            .map(serde_json::from_value)
-            .transpose()
-            .ok()
-            .flatten()
-            .ok_or_else(|| failed(harper::ID, "the checker process answered no lints"))?;
-        if lints.len() != texts.len() {
-            return Err(failed(
-                harper::ID,
-                format!(
-                    "the checker process linted {} of {} texts",
-                    lints.len(),
-                    texts.len()
-                ),
-            ));
-        }
-        // Spans the child got wrong are dropped, never shown on the wrong letters.
-        Ok(lints
-            .into_iter()
-            .zip(texts)
-            .map(|(ls, text)| {
-                ls.into_iter()
-                    .filter(|l| text.get(l.start..l.end).is_some())
-                    .collect()
-            })
-            .collect())
-    }
-
     /// Send one request line and read the answer line (an `{"error": …}`
     /// answer is an error). A child that dies, is cancelled or times out is
     /// killed; the next request starts another.
@@ -385,18 +341,12 @@ fn wait_for_line(r: &mut Running, cancel: &Cancel) -> std::result::Result<String
 }
 
 /// What the checker reads of a request line (the rest of it is the parent's):
-/// a document to check, or texts to lint.
+/// a document to check.
 #[derive(Deserialize)]
-#[serde(untagged)]
-enum Ask {
-    Lint {
-        lint: Vec<String>,
-    },
-    #[serde(rename_all = "camelCase")]
-    Check {
-        doc_id: String,
-        text: String,
-    },
+#[serde(rename_all = "camelCase")]
+struct Ask {
+    doc_id: String,
+    text: String,
 }
 
 /// The checker process: load Harper, then answer each request line of `input`
@@ -411,11 +361,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()>
         }
         let answer = match serde_json::from_str::<Ask>(&line) {
             Err(e) => serde_json::json!({ "error": format!("not a checker request: {e}") }),
-            Ok(Ask::Lint { lint }) => {
-                let lints: Vec<Vec<TextLint>> = lint.iter().map(|t| harper::lint_text(t)).collect();
-                serde_json::json!({ "lints": lints })
-            }
-            Ok(Ask::Check { doc_id, text }) => {
+            Ok(Ask { doc_id, text }) => {
                 let req = Request {
                     doc_id: &doc_id,
                     bytes: text.as_bytes(),

@@ -37,7 +37,6 @@ use harper_core::parsers::Markdown;
 use harper_core::spell::FstDictionary;
 use harper_core::{Dialect, Document};
 
-use crate::spelling::TextLint;
 use crate::{Request, Run};
 use cowriting_core::contract::{byte_span, sort_suggestions, Finding, Producer, Source, Suggestion};
 use cowriting_workspace::error::Result;
@@ -124,38 +123,6 @@ pub fn check(req: &Request) -> Result<Run> {
     sort_suggestions(&mut run.suggestions);
     Ok(run)
 }
-
-/// Lint `text` (parsed as Markdown) for the writer as they type: every lint
-/// Harper has, with its rule, message and replacements closest first
-/// ([`ranked_replacements`]; a lint may have none), spans as **bytes** of
-/// `text`, overlapping lints reduced as [`check`] does. The first call in a
-/// process loads Harper (see the module docs).
-pub fn lint_text(text: &str) -> Vec<TextLint> {
-    let (by_rule, bytes_at) = lints_by_rule(text);
-    let mut out: Vec<TextLint> = by_rule
-        .into_iter()
-        .flat_map(|(rule, lints)| lints.into_iter().map(move |l| (rule.clone(), l)))
-        .filter_map(|(rule, lint)| {
-            let (&start, &end) = (bytes_at.get(lint.span.start)?, bytes_at.get(lint.span.end)?);
-            (start <= end).then(|| TextLint {
-                start,
-                end,
-                category: lint.lint_kind.to_string_key().to_lowercase(),
-                rule,
-                message: one_line(&lint.message),
-                replacements: ranked_replacements(&text[start..end], &lint.suggestions)
-                    .into_iter()
-                    .take(MAX_REPLACEMENTS)
-                    .collect(),
-            })
-        })
-        .collect();
-    out.sort_by_key(|l| (l.start, l.end));
-    out
-}
-
-/// How many replacements a [`TextLint`] offers at most.
-const MAX_REPLACEMENTS: usize = 6;
 
 /// The finding of one lint of `rule`: its char span as bytes (`bytes_at` maps
 /// a char index to its byte offset, one past the end included) and its best
