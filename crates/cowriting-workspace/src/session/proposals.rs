@@ -211,30 +211,13 @@ impl Session {
             }
             let fresh = self.store.load_or_empty(&self.doc_path)?;
             self.adopt(fresh);
+            let unsaved_before = self.unsaved.len();
             let change = self.accept_in_buffer(id, with)?;
             if !save {
                 return Ok(change);
             }
-            let ops = self.unsaved.clone();
-            match self.commit_ops(&lock, "accept", &ops, true) {
-                Ok(after) => {
-                    self.unsaved.clear();
-                    self.saved_now();
-                    self.adopt(after);
-                    drop(lock);
-                    self.sweep_strays();
-                    return Ok(change);
-                }
-                Err(e) => {
-                    // Not on disk: neither the decision nor its text.
-                    self.unsaved.pop();
-                    self.undo_buffer_only();
-                    self.refresh();
-                    match e {
-                        CommitError::Changed => continue,
-                        CommitError::Failed(e) => return Err(e),
-                    }
-                }
+            if self.commit_accept_step(lock, unsaved_before)? {
+                return Ok(change);
             }
         }
         Err(self.gave_up("accept"))
@@ -481,30 +464,41 @@ impl Session {
                 // Nothing of the batch could be accepted: nothing to write.
                 return Ok(change);
             }
-            let ops = self.unsaved.clone();
-            match self.commit_ops(&lock, "accept", &ops, true) {
-                Ok(after) => {
-                    self.unsaved.clear();
-                    self.saved_now();
-                    self.adopt(after);
-                    drop(lock);
-                    self.sweep_strays();
-                    return Ok(change);
-                }
-                Err(e) => {
-                    // Not on disk: neither the decisions nor their text (one
-                    // merged undo step).
-                    self.unsaved.truncate(unsaved_before);
-                    self.undo_buffer_only();
-                    self.refresh();
-                    match e {
-                        CommitError::Changed => continue,
-                        CommitError::Failed(e) => return Err(e),
-                    }
-                }
+            if self.commit_accept_step(lock, unsaved_before)? {
+                return Ok(change);
             }
         }
         Err(self.gave_up("accept"))
+    }
+
+    /// Write the buffer's last accept step — one accept, or a batch merged into
+    /// one undo step: the unsaved decisions from `unsaved_before` on — with
+    /// every unsaved decision before it, as one transaction, then release
+    /// `lock`. `true` when written; `false` when the files changed under it
+    /// (the step is taken back and the caller redoes it on what is there now);
+    /// an error when the write failed (taken back too: neither the decisions
+    /// nor their text are on disk).
+    fn commit_accept_step(&mut self, lock: DocLock, unsaved_before: usize) -> Result<bool> {
+        let ops = self.unsaved.clone();
+        match self.commit_ops(&lock, "accept", &ops, true) {
+            Ok(after) => {
+                self.unsaved.clear();
+                self.saved_now();
+                self.adopt(after);
+                drop(lock);
+                self.sweep_strays();
+                Ok(true)
+            }
+            Err(e) => {
+                self.unsaved.truncate(unsaved_before);
+                self.undo_buffer_only();
+                self.refresh();
+                match e {
+                    CommitError::Changed => Ok(false),
+                    CommitError::Failed(e) => Err(e),
+                }
+            }
+        }
     }
 
     /// Reject several proposals as one undo step (reject all of a turn), in one
