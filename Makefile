@@ -43,8 +43,10 @@ tour: cli
 test: deps test-rust test-ui test-e2e
 
 ## The library and CLI tests build without Harper (fast); Harper's own tests run with it;
-## the app's own unit tests (window guard, rendering, settings) in its crate.
-test-rust:
+## the app's own unit tests (window guard, rendering, settings) in its crate. The app crate
+## embeds ui/dist at compile time, so the bundle is built first (with the hooks test-e2e uses,
+## so the app is not rebuilt twice); a fresh clone has no ui/dist.
+test-rust: ui-test
 	$(CARGO) test --locked
 	$(CARGO) test --locked --features harper --test producers_harper
 	$(CARGO) test --locked -p cowriting-desktop
