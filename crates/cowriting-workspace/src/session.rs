@@ -72,7 +72,7 @@ mod saving;
 mod sidecar;
 mod suggestions;
 mod threads;
-pub use backup::{Backup, BackupDecision, Restored, BACKUP_VERSION};
+pub use backup::{Backup, BackupDecision, Restored, UnsavedMark, BACKUP_VERSION};
 pub use proposals::{BatchAccepted, Overlaps, Proposed};
 
 /// The state of the position-bearing things, as undo restores it.

@@ -40,6 +40,14 @@ pub struct Backup {
     pub decisions: Vec<BackupDecision>,
     /// The char range of each of `records.attributions`.
     pub spans: Vec<[usize; 2]>,
+    /// Names this snapshot to the journal of changes appended after it (the
+    /// app's hot-exit journal): only lines carrying it apply. 0: no journal.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub epoch: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One unsaved decision.
@@ -53,6 +61,13 @@ pub struct BackupDecision {
     pub chosen: Option<String>,
 }
 
+/// The unsaved decisions as they were when [`Session::unsaved_mark`] was
+/// taken: equal marks, the same decisions (which proposals, which way, which
+/// alternative). The hot-exit journal appends text changes only while its
+/// snapshot's decisions still hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnsavedMark(Vec<Unsaved>);
+
 /// What [`Session::restore_backup`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Restored {
@@ -64,6 +79,11 @@ pub struct Restored {
 }
 
 impl Session {
+    /// See [`UnsavedMark`].
+    pub fn unsaved_mark(&self) -> UnsavedMark {
+        UnsavedMark(self.unsaved.clone())
+    }
+
     /// The buffer as a [`Backup`], or `None` when there is nothing unsaved.
     pub fn backup(&self) -> Option<Backup> {
         if !self.is_dirty() {
@@ -90,11 +110,45 @@ impl Session {
             });
             records.proposals.push(proposal.clone());
         }
-        let mut spans = Vec::with_capacity(self.spans.len());
-        for (i, span) in self.spans.iter().enumerate() {
+        let spans = self
+            .spans
+            .iter()
+            .map(|span| [span.range.start.0, span.range.end.0])
+            .collect();
+        self.add_span_records(&mut records, self.spans.iter(), "backup");
+        let base = self.saved_sha.get_or_init(|| {
+            let mut saved = cowriting_core::document::Document::new(&self.saved.to_string());
+            saved.set_bom(self.saved_bom);
+            sha256_hex(&saved.to_bytes())
+        });
+        Some(Backup {
+            version: BACKUP_VERSION,
+            doc: self.doc_path.as_str().to_owned(),
+            base: base.clone(),
+            text: self.doc.text().to_owned(),
+            bom: self.doc.has_bom(),
+            records: serialize_artifact(&records),
+            decisions,
+            spans,
+            epoch: 0,
+        })
+    }
+
+    /// Add to `records` one attribution (and its anchor) per span of `spans`,
+    /// in order, as [`Session::backup`] writes them: a span's own record, or
+    /// for a span that has none yet ids `at_{prefix}{i}` / `a_{prefix}{i}`
+    /// (`prefix` starting with `backup`: [`Session::restore_backup`] gives such
+    /// spans fresh ids at the save).
+    pub fn add_span_records<'a>(
+        &self,
+        records: &mut Artifact,
+        spans: impl IntoIterator<Item = &'a Span>,
+        prefix: &str,
+    ) {
+        for (i, span) in spans.into_iter().enumerate() {
             let meta = span.record.as_deref().cloned().unwrap_or_else(|| RecordMeta {
-                id: format!("at_backup{i}"),
-                anchor_id: format!("a_backup{i}"),
+                id: format!("at_{prefix}{i}"),
+                anchor_id: format!("a_{prefix}{i}"),
                 ..RecordMeta::default()
             });
             let mut fingerprint = cowriting_core::anchor::build_fingerprint(&self.doc, span.range);
@@ -115,23 +169,7 @@ impl Session {
                 instruction: span.who.instruction.clone(),
                 extra: meta.extra,
             });
-            spans.push([span.range.start.0, span.range.end.0]);
         }
-        let base = self.saved_sha.get_or_init(|| {
-            let mut saved = cowriting_core::document::Document::new(&self.saved.to_string());
-            saved.set_bom(self.saved_bom);
-            sha256_hex(&saved.to_bytes())
-        });
-        Some(Backup {
-            version: BACKUP_VERSION,
-            doc: self.doc_path.as_str().to_owned(),
-            base: base.clone(),
-            text: self.doc.text().to_owned(),
-            bom: self.doc.has_bom(),
-            records: serialize_artifact(&records),
-            decisions,
-            spans,
-        })
     }
 
     /// Put a [`Backup`] of this document into the buffer: its text (as one undo

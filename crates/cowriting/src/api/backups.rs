@@ -9,15 +9,18 @@
 //!                                             else ~/.local/share/cowriting/backups)
 //! └── <hash of the canonical workspace root>/
 //!     ├── workspace.json                     {"version":1,"root":"/abs/workspace"}
-//!     ├── <hash of the document path>.json   a `Backup` (camelCase JSON)
+//!     ├── <hash of the document path>.json   a `Backup` (camelCase JSON): a snapshot
+//!     ├── <hash of the document path>.jsonl  the changes typed since it (`journal`)
 //!     └── kept-<hash>-<unix secs>.json       a backup that could not be restored, kept aside
 //! ```
 //!
 //! The division of work keeps the state lock short: [`Api::backups_due`] only
 //! looks at the sessions whose version or unsaved decisions changed since the
 //! last call (or that were saved or told to keep their buffer) and takes their
-//! [`Backup`]s; the caller serializes and writes them with [`write_backups`]
-//! after releasing the lock. A document's file is
+//! [`Backup`]s — or, when only the text moved, a line of the changes typed since
+//! (see [`journal`]: typing in a 5 MB document appends a few hundred bytes a
+//! second instead of rewriting 5.7 MB); the caller serializes and writes them
+//! with [`write_backups`] after releasing the lock. A document's file is
 //! removed when it is clean again (saved, undone back, reloaded) or closed (the
 //! writer discarded it); [`Api::discard_backups`] removes the workspace's files
 //! at a normal quit. A crash leaves them, and [`Api::restore_backups`] puts them
@@ -28,7 +31,10 @@
 //! A backup that cannot be read or restored is never deleted: it is renamed
 //! aside (`kept-…`) and reported, and a normal quit leaves it.
 
+mod journal;
+
 use super::{Api, Session};
+use journal::{journal_of, Journal};
 use cowriting_core::contract::sha256_hex;
 use cowriting_workspace::session::Backup;
 use cowriting_workspace::workspace::DocPath;
@@ -89,8 +95,10 @@ struct Marker {
 /// What [`Api::backups_due`] asks [`write_backups`] to put in a file.
 #[derive(Clone, Debug)]
 pub enum BackupContent {
-    /// A document's unsaved buffer.
+    /// A document's unsaved buffer: a new snapshot (its journal goes).
     Buffer(Box<Backup>),
+    /// A line to append to the document's journal.
+    Append(Vec<u8>),
     /// The folder's `workspace.json`.
     Marker(Vec<u8>),
 }
@@ -140,12 +148,19 @@ fn is_backup_name(name: &str) -> bool {
         .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// A document's journal file name: `<16 hex>.jsonl`.
+fn is_journal_name(name: &str) -> bool {
+    name.strip_suffix('l').is_some_and(is_backup_name)
+}
+
 /// The backups of one workspace (see the module docs).
 pub(super) struct Backups {
     dir: PathBuf,
     root: PathBuf,
     /// By document: what its file was last told to hold.
     told: HashMap<DocPath, Key>,
+    /// By document: the journal after its last snapshot.
+    journals: HashMap<DocPath, Journal>,
     marker_due: bool,
     /// Off after a normal quit removed the files: nothing is written again.
     enabled: bool,
@@ -158,6 +173,7 @@ impl Backups {
             dir: backup_root.join(short_hash(&root_str)),
             root: workspace_root.to_path_buf(),
             told: HashMap::new(),
+            journals: HashMap::new(),
             marker_due: true,
             enabled: true,
         }
@@ -182,7 +198,7 @@ impl Backups {
     /// still on its way.
     fn remove_now(&mut self, doc: &DocPath) {
         if self.enabled {
-            let _ = remove_if_there(&self.file_of(doc));
+            let _ = remove_backup(&self.file_of(doc));
         }
         self.recheck(doc);
     }
@@ -190,11 +206,19 @@ impl Backups {
     /// Look at `doc` again at the next [`Api::backups_due`] even if its version
     /// and decisions did not change (its dirty state or base did).
     fn recheck(&mut self, doc: &DocPath) {
+        self.journals.remove(doc);
         if let Some(k) = self.told.get_mut(doc) {
             k.version = u64::MAX;
             k.dirty = true;
         }
     }
+}
+
+/// Remove a document's backup: its journal first (a journal without its
+/// snapshot is never read), then the snapshot.
+fn remove_backup(snapshot: &Path) -> io::Result<()> {
+    remove_if_there(&journal_of(snapshot))?;
+    remove_if_there(snapshot)
 }
 
 fn remove_if_there(path: &Path) -> io::Result<()> {
@@ -211,23 +235,34 @@ pub fn write_backups(due: &[DueBackup]) -> Vec<String> {
     let mut errors = Vec::new();
     for (path, content) in due {
         let done = match content {
-            Some(content) => {
-                let bytes = match content {
-                    BackupContent::Buffer(b) => serde_json::to_vec(b).map_err(io::Error::other),
-                    BackupContent::Marker(m) => Ok(m.clone()),
-                };
-                bytes.and_then(|bytes| {
+            // The new snapshot, then its old journal goes: a crash between
+            // leaves lines of another epoch, which no replay applies.
+            Some(BackupContent::Buffer(b)) => serde_json::to_vec(b)
+                .map_err(io::Error::other)
+                .and_then(|bytes| {
                     private_dir(path.parent())?;
                     cowriting_workspace::fsutil::atomic_write(path, &bytes)
                 })
-            }
-            None => remove_if_there(path),
+                .and_then(|()| remove_if_there(&journal_of(path))),
+            Some(BackupContent::Marker(m)) => private_dir(path.parent())
+                .and_then(|()| cowriting_workspace::fsutil::atomic_write(path, m)),
+            Some(BackupContent::Append(line)) => append(&journal_of(path), line),
+            None => remove_backup(path),
         };
         if let Err(e) = done {
             errors.push(format!("backup {}: {e}", path.display()));
         }
     }
     errors
+}
+
+/// Append `line` to `file` and make it durable (a crash may cut it short; the
+/// replay stops there).
+fn append(file: &Path, line: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().append(true).create(true).open(file)?;
+    f.write_all(line)?;
+    f.sync_data()
 }
 
 fn private_dir(dir: Option<&Path>) -> io::Result<()> {
@@ -270,7 +305,7 @@ impl Api {
             return Vec::new();
         };
         let mut due = Vec::new();
-        for (doc, s) in &self.sessions {
+        for (doc, s) in &mut self.sessions {
             let told = b.told.get(doc);
             if told
                 .is_some_and(|k| k.version == s.document().version() && k.decisions == s.unsaved_decisions())
@@ -290,7 +325,21 @@ impl Api {
                 }
                 _ => {}
             }
-            let content = s.backup().map(|bk| BackupContent::Buffer(Box::new(bk)));
+            let line = match (told, b.journals.get_mut(doc)) {
+                (Some(k), Some(j)) if k.dirty => j.next_line(s),
+                _ => None,
+            };
+            let content = match line {
+                Some(line) => Some(BackupContent::Append(line)),
+                None => {
+                    b.journals.remove(doc);
+                    s.untrack(journal::TRACKER);
+                    s.backup().map(|mut bk| {
+                        b.journals.insert(doc.clone(), Journal::start(s, &mut bk));
+                        BackupContent::Buffer(Box::new(bk))
+                    })
+                }
+            };
             due.push((b.file_of(doc), content));
             b.told.insert(doc.clone(), key);
         }
@@ -301,6 +350,7 @@ impl Api {
             .cloned()
             .collect();
         for doc in closed {
+            b.journals.remove(&doc);
             if b.told.remove(&doc).is_some_and(|k| k.dirty) {
                 due.push((b.file_of(&doc), None));
             }
@@ -362,6 +412,8 @@ impl Api {
                     let kept_as = std::fs::rename(&file, &aside)
                         .ok()
                         .map(|()| aside.display().to_string());
+                    // Its journal goes aside with it (the changes typed after it).
+                    let _ = std::fs::rename(journal_of(&file), journal_of(&aside));
                     report.unrestored.push(UnrestoredDto {
                         path,
                         message,
@@ -385,6 +437,10 @@ impl Api {
             cowriting_workspace::fsutil::read_regular(file).map_err(|e| (None, format!("{shown}: {e}")))?;
         let backup: Backup = serde_json::from_slice(&bytes)
             .map_err(|e| (None, format!("{shown} is not a readable backup: {e}")))?;
+        let backup = match std::fs::read(journal_of(file)) {
+            Ok(lines) => journal::replay(backup, &lines),
+            Err(_) => backup,
+        };
         let named = Some(backup.doc.clone());
         let why = |e: cowriting_workspace::Error| (named.clone(), e.to_string());
         let doc = DocPath::parse(&backup.doc).map_err(why)?;
@@ -400,7 +456,7 @@ impl Api {
         if sha256_hex(&disk_bytes) != backup.base && disk_bytes == backed.to_bytes() {
             // The file holds this very text, written after the backup was
             // based: the crash came between a save and the backup's removal.
-            let _ = remove_if_there(file);
+            let _ = remove_backup(file);
             return Ok(None);
         }
         let r = s.restore_backup(&backup).map_err(why)?;
@@ -427,7 +483,7 @@ impl Api {
         let mut others = false;
         for e in entries.filter_map(|e| e.ok()) {
             let name = e.file_name().to_string_lossy().into_owned();
-            if is_backup_name(&name) {
+            if is_backup_name(&name) || is_journal_name(&name) {
                 if let Err(err) = remove_if_there(&e.path()) {
                     errors.push(format!("backup {}: {err}", e.path().display()));
                 }
@@ -545,6 +601,232 @@ mod tests {
             .unwrap_or_default();
         v.sort();
         v
+    }
+
+    /// The spans of `d.md` in `api` as (text, author id).
+    fn spans_of(api: &Api) -> Vec<(String, String)> {
+        let s = &api.sessions[&DocPath::parse("d.md").unwrap()];
+        let text: Vec<char> = s.document().text().chars().collect();
+        s.spans()
+            .map(|sp| {
+                let t: String = text[sp.range.start.0..sp.range.end.0].iter().collect();
+                (t, format!("{:?}", sp.who.author))
+            })
+            .collect()
+    }
+
+    fn journal_lines(dir: &Path) -> usize {
+        files_in(dir)
+            .iter()
+            .filter(|n| n.ends_with(".jsonl"))
+            .map(|n| std::fs::read_to_string(dir.join(n)).unwrap().lines().count())
+            .sum()
+    }
+
+    fn snapshot_bytes(dir: &Path) -> Vec<u8> {
+        let name = files_in(dir).into_iter().find(|n| is_backup_name(n)).unwrap();
+        std::fs::read(dir.join(name)).unwrap()
+    }
+
+    fn edit_at(api: &mut Api, from: usize, to: usize, insert: &str) {
+        let v = api.open_document("d.md").unwrap();
+        api.edit(
+            "d.md",
+            v.version,
+            &[super::super::TextChange {
+                from: Utf16Offset(from),
+                to: Utf16Offset(to),
+                insert: insert.into(),
+            }],
+            true,
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn typing_appends_to_the_journal_and_a_crash_replays_it_with_its_spans() {
+        let f = fixture();
+        let mut api = f.api();
+        api.open_document("d.md").unwrap();
+        api.accept("d.md", &f.proposal, None).unwrap(); // "the slow fox": "slow" is bot's
+        type_at_end(&mut api, "Tail.");
+        assert!(write_backups(&api.backups_due()).is_empty());
+        let dir = api.backup_dir().unwrap().to_path_buf();
+        let first = snapshot_bytes(&dir);
+        assert_eq!(journal_lines(&dir), 0, "a snapshot first");
+        // Typing before, inside (splitting bot's span) and after the span, deleting
+        // across a line break, a U+2028 and an astral char: lines, not snapshots.
+        edit_at(&mut api, 0, 0, "So ");
+        assert!(write_backups(&api.backups_due()).is_empty());
+        edit_at(&mut api, 9, 9, "\u{2028}é𝄞");
+        assert!(write_backups(&api.backups_due()).is_empty());
+        edit_at(&mut api, 16, 19, "");
+        type_at_end(&mut api, " $(rm -rf ~)\n");
+        assert!(write_backups(&api.backups_due()).is_empty());
+        assert_eq!(snapshot_bytes(&dir), first, "the snapshot is not rewritten by typing");
+        assert_eq!(journal_lines(&dir), 3);
+        let text = api.open_document("d.md").unwrap().text;
+        let spans = spans_of(&api);
+        let bots = spans.iter().filter(|(_, who)| who.contains("bot")).count();
+        assert_eq!(bots, 2, "bot's span split by typing inside it: {spans:?}");
+        assert!(spans.len() > bots, "and the writer's typing is theirs: {spans:?}");
+        drop(api); // the crash
+
+        let mut api = f.api();
+        let report = api.restore_backups();
+        assert_eq!(report.restored.len(), 1, "{report:?}");
+        let v = api.open_document("d.md").unwrap();
+        assert_eq!(v.text, text);
+        assert_eq!(spans_of(&api), spans, "each half keeps bot as its author");
+        // The restored buffer is written as a new snapshot; the old journal goes.
+        assert!(write_backups(&api.backups_due()).is_empty());
+        assert_eq!(journal_lines(&dir), 0);
+        drop(api);
+        let mut api = f.api();
+        api.restore_backups();
+        assert_eq!(api.open_document("d.md").unwrap().text, text);
+    }
+
+    #[test]
+    fn a_decision_or_an_undo_writes_a_new_snapshot_and_the_journal_goes() {
+        let f = fixture();
+        let mut api = f.api();
+        api.open_document("d.md").unwrap();
+        type_at_end(&mut api, "a");
+        write_backups(&api.backups_due());
+        let dir = api.backup_dir().unwrap().to_path_buf();
+        type_at_end(&mut api, "b");
+        write_backups(&api.backups_due());
+        assert_eq!(journal_lines(&dir), 1);
+        let before = snapshot_bytes(&dir);
+        api.accept("d.md", &f.proposal, None).unwrap();
+        write_backups(&api.backups_due());
+        assert_eq!(journal_lines(&dir), 0, "a decision: a new snapshot");
+        assert_ne!(snapshot_bytes(&dir), before);
+        type_at_end(&mut api, "c");
+        write_backups(&api.backups_due());
+        assert_eq!(journal_lines(&dir), 1);
+        api.undo("d.md").unwrap(); // "c" goes
+        api.undo("d.md").unwrap(); // the accept goes: its span too
+        write_backups(&api.backups_due());
+        assert_eq!(journal_lines(&dir), 0, "the decisions changed: a new snapshot");
+        let text = api.open_document("d.md").unwrap().text;
+        drop(api);
+        let mut api = f.api();
+        let report = api.restore_backups();
+        assert_eq!(report.restored[0].decisions, 0, "{report:?}");
+        assert_eq!(api.open_document("d.md").unwrap().text, text);
+        let spans = spans_of(&api);
+        assert!(!spans.iter().any(|(_, who)| who.contains("bot")), "{spans:?}");
+        assert_eq!(spans.len(), 1, "the writer's \"ab\": {spans:?}");
+    }
+
+    #[test]
+    fn a_torn_line_or_a_journal_of_another_snapshot_replays_what_fits() {
+        let f = fixture();
+        let mut api = f.api();
+        api.open_document("d.md").unwrap();
+        type_at_end(&mut api, "1");
+        write_backups(&api.backups_due());
+        let dir = api.backup_dir().unwrap().to_path_buf();
+        type_at_end(&mut api, "2");
+        write_backups(&api.backups_due());
+        type_at_end(&mut api, "3");
+        write_backups(&api.backups_due());
+        drop(api);
+        let journal = files_in(&dir).into_iter().find(|n| is_journal_name(n)).unwrap();
+        let journal = dir.join(journal);
+        let whole = std::fs::read(&journal).unwrap();
+        // A crash in the middle of the last append.
+        std::fs::write(&journal, &whole[..whole.len() - 7]).unwrap();
+        let mut api = f.api();
+        api.restore_backups();
+        assert_eq!(api.open_document("d.md").unwrap().text, "the quick fox\n12");
+        drop(api);
+        // Lines of an older snapshot (a crash between a snapshot and its
+        // journal's removal) are not applied to a newer one.
+        let f = fixture();
+        let mut api = f.api();
+        api.open_document("d.md").unwrap();
+        type_at_end(&mut api, "1");
+        write_backups(&api.backups_due());
+        let dir = api.backup_dir().unwrap().to_path_buf();
+        type_at_end(&mut api, "2");
+        write_backups(&api.backups_due());
+        let name = files_in(&dir).into_iter().find(|n| is_journal_name(n)).unwrap();
+        let old = std::fs::read(dir.join(&name)).unwrap();
+        api.accept("d.md", &f.proposal, None).unwrap();
+        write_backups(&api.backups_due());
+        std::fs::write(dir.join(&name), &old).unwrap();
+        drop(api);
+        let mut api = f.api();
+        api.restore_backups();
+        assert_eq!(api.open_document("d.md").unwrap().text, "the slow fox\n12");
+    }
+
+    #[test]
+    fn a_journal_longer_than_its_snapshot_becomes_a_snapshot() {
+        let f = fixture();
+        let mut api = f.api();
+        api.open_document("d.md").unwrap();
+        type_at_end(&mut api, "x");
+        write_backups(&api.backups_due());
+        let dir = api.backup_dir().unwrap().to_path_buf();
+        let chunk = "y".repeat(8 * 1024);
+        let mut snapshots = 0;
+        for _ in 0..20 {
+            let before = snapshot_bytes(&dir);
+            type_at_end(&mut api, &chunk);
+            write_backups(&api.backups_due());
+            snapshots += usize::from(snapshot_bytes(&dir) != before);
+            let len: u64 = files_in(&dir)
+                .iter()
+                .filter(|n| is_journal_name(n))
+                .map(|n| std::fs::metadata(dir.join(n)).unwrap().len())
+                .sum();
+            let snap = snapshot_bytes(&dir).len() as u64;
+            assert!(len <= snap.max(64 * 1024), "journal {len} B beside a {snap} B snapshot");
+        }
+        assert!(snapshots >= 1, "the journal was folded into a snapshot");
+        let text = api.open_document("d.md").unwrap().text;
+        drop(api);
+        let mut api = f.api();
+        api.restore_backups();
+        assert_eq!(api.open_document("d.md").unwrap().text, text);
+    }
+
+    /// Typing in a 5 MB document: a journal line against rewriting the
+    /// snapshot. Run: `cargo test --release -p cowriting --lib
+    /// journal_beats_rewriting -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement, not a test"]
+    fn journal_beats_rewriting() {
+        let ws = tempfile::tempdir().unwrap();
+        let para = "A sentence of prose that goes on for a while, as prose does. ".repeat(8) + "\n\n";
+        let text = para.repeat(5_000_000 / para.len());
+        std::fs::write(ws.path().join("d.md"), &text).unwrap();
+        let backups = tempfile::tempdir().unwrap();
+        let mut api = Api::open(ws.path()).unwrap();
+        api.set_backup_root(Some(backups.path()));
+        api.open_document("d.md").unwrap();
+        type_at_end(&mut api, "x");
+        let t = std::time::Instant::now();
+        let due = api.backups_due();
+        let under_lock = t.elapsed();
+        write_backups(&due);
+        println!("snapshot: {under_lock:?} under the lock, {:?} in all", t.elapsed());
+        let mut times = Vec::new();
+        for i in 0..20 {
+            edit_at(&mut api, 1000 + i, 1000 + i, "k");
+            let t = std::time::Instant::now();
+            let due = api.backups_due();
+            let under_lock = t.elapsed();
+            assert!(matches!(due[0].1, Some(BackupContent::Append(_))));
+            write_backups(&due);
+            times.push((under_lock, t.elapsed()));
+        }
+        times.sort();
+        println!("journal line, median: {:?} under the lock, {:?} in all", times[10].0, times[10].1);
     }
 
     #[test]
