@@ -6,6 +6,7 @@ mod common;
 use std::time::Instant;
 
 use cowriting::contract::{to_json, verify, Revision};
+use cowriting::producers::harper_rules::HarperSetup;
 use cowriting::producers::{harper, Request};
 
 const PROSE: &str = "# Notes\n\nCafé owners in Zürich recieve teh best résumés. 日本 is nice.\n\nIt is a   emoji 🎉 test, and and it works.\n";
@@ -119,14 +120,22 @@ fn the_checker_process_answers_as_harper_in_process_does() {
     let bytes = PROSE.as_bytes();
     let c = checker(Duration::from_secs(600));
     assert_eq!(c.pid(), None, "no process before it is needed");
-    let there = c.check(&request(bytes), &Cancel::new()).unwrap();
+    let there = c
+        .check(&request(bytes), &HarperSetup::default(), &Cancel::new())
+        .unwrap();
     let here = harper::check(&request(bytes)).unwrap();
     assert_eq!(to_json(&there.suggestions), to_json(&here.suggestions));
     assert_eq!(there.skipped, here.skipped);
     assert_eq!(there.producer, here.producer);
     // One process serves check after check.
     let pid = c.pid().expect("running");
-    let again = c.check(&request(b"No mistakes here.\n"), &Cancel::new()).unwrap();
+    let again = c
+        .check(
+            &request(b"No mistakes here.\n"),
+            &HarperSetup::default(),
+            &Cancel::new(),
+        )
+        .unwrap();
     assert!(again.suggestions.is_empty(), "{:#?}", again.suggestions);
     assert_eq!(c.pid(), Some(pid));
     drop(c);
@@ -140,7 +149,13 @@ fn an_idle_checker_process_exits_and_the_next_check_starts_another() {
     let first = c.pid().expect("started");
     until("the idle checker to exit", || c.pid().is_none());
     until("its process to be gone", || !alive(first));
-    let run = c.check(&request(PROSE.as_bytes()), &Cancel::new()).unwrap();
+    let run = c
+        .check(
+            &request(PROSE.as_bytes()),
+            &HarperSetup::default(),
+            &Cancel::new(),
+        )
+        .unwrap();
     assert!(!run.suggestions.is_empty(), "a new process served the check");
 }
 
@@ -151,7 +166,8 @@ fn a_checker_process_killed_mid_check_fails_that_check_only() {
     let pid = c.pid().expect("started");
     let text = long_prose();
     let run = std::thread::scope(|s| {
-        let checking = s.spawn(|| c.check(&request(text.as_bytes()), &Cancel::new()));
+        let checking =
+            s.spawn(|| c.check(&request(text.as_bytes()), &HarperSetup::default(), &Cancel::new()));
         std::thread::sleep(Duration::from_millis(300));
         assert!(
             !checking.is_finished(),
@@ -170,7 +186,13 @@ fn a_checker_process_killed_mid_check_fails_that_check_only() {
     assert!(e.to_string().contains("stopped"), "{e}");
     assert!(e.to_string().contains("nothing was filed"), "{e}");
     // The next check starts a new process.
-    let run = c.check(&request(PROSE.as_bytes()), &Cancel::new()).unwrap();
+    let run = c
+        .check(
+            &request(PROSE.as_bytes()),
+            &HarperSetup::default(),
+            &Cancel::new(),
+        )
+        .unwrap();
     assert!(!run.suggestions.is_empty());
     assert_ne!(c.pid(), Some(pid));
 }
@@ -183,7 +205,7 @@ fn cancelling_a_check_kills_the_checker_process() {
     let text = long_prose();
     let cancel = Cancel::new();
     let run = std::thread::scope(|s| {
-        let checking = s.spawn(|| c.check(&request(text.as_bytes()), &cancel));
+        let checking = s.spawn(|| c.check(&request(text.as_bytes()), &HarperSetup::default(), &cancel));
         std::thread::sleep(Duration::from_millis(300));
         cancel.cancel();
         checking.join().unwrap()
@@ -285,4 +307,82 @@ fn harper_memory() {
         readme.len(),
         run.suggestions.len()
     );
+}
+
+/// `harper-rules.json` (what Settings lists without loading Harper) is this
+/// Harper's list. `COWRITING_WRITE_HARPER_RULES=1` writes it.
+#[test]
+fn the_rule_list_file_is_this_harpers() {
+    use cowriting::producers::harper_rules::RULES_JSON;
+    let live = harper::rule_list();
+    let mut text = serde_json::to_string_pretty(&live).unwrap();
+    text.push('\n');
+    if std::env::var_os("COWRITING_WRITE_HARPER_RULES").is_some() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/cowriting-producers/src/harper-rules.json");
+        std::fs::write(file, &text).unwrap();
+        return;
+    }
+    assert!(
+        RULES_JSON == text,
+        "crates/cowriting-producers/src/harper-rules.json is stale: run \
+         COWRITING_WRITE_HARPER_RULES=1 cargo test --features harper --test producers_harper"
+    );
+}
+
+fn rules_of(run: &cowriting::producers::Run) -> Vec<String> {
+    run.suggestions
+        .iter()
+        .map(|s| s.producer.provenance.clone())
+        .collect()
+}
+
+#[test]
+fn a_check_runs_as_the_writers_setup_says_in_process_and_in_the_checker() {
+    use cowriting::config::Config;
+    use cowriting::producers::harper_rules::HarperSetup;
+    let heading = b"# A heading in sentence case about the colour of things\n\nThe colour is grey.\n";
+    let curated = harper::check(&request(heading)).unwrap();
+    assert!(
+        rules_of(&curated).iter().any(|r| r == "rule:UseTitleCase"),
+        "Harper's curated set asks for title case: {:?}",
+        rules_of(&curated)
+    );
+    assert!(
+        curated.suggestions.iter().any(|s| s.text == "colour"),
+        "and checks as American English"
+    );
+    // The writer's configuration: title case quiet by default, British English.
+    let mut cfg = Config::parse("[spelling]\nlanguage = \"en_GB\"\n").unwrap();
+    let british = HarperSetup::of(&cfg);
+    let run = harper::check_with(&request(heading), &british).unwrap();
+    assert!(
+        !rules_of(&run).iter().any(|r| r == "rule:UseTitleCase"),
+        "{:?}",
+        rules_of(&run)
+    );
+    assert!(
+        !run.suggestions.iter().any(|s| s.text == "colour"),
+        "colour is British"
+    );
+    // A rule the writer turns back on runs again; one they turn off does not.
+    cfg.harper.rules.insert("UseTitleCase".into(), true);
+    cfg.harper.rules.insert("SpellCheck".into(), false);
+    let chosen = HarperSetup::of(&cfg);
+    let typo = b"# A heading in sentence case\n\nThe collour is grey.\n";
+    let run = harper::check_with(&request(typo), &chosen).unwrap();
+    assert!(rules_of(&run).iter().any(|r| r == "rule:UseTitleCase"));
+    assert!(
+        !rules_of(&run).iter().any(|r| r == "rule:SpellCheck"),
+        "{:?}",
+        rules_of(&run)
+    );
+    // The checker process is given the same setup.
+    let c = checker(Duration::from_secs(60));
+    let there = c.check(&request(heading), &british, &Cancel::new()).unwrap();
+    assert_eq!(
+        rules_of(&there),
+        rules_of(&harper::check_with(&request(heading), &british).unwrap())
+    );
+    assert!(!there.suggestions.iter().any(|s| s.text == "colour"));
 }

@@ -1008,6 +1008,11 @@ mod tests {
             },
             autosave: cowriting::config::AutoSave::Off,
             autosave_delay_secs: 2,
+            spelling_language: "en_US".into(),
+            spelling_languages: vec!["en_US".into()],
+            harper_rules: Vec::new(),
+            harper_choices: Default::default(),
+            harper_quiet: Vec::new(),
         }
     }
 

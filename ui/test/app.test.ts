@@ -45,6 +45,14 @@ const fake = vi.hoisted(() => {
       identity: { name: null, email: null, gitName: "Writer", gitEmail: "writer@example.com", id: "writer@example.com", display: "Writer", source: "git", ask: false },
       autosave: "off",
       autosaveDelaySecs: 2,
+      spellingLanguage: "en_US",
+      spellingLanguages: ["en_GB", "en_US"],
+      harperRules: [
+        { name: "SpellCheck", description: "Looks and provides corrections for misspelled words.", curated: true },
+        { name: "UseTitleCase", description: "Prompts you to use title case in relevant headings.", curated: true },
+      ],
+      harperChoices: {},
+      harperQuiet: ["UseTitleCase"],
     } as SettingsDto,
     emptyReview,
   };
@@ -390,6 +398,40 @@ describe("Settings", () => {
     await until(() => !q(".settings"), "the dialog to close");
     const saved = fake.calls.filter((c) => c.name === "saveSettings").pop()!.args[0] as SettingsDto;
     expect(saved).toEqual({ ...fake.settings, transport: "cli", model: "claude-opus-4", timeoutSecs: 300, enabled: ["vale", "ext"] });
+  });
+
+  it("chooses the spelling language and Harper's rules, found by a filter", async () => {
+    fake.calls.length = 0;
+    key(",", { ctrlKey: true });
+    await until(() => q(".settings"), "the dialog");
+    const language = q<HTMLSelectElement>(".set-language")!;
+    expect(Array.from(language.options).map((o) => o.textContent)).toEqual(["English (UK) — en_GB", "English (US) — en_US"]);
+    expect(language.value).toBe("en_US");
+    const rules = () => Array.from(document.querySelectorAll<HTMLInputElement>(".set-rule")).map((b) => [b.value, b.checked]);
+    expect(rules()).toEqual([
+      ["SpellCheck", true],
+      ["UseTitleCase", false],
+    ]);
+    expect(q(".set-rules-count")!.textContent).toBe("1 of 2 rules on.");
+    const filter = q<HTMLInputElement>(".set-rules-filter")!;
+    filter.value = "title case";
+    filter.dispatchEvent(new Event("input"));
+    expect(rules()).toEqual([["UseTitleCase", false]]);
+    const box = q<HTMLInputElement>(".set-rule")!;
+    box.checked = true;
+    box.dispatchEvent(new Event("change"));
+    expect(q(".set-rules-count")!.textContent).toBe("2 of 2 rules on.");
+    filter.value = "";
+    filter.dispatchEvent(new Event("input"));
+    expect(rules()).toEqual([
+      ["SpellCheck", true],
+      ["UseTitleCase", true],
+    ]);
+    language.value = "en_GB";
+    q<HTMLFormElement>(".settings")!.requestSubmit();
+    await until(() => !q(".settings"), "the dialog to close");
+    const saved = fake.calls.filter((c) => c.name === "saveSettings").pop()!.args[0] as SettingsDto;
+    expect([saved.spellingLanguage, saved.harperChoices]).toEqual(["en_GB", { UseTitleCase: true }]);
   });
 
   it("is in the command palette", () => {

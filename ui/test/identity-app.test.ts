@@ -40,6 +40,14 @@ vi.mock("../src/backend", async (importOriginal) => {
     identity: fake.me,
     autosave: "off",
     autosaveDelaySecs: 1,
+    spellingLanguage: "en_US",
+    spellingLanguages: ["en_GB", "en_US"],
+    harperRules: [
+      { name: "SpellCheck", description: "Looks and provides corrections for misspelled words.", curated: true },
+      { name: "UseTitleCase", description: "Prompts you to use title case in relevant headings.", curated: true },
+    ],
+    harperChoices: {},
+    harperQuiet: ["UseTitleCase"],
   };
   const result = (dirty: boolean, conflict: boolean) => ({ dirty, conflict, sidecarSkipped: null, review: emptyReview() });
   const backend = fakeBackend({

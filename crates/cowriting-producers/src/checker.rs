@@ -41,6 +41,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 
 use super::external::{from_value, parse_output, ExternalRequest};
+use super::harper_rules::HarperSetup;
 use super::process::{self, Process};
 use super::{failed, harper, Cancel, Request, Run};
 use cowriting_workspace::error::{Error, Result};
@@ -101,10 +102,10 @@ pub fn configured() -> bool {
 
 /// Check `req` with Harper in the configured checker process (starting one if
 /// none is running), or in this process when none is [`configure`]d.
-pub fn check(req: &Request, cancel: &Cancel) -> Result<Run> {
+pub fn check(req: &Request, setup: &HarperSetup, cancel: &Cancel) -> Result<Run> {
     match HOST.get() {
-        Some(host) => host.check(req, cancel),
-        None => harper::check(req),
+        Some(host) => host.check(req, setup, cancel),
+        None => harper::check_with(req, setup),
     }
 }
 
@@ -254,8 +255,18 @@ impl Checker {
     }
 
     /// Check `req` in the process, starting one if none is running.
-    pub fn check(&self, req: &Request, cancel: &Cancel) -> Result<Run> {
-        let value = self.exchange(&ExternalRequest::of(req), cancel)?;
+    pub fn check(&self, req: &Request, setup: &HarperSetup, cancel: &Cancel) -> Result<Run> {
+        #[derive(serde::Serialize)]
+        struct Line<'a> {
+            #[serde(flatten)]
+            request: ExternalRequest<'a>,
+            setup: &'a HarperSetup,
+        }
+        let line = Line {
+            request: ExternalRequest::of(req),
+            setup,
+        };
+        let value = self.exchange(&line, cancel)?;
         let mut run = from_value(harper::ID, value, req)?;
         run.producer = Some(harper::run_producer());
         Ok(run)
@@ -347,6 +358,8 @@ fn wait_for_line(r: &mut Running, cancel: &Cancel) -> std::result::Result<String
 struct Ask {
     doc_id: String,
     text: String,
+    #[serde(default)]
+    setup: HarperSetup,
 }
 
 /// The checker process: load Harper, then answer each request line of `input`
@@ -361,14 +374,14 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()>
         }
         let answer = match serde_json::from_str::<Ask>(&line) {
             Err(e) => serde_json::json!({ "error": format!("not a checker request: {e}") }),
-            Ok(Ask { doc_id, text }) => {
+            Ok(Ask { doc_id, text, setup }) => {
                 let req = Request {
                     doc_id: &doc_id,
                     bytes: text.as_bytes(),
                     selection: None,
                     instruction: None,
                 };
-                match harper::check(&req) {
+                match harper::check_with(&req, &setup) {
                     Ok(run) => serde_json::json!({ "suggestions": run.suggestions, "skipped": run.skipped }),
                     Err(e) => serde_json::json!({ "error": e.info().message }),
                 }

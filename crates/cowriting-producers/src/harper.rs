@@ -1,6 +1,8 @@
 //! Harper (`harper-core`), in process: spelling and grammar of the document
-//! parsed as Markdown, with Harper's curated lint group and dictionary,
-//! American dialect.
+//! parsed as Markdown, with Harper's curated lint group and dictionary, in
+//! the dialect of the writer's spelling language and with their rule choices
+//! ([`HarperSetup`]: Settings → Grammar rules; some rules are off for prose by
+//! default, `config::QUIET_BY_DEFAULT`).
 //!
 //! **Cost.** The curated dictionary and the lint group (several hundred rules)
 //! are built once per process, on the first [`check`], and kept in a
@@ -32,11 +34,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{LazyLock, Mutex};
 
-use harper_core::linting::{Lint, LintGroup, Suggestion as Fix};
+use harper_core::linting::{FlatConfig, Lint, LintGroup, Suggestion as Fix};
 use harper_core::parsers::Markdown;
 use harper_core::spell::FstDictionary;
 use harper_core::{Dialect, Document};
 
+use crate::harper_rules::{HarperSetup, RuleInfo};
 use crate::{Request, Run};
 use cowriting_core::contract::{byte_span, sort_suggestions, Finding, Producer, Source, Suggestion};
 use cowriting_workspace::error::Result;
@@ -46,17 +49,60 @@ pub const ID: &str = "harper";
 
 struct Harper {
     dictionary: std::sync::Arc<FstDictionary>,
-    linter: Mutex<LintGroup>,
+    /// A lint group per dialect, built when first asked for, with its curated
+    /// config (each check sets the writer's choices on a copy of it).
+    linters: Mutex<Vec<Linter>>,
+}
+
+struct Linter {
+    dialect: Dialect,
+    group: LintGroup,
+    curated: FlatConfig,
+    /// The rule choices `group.config` holds now.
+    applied: BTreeMap<String, bool>,
 }
 
 static HARPER: LazyLock<Harper> = LazyLock::new(|| {
     let dictionary = FstDictionary::curated();
-    let linter = LintGroup::new_curated(dictionary.clone(), Dialect::American);
+    let group = LintGroup::new_curated(dictionary.clone(), Dialect::American);
     Harper {
         dictionary,
-        linter: Mutex::new(linter),
+        linters: Mutex::new(vec![Linter {
+            dialect: Dialect::American,
+            curated: group.config.clone(),
+            group,
+            applied: BTreeMap::new(),
+        }]),
     }
 });
+
+/// The dialect of a spelling language (`en_GB` → British); American otherwise.
+pub fn dialect_of(language: &str) -> Dialect {
+    match language.replace('-', "_").as_str() {
+        "en_GB" => Dialect::British,
+        "en_AU" => Dialect::Australian,
+        "en_CA" => Dialect::Canadian,
+        "en_IN" => Dialect::Indian,
+        _ => Dialect::American,
+    }
+}
+
+/// Every rule of this Harper, by name, as `harper-rules.json` lists them.
+pub fn rule_list() -> Vec<RuleInfo> {
+    let group = LintGroup::new_curated(HARPER.dictionary.clone(), Dialect::American);
+    let descriptions = group.all_descriptions();
+    let mut rules: Vec<RuleInfo> = group
+        .iter_keys()
+        .map(|name| RuleInfo {
+            name: name.to_owned(),
+            description: one_line(descriptions.get(name).copied().unwrap_or_default()),
+            curated: group.config.is_rule_enabled(name),
+        })
+        .collect();
+    rules.sort_by(|a, b| a.name.cmp(&b.name));
+    rules.dedup_by(|a, b| a.name == b.name);
+    rules
+}
 
 /// The `harper-core` version, which is the suggestions' producer version.
 pub fn version() -> &'static str {
@@ -72,13 +118,35 @@ pub fn preload() {
 /// Harper's lints of `text` parsed as Markdown, by rule, overlaps reduced
 /// (harper-core keeps the more important), and the char index → byte offset
 /// table of `text` (one past the end included) their spans need.
-fn lints_by_rule(text: &str) -> (BTreeMap<String, Vec<Lint>>, Vec<usize>) {
+fn lints_by_rule(text: &str, setup: &HarperSetup) -> (BTreeMap<String, Vec<Lint>>, Vec<usize>) {
     let harper = &*HARPER;
     let document = Document::new(text, &Markdown::default(), &*harper.dictionary);
     let mut by_rule = {
         // A panic inside Harper poisons the lock; its caches are still usable.
-        let mut linter = harper.linter.lock().unwrap_or_else(|e| e.into_inner());
-        linter.organized_lints(&document)
+        let mut linters = harper.linters.lock().unwrap_or_else(|e| e.into_inner());
+        let dialect = dialect_of(&setup.language);
+        let at = match linters.iter().position(|l| l.dialect == dialect) {
+            Some(at) => at,
+            None => {
+                let group = LintGroup::new_curated(harper.dictionary.clone(), dialect);
+                linters.push(Linter {
+                    dialect,
+                    curated: group.config.clone(),
+                    group,
+                    applied: BTreeMap::new(),
+                });
+                linters.len() - 1
+            }
+        };
+        let linter = &mut linters[at];
+        if linter.applied != setup.rules {
+            linter.group.config = linter.curated.clone();
+            for (rule, on) in &setup.rules {
+                linter.group.config.set_rule_enabled(rule, *on);
+            }
+            linter.applied = setup.rules.clone();
+        }
+        linter.group.organized_lints(&document)
     };
     harper_core::remove_overlaps_map(&mut by_rule);
     let bytes_at = text
@@ -89,11 +157,18 @@ fn lints_by_rule(text: &str) -> (BTreeMap<String, Vec<Lint>>, Vec<usize>) {
     (by_rule, bytes_at)
 }
 
-/// Lint the document with Harper. The first call in a process loads the
-/// dictionary and builds the linter (see the module docs).
+/// Lint the document with Harper as Harper's curated set and American
+/// English have it (see [`check_with`]).
 pub fn check(req: &Request) -> Result<Run> {
+    check_with(req, &HarperSetup::default())
+}
+
+/// Lint the document with Harper set up as `setup` says. The first call in a
+/// process loads the dictionary and builds the linter (see the module docs);
+/// the first in another dialect builds that dialect's.
+pub fn check_with(req: &Request, setup: &HarperSetup) -> Result<Run> {
     let text = req.text();
-    let (by_rule, bytes_at) = lints_by_rule(text);
+    let (by_rule, bytes_at) = lints_by_rule(text, setup);
     let source = Source::of(req.doc_id, req.bytes);
     let mut run = Run {
         producer: Some(run_producer()),

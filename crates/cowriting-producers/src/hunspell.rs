@@ -54,6 +54,33 @@ fn folders() -> Vec<PathBuf> {
     out
 }
 
+/// The dictionaries installed (a `.aff` with its `.dic`) in the folders
+/// looked in, by name, sorted, once each.
+pub fn installed() -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in folders() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.filter_map(|e| e.ok()) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(lang) = name.strip_suffix(".aff") else {
+                continue;
+            };
+            let named = !lang.is_empty()
+                && lang
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if named && dir.join(format!("{lang}.dic")).is_file() {
+                out.push(lang.to_owned());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 impl Speller {
     /// The dictionary of `language` (`en_US`, `en_GB`, …), loaded once per process.
     pub fn get(language: &str) -> Result<Arc<Speller>> {

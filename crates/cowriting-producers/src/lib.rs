@@ -35,6 +35,7 @@ pub mod eval;
 pub mod external;
 #[cfg(feature = "harper")]
 pub mod harper;
+pub mod harper_rules;
 pub mod hunspell;
 pub mod pass;
 pub mod process;

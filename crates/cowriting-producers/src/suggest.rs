@@ -165,7 +165,8 @@ impl Job {
                 turn_id: new_turn(),
             }),
             Producer::Harper => {
-                let mut run = harper(&req, cancel)?;
+                let setup = crate::harper_rules::HarperSetup::of(cfg);
+                let mut run = harper(&req, &setup, cancel)?;
                 let text = req.text();
                 run.suggestions.retain(|s| {
                     !crate::spelling::silenced(
@@ -276,12 +277,12 @@ pub fn preload_enabled(cfg: &Config) {
 
 /// Harper: in the checker process when the client configured one, else here.
 #[cfg(feature = "harper")]
-fn harper(req: &Request, cancel: &Cancel) -> Result<Run> {
-    crate::checker::check(req, cancel)
+fn harper(req: &Request, setup: &crate::harper_rules::HarperSetup, cancel: &Cancel) -> Result<Run> {
+    crate::checker::check(req, setup, cancel)
 }
 
 #[cfg(not(feature = "harper"))]
-fn harper(_req: &Request, _cancel: &Cancel) -> Result<Run> {
+fn harper(_req: &Request, _setup: &crate::harper_rules::HarperSetup, _cancel: &Cancel) -> Result<Run> {
     Err(Error::Producer {
         producer: "harper".into(),
         message: "this build of cowriting has no Harper (build with --features harper)".into(),

@@ -33,6 +33,10 @@
 //! language = "en_US"             # the Hunspell dictionary spelling as you type checks
 //!                                # against (Debian: hunspell-en-us, hunspell-en-gb, …)
 //!
+//! [harper.rules]                 # Harper's rules turned on or off (Settings → Grammar rules);
+//! UseTitleCase = false           # unset: Harper's curated choice, except the rules
+//!                                # `QUIET_BY_DEFAULT` names, off for prose
+//!
 //! [producers]
 //! enabled = ["harper", "vale"]   # what "Check document" runs; unset: Harper, and
 //!                                # each other checker whose program is installed
@@ -84,6 +88,8 @@ pub struct Config {
     pub claude: ClaudeConfig,
     #[serde(default)]
     pub spelling: SpellingConfig,
+    #[serde(default, skip_serializing_if = "HarperConfig::is_empty")]
+    pub harper: HarperConfig,
     #[serde(default)]
     pub producers: ProducersConfig,
     #[serde(default)]
@@ -229,6 +235,34 @@ impl Default for SpellingConfig {
         SpellingConfig {
             language: "en_US".into(),
         }
+    }
+}
+
+/// Harper's rules as the writer chose them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HarperConfig {
+    /// By rule name: on or off. A rule not named keeps its default.
+    pub rules: BTreeMap<String, bool>,
+}
+
+/// Harper rules off unless the writer turns them on: noise for prose.
+/// `UseTitleCase` asks every heading to be in title case, and most prose (and
+/// every style guide that prefers sentence case) is not.
+pub const QUIET_BY_DEFAULT: &[&str] = &["UseTitleCase"];
+
+impl HarperConfig {
+    fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The rule choices a check applies: [`QUIET_BY_DEFAULT`] off, then the
+    /// writer's own.
+    pub fn effective_rules(&self) -> BTreeMap<String, bool> {
+        let mut rules: BTreeMap<String, bool> =
+            QUIET_BY_DEFAULT.iter().map(|r| (r.to_string(), false)).collect();
+        rules.extend(self.rules.iter().map(|(k, v)| (k.clone(), *v)));
+        rules
     }
 }
 

@@ -54,6 +54,12 @@ pub use dto::*;
 mod backups;
 pub use backups::{backup_root, write_backups, RestoreReport, RestoredDto, UnrestoredDto, BACKUP_DIR_ENV};
 
+// The app keeps the API in its state, shared by threads: it must stay `Send`.
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Api>();
+};
+
 /// See the module docs.
 pub struct Api {
     store: Arc<Store>,

@@ -2,6 +2,7 @@
 import type { AutoSave } from "./AutoSave";
 import type { IdentityDto } from "./IdentityDto";
 import type { MissingChecker } from "./MissingChecker";
+import type { RuleInfo } from "./RuleInfo";
 import type { Transport } from "./Transport";
 
 /**
@@ -36,4 +37,25 @@ notInstalled: Array<MissingChecker>, haveApiKey: boolean,
 /**
  * Who the writer is.
  */
-identity: IdentityDto, autosave: AutoSave, autosaveDelaySecs: number, };
+identity: IdentityDto, autosave: AutoSave, autosaveDelaySecs: number, 
+/**
+ * The Hunspell dictionary spelling as you type checks against, and
+ * Harper's English (`en_US`, `en_GB`, …).
+ */
+spellingLanguage: string, 
+/**
+ * The Hunspell dictionaries installed on this machine.
+ */
+spellingLanguages: Array<string>, 
+/**
+ * Every Harper rule (Settings → Grammar rules).
+ */
+harperRules: Array<RuleInfo>, 
+/**
+ * The writer's choices, by rule: on or off against the default.
+ */
+harperChoices: Record<string, boolean>, 
+/**
+ * The rules off for prose unless turned on (`config::QUIET_BY_DEFAULT`).
+ */
+harperQuiet: Array<string>, };

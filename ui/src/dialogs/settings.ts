@@ -1,6 +1,7 @@
 // The Settings dialog (Ctrl+,): who you are (name, e-mail: git's by default),
 // autosave, how Ask Claude runs (transport, model, command, timeout) and which
-// checkers Check document runs (those not installed marked so); saved by the core.
+// checkers Check document runs (those not installed marked so), the spelling
+// language and Harper's rules (checks.ts); saved by the core.
 // The workspace's dictionary is listed too (dictionary.ts), changed at once.
 import type { App } from "../main";
 import type { AutoSave } from "../bindings/AutoSave";
@@ -12,6 +13,8 @@ import { parseDelay } from "../autosave";
 import { nextEnabled, parseTimeout } from "../jobs";
 import { closeModal, modal, toast } from "../views/modal";
 import { dictionaryFieldset } from "./dictionary";
+import { checksFieldset } from "./checks";
+import { dictionaryChanged } from "../extensions/spelling";
 
 /** Open the dialog with the core's settings; Save has the core write them. */
 export async function openSettings(app: App) {
@@ -87,6 +90,8 @@ export async function openSettings(app: App) {
     producers.append(h("div", { class: "set-note", text: "Until you choose, Check document runs Harper and each checker that is installed." }));
   }
 
+  const checks = checksFieldset(s);
+
   const error = h("div", { class: "set-error", role: "alert" });
   error.hidden = true;
   const save = h("button", { class: "set-save", text: "Save", "data-action": "Save" });
@@ -106,6 +111,7 @@ export async function openSettings(app: App) {
       field("Timeout (seconds)", timeout),
     ),
     h("fieldset", {}, h("legend", { text: "Check document runs" }), producers),
+    checks.element,
     dictionaryFieldset(app),
     h("div", { class: "set-path", text: `Saved in ${s.path}` }),
     error,
@@ -130,6 +136,7 @@ export async function openSettings(app: App) {
       return;
     }
     const checked = new Set([...boxes].filter(([, b]) => b.checked).map(([p]) => p));
+    const { language, choices } = checks.values();
     const next: SettingsDto = {
       ...s,
       transport: transport.value === "cli" || transport.value === "api" ? transport.value : null,
@@ -140,6 +147,8 @@ export async function openSettings(app: App) {
       identity: { ...me, name: name.value.trim() || null, email: email.value.trim() || null },
       autosave: autosave.value as AutoSave,
       autosaveDelaySecs: pause ?? s.autosaveDelaySecs,
+      spellingLanguage: language,
+      harperChoices: choices,
     };
     error.hidden = true;
     save.disabled = true;
@@ -148,6 +157,8 @@ export async function openSettings(app: App) {
         const saved = await app.backend.saveSettings(next);
         app.setIdentity(saved.identity);
         app.autosaver.configure(saved.autosave, saved.autosaveDelaySecs);
+        // Another language: the underlines are redone against its dictionary.
+        if (saved.spellingLanguage !== s.spellingLanguage) dictionaryChanged(app.view);
         if (form.isConnected) closeModal(app);
         toast("Settings saved.");
       } catch (e) {

@@ -34,10 +34,10 @@
 mod journal;
 
 use super::{Api, Session};
-use journal::{journal_of, Journal};
 use cowriting_core::contract::sha256_hex;
 use cowriting_workspace::session::Backup;
 use cowriting_workspace::workspace::DocPath;
+use journal::{journal_of, Journal};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io;
@@ -244,8 +244,9 @@ pub fn write_backups(due: &[DueBackup]) -> Vec<String> {
                     cowriting_workspace::fsutil::atomic_write(path, &bytes)
                 })
                 .and_then(|()| remove_if_there(&journal_of(path))),
-            Some(BackupContent::Marker(m)) => private_dir(path.parent())
-                .and_then(|()| cowriting_workspace::fsutil::atomic_write(path, m)),
+            Some(BackupContent::Marker(m)) => {
+                private_dir(path.parent()).and_then(|()| cowriting_workspace::fsutil::atomic_write(path, m))
+            }
             Some(BackupContent::Append(line)) => append(&journal_of(path), line),
             None => remove_backup(path),
         };
@@ -663,7 +664,11 @@ mod tests {
         edit_at(&mut api, 16, 19, "");
         type_at_end(&mut api, " $(rm -rf ~)\n");
         assert!(write_backups(&api.backups_due()).is_empty());
-        assert_eq!(snapshot_bytes(&dir), first, "the snapshot is not rewritten by typing");
+        assert_eq!(
+            snapshot_bytes(&dir),
+            first,
+            "the snapshot is not rewritten by typing"
+        );
         assert_eq!(journal_lines(&dir), 3);
         let text = api.open_document("d.md").unwrap().text;
         let spans = spans_of(&api);
@@ -785,7 +790,10 @@ mod tests {
                 .map(|n| std::fs::metadata(dir.join(n)).unwrap().len())
                 .sum();
             let snap = snapshot_bytes(&dir).len() as u64;
-            assert!(len <= snap.max(64 * 1024), "journal {len} B beside a {snap} B snapshot");
+            assert!(
+                len <= snap.max(64 * 1024),
+                "journal {len} B beside a {snap} B snapshot"
+            );
         }
         assert!(snapshots >= 1, "the journal was folded into a snapshot");
         let text = api.open_document("d.md").unwrap().text;
@@ -814,7 +822,10 @@ mod tests {
         let due = api.backups_due();
         let under_lock = t.elapsed();
         write_backups(&due);
-        println!("snapshot: {under_lock:?} under the lock, {:?} in all", t.elapsed());
+        println!(
+            "snapshot: {under_lock:?} under the lock, {:?} in all",
+            t.elapsed()
+        );
         let mut times = Vec::new();
         for i in 0..20 {
             edit_at(&mut api, 1000 + i, 1000 + i, "k");
@@ -826,7 +837,10 @@ mod tests {
             times.push((under_lock, t.elapsed()));
         }
         times.sort();
-        println!("journal line, median: {:?} under the lock, {:?} in all", times[10].0, times[10].1);
+        println!(
+            "journal line, median: {:?} under the lock, {:?} in all",
+            times[10].0, times[10].1
+        );
     }
 
     #[test]

@@ -83,6 +83,18 @@ pub struct SettingsDto {
     pub identity: IdentityDto,
     pub autosave: AutoSave,
     pub autosave_delay_secs: u32,
+    /// The Hunspell dictionary spelling as you type checks against, and
+    /// Harper's English (`en_US`, `en_GB`, …).
+    pub spelling_language: String,
+    /// The Hunspell dictionaries installed on this machine.
+    pub spelling_languages: Vec<String>,
+    /// Every Harper rule (Settings → Grammar rules).
+    pub harper_rules: Vec<cowriting_producers::harper_rules::RuleInfo>,
+    /// The writer's choices, by rule: on or off against the default.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, boolean>"))]
+    pub harper_choices: std::collections::BTreeMap<String, bool>,
+    /// The rules off for prose unless turned on (`config::QUIET_BY_DEFAULT`).
+    pub harper_quiet: Vec<String>,
 }
 
 /// A checker whose program was not found.

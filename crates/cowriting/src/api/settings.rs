@@ -3,7 +3,8 @@
 //! runs (each marked when its program is not installed).
 
 use super::*;
-use cowriting_workspace::config::{command_installed, UserConfig};
+use cowriting_producers::harper_rules;
+use cowriting_workspace::config::{command_installed, UserConfig, QUIET_BY_DEFAULT};
 use cowriting_workspace::identity::Human;
 
 impl Api {
@@ -44,6 +45,32 @@ impl Api {
         if cfg.producers.enabled.is_some() || dto.enabled != cfg.default_producers() {
             cfg.producers.enabled = Some(dto.enabled.clone());
         }
+        let language = dto.spelling_language.trim();
+        if language != cfg.spelling.language {
+            if !installed_languages().iter().any(|l| l == language) {
+                return Err(Error::BadInput(format!(
+                    "no Hunspell dictionary {language:?} is installed: choose from {}",
+                    installed_languages().join(", ")
+                )));
+            }
+            cfg.spelling.language = language.to_owned();
+        }
+        let rules = harper_rules::rules();
+        if let Some(bad) = dto
+            .harper_choices
+            .keys()
+            .find(|k| !rules.iter().any(|r| &r.name == *k))
+        {
+            return Err(Error::BadInput(format!("{bad:?} is not a Harper rule")));
+        }
+        // Only what differs from the default is a choice: a rule Harper turns
+        // on or off in a later version follows it until the writer chooses.
+        cfg.harper.rules = dto
+            .harper_choices
+            .iter()
+            .filter(|(name, on)| rule_default(name) != **on)
+            .map(|(name, on)| (name.clone(), *on))
+            .collect();
         cfg.editor.autosave = dto.autosave;
         if dto.autosave_delay_secs > 0 {
             cfg.editor.autosave_delay_secs = dto.autosave_delay_secs;
@@ -121,8 +148,24 @@ impl Api {
             identity: self.identity_dto(&cfg.user),
             autosave: cfg.editor.autosave,
             autosave_delay_secs: cfg.editor.autosave_delay_secs,
+            spelling_language: cfg.spelling.language.clone(),
+            spelling_languages: installed_languages(),
+            harper_rules: harper_rules::rules().to_vec(),
+            harper_choices: cfg.harper.rules.clone(),
+            harper_quiet: QUIET_BY_DEFAULT.iter().map(|r| r.to_string()).collect(),
         }
     }
+}
+
+/// The Hunspell dictionaries installed, by name.
+fn installed_languages() -> Vec<String> {
+    cowriting_producers::hunspell::installed()
+}
+
+/// Whether `rule` is on when the writer has not chosen: Harper's curated
+/// choice, except the rules quiet for prose.
+fn rule_default(rule: &str) -> bool {
+    !QUIET_BY_DEFAULT.contains(&rule) && harper_rules::rules().iter().any(|r| r.name == rule && r.curated)
 }
 
 fn settings_path() -> Result<std::path::PathBuf> {

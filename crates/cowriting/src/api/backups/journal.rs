@@ -107,9 +107,10 @@ fn decode(ops: &[Op]) -> Option<ChangeSet> {
     Some(cs)
 }
 
-/// Who a span is: its author and record, by identity (spans split or moved by
-/// edits keep theirs; nothing else makes one equal).
-type SpanKey = (*const SpanAuthor, *const RecordMeta);
+/// Who a span is: the addresses of its author and record, by identity (spans
+/// split or moved by edits keep theirs; nothing else makes one equal). As
+/// numbers, not pointers: the API moves between threads.
+type SpanKey = (usize, usize);
 
 /// A document's journal as the writer knows it: what its snapshot held.
 pub(super) struct Journal {
@@ -128,8 +129,8 @@ pub(super) struct Journal {
 
 fn key(who: &Arc<SpanAuthor>, record: &Option<Arc<RecordMeta>>) -> SpanKey {
     (
-        Arc::as_ptr(who),
-        record.as_ref().map_or(std::ptr::null(), Arc::as_ptr),
+        Arc::as_ptr(who) as usize,
+        record.as_ref().map_or(0, |r| Arc::as_ptr(r) as usize),
     )
 }
 
@@ -221,8 +222,7 @@ pub(super) fn replay(mut backup: Backup, journal: &[u8]) -> Backup {
     let known = records.attributions.len();
     let mut text = backup.text.clone();
     let mut last: Option<(Vec<[usize; 3]>, Artifact)> = None;
-    let mut expected = 1;
-    for raw in journal.split(|b| *b == b'\n') {
+    for (expected, raw) in (1..).zip(journal.split(|b| *b == b'\n')) {
         let Ok(line) = serde_json::from_slice::<Line>(raw) else {
             break;
         };
@@ -237,18 +237,23 @@ pub(super) fn replay(mut backup: Backup, journal: &[u8]) -> Backup {
             None => Artifact::empty(&backup.doc),
         };
         let Some(change) = decode(&line.change) else { break };
-        let Ok(next) = change.apply_to_string(&text) else { break };
+        let Ok(next) = change.apply_to_string(&text) else {
+            break;
+        };
         let fits = |[s, e, k]: &[usize; 3]| {
             s <= e
                 && *e <= line.len
-                && (*k < known || own.attributions.get(k - known).is_some_and(|a| own.anchors.contains_key(&a.anchor_id)))
+                && (*k < known
+                    || own
+                        .attributions
+                        .get(k - known)
+                        .is_some_and(|a| own.anchors.contains_key(&a.anchor_id)))
         };
         if change.len_after() != line.len || !line.spans.iter().all(fits) {
             break;
         }
         text = next;
         last = Some((line.spans, own));
-        expected += 1;
     }
     if let Some((spans, own)) = last {
         let originals = std::mem::take(&mut records.attributions);
@@ -257,7 +262,9 @@ pub(super) fn replay(mut backup: Backup, journal: &[u8]) -> Backup {
                 originals[*k].clone()
             } else {
                 let at = own.attributions[k - known].clone();
-                records.anchors.insert(at.anchor_id.clone(), own.anchors[&at.anchor_id].clone());
+                records
+                    .anchors
+                    .insert(at.anchor_id.clone(), own.anchors[&at.anchor_id].clone());
                 at
             };
             records.attributions.push(at);
@@ -284,6 +291,9 @@ mod tests {
         assert_eq!(json, r#"[3,"é\u2028x",-2,4]"#.replace("\\u2028", "\u{2028}"));
         let back: Vec<Op> = serde_json::from_str(&json).unwrap();
         assert_eq!(decode(&back).unwrap(), cs);
-        assert!(decode(&[Op::Count(0)]).is_none(), "a zero-length step is no change");
+        assert!(
+            decode(&[Op::Count(0)]).is_none(),
+            "a zero-length step is no change"
+        );
     }
 }
