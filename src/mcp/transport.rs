@@ -405,6 +405,7 @@ impl IdScanner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use tokio::io::AsyncReadExt;
 
     fn id_of(message: &str) -> Value {
