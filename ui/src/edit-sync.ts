@@ -12,7 +12,7 @@ import { createState, readOnly } from "./editor";
 import { fromCore, setReview, staleCountOf } from "./extensions/review-field";
 import { renderPanel } from "./views/panel";
 import { renderDirty, renderStatus, updateWordCount } from "./views/status";
-import { refreshTree } from "./views/tree";
+import { treeEntryChanged } from "./views/tree";
 
 /** A change the writer made in the editor: to the core, in order; the tab and panel follow. */
 export function sendEdit(app: App, path: string, changes: TextChange[], typing: boolean) {
@@ -68,6 +68,7 @@ export function showReview(app: App, path: string, review: ReviewDto) {
   } else {
     doc.state = doc.state.update({ effects: setReview.of(review) }).state;
   }
+  treeEntryChanged(app, review.entry);
   if (app.active === path) {
     renderPanel(app);
     renderStatus(app);
@@ -98,6 +99,7 @@ export function applyFromCore(app: App, path: string, applied: Applied) {
   else doc.state = doc.state.update(spec).state;
   doc.version = applied.version;
   doc.dirty = applied.dirty;
+  treeEntryChanged(app, applied.review.entry);
   if (applied.dirty) app.autosaver.changed();
   if (app.active === path) {
     renderPanel(app);
@@ -123,7 +125,6 @@ export async function coreOp(app: App, f: (path: string) => Promise<Applied>, pa
   } finally {
     if (active) setReadOnly(app, false);
   }
-  void refreshTree(app);
   return ok;
 }
 

@@ -412,7 +412,6 @@ export class App {
     if (result.sidecarSkipped) toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
     renderDirty(this);
     renderBanner(this);
-    void refreshTree(this);
     return true;
   }
 

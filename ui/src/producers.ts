@@ -66,8 +66,10 @@ export async function runProducer(
 
 /** After a run filed: show the core's review (fetched in order with the edits, so positions match the view). */
 export async function afterFiling(app: App, path: string) {
+  // The review carries the document's tree entry; a document not open changed
+  // on disk, which the watcher reports.
   if (app.docs.has(path)) await refreshReview(app, path);
-  void refreshTree(app);
+  else await refreshTree(app);
 }
 
 /**

@@ -21,7 +21,7 @@ interface Pending {
 }
 
 const fake = vi.hoisted(() => {
-  const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false });
+  const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
   const state = {
     text: "Alpha beta gamma.\n\nDelta epsilon zeta.",
     review: emptyReview(),
@@ -66,7 +66,7 @@ vi.mock("../src/backend", async (importOriginal) => {
   const { fakeBackend } = await import("./fake-backend");
   const backend = fakeBackend(
     {
-      workspace: async () => ({ root: "/ws", name: "ws", branch: null, documents: [{ path: "a.md", proposals: 0, openThreads: 0, sidecarError: false }], emptyFolders: [] }),
+      workspace: async () => (call("workspace"), { root: "/ws", name: "ws", branch: null, documents: [{ path: "a.md", proposals: 0, openThreads: 0, sidecarError: false }], emptyFolders: [] }),
       openDocument: async (path) => ({ path, text: fake.text, version: 1, dirty: false, review: fake.review }),
       edit: async (path, version, changes, typing) => {
         call("edit", path, version, changes, typing);
@@ -261,11 +261,18 @@ describe("Ask Claude…", () => {
 
     // A turn two producers filed under: each group decides its own proposals, in one call
     // (one undo step), not one call per proposal.
+    // Each answer carries the document's tree entry: its row's badges follow, and
+    // nothing lists the workspace again.
     fake.review = {
       ...fake.emptyReview(),
       proposals: [proposal("p3", 0, "turn-s", "harper", "spelling", "typo"), proposal("p4", 20, "turn-s", "vale", "style", "wordy")],
+      entry: { path: "a.md", proposals: 2, openThreads: 1, sidecarError: false },
     };
+    const listed = fake.calls.filter((c) => c.name === "workspace").length;
     q<HTMLButtonElement>(".btn-reject-turn")!.click();
+    const row = () => q<HTMLElement>('.tree-item[data-path="a.md"]')!;
+    await until(() => row().querySelector(".badge-proposals")?.textContent === "2", "the row's badge from the answer");
+    expect(row().querySelector(".badge-threads")!.textContent).toBe("1");
     await until(() => document.querySelectorAll(".review-body .group").length === 2, "the two groups of the shared turn");
     const shared = Array.from(document.querySelectorAll<HTMLElement>(".review-body .group"));
     expect(shared.map((g) => g.dataset.producer)).toEqual(["harper", "vale"]);
@@ -276,6 +283,7 @@ describe("Ask Claude…", () => {
     await until(() => fake.calls.some((c) => c.name === "rejectAll"), "reject the group");
     expect(fake.calls.filter((c) => c.name === "rejectAll").map((c) => c.args)).toEqual([["a.md", ["p3"]]]);
     expect(fake.calls.filter((c) => c.name === "accept" || c.name === "reject")).toEqual([]);
+    expect(fake.calls.filter((c) => c.name === "workspace").length, "no decision lists the workspace").toBe(listed);
   });
 
   it("cancels a run with its button; the error shows in the chip", async () => {

@@ -4,7 +4,7 @@
 import type { Backend } from "../src/backend";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 
-export const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false });
+export const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
 
 export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto = emptyReview): Backend {
   const no = async () => {

@@ -155,6 +155,7 @@ vi.mock("../src/backend", async (importOriginal) => {
     sidecarError: null,
     canUndo: false,
     canRedo: false,
+    entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false },
   });
   const decided = (name: string) => async (path: string, ids: string[]) => {
     fake.calls.push({ name, args: [path, ids] });

@@ -105,6 +105,7 @@ beforeAll(async () => {
     sidecarError: null,
     canUndo: false,
     canRedo: false,
+    entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false },
   };
   // Remembered from an earlier run: the review panel hidden.
   localStorage.setItem("cowriting.layout", JSON.stringify({ panel: false }));

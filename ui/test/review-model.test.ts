@@ -34,6 +34,7 @@ function review(): ReviewDto {
     sidecarError: null,
     canUndo: false,
     canRedo: false,
+    entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false },
   };
 }
 

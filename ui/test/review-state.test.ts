@@ -98,7 +98,7 @@ function randomReview(r: Rng, len: number): ReviewDto {
     const [from, to] = range(r, len, 30, false);
     spans.push({ id: `s${i}`, from, to, line: 1, text: "", author: r.next() < 0.5 ? human : agent, turnId: null, instruction: null, createdAt: "" });
   }
-  return { proposals, threads, spans, sidecarError: null, canUndo: false, canRedo: false };
+  return { proposals, threads, spans, sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
 }
 
 /** A position biased to the edges of the review's records (the cases mapping gets wrong). */
@@ -213,6 +213,7 @@ describe("the review state against the naive model", () => {
       sidecarError: null,
       canUndo: false,
       canRedo: false,
+      entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false },
     };
     let state = EditorState.create({ doc: "The quick fox", extensions: [reviewField.init((s) => ReviewState.of(review, s.doc))] });
     state = state.update({ changes: { from: 4, insert: "very " } }).state; // before it: moves, stays pending
@@ -234,7 +235,7 @@ describe("a keystroke costs what it touches", () => {
   /** 2,000 lines with 300 proposals and 300 spans (half the writer's), spread evenly. */
   function big() {
     const doc = Array.from({ length: 2000 }, (_, i) => `Line ${i} of the quiet fox, revised.`).join("\n");
-    const review: ReviewDto = { proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false };
+    const review: ReviewDto = { proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
     for (let i = 0; i < 300; i++) {
       const from = doc.indexOf("quiet", (i * doc.length) / 300);
       const diff = [{ tag: "delete" as const, text: "quiet" }, { tag: "insert" as const, text: "calm" }];

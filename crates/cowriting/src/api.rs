@@ -99,32 +99,18 @@ impl Api {
             .list_documents()
             .into_iter()
             .map(|d| {
-                let counts = |a: &cowriting_core::model::Artifact| {
-                    (
-                        a.proposals.len() as u32,
-                        a.threads
-                            .iter()
-                            .filter(|t| t.status == ThreadStatus::Open)
-                            .count() as u32,
-                        false,
-                    )
-                };
                 // An open document's badges are what its tab shows: with its
                 // unsaved decisions (an accept waits for the save).
-                let open = self.sessions.get(&d).filter(|s| s.sidecar_problem().is_none());
-                let (proposals, open_threads, sidecar_error) = match open {
-                    Some(s) => counts(s.artifact()),
-                    None => match self.store.load(&d) {
-                        Ok(Some(a)) => counts(&a),
-                        Ok(None) => (0, 0, false),
-                        Err(_) => (0, 0, true),
+                if let Some(s) = self.sessions.get(&d) {
+                    return entry_of(s);
+                }
+                match self.store.load(&d) {
+                    Ok(Some(a)) => entry_with(&d, Some(&a)),
+                    Ok(None) => entry_with(&d, None),
+                    Err(_) => DocEntry {
+                        sidecar_error: true,
+                        ..entry_with(&d, None)
                     },
-                };
-                DocEntry {
-                    path: d.to_string(),
-                    proposals,
-                    open_threads,
-                    sidecar_error,
                 }
             })
             .collect::<Vec<DocEntry>>();
@@ -489,6 +475,34 @@ fn review_of(s: &Session) -> ReviewDto {
         sidecar_error: s.sidecar_problem().cloned(),
         can_undo: s.can_undo(),
         can_redo: s.can_redo(),
+        entry: entry_of(s),
+    }
+}
+
+/// An open document's entry in the file tree, as [`Api::workspace`] lists it:
+/// its badges with its unsaved decisions; a sidecar that cannot be read says so.
+fn entry_of(s: &Session) -> DocEntry {
+    match s.sidecar_problem() {
+        None => entry_with(s.doc_path(), Some(s.artifact())),
+        Some(_) => DocEntry {
+            sidecar_error: true,
+            ..entry_with(s.doc_path(), None)
+        },
+    }
+}
+
+/// A document's entry with the badges of its review data (`None`: none).
+fn entry_with(doc: &DocPath, review: Option<&cowriting_core::model::Artifact>) -> DocEntry {
+    DocEntry {
+        path: doc.to_string(),
+        proposals: review.map_or(0, |a| a.proposals.len() as u32),
+        open_threads: review.map_or(0, |a| {
+            a.threads
+                .iter()
+                .filter(|t| t.status == ThreadStatus::Open)
+                .count() as u32
+        }),
+        sidecar_error: false,
     }
 }
 

@@ -3,6 +3,7 @@
 // click or ⋯: views/doc-actions.ts); "New document" when there are none; the
 // recent folders; and what shows when no folder is open.
 import type { App } from "../main";
+import type { DocEntry } from "../bindings/DocEntry";
 import { $, h } from "../dom";
 import { documentMenu, folderMenu, newDocument } from "./doc-actions";
 import { inboxChanged } from "./inbox-panel";
@@ -26,9 +27,7 @@ export function renderTree(app: App) {
       { class: `tree-item${d.path === app.active ? " active" : ""}`, "data-path": d.path, title: d.path },
       h("span", { class: "tree-dir", text: parts.length > 1 ? parts.slice(0, -1).join("/") + "/" : "" }),
       h("span", { class: "tree-name", text: parts[parts.length - 1] }),
-      d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals) }) : null,
-      d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads) }) : null,
-      d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!" }) : null,
+      ...badges(d),
     );
     item.addEventListener("click", () => void app.open(d.path));
     rows.push([d.path, row(item, `More for ${d.path}`, (at) => documentMenu(app, d.path, at))]);
@@ -68,6 +67,37 @@ function row(item: HTMLElement, label: string, open: (at: { x: number; y: number
     open({ x: e.clientX, y: e.clientY });
   });
   return el;
+}
+
+/** A document's badges in the tree: pending proposals, open threads, unreadable review data. */
+function badges(d: DocEntry): (HTMLElement | null)[] {
+  return [
+    d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals) }) : null,
+    d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads) }) : null,
+    d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!" }) : null,
+  ];
+}
+
+/**
+ * A core answer said what a document's entry is now (every review carries it):
+ * its row's badges are redrawn if they changed, and nothing is read — a decision
+ * does not make the app list the workspace again.
+ */
+export function treeEntryChanged(app: App, entry: DocEntry) {
+  const docs = app.ws?.documents;
+  const i = docs?.findIndex((d) => d.path === entry.path) ?? -1;
+  if (!docs || i < 0) return;
+  const old = docs[i];
+  if (old.proposals === entry.proposals && old.openThreads === entry.openThreads && old.sidecarError === entry.sidecarError) return;
+  docs[i] = entry;
+  const item = Array.from(document.querySelectorAll<HTMLElement>(".tree-item[data-path]")).find((el) => el.dataset.path === entry.path);
+  if (item) {
+    item.querySelectorAll(".badge").forEach((b) => b.remove());
+    for (const b of badges(entry)) if (b) item.append(b);
+  }
+  // The badges changed: so did what waits across the workspace.
+  inboxChanged(app);
+  renderStatus(app);
 }
 
 export async function refreshTree(app: App) {

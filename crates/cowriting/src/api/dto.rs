@@ -138,6 +138,10 @@ pub struct ReviewDto {
     pub sidecar_error: Option<ErrorInfo>,
     pub can_undo: bool,
     pub can_redo: bool,
+    /// The document's entry in the file tree as this review makes it (its
+    /// badges): every answer that carries a review says what it changed
+    /// there, so the tree updates one row and reads nothing.
+    pub entry: DocEntry,
 }
 
 /// An open document.

@@ -47,6 +47,40 @@ mod tests {
         s.propose(CharRange::new(at.0, at.1), by, opts).unwrap()
     }
 
+    /// Every answer carrying a review says what the document's entry in the
+    /// file tree is now, exactly as the workspace's listing has it.
+    #[test]
+    fn a_review_carries_the_tree_entry_the_listing_has() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.md"), "one two three\n").unwrap();
+        let mut api = Api::open(dir.path()).unwrap();
+        let p1 = propose(&api, "a.md", (0, 3), "1", "t");
+        propose(&api, "a.md", (4, 7), "2", "t");
+        let listed = |api: &Api| {
+            let e = api
+                .workspace()
+                .documents
+                .into_iter()
+                .find(|d| d.path == "a.md")
+                .unwrap();
+            (e.proposals, e.open_threads, e.sidecar_error)
+        };
+        let of = |e: &DocEntry| (e.proposals, e.open_threads, e.sidecar_error);
+        let opened = api.open_document("a.md").unwrap();
+        assert_eq!(of(&opened.review.entry), (2, 0, false));
+        let accepted = api.accept("a.md", &p1, None).unwrap();
+        assert_eq!(of(&accepted.review.entry), (1, 0, false));
+        assert_eq!(of(&accepted.review.entry), listed(&api));
+        let threaded = api
+            .new_thread("a.md", Utf16Offset(6), Utf16Offset(11), "why?")
+            .unwrap();
+        assert_eq!(of(&threaded.entry), (1, 1, false));
+        assert_eq!(of(&threaded.entry), listed(&api));
+        let saved = api.save("a.md").unwrap();
+        assert_eq!(of(&saved.review.entry), listed(&api));
+        assert_eq!(saved.review.entry.path, "a.md");
+    }
+
     /// The open documents are listed as the writer has them (an accept waiting
     /// for its save is not listed again, though the file still has it); the
     /// others as they are on disk; positions in UTF-16.
