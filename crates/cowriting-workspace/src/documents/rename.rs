@@ -14,8 +14,10 @@
 //!    `.threads/<new>.json`) and the pending ledger file (its `docId`
 //!    rewritten);
 //! 3. the document, with `renameat2(RENAME_NOREPLACE)`: the **commit point**;
-//! 4. the old review files removed, each only if it still holds what was read
-//!    (a writer that takes no lock changed the sidecar: copied again);
+//! 4. the old review files removed: the pending file if it still holds what
+//!    was read; the sidecar moved aside first and left to settle, what a
+//!    writer that takes no lock saved meanwhile copied again
+//!    (`move_rest_of_sidecar`);
 //! 5. the log line `{"renamed":true,"from":…,"to":…}` appended when decisions
 //!    were logged under the old name: they are read as the document's under the new one
 //!    ([`crate::ledger::Ledger::log`]);
@@ -413,38 +415,73 @@ fn finish_forward(store: &Store, from_lock: &DocLock, from: &DocPath, intent: &R
     Ok(())
 }
 
-/// Remove the old sidecar if it still holds `read`; when a writer that takes no
-/// lock changed it since, copy it again (with the new `docPath`) and retry.
+/// How long the old sidecar, moved aside, is left before it is read: a writer
+/// that takes no lock and opened it just before the move has written by then.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(25);
+
+/// The old sidecar goes, and nothing a writer that takes no lock (the VS Code
+/// extension) wrote to it is lost: it is moved aside (`<name>.json.renaming`:
+/// from then on that writer's next save makes a new file at the old name), left
+/// [`SETTLE`]d, and read; what differs from `read` (the writer saved between
+/// the copy and the move) is copied to the new name again (with the new
+/// `docPath`, over `written`, what this rename wrote there). Then the aside
+/// file goes, and a new file at the old name (the writer saved after the move)
+/// is taken the same way. Checking and then removing in place would lose a save
+/// that lands between the two; a move is one step.
 fn move_rest_of_sidecar(
     store: &Store,
-    from_lock: &DocLock,
+    _from_lock: &DocLock,
     to_lock: &DocLock,
     from: &DocPath,
     to: &DocPath,
     mut read: Vec<u8>,
     mut written: Vec<u8>,
 ) -> Result<()> {
+    let file = store.workspace().sidecar_file(from)?;
+    let mut aside = file.clone().into_os_string();
+    aside.push(".renaming");
+    let aside = PathBuf::from(aside);
     for attempt in 0..crate::store::REDO_LIMIT {
         if attempt > 0 {
             fsutil::backoff(attempt);
         }
-        if store.replace_locked(from_lock, from, None, Expect::of(Some(&read)))? {
+        match std::fs::rename(&file, &aside) {
+            Ok(()) => {}
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(Error::io(&file)(e)),
+        }
+        std::thread::sleep(SETTLE);
+        let bytes = fsutil::read_regular(&aside).map_err(|e| Error::io(&aside)(e))?;
+        if bytes != read {
+            let copied = cowriting_core::model::parse_artifact(&String::from_utf8_lossy(&bytes))
+                .ok()
+                .map(|mut artifact| {
+                    artifact.doc_path = to.to_string();
+                    serialize_artifact(&artifact).into_bytes()
+                });
+            let copied = match copied {
+                Some(text) => store
+                    .replace_locked(to_lock, to, Some(&text), Expect::of(Some(&written)))?
+                    .then_some(text),
+                None => None,
+            };
+            let Some(text) = copied else {
+                // Unreadable (a save half-written) or the new name changed
+                // meanwhile: put it back and try again.
+                move_noreplace(&aside, &file).map_err(|e| Error::io(&aside)(e))?;
+                read.clear();
+                continue;
+            };
+            written = text;
+        }
+        std::fs::remove_file(&aside).map_err(|e| Error::io(&aside)(e))?;
+        if std::fs::symlink_metadata(&file).is_err() {
             return Ok(());
         }
-        let Some((mut artifact, bytes)) = store.load_bytes(from)? else {
-            return Ok(());
-        };
-        artifact.doc_path = to.to_string();
-        let text = serialize_artifact(&artifact).into_bytes();
-        if !store.replace_locked(to_lock, to, Some(&text), Expect::of(Some(&written)))? {
-            continue;
-        }
-        read = bytes;
-        written = text;
+        // Saved again at the old name after the move: that file is taken too.
+        read.clear();
     }
-    Err(crate::store::kept_changing(
-        &store.workspace().sidecar_file(from)?,
-    ))
+    Err(crate::store::kept_changing(&file))
 }
 
 /// Rename `from` to `to`, refusing to replace anything at `to`.
