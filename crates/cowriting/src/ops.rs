@@ -156,15 +156,30 @@ impl Ops {
     }
 
     /// `view` of `document` (whose failure is the answer), or of every
-    /// document (whose failures are listed apart).
+    /// document with review data (a sidecar; whose failures are listed apart).
+    /// A document without any has nothing to list and is not read: a docs
+    /// tree of 38,000 pages with a few reviewed is read a few pages deep.
     fn each<T>(
         &self,
         document: Option<&str>,
         open: impl Fn(&DocPath) -> Result<Session>,
         view: impl Fn(&Session) -> T,
     ) -> Result<(Vec<T>, Vec<views::DocError>)> {
+        let docs = match document {
+            Some(_) => self.docs(document)?,
+            None => {
+                let mut reviewed: Vec<DocPath> = self
+                    .workspace()
+                    .list_sidecars()
+                    .into_iter()
+                    .map(|(d, _)| d)
+                    .collect();
+                reviewed.sort();
+                reviewed
+            }
+        };
         let (mut out, mut errors) = (Vec::new(), Vec::new());
-        for doc in self.docs(document)? {
+        for doc in docs {
             match open(&doc) {
                 Ok(s) => out.push(view(&s)),
                 Err(e) if document.is_none() => errors.push(views::DocError {
@@ -179,7 +194,21 @@ impl Ops {
 
     /// What waits on `doc`, or on every document.
     pub fn documents(&self, doc: Option<&str>) -> Result<DocumentsOut> {
-        let (documents, errors) = self.each(doc, |d| self.session(d), views::summary)?;
+        let (mut documents, errors) = self.each(doc, |d| self.session(d), views::summary)?;
+        if doc.is_none() {
+            // Every document is listed; those without review data have nothing on them.
+            let listed: std::collections::HashSet<String> =
+                documents.iter().map(|d| d.document.clone()).collect();
+            let failed: std::collections::HashSet<&str> =
+                errors.iter().map(|e| e.document.as_str()).collect();
+            for d in self.workspace().list_documents() {
+                let name = d.to_string();
+                if !listed.contains(&name) && !failed.contains(name.as_str()) {
+                    documents.push(views::DocSummary::nothing(name));
+                }
+            }
+            documents.sort_by(|a, b| a.document.cmp(&b.document));
+        }
         Ok(DocumentsOut { documents, errors })
     }
 

@@ -341,6 +341,19 @@ pub struct DocSummary {
     pub sidecar_error: Option<ErrorInfo>,
 }
 
+impl DocSummary {
+    /// A document with no review data: nothing waits on it.
+    pub fn nothing(document: String) -> DocSummary {
+        DocSummary {
+            document,
+            proposals: ProposalCounts::default(),
+            threads: ThreadCounts::default(),
+            spans: SpanCounts::default(),
+            sidecar_error: None,
+        }
+    }
+}
+
 /// A document a listing could not read, and why.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
