@@ -1,45 +1,138 @@
-// The sidebar: the workspace's documents (with their proposal, thread and
-// error badges) and its folders without documents, each with its menu (right
-// click or ⋯: views/doc-actions.ts); "New document" when there are none; the
-// recent folders; and what shows when no folder is open.
+// The sidebar: the workspace's folders, which fold, and documents (with their
+// proposal, thread and error badges; a closed folder shows those of what it
+// holds), each with its menu (right click or ⋯: views/doc-actions.ts); only the
+// rows on screen are drawn when there are many (tree-model.ts); "New document"
+// when there are none; the recent folders; and what shows when no folder is open.
 import type { App } from "../main";
 import type { DocEntry } from "../bindings/DocEntry";
+import { allFolders, ancestors, buildTree, OPEN_ALL_UP_TO, replaceEntry, visibleRows, windowOf, type TreeFolder, type TreeRow } from "../tree-model";
 import { $, h } from "../dom";
 import { documentMenu, folderMenu, newDocument } from "./doc-actions";
 import { inboxChanged } from "./inbox-panel";
 import { renderStatus } from "./status";
 
+/** The tree's state for the workspace it was built for: its model and the open folders, kept across renders. */
+const tree = {
+  ws: null as App["ws"],
+  root: null as TreeFolder | null,
+  open: new Set<string>(),
+  rows: [] as TreeRow[],
+  /** The window of rows drawn (all of them when there are few). */
+  drawn: { start: 0, end: 0 },
+  active: null as string | null,
+  scrolling: false,
+};
+
+/** Rows are this many px high (styles.css: .tree-row), so a long tree draws only what is on screen. */
+const ROW = 28;
+/** Up to this many rows, all are drawn; more, only the window on screen. */
+const DRAW_ALL_UP_TO = 400;
+
+/**
+ * Draw the tree: folders that fold (all open in a small workspace; closed in a
+ * large one, except the way to the open document), and of the rows only those
+ * on screen when there are many. Cheap to call again: the model is built once
+ * per listing, and an unchanged listing redraws only the window.
+ */
 export function renderTree(app: App) {
-  const tree = $(".tree");
-  tree.replaceChildren();
+  const el = $(".tree");
   const ws = app.ws;
-  if (!ws) return;
+  if (!ws) {
+    el.replaceChildren();
+    tree.ws = null;
+    return;
+  }
+  if (tree.ws !== ws) {
+    const sameRoot = tree.ws?.root === ws.root;
+    tree.ws = ws;
+    tree.root = buildTree(ws.documents, ws.emptyFolders);
+    if (!sameRoot) tree.open = new Set(ws.documents.length <= OPEN_ALL_UP_TO ? allFolders(tree.root) : []);
+    else if (ws.documents.length <= OPEN_ALL_UP_TO) for (const f of allFolders(tree.root)) tree.open.add(f);
+  }
+  // The open document's folders are open.
+  if (app.active && app.active !== tree.active) for (const a of ancestors(app.active)) tree.open.add(a);
+  tree.active = app.active;
   if (!ws.documents.length) {
     const create = h("button", { class: "btn-new-doc", text: "New document" });
     create.addEventListener("click", () => newDocument(app));
-    tree.append(h("div", { class: "tree-empty" }, h("p", { text: "No Markdown or text files here." }), create));
+    el.replaceChildren(h("div", { class: "tree-empty" }, h("p", { text: "No Markdown or text files here." }), create));
+    for (const r of visibleRows(tree.root!, tree.open)) el.append(rowOf(app, r));
+    tree.rows = [];
+  } else {
+    tree.rows = visibleRows(tree.root!, tree.open);
+    draw(app, true);
   }
-  const rows: [string, HTMLElement][] = [];
-  for (const d of ws.documents) {
-    const parts = d.path.split("/");
+  if (!tree.scrolling) {
+    tree.scrolling = true;
+    let queued = false;
+    el.addEventListener("scroll", () => {
+      if (queued || tree.rows.length <= DRAW_ALL_UP_TO) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        draw(app, false);
+      });
+    });
+  }
+  renderEditorEmpty(app);
+}
+
+/** Draw the rows on screen (all of them when there are few); `force` redraws an unchanged window. */
+function draw(app: App, force: boolean) {
+  const el = $(".tree");
+  const rows = tree.rows;
+  const all = rows.length <= DRAW_ALL_UP_TO;
+  const { start, end } = all ? { start: 0, end: rows.length } : windowOf(rows.length, el.scrollTop, el.clientHeight || 600, ROW);
+  if (!force && start === tree.drawn.start && end === tree.drawn.end) return;
+  tree.drawn = { start, end };
+  const parts: HTMLElement[] = [];
+  if (!all) parts.push(h("div", { class: "tree-spacer", style: `height:${start * ROW}px` }));
+  for (let i = start; i < end; i++) parts.push(rowOf(app, rows[i]));
+  if (!all) parts.push(h("div", { class: "tree-spacer", style: `height:${(rows.length - end) * ROW}px` }));
+  el.replaceChildren(...parts);
+  el.classList.toggle("tree-windowed", !all);
+}
+
+/** One row: a folder (click folds it; one with no documents offers a new one) or a document. */
+function rowOf(app: App, r: TreeRow): HTMLElement {
+  const indent = `padding-left:${8 + r.depth * 14}px`;
+  if (r.kind === "doc") {
+    const d = r.doc;
     const item = h(
       "button",
-      { class: `tree-item${d.path === app.active ? " active" : ""}`, "data-path": d.path, title: d.path },
-      h("span", { class: "tree-dir", text: parts.length > 1 ? parts.slice(0, -1).join("/") + "/" : "" }),
-      h("span", { class: "tree-name", text: parts[parts.length - 1] }),
+      { class: `tree-item${d.path === app.active ? " active" : ""}`, "data-path": d.path, title: d.path, style: indent },
+      h("span", { class: "tree-name", text: r.name }),
       ...badges(d),
     );
     item.addEventListener("click", () => void app.open(d.path));
-    rows.push([d.path, row(item, `More for ${d.path}`, (at) => documentMenu(app, d.path, at))]);
+    return row(item, `More for ${d.path}`, (at) => documentMenu(app, d.path, at));
   }
-  for (const f of ws.emptyFolders) {
-    const item = h("button", { class: "tree-item tree-folder", "data-folder": f, title: `${f}/ (no documents yet): click to add one` }, h("span", { class: "tree-name", text: `${f}/` }));
-    item.addEventListener("click", () => newDocument(app, f));
-    rows.push([`${f}/`, row(item, `More for ${f}/`, (at) => folderMenu(app, f, at))]);
-  }
-  rows.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [, r] of rows) tree.append(r);
-  renderEditorEmpty(app);
+  const f = r.folder;
+  const empty = f.size === 0;
+  const item = h(
+    "button",
+    {
+      class: "tree-item tree-folder",
+      "data-folder": f.path,
+      title: empty ? `${f.path}/ (no documents yet): click to add one` : `${f.path}/ (${f.size} document${f.size === 1 ? "" : "s"})`,
+      style: indent,
+      ...(empty ? {} : { "aria-expanded": String(r.open) }),
+    },
+    h("span", { class: "tree-chevron", "aria-hidden": "true", text: empty ? "" : r.open ? "▾" : "▸" }),
+    h("span", { class: "tree-name", text: `${f.name}/` }),
+    ...(r.open ? [] : badges({ path: f.path, proposals: f.proposals, openThreads: f.openThreads, sidecarError: f.sidecarErrors > 0 })),
+  );
+  item.addEventListener("click", () => {
+    if (empty) return newDocument(app, f.path);
+    if (tree.open.has(f.path)) tree.open.delete(f.path);
+    else tree.open.add(f.path);
+    tree.rows = visibleRows(tree.root!, tree.open);
+    draw(app, true);
+    Array.from(document.querySelectorAll<HTMLElement>(".tree-folder"))
+      .find((el) => el.dataset.folder === f.path)
+      ?.focus();
+  });
+  return row(item, `More for ${f.path}/`, (at) => folderMenu(app, f.path, at));
 }
 
 /** What the editor's place shows with no document open: a way to start one in an empty workspace. */
@@ -90,10 +183,10 @@ export function treeEntryChanged(app: App, entry: DocEntry) {
   const old = docs[i];
   if (old.proposals === entry.proposals && old.openThreads === entry.openThreads && old.sidecarError === entry.sidecarError) return;
   docs[i] = entry;
-  const item = Array.from(document.querySelectorAll<HTMLElement>(".tree-item[data-path]")).find((el) => el.dataset.path === entry.path);
-  if (item) {
-    item.querySelectorAll(".badge").forEach((b) => b.remove());
-    for (const b of badges(entry)) if (b) item.append(b);
+  if (tree.ws === app.ws && tree.root && replaceEntry(tree.root, entry)) {
+    // The row and the closed folders it is in, as drawn now.
+    tree.rows = visibleRows(tree.root, tree.open);
+    draw(app, true);
   }
   // The badges changed: so did what waits across the workspace.
   inboxChanged(app);

@@ -1,0 +1,70 @@
+// The file tree of a large workspace (issue 37), against a test double of the
+// Backend: 6,000 documents in folders up to 2,500 wide. Folders start closed
+// but for the way to the open document; a closed folder shows the badges of
+// what it holds; a click opens a folder; only the rows on screen are drawn;
+// opening a document does not draw the tree anew. The real app:
+// tests/e2e/perf-workspace.mjs (a benchmark).
+import { describe, expect, it, vi } from "vitest";
+import { q, stubLayout, until } from "./dom";
+
+const fake = vi.hoisted(() => ({ listed: 0 }));
+
+vi.mock("../src/backend", async (importOriginal) => {
+  const orig = await importOriginal<typeof import("../src/backend")>();
+  const { fakeBackend, emptyReview } = await import("./fake-backend");
+  const documents: { path: string; proposals: number; openThreads: number; sidecarError: boolean }[] = [];
+  for (let i = 0; i < 2500; i++) documents.push({ path: `wide/page-${String(i).padStart(4, "0")}.md`, proposals: i === 7 ? 2 : 0, openThreads: 0, sidecarError: false });
+  for (let f = 0; f < 50; f++)
+    for (let i = 0; i < 70; i++) documents.push({ path: `guide/part-${f}/p${i}.md`, proposals: 0, openThreads: f === 3 && i === 1 ? 1 : 0, sidecarError: false });
+  documents.push({ path: "README.md", proposals: 0, openThreads: 0, sidecarError: false });
+  documents.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const backend = fakeBackend({
+    workspace: async () => {
+      fake.listed++;
+      return { root: "/big", name: "big", branch: null, documents, emptyFolders: [] };
+    },
+    openDocument: async (path) => ({ path, text: `# ${path}\n`, version: 1, dirty: false, review: emptyReview() }),
+  });
+  return { ...orig, tauriBackend: async () => backend };
+});
+
+const rows = () => Array.from(document.querySelectorAll<HTMLElement>(".tree .tree-item"));
+const label = (el: HTMLElement) => el.dataset.path ?? `${el.dataset.folder}/`;
+
+describe("a large workspace's tree", () => {
+  it("folds, draws only what is on screen, and opens a folder on a click", async () => {
+    stubLayout();
+    await import("../src/main");
+    await until(() => q(".cm-editor"), "a document open");
+    // The first document with proposals opens: wide/page-0007.md.
+    await until(() => q(".tree-item.active"), "the open document marked");
+    const active = q<HTMLElement>(".tree-item.active")!.dataset.path!;
+    expect(active).toBe("wide/page-0007.md");
+    // Closed but for the way to it; a closed folder shows what it holds.
+    const guide = q<HTMLElement>('.tree-folder[data-folder="guide"]')!;
+    expect(guide.getAttribute("aria-expanded")).toBe("false");
+    expect(guide.querySelector(".badge-threads")!.textContent).toBe("1");
+    expect(q('.tree-folder[data-folder="wide"]')!.getAttribute("aria-expanded")).toBe("true");
+    // 2,500 rows in the open folder: a window of them is drawn, with room for the rest.
+    expect(rows().length).toBeLessThan(120);
+    expect(q(".tree")!.classList.contains("tree-windowed")).toBe(true);
+    const spacers = Array.from(document.querySelectorAll<HTMLElement>(".tree-spacer")).map((s) => parseInt(s.style.height, 10));
+    expect(spacers[0] + spacers[1] + rows().length * 28).toBe((2 + 2500 + 1) * 28);
+
+    // Opening another document draws no new listing.
+    const listed = fake.listed;
+    q<HTMLElement>('.tree-folder[data-folder="wide"]')!.click();
+    expect(rows().map(label)).toEqual(["guide/", "wide/", "README.md"]);
+    expect(q(".tree")!.classList.contains("tree-windowed")).toBe(false);
+    q<HTMLElement>('.tree-folder[data-folder="guide"]')!.click();
+    expect(q('.tree-folder[data-folder="guide"]')!.getAttribute("aria-expanded")).toBe("true");
+    expect(rows().map(label).slice(0, 4)).toEqual(["guide/", "guide/part-0/", "guide/part-1/", "guide/part-10/"]);
+    q<HTMLElement>('.tree-folder[data-folder="guide/part-3"]')!.click();
+    const p1 = q<HTMLElement>('.tree-item[data-path="guide/part-3/p1.md"]')!;
+    expect(p1.querySelector(".badge-threads")!.textContent).toBe("1");
+    expect(p1.querySelector(".tree-name")!.textContent).toBe("p1.md");
+    p1.click();
+    await until(() => q<HTMLElement>(".tree-item.active")?.dataset.path === "guide/part-3/p1.md", "the clicked document open");
+    expect(fake.listed).toBe(listed);
+  });
+});
