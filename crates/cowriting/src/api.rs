@@ -95,6 +95,11 @@ impl Api {
     /// The documents of the workspace with their badges, and the git branch.
     pub fn workspace(&self) -> WorkspaceInfo {
         let ws = self.store.workspace();
+        // Only documents with a sidecar have badges to read: one walk of
+        // `.threads/`, not a file opened per document (a docs tree of 38,000
+        // pages has a few dozen reviewed).
+        let reviewed: std::collections::HashSet<DocPath> =
+            ws.list_sidecars().into_iter().map(|(d, _)| d).collect();
         let documents = ws
             .list_documents()
             .into_iter()
@@ -103,6 +108,9 @@ impl Api {
                 // unsaved decisions (an accept waits for the save).
                 if let Some(s) = self.sessions.get(&d) {
                     return entry_of(s);
+                }
+                if !reviewed.contains(&d) {
+                    return entry_with(&d, None);
                 }
                 match self.store.load(&d) {
                     Ok(Some(a)) => entry_with(&d, Some(&a)),
@@ -114,10 +122,21 @@ impl Api {
                 }
             })
             .collect::<Vec<DocEntry>>();
+        // Every folder a document is in, at any depth: the others are empty.
+        let mut holding = std::collections::HashSet::new();
+        for d in &documents {
+            let mut at = d.path.as_str();
+            while let Some(cut) = at.rfind('/') {
+                at = &at[..cut];
+                if !holding.insert(at) {
+                    break;
+                }
+            }
+        }
         let empty_folders = ws
             .list_folders()
             .into_iter()
-            .filter(|f| !documents.iter().any(|d| d.path.starts_with(&format!("{f}/"))))
+            .filter(|f| !holding.contains(f.as_str()))
             .collect();
         WorkspaceInfo {
             root: ws.root().display().to_string(),
