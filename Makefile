@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test check lint fmt bench perf deps ui ui-test app app-test no-test-hooks cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
+.PHONY: run test check lint fmt bench perf perf-workspace deps ui ui-test app app-test no-test-hooks cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
 
 deps:
 	@scripts/deps.sh
@@ -89,6 +89,11 @@ perf: app-test
 	$(CARGO) build --locked -p cowriting-desktop --example bare_window
 	cd ui && npx vite build --config perf/vite.config.ts
 	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf.mjs; else node perf.mjs; fi
+
+## A workspace of any size: 40,000 generated pages (or $$COWRITING_PERF_WS) beside the sample:
+## CLI status and search beside git and grep, the app's start, a click in the tree.
+perf-workspace: app-test cli
+	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf-workspace.mjs; else node perf-workspace.mjs; fi
 
 ## ---- The Debian package -------------------------------------------------------------
 ## Tauri's bundler (the npm @tauri-apps/cli in ui/, offline) makes the .deb from
