@@ -43,8 +43,8 @@ use cowriting::model::ThreadStatus;
 use cowriting::offset::ByteRange;
 use cowriting::ops::review::ReviewOut;
 use cowriting::ops::{
-    DecisionsOut, DocumentsOut, NewDocumentOut, Ops, ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut,
-    ThreadsOut,
+    DecisionsOut, DocFilter, DocumentsPage, NewDocumentOut, Ops, ProposalsOut, Propose, ProposedOut, ReadOut,
+    ThreadOut, ThreadsOut,
 };
 use cowriting::producers::Cancel;
 use cowriting::session::{ProposalState, Target};
@@ -250,6 +250,31 @@ struct AskInThreadArgs {
     instruction: Option<String>,
 }
 
+/// A page of `list_documents` holds this many documents unless asked for
+/// fewer (a page of 100 is about 30 KB of JSON, well under what a client lets
+/// a tool answer), and never more than `MAX_PAGE`.
+const PAGE: usize = 100;
+const MAX_PAGE: usize = 500;
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct ListDocumentsArgs {
+    /// Only documents in this folder (workspace-relative), at any depth.
+    #[serde(default)]
+    folder: Option<String>,
+    /// Only documents with proposals pending.
+    #[serde(default)]
+    has_pending: bool,
+    /// Only documents with open comment threads.
+    #[serde(default)]
+    has_threads: bool,
+    /// Where to go on from: the `nextCursor` of the page before.
+    #[serde(default)]
+    cursor: Option<String>,
+    /// At most this many documents (default 100, at most 500).
+    #[serde(default)]
+    limit: Whole<1>,
+}
+
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct RecentDecisionsArgs {
     /// Only this document (default: every document).
@@ -333,12 +358,19 @@ impl CowritingMcp {
     }
 
     #[tool(
-        description = "List the workspace's documents, each with its number of pending, stale and orphaned proposals and open comment threads.",
+        description = "List the workspace's documents, a page at a time (100 by default), in name order, each with its number of pending, stale and orphaned proposals and open comment threads. Narrow it with `folder`, `has_pending` (only documents with proposals pending) and `has_threads` (only documents with open threads). The answer says how many match (`total`) and, when there are more, the `cursor` that lists the next page (`nextCursor`).",
         annotations(read_only_hint = true, open_world_hint = false),
-        output_schema = schema::<DocumentsOut>()
+        output_schema = schema::<DocumentsPage>()
     )]
-    fn list_documents(&self, ctx: RequestContext<RoleServer>) -> CallToolResult {
-        answer(self.list_documents_impl(&Client::of(&ctx)))
+    fn list_documents(
+        &self,
+        Parameters(a): Parameters<Args<ListDocumentsArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        answer(
+            a.get()
+                .and_then(|a| self.list_documents_impl(a, &Client::of(&ctx))),
+        )
     }
 
     #[tool(
@@ -528,8 +560,16 @@ impl CowritingMcp {
         Ops::new(self.store.clone(), client.agent(model).author(), Unit::Byte)
     }
 
-    fn list_documents_impl(&self, client: &Client) -> Result<(String, DocumentsOut)> {
-        let out = self.ops(client, None).documents(None)?;
+    fn list_documents_impl(&self, a: ListDocumentsArgs, client: &Client) -> Result<(String, DocumentsPage)> {
+        let filter = DocFilter {
+            folder: a.folder.as_deref(),
+            has_pending: a.has_pending,
+            has_threads: a.has_threads,
+        };
+        let limit = a.limit.get().unwrap_or(PAGE).min(MAX_PAGE);
+        let out = self
+            .ops(client, None)
+            .documents_page(&filter, a.cursor.as_deref(), limit)?;
         let mut text = String::new();
         for d in &out.documents {
             let (p, t) = (&d.proposals, &d.threads);
@@ -542,8 +582,15 @@ impl CowritingMcp {
             }
         }
         push_errors(&mut text, &out.errors);
-        if text.is_empty() {
+        if out.documents.is_empty() {
             text.push_str("No documents.\n");
+        }
+        if let Some(next) = &out.next_cursor {
+            text.push_str(&format!(
+                "{} of {} documents shown; the next page: list_documents with cursor {next:?}\n",
+                out.documents.len(),
+                out.total
+            ));
         }
         Ok((text, out))
     }

@@ -147,6 +147,13 @@ impl Mcp {
         data
     }
 
+    /// Call a tool that must succeed; its text and its structured answer.
+    fn both(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let (is_error, text, data) = self.call(tool, args.clone());
+        assert!(!is_error, "{tool} {args} failed: {text}");
+        (text, data)
+    }
+
     /// Call a tool that must fail; its message (the same in text and data).
     fn err(&mut self, tool: &str, args: Value) -> String {
         self.err_info(tool, args).1
@@ -429,6 +436,8 @@ fn propose_edit_files_an_agent_proposal_and_leaves_the_text_alone() {
                 "sidecarError": null,
             }],
             "errors": [],
+            "total": 1,
+            "nextCursor": null,
         })
     );
     // The same summary as `cowriting status --json`.
@@ -1190,6 +1199,84 @@ fn read_document_shows_the_lines_asked_for() {
     }
 }
 
+/// A workspace of many documents is listed a page at a time, each page small
+/// enough for an agent, filtered by folder and by what waits; the pages, put
+/// together, are the whole listing, once each.
+#[test]
+fn list_documents_pages_a_large_workspace_and_filters_it() {
+    let ws = Ws::new();
+    for i in 0..230 {
+        ws.write(&format!("guide/p{i:03}.md"), "A page of the guide.\n");
+    }
+    for i in 0..20 {
+        ws.write(&format!("notes/n{i:02}.md"), "A note with a word.\n");
+    }
+    let mut mcp = Mcp::start(&ws);
+    mcp.ok(
+        "propose_edit",
+        json!({ "document": "guide/p007.md", "find": "page", "replacement": "leaf" }),
+    );
+    mcp.ok(
+        "create_thread",
+        json!({ "document": "notes/n03.md", "find": "word", "body": "Which?" }),
+    );
+    let mut names = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let mut args = json!({});
+        if let Some(c) = &cursor {
+            args["cursor"] = json!(c);
+        }
+        let (text, page) = mcp.both("list_documents", args);
+        pages += 1;
+        assert_eq!(page["total"], 250);
+        assert!(page["documents"].as_array().unwrap().len() <= 100);
+        assert!(
+            page.to_string().len() < 40_000,
+            "a page is small: {} bytes",
+            page.to_string().len()
+        );
+        names.extend(
+            page["documents"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d["document"].as_str().unwrap().to_owned()),
+        );
+        match page["nextCursor"].as_str() {
+            Some(c) => {
+                assert!(text.contains(&format!("cursor {c:?}")), "{text}");
+                cursor = Some(c.to_owned());
+            }
+            None => break,
+        }
+        assert!(pages < 10, "the pages end");
+    }
+    assert_eq!(pages, 3);
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(names, sorted, "in name order, once each");
+    assert_eq!(names.len(), 250);
+
+    let pending = mcp.json("list_documents", json!({ "has_pending": true }));
+    assert_eq!(pending["total"], 1);
+    assert_eq!(pending["documents"][0]["document"], "guide/p007.md");
+    let threads = mcp.json(
+        "list_documents",
+        json!({ "has_threads": true, "folder": "notes" }),
+    );
+    assert_eq!(threads["documents"][0]["document"], "notes/n03.md");
+    assert_eq!(threads["total"], 1);
+    let notes = mcp.json("list_documents", json!({ "folder": "notes/", "limit": 5 }));
+    assert_eq!(notes["total"], 20);
+    assert_eq!(notes["documents"].as_array().unwrap().len(), 5);
+    assert_eq!(notes["nextCursor"], "notes/n04.md");
+    let none = mcp.json("list_documents", json!({ "folder": "guid" }));
+    assert_eq!(none["total"], 0, "a folder is a whole name, not a prefix");
+}
+
 #[test]
 fn every_number_argument_is_a_plain_integer_with_its_minimum() {
     let ws = ws_with_doc();
@@ -1222,6 +1309,7 @@ fn every_number_argument_is_a_plain_integer_with_its_minimum() {
         numbers,
         [
             ("create_thread.occurrence", json!(1)),
+            ("list_documents.limit", json!(1)),
             ("propose_edit.end_byte", json!(0)),
             ("propose_edit.occurrence", json!(1)),
             ("propose_edit.start_byte", json!(0)),

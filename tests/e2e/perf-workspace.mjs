@@ -87,6 +87,9 @@ async function app(ws, env) {
 const big = process.env.COWRITING_PERF_WS ?? generate();
 const sample = tempDir("cowriting-perf-sample-");
 cpSync(join(ROOT, "examples/workspace"), sample, { recursive: true });
+git(sample, "init", "-q");
+git(sample, "add", "-A");
+git(sample, "-c", "user.name=W", "-c", "user.email=w@example.com", "commit", "-qm", "sample");
 const { env } = testHome();
 const rows = [];
 for (const [name, ws] of [

@@ -64,7 +64,18 @@ pub struct Ops {
     unit: Unit,
 }
 
-/// A proposal to file.
+/// Which documents a page of the listing keeps ([`Ops::documents_page`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DocFilter<'a> {
+    /// Only documents in this folder, at any depth.
+    pub folder: Option<&'a str>,
+    /// Only documents with proposals pending.
+    pub has_pending: bool,
+    /// Only documents with open threads.
+    pub has_threads: bool,
+}
+
+/// A proposal to file ([`Ops::propose`]).
 pub struct Propose<'a> {
     pub document: &'a str,
     pub target: Target<'a>,
@@ -210,6 +221,48 @@ impl Ops {
             documents.sort_by(|a, b| a.document.cmp(&b.document));
         }
         Ok(DocumentsOut { documents, errors })
+    }
+
+    /// A page of at most `limit` documents of those `filter` keeps, in name
+    /// order, after the document `after` (the last page's `next_cursor`).
+    pub fn documents_page(
+        &self,
+        filter: &DocFilter<'_>,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<DocumentsPage> {
+        let all = self.documents(None)?;
+        let folder = filter.folder.map(|f| format!("{}/", f.trim_matches('/')));
+        let inside = |name: &str| folder.as_deref().is_none_or(|f| name.starts_with(f));
+        let matching: Vec<views::DocSummary> = all
+            .documents
+            .into_iter()
+            .filter(|d| {
+                inside(&d.document)
+                    && (!filter.has_pending || d.proposals.pending > 0)
+                    && (!filter.has_threads || d.threads.open > 0)
+            })
+            .collect();
+        let total = matching.len();
+        let start = after.map_or(0, |a| matching.partition_point(|d| d.document.as_str() <= a));
+        let documents: Vec<views::DocSummary> = matching.into_iter().skip(start).take(limit.max(1)).collect();
+        let next_cursor = (start + documents.len() < total)
+            .then(|| documents.last().map(|d| d.document.clone()))
+            .flatten();
+        let last = documents.last().map(|d| d.document.clone());
+        // A document that could not be read is reported on the page its name falls in.
+        let on_page = |name: &str| {
+            inside(name)
+                && after.is_none_or(|a| name > a)
+                && (next_cursor.is_none() || last.as_deref().is_some_and(|l| name <= l))
+        };
+        let errors = all.errors.into_iter().filter(|e| on_page(&e.document)).collect();
+        Ok(DocumentsPage {
+            documents,
+            errors,
+            total: u32::try_from(total).unwrap_or(u32::MAX),
+            next_cursor,
+        })
     }
 
     /// A page of `doc`: lines `from_line..=to_line` (1-based; default from the

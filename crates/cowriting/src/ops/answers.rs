@@ -19,6 +19,20 @@ pub struct DocumentsOut {
     pub errors: Vec<views::DocError>,
 }
 
+/// A page of the documents of a listing (an agent's list, which must stay
+/// well under what a tool may answer).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentsPage {
+    pub documents: Vec<views::DocSummary>,
+    /// Documents of this page's range that could not be read, with why.
+    pub errors: Vec<views::DocError>,
+    /// How many documents match, on every page.
+    pub total: u32,
+    /// Where the next page starts (give it back as `cursor`); none after the last.
+    pub next_cursor: Option<String>,
+}
+
 /// One page of a document.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
