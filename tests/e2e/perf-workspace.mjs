@@ -8,13 +8,15 @@
 //   `search` for a word nowhere beside `grep -r` over the same files;
 // - the app (the build `make app-test` made; WebDriver): process start to the
 //   tree drawn and to an editable document, a click on the tree's last drawn
-//   document to its text, and how many elements the page holds.
+//   document to its text, and how many elements the page holds;
+// - idle: the CPU time the app's processes use in 60 s untouched, the app
+//   started on its own (no WebDriver) and left 20 s to settle first.
 // `COWRITING_PERF_WS=/some/tree` measures that tree instead of a generated one
 // (a real docs repository you fetched).
 //
 // Prints a Markdown table for docs/performance.md.
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { remote } from "webdriverio";
 import { APP, CLI, ROOT, startDriver, tempDir, testHome } from "./support.mjs";
@@ -50,7 +52,7 @@ function seconds(f) {
   return Number(process.hrtime.bigint() - t) / 1e9;
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const thrice = (f) => median([f(), f(), f()]);
+const thrice = (f) => median([seconds(f), seconds(f), seconds(f)]);
 
 async function app(ws, env) {
   const driver = await startDriver(env);
@@ -84,6 +86,61 @@ async function app(ws, env) {
   }
 }
 
+/** The started process and its descendants (through /proc's parent links). */
+function processTree(root) {
+  const parent = new Map();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      /* gone */
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) for (const [pid, pp] of parent) if (pp === out[i]) out.push(pid);
+  return out;
+}
+
+/** CPU seconds (user + system) the processes `pids` have used so far. */
+function cpuOf(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const rest = f.slice(f.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(rest[11]) + Number(rest[12]); // utime, stime (fields 14 and 15)
+    } catch {
+      /* gone */
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
+
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The CPU the app on `ws` uses in 60 s untouched, after 20 s to settle. */
+async function idle(ws, env) {
+  const p = spawn(APP, [ws], { env, stdio: "ignore" });
+  try {
+    await pause(20_000);
+    const pids = processTree(p.pid);
+    const before = cpuOf(pids);
+    await pause(60_000);
+    return cpuOf(pids) - before;
+  } finally {
+    p.kill("SIGKILL");
+    for (const pid of processTree(p.pid)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        /* gone */
+      }
+    }
+  }
+}
+
 const big = process.env.COWRITING_PERF_WS ?? generate();
 const sample = tempDir("cowriting-perf-sample-");
 cpSync(join(ROOT, "examples/workspace"), sample, { recursive: true });
@@ -109,6 +166,7 @@ for (const [name, ws] of [
     editable: m("editable"),
     click: m("click"),
     elements: m("elements"),
+    idle: await idle(ws, env),
   });
 }
 const s = (x) => `${x.toFixed(2)} s`;
@@ -124,5 +182,6 @@ for (const [label, f] of [
   ["app: start to an editable document", (r) => ms(r.editable)],
   ["app: a click in the tree to its text", (r) => `${r.click} ms`],
   ["app: elements in the page", (r) => String(r.elements)],
+  ["app: CPU in 60 s untouched", (r) => s(r.idle)],
 ])
   console.log(`| ${label} | ${rows.map(f).join(" | ")} |`);

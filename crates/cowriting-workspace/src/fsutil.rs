@@ -311,6 +311,23 @@ pub fn remove_dead_temp_files(dir: &Path) {
     }
 }
 
+/// [`remove_dead_temp_files`], once per folder per process: what opening a
+/// document does for the folders it reads from. Listing a 5,000-wide folder
+/// at every open made listing a docs tree quadratic; a write still cleans the
+/// folder it writes in each time ([`replace_with`], [`create_new`]).
+pub fn remove_dead_temp_files_once(dir: &Path) {
+    static SEEN: std::sync::Mutex<Option<std::collections::HashSet<std::path::PathBuf>>> =
+        std::sync::Mutex::new(None);
+    let first = SEEN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(Default::default)
+        .insert(dir.to_path_buf());
+    if first {
+        remove_dead_temp_files(dir);
+    }
+}
+
 /// The fault-injection step counter (see the module docs): called just before
 /// each durable step, here and where a step is not one of these functions' (a
 /// move to the trash).

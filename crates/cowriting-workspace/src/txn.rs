@@ -320,7 +320,8 @@ pub fn recover(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
             ifile = legacy;
         }
     }
-    // What a dead writer left half-written in this document's folders goes too.
+    // What a dead writer left half-written in this document's folders goes
+    // too (each folder once per process: see `remove_dead_temp_files_once`).
     let ledger = Ledger::new(ws.root());
     for file in [
         ws.sidecar_file(doc),
@@ -332,7 +333,7 @@ pub fn recover(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
     .flatten()
     {
         if let Some(dir) = file.parent() {
-            fsutil::remove_dead_temp_files(dir);
+            fsutil::remove_dead_temp_files_once(dir);
         }
     }
     let bytes = match fsutil::read_regular(&ifile) {

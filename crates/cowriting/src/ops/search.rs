@@ -87,18 +87,8 @@ impl Found {
 /// Add what `re` finds in `s` (its text as the session has it, then its
 /// threads) to `found`, up to [`MAX_HITS`] in all.
 fn search_session(s: &Session, re: &Regex, unit: Unit, found: &mut Found) {
-    let doc = s.document();
-    let text = doc.text();
     let name = s.doc_path().as_str();
-    for m in re.find_iter(text) {
-        if m.is_empty() {
-            continue;
-        }
-        if found.full() {
-            return;
-        }
-        found.hits.push(hit(doc, unit, name, m.start(), m.end()));
-    }
+    search_text(s.document(), name, re, unit, found);
     for t in views::threads(s, unit) {
         let matched = t.comments.iter().find(|c| re.is_match(&c.body));
         if matched.is_none() && !re.is_match(&t.anchored_text) {
@@ -114,6 +104,19 @@ fn search_session(s: &Session, re: &Regex, unit: Unit, found: &mut Found) {
             body: matched.map(|c| c.body.clone()),
             thread: t,
         });
+    }
+}
+
+/// The hits of `re` in the text of `doc` (named `name`).
+fn search_text(doc: &cowriting_core::document::Document, name: &str, re: &Regex, unit: Unit, found: &mut Found) {
+    for m in re.find_iter(doc.text()) {
+        if m.is_empty() {
+            continue;
+        }
+        if found.full() {
+            return;
+        }
+        found.hits.push(hit(doc, unit, name, m.start(), m.end()));
     }
 }
 
@@ -217,24 +220,31 @@ impl Ops {
     pub fn search_with(&self, query: &SearchQuery, mut open: OpenFinds) -> Result<SearchOut> {
         let mut found = Found::default();
         let mut errors = Vec::new();
+        // Only a document with review data has threads to search too, and a
+        // session to open for them; the rest are read as text, with no lock
+        // taken and no folder listed (a docs tree of 38,000 pages).
+        let reviewed: std::collections::HashSet<DocPath> =
+            self.workspace().list_sidecars().into_iter().map(|(d, _)| d).collect();
         for doc in self.docs(None)? {
             if found.truncated {
                 break;
             }
             let finds = match open.docs.remove(&doc) {
-                Some(f) => f,
-                None => match self.session(&doc) {
-                    Ok(s) => finds(&s, &open.re, self.unit),
-                    Err(e) => {
-                        errors.push(views::DocError {
-                            document: doc.to_string(),
-                            error: e.info(),
-                        });
-                        continue;
-                    }
-                },
+                Some(f) => Ok(f),
+                None if reviewed.contains(&doc) => self.session(&doc).map(|s| finds(&s, &open.re, self.unit)),
+                None => self.workspace().read_document(&doc).map(|d| {
+                    let mut f = Found::default();
+                    search_text(&d, doc.as_str(), &open.re, self.unit, &mut f);
+                    f
+                }),
             };
-            found.add(finds);
+            match finds {
+                Ok(f) => found.add(f),
+                Err(e) => errors.push(views::DocError {
+                    document: doc.to_string(),
+                    error: e.info(),
+                }),
+            }
         }
         Ok(SearchOut {
             query: query.text.clone(),
