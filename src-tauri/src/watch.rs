@@ -3,65 +3,95 @@
 //! write, a reload, a conflict); this module only carries them.
 
 use crate::AppState;
-use notify_debouncer_full::notify::event::{EventKind, ModifyKind};
-use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
-use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
+use notify::event::{EventKind, ModifyKind};
+use notify::{Event, RecommendedWatcher, RecursiveMode, Watcher as _};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::mpsc;
 use std::time::Duration;
 use tauri::{Emitter, Manager};
 
-/// Dropping it stops watching.
-pub type Watcher = Debouncer<RecommendedWatcher, RecommendedCache>;
+/// Dropping it stops watching (and its thread, which waits on it, ends).
+pub type Watcher = RecommendedWatcher;
 
 /// Debounce window: quick enough to re-render an external change well within
 /// 500 ms, long enough to see a git checkout's burst of writes as one.
 const DEBOUNCE: Duration = Duration::from_millis(120);
 
+/// The longest a burst is gathered before what came is handed on.
+const MAX_BURST: Duration = Duration::from_millis(1000);
+
+/// Watch `root`: a thread waits for the first event (blocked: an idle
+/// workspace wakes nothing — a debouncer that ticks every 30 ms did), then
+/// gathers the burst until `DEBOUNCE` passes without one, and hands the paths
+/// it changed to the core.
 pub fn start(app: tauri::AppHandle, root: PathBuf) -> notify::Result<Watcher> {
-    let mut debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
-        let Ok(events) = result else { return };
-        let paths: BTreeSet<PathBuf> = events
-            .iter()
-            // Content changes only: reading a file (as the app itself does to
-            // refresh) raises access events, which must not echo back.
-            .filter(|e| {
-                matches!(
-                    e.kind,
-                    EventKind::Create(_)
-                        | EventKind::Remove(_)
-                        | EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Name(_) | ModifyKind::Any)
-                        | EventKind::Any
-                )
-            })
-            .flat_map(|e| e.paths.iter().cloned())
-            .filter(|p| !p.components().any(|c| c.as_os_str() == ".git"))
-            .filter(|p| {
-                !p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().ends_with(".tmp"))
-            })
-            .collect();
-        if paths.is_empty() {
-            return;
-        }
-        let state = app.state::<AppState>();
-        let notices = state
-            .with(|api| {
-                let mut out = Vec::new();
-                for p in &paths {
-                    for n in api.file_changed(p) {
-                        if !out.contains(&n) {
-                            out.push(n);
-                        }
+    let (tx, rx) = mpsc::channel::<notify::Result<Event>>();
+    let mut watcher = notify::recommended_watcher(move |e| {
+        let _ = tx.send(e);
+    })?;
+    watcher.watch(&root, RecursiveMode::Recursive)?;
+    std::thread::Builder::new()
+        .name("watcher".into())
+        .spawn(move || {
+            // Ends when the watcher is dropped (its sender with it).
+            while let Ok(first) = rx.recv() {
+                // A burst, up to `MAX_BURST` (a file written without pause
+                // must not hold back every other change).
+                let until = std::time::Instant::now() + MAX_BURST;
+                let mut events = vec![first];
+                while let Some(wait) = until.checked_duration_since(std::time::Instant::now()) {
+                    match rx.recv_timeout(wait.min(DEBOUNCE)) {
+                        Ok(e) => events.push(e),
+                        Err(_) => break,
                     }
                 }
-                Ok(out)
-            })
-            .unwrap_or_default();
-        for n in notices {
-            let _ = app.emit("notice", n);
-        }
-    })?;
-    debouncer.watch(&root, RecursiveMode::Recursive)?;
-    Ok(debouncer)
+                changed(&app, events.into_iter().filter_map(Result::ok));
+            }
+        })
+        .map_err(|e| notify::Error::io(e))?;
+    Ok(watcher)
+}
+
+/// The content changes among `events`, given to the core; its notices to the UI.
+fn changed(app: &tauri::AppHandle, events: impl Iterator<Item = Event>) {
+    let paths: BTreeSet<PathBuf> = events
+        // Content changes only: reading a file (as the app itself does to
+        // refresh) raises access events, which must not echo back.
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::Create(_)
+                    | EventKind::Remove(_)
+                    | EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Name(_) | ModifyKind::Any)
+                    | EventKind::Any
+            )
+        })
+        .flat_map(|e| e.paths.into_iter())
+        .filter(|p| !p.components().any(|c| c.as_os_str() == ".git"))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with(".tmp"))
+        })
+        .collect();
+    if paths.is_empty() {
+        return;
+    }
+    let state = app.state::<AppState>();
+    let notices = state
+        .with(|api| {
+            let mut out = Vec::new();
+            for p in &paths {
+                for n in api.file_changed(p) {
+                    if !out.contains(&n) {
+                        out.push(n);
+                    }
+                }
+            }
+            Ok(out)
+        })
+        .unwrap_or_default();
+    for n in notices {
+        let _ = app.emit("notice", n);
+    }
 }
