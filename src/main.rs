@@ -75,6 +75,10 @@ enum Command {
     HarperChecker,
     /// Pending and stale proposals, open and resolved threads, attribution spans.
     Status { doc: Option<String> },
+    /// Who wrote how much of a document: characters and words by author (you,
+    /// each agent with its model, text from before anyone kept track), in all
+    /// and per section, and the decisions taken on its proposals.
+    Authorship { doc: String },
     /// A new, empty document (`.md` added when the name has no document
     /// ending; missing folders made). Nothing at that name is overwritten.
     New { name: String },
@@ -588,6 +592,11 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Status { doc } => {
             let out = ops.documents(doc.as_deref())?;
             ctx.print(&out, status_text);
+            Ok(0)
+        }
+        Command::Authorship { doc } => {
+            let out = ops.authorship(&doc)?;
+            ctx.print(&out, authorship_text);
             Ok(0)
         }
         Command::New { name } => {
@@ -1287,6 +1296,53 @@ fn sidecars_text(reports: &[check::SidecarReport]) -> String {
                 check::Severity::Error => "problem",
             };
             out.push_str(&format!("      {kind}: {}\n", p.message));
+        }
+    }
+    out
+}
+
+fn authorship_text(o: &cowriting::ops::AuthorshipOut) -> String {
+    let who = |a: &cowriting::ops::AuthorShare| match (a.kind.as_str(), &a.id, &a.model) {
+        ("unknown", ..) => "from before tracking".to_owned(),
+        (kind, Some(id), Some(model)) => format!("{id} ({kind}, {model})"),
+        (kind, Some(id), None) => format!("{id} ({kind})"),
+        (kind, None, _) => kind.to_owned(),
+    };
+    let pct = |part: u32, total: u32| {
+        if total == 0 {
+            0
+        } else {
+            (u64::from(part) * 100 + u64::from(total) / 2) / u64::from(total)
+        }
+    };
+    let mut out = format!("{}: {} characters, {} words\n", o.document, o.total, o.words);
+    for a in &o.by_author {
+        out.push_str(&format!(
+            "  {:>3}%  {:>8} chars {:>7} words  {}\n",
+            pct(a.chars, o.total),
+            a.chars,
+            a.words,
+            who(a)
+        ));
+    }
+    let d = &o.decisions;
+    out.push_str(&format!(
+        "Decisions: {} accepted, {} accepted with changes, {} rejected\n",
+        d.accepted, d.changed, d.rejected
+    ));
+    if o.sections.len() > 1 {
+        out.push_str("Sections:\n");
+        for s in &o.sections {
+            let name = match &s.heading {
+                Some(h) => format!("{} {h}", "#".repeat(usize::from(s.level))),
+                None => "(before the first heading)".to_owned(),
+            };
+            let parts: Vec<String> = s
+                .by_author
+                .iter()
+                .map(|a| format!("{} {}%", who(a), pct(a.chars, s.total)))
+                .collect();
+            out.push_str(&format!("  line {}: {name}: {}\n", s.line, parts.join(", ")));
         }
     }
     out

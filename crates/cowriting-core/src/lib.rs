@@ -16,6 +16,7 @@
 //! | [`merge`] | three-way merge of prose: the writer's text and the file's, by sentence |
 //! | [`anchor`] | fingerprints and finding their text again, never by a guess |
 //! | [`attribution`] | who wrote each span of the text |
+//! | [`authorship`] | how much of a text (and of each section) each author wrote |
 //! | [`history`] | undo and redo, including decisions |
 //! | [`model`] | the sidecar (`.threads/<doc>.json`) as the VS Code extension writes it |
 //! | [`contract`] | the suggestion contract: suggestions, proposals, decisions, their ids |
@@ -24,6 +25,7 @@
 
 pub mod anchor;
 pub mod attribution;
+pub mod authorship;
 pub mod changeset;
 pub mod contract;
 pub mod diff;

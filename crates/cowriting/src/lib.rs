@@ -63,7 +63,8 @@ pub mod views;
 // The layers below, under the paths they always had (`cowriting::offset`,
 // `cowriting::session`, `cowriting::producers`, `cowriting::gitops`, ...).
 pub use cowriting_core::{
-    anchor, attribution, changeset, contract, diff, document, hidden, history, merge, model, offset,
+    anchor, attribution, authorship, changeset, contract, diff, document, hidden, history, merge, model,
+    offset,
 };
 pub use cowriting_git as gitops;
 pub use cowriting_producers as producers;

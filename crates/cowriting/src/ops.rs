@@ -223,6 +223,90 @@ impl Ops {
         Ok(DocumentsOut { documents, errors })
     }
 
+    /// Who wrote how much of `doc` (as it is on disk), in all and per
+    /// section, and what the writer decided on its proposals.
+    pub fn authorship(&self, doc: &str) -> Result<AuthorshipOut> {
+        let doc = self.doc(doc)?;
+        let s = self.session(&doc)?;
+        // Authors by who they are (kind, id, model); spans by author index.
+        let mut authors: Vec<AuthorShare> = Vec::new();
+        let mut spans = Vec::new();
+        for sp in s.spans() {
+            let a = &sp.who.author;
+            let share = AuthorShare {
+                kind: a.kind.as_str().to_owned(),
+                id: Some(a.id.clone()),
+                model: a.agent.as_ref().and_then(|g| g.model.clone()),
+                chars: 0,
+                words: 0,
+            };
+            let i = match authors.iter().position(|x| x == &share) {
+                Some(i) => i,
+                None => {
+                    authors.push(share);
+                    authors.len() - 1
+                }
+            };
+            spans.push((sp.range, i));
+        }
+        let text = s.document().text();
+        let (whole, sections) = cowriting_core::authorship::report(text, &spans, authors.len());
+        let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+        let shares = |c: &cowriting_core::authorship::Counts| {
+            let mut out: Vec<AuthorShare> = authors
+                .iter()
+                .zip(&c.by_author)
+                .filter(|(_, (chars, _))| *chars > 0)
+                .map(|(a, (chars, words))| AuthorShare {
+                    chars: n(*chars),
+                    words: n(*words),
+                    ..a.clone()
+                })
+                .collect();
+            if c.unknown.0 > 0 {
+                out.push(AuthorShare {
+                    kind: "unknown".into(),
+                    id: None,
+                    model: None,
+                    chars: n(c.unknown.0),
+                    words: n(c.unknown.1),
+                });
+            }
+            out.sort_by_key(|a| std::cmp::Reverse(a.chars));
+            out
+        };
+        let mut decisions = DecisionCounts::default();
+        for d in self.decisions(Some(doc.as_str()), None)?.decisions {
+            if d.undone {
+                continue;
+            }
+            match d.outcome.as_str() {
+                "accepted" => decisions.accepted += 1,
+                "changed" => decisions.changed += 1,
+                "rejected" => decisions.rejected += 1,
+                _ => {}
+            }
+        }
+        Ok(AuthorshipOut {
+            document: doc.to_string(),
+            total: n(whole.chars),
+            words: n(whole.words),
+            by_author: shares(&whole),
+            sections: sections
+                .iter()
+                .map(|sec| SectionShare {
+                    heading: sec.heading.clone(),
+                    level: sec.level,
+                    line: n(sec.line),
+                    total: n(sec.counts.chars),
+                    words: n(sec.counts.words),
+                    by_author: shares(&sec.counts),
+                })
+                .collect(),
+            decisions,
+        })
+    }
+
     /// A page of at most `limit` documents of those `filter` keeps, in name
     /// order, after the document `after` (the last page's `next_cursor`).
     pub fn documents_page(

@@ -180,6 +180,62 @@ pub struct SkippedProposal {
     pub reason: String,
 }
 
+/// Who wrote how much of a document ([`crate::ops::Ops::authorship`]).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorshipOut {
+    pub document: String,
+    /// The document's length in characters (Unicode scalar values), and its words.
+    pub total: u32,
+    pub words: u32,
+    /// Each author's characters and words, most first; `unknown` for text no
+    /// one is recorded as having written (there before tracking began).
+    pub by_author: Vec<AuthorShare>,
+    /// The same per section (a heading to the next; the text before the first heading too).
+    pub sections: Vec<SectionShare>,
+    /// What the writer decided on this document's proposals (undone ones left out).
+    pub decisions: DecisionCounts,
+}
+
+/// One author's part.
+#[derive(Clone, Debug, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorShare {
+    /// `human`, `agent` or `unknown`.
+    pub kind: String,
+    /// The author's id (an e-mail or name; an agent's name), none for `unknown`.
+    pub id: Option<String>,
+    /// The model, for an agent that named one.
+    pub model: Option<String>,
+    pub chars: u32,
+    pub words: u32,
+}
+
+/// A section's parts.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SectionShare {
+    /// The heading's text; none for the text before the first heading.
+    pub heading: Option<String>,
+    /// 1–6; 0 before the first heading.
+    pub level: u8,
+    /// The heading's line (1-based).
+    pub line: u32,
+    pub total: u32,
+    pub words: u32,
+    pub by_author: Vec<AuthorShare>,
+}
+
+/// Decisions by outcome.
+#[derive(Clone, Debug, Default, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionCounts {
+    pub accepted: u32,
+    /// Accepted with the writer's own replacement.
+    pub changed: u32,
+    pub rejected: u32,
+}
+
 /// Decisions from the decision log.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct DecisionsOut {

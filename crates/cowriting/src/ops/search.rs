@@ -108,7 +108,13 @@ fn search_session(s: &Session, re: &Regex, unit: Unit, found: &mut Found) {
 }
 
 /// The hits of `re` in the text of `doc` (named `name`).
-fn search_text(doc: &cowriting_core::document::Document, name: &str, re: &Regex, unit: Unit, found: &mut Found) {
+fn search_text(
+    doc: &cowriting_core::document::Document,
+    name: &str,
+    re: &Regex,
+    unit: Unit,
+    found: &mut Found,
+) {
     for m in re.find_iter(doc.text()) {
         if m.is_empty() {
             continue;
@@ -223,8 +229,12 @@ impl Ops {
         // Only a document with review data has threads to search too, and a
         // session to open for them; the rest are read as text, with no lock
         // taken and no folder listed (a docs tree of 38,000 pages).
-        let reviewed: std::collections::HashSet<DocPath> =
-            self.workspace().list_sidecars().into_iter().map(|(d, _)| d).collect();
+        let reviewed: std::collections::HashSet<DocPath> = self
+            .workspace()
+            .list_sidecars()
+            .into_iter()
+            .map(|(d, _)| d)
+            .collect();
         for doc in self.docs(None)? {
             if found.truncated {
                 break;
