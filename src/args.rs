@@ -275,7 +275,13 @@ pub(crate) enum StateArg {
 #[derive(Subcommand)]
 pub(crate) enum GitCommand {
     /// Set up the sidecar merge driver and the prepare-commit-msg hook (idempotent).
-    Install,
+    Install {
+        /// How this repository's commits credit an agent's accepted text:
+        /// `assisted-by` (`Assisted-by: claude:<model>`, the default),
+        /// `co-authored-by` or `none` (kept in `git config cowriting.trailer`).
+        #[arg(long, value_name = "STYLE")]
+        trailer: Option<String>,
+    },
     /// What the installed hook runs.
     #[command(subcommand)]
     Hook(GitHook),
@@ -283,7 +289,7 @@ pub(crate) enum GitCommand {
 
 #[derive(Subcommand)]
 pub(crate) enum GitHook {
-    /// Add Co-authored-by trailers for agent-written text this commit adds.
+    /// Add trailers crediting the agents whose text this commit adds.
     PrepareCommitMsg {
         msg_file: PathBuf,
         source: Option<String>,

@@ -457,10 +457,24 @@ fn one<T>(mut documents: Vec<T>) -> Result<T> {
 
 fn cmd_git(ctx: &Ctx, g: GitCommand) -> Result<i32> {
     match g {
-        GitCommand::Install => {
+        GitCommand::Install { trailer } => {
+            let style = trailer
+                .map(|t| {
+                    cowriting::config::TrailerStyle::parse(&t).ok_or_else(|| {
+                        Error::BadInput(format!(
+                            "--trailer {t:?}: say assisted-by, co-authored-by or none"
+                        ))
+                    })
+                })
+                .transpose()?;
             let exe = std::env::current_exe()
                 .map_err(|e| Error::BadInput(format!("cannot find the cowriting executable: {e}")))?;
-            let r = cowriting::gitops::install(ctx.ws().root(), &exe)?;
+            let mut r = cowriting::gitops::install(ctx.ws().root(), &exe)?;
+            if let Some(style) = style {
+                r.lines
+                    .push(cowriting::gitops::set_trailer_style(ctx.ws().root(), style)?);
+                r.changed = true;
+            }
             ctx.print(&r, |r| r.lines.join("\n"));
         }
         // The hook never blocks a commit: problems are warnings.
@@ -472,7 +486,7 @@ fn cmd_git(ctx: &Ctx, g: GitCommand) -> Result<i32> {
                         .for_each(|w| eprintln!("cowriting: warning: {w}"));
                     r.added.iter().for_each(|t| eprintln!("cowriting: added {t}"));
                 }
-                Err(e) => eprintln!("cowriting: warning: no Co-authored-by trailers: {e}"),
+                Err(e) => eprintln!("cowriting: warning: no trailers crediting agents: {e}"),
             }
         }
     }

@@ -468,7 +468,9 @@ fn install_is_idempotent_and_never_overwrites_a_foreign_hook() {
 #[test]
 fn commits_credit_agents_whose_text_they_add() {
     let r = Repo::new();
-    r.cw(&["git", "install"]);
+    // This repository asked for Co-authored-by (the default is Assisted-by: below).
+    let out = r.cw(&["git", "install", "--trailer", "co-authored-by"]);
+    assert!(out.contains("co-authored-by"), "{out}");
     r.write("docs/notes.md", DOC);
     let p = r.propose("quick brown", "slow red", "claude");
     r.cw(&["accept", "docs/notes.md", &p]);
@@ -530,6 +532,52 @@ fn commits_credit_agents_whose_text_they_add() {
     assert!(r.read("docs/notes.md").contains("Human-written words"));
     r.commit_all("fix");
     assert_eq!(r.last_message(), "fix\n");
+}
+
+/// By default a commit says `Assisted-by: AGENT:MODEL` for each agent whose
+/// text it adds (never a rule checker); `none` adds nothing; a bad style is
+/// refused; the user's `[git] trailer` is the default a repository's choice
+/// overrides.
+#[test]
+fn commits_say_assisted_by_agent_and_model_by_default() {
+    let r = Repo::new();
+    r.cw(&["git", "install"]);
+    r.write("docs/notes.md", DOC);
+    let p = r.propose("quick brown", "slow red", "claude");
+    r.cw(&["accept", "docs/notes.md", &p]);
+    let p = r.propose("lazy dog", "sleepy cat", "my bot");
+    r.cw(&["accept", "docs/notes.md", &p]);
+    r.commit_all("msg");
+    assert_eq!(
+        r.last_message(),
+        "msg\n\nAssisted-by: claude:sonnet\nAssisted-by: my-bot:sonnet\n"
+    );
+    // Said already (any case): not added again.
+    let p = r.propose("more words", "other words", "claude");
+    r.cw(&["accept", "docs/notes.md", &p]);
+    r.git(&["commit", "-q", "-a", "-m", "two\n\nassisted-by: CLAUDE:sonnet"]);
+    assert_eq!(r.last_message(), "two\n\nassisted-by: CLAUDE:sonnet\n");
+
+    // None: nothing added.
+    let out = r.cw(&["git", "install", "--trailer", "none"]);
+    assert!(out.contains("none"), "{out}");
+    r.write(
+        "docs/notes.md",
+        &format!("{}\nOne more line.\n", r.read("docs/notes.md")),
+    );
+    let p = r.propose("One more line", "One last line", "claude");
+    r.cw(&["accept", "docs/notes.md", &p]);
+    r.commit_all("three");
+    assert_eq!(r.last_message(), "three\n");
+
+    let bad = r.run_cw(&["git", "install", "--trailer", "signed-off-by"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("assisted-by, co-authored-by or none"),
+        "{}",
+        text(&bad.stderr)
+    );
+    assert_eq!(r.git(&["config", "--local", "cowriting.trailer"]).trim(), "none");
 }
 
 #[test]

@@ -48,7 +48,9 @@ fn spelling_language_and_grammar_rules_are_shown_saved_and_checked() {
     next.harper_choices.insert("UseTitleCase".into(), true);
     next.harper_choices.insert("SpellCheck".into(), false);
     next.harper_choices.insert(curated_on.name.clone(), true);
+    next.trailer = cowriting::config::TrailerStyle::CoAuthoredBy;
     let saved = api.save_settings(&next).unwrap();
+    assert_eq!(saved.trailer, cowriting::config::TrailerStyle::CoAuthoredBy);
     assert_eq!(saved.spelling_language, "zz_ZZ");
     assert_eq!(
         saved.harper_choices.into_iter().collect::<Vec<_>>(),
@@ -62,6 +64,7 @@ fn spelling_language_and_grammar_rules_are_shown_saved_and_checked() {
     assert_eq!(cfg.harper.effective_rules().get("UseTitleCase"), Some(&true));
     let text = std::fs::read_to_string(&config).unwrap();
     assert!(text.contains("[harper.rules]"), "{text}");
+    assert!(text.contains("trailer = \"co-authored-by\""), "{text}");
 
     // Refused: a language not installed (or a path), a rule Harper does not have.
     for bad in ["xx_XX", "../../etc/passwd", "yy_YY"] {

@@ -1,7 +1,7 @@
 //! The README's tour of the CLI runs as written and says what the README shows
 //! (`scripts/tour.sh` runs its ```` ```sh tour ```` blocks with this build's
 //! `cowriting` first on `PATH`, as `make tour` does): the sample's git history,
-//! `eval` after the tour's decisions, a `Co-authored-by` trailer only on the
+//! `eval` after the tour's decisions, an `Assisted-by` trailer only on the
 //! commits that add Claude's words. And the sample written again over a copy
 //! the writer changed overwrites nothing.
 
@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const CLI: &str = env!("CARGO_BIN_EXE_cowriting");
-const CLAUDE: &str = "Co-authored-by: Claude <noreply@anthropic.com>";
+const CLAUDE: &str = "Assisted-by: claude:claude-sonnet-4-5";
 
 /// A HOME, TMPDIR, config and trash of the test's own; git names the writer.
 struct Env {
@@ -160,7 +160,7 @@ fn the_readme_tour_runs_as_written_and_tells_its_story() {
     assert!(stderr.contains("is stale"), "{stderr}");
 
     // The history: Ada's seven commits, then the tour's two (the writer's);
-    // Co-authored-by only where Claude's words were added.
+    // Assisted-by only where Claude's words were added.
     let history = log(&env, &ws);
     let subjects: Vec<&str> = history.iter().map(|c| c.0.as_str()).collect();
     let documented: Vec<String> = readme_block("text tour-git-log")
@@ -188,7 +188,7 @@ fn the_readme_tour_runs_as_written_and_tells_its_story() {
         assert_eq!(author, expected, "{subject}");
         let claude = subject.contains("with Claude") || subject == "Review Claude's suggestions";
         assert_eq!(body.contains(CLAUDE), claude, "{subject}: {body:?}");
-        assert!(claude || !body.contains("Co-authored-by"), "{subject}: {body:?}");
+        assert!(claude || !body.contains("Assisted-by"), "{subject}: {body:?}");
     }
 
     // The decisions and the ledger tell the tour's story.

@@ -1013,6 +1013,7 @@ mod tests {
             harper_rules: Vec::new(),
             harper_choices: Default::default(),
             harper_quiet: Vec::new(),
+            trailer: Default::default(),
         }
     }
 

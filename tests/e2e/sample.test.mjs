@@ -1,6 +1,6 @@
 // The app's first launch (issue 13): with no folder named, the bundled sample
 // opens from the app's data folder, written there as a git repository with its
-// history (Ada's commits, Claude's credited with a Co-authored-by trailer); the
+// history (Ada's commits, Claude's credited with an Assisted-by trailer); the
 // status bar shows its branch. A later launch on the writer's changes
 // overwrites nothing.
 import { test } from "node:test";
@@ -25,7 +25,7 @@ test("the first launch opens the sample as a git repository: its branch, its his
     assert.equal(r.proposals.filter((p) => p.state === "pending").length, 3);
     assert.equal(r.proposals.filter((p) => p.state === "stale").length, 1);
     assert.deepEqual(git("log", "--format=%an <%ae>").trim().split("\n"), Array(7).fill("Ada Marsh <ada@example.com>"));
-    assert.match(git("show", "-s", "--format=%B", "HEAD~4"), /^Tighten the essay's opening[^\n]*\n\nCo-authored-by: Claude <noreply@anthropic.com>\n/);
+    assert.match(git("show", "-s", "--format=%B", "HEAD~4"), /^Tighten the essay's opening[^\n]*\n\nAssisted-by: claude:claude-sonnet-4-5\n/);
     assert.equal(git("status", "--porcelain"), "", "the work tree is the last commit");
     await b.saveScreenshot(join(ARTIFACTS, "sample-first-launch.png"));
   });

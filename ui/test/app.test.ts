@@ -53,6 +53,7 @@ const fake = vi.hoisted(() => {
       ],
       harperChoices: {},
       harperQuiet: ["UseTitleCase"],
+      trailer: "assisted-by",
     } as SettingsDto,
     emptyReview,
   };
@@ -436,10 +437,13 @@ describe("Settings", () => {
       ["UseTitleCase", true],
     ]);
     language.value = "en_GB";
+    const trailer = q<HTMLSelectElement>(".set-trailer")!;
+    expect(trailer.value).toBe("assisted-by");
+    trailer.value = "co-authored-by";
     q<HTMLFormElement>(".settings")!.requestSubmit();
     await until(() => !q(".settings"), "the dialog to close");
     const saved = fake.calls.filter((c) => c.name === "saveSettings").pop()!.args[0] as SettingsDto;
-    expect([saved.spellingLanguage, saved.harperChoices]).toEqual(["en_GB", { UseTitleCase: true }]);
+    expect([saved.spellingLanguage, saved.harperChoices, saved.trailer]).toEqual(["en_GB", { UseTitleCase: true }, "co-authored-by"]);
   });
 
   it("is in the command palette", () => {

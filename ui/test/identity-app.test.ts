@@ -48,6 +48,7 @@ vi.mock("../src/backend", async (importOriginal) => {
     ],
     harperChoices: {},
     harperQuiet: ["UseTitleCase"],
+    trailer: "assisted-by",
   };
   const result = (dirty: boolean, conflict: boolean) => ({ dirty, conflict, sidecarSkipped: null, review: emptyReview() });
   const backend = fakeBackend({

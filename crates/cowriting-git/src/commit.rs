@@ -1,6 +1,6 @@
 //! Commits cowriting makes itself: a scripted history written into a new
 //! repository (the sample workspace's, [`write_history`]), each commit carrying
-//! the `Co-authored-by` trailers the `prepare-commit-msg` hook would add to it
+//! the trailers the `prepare-commit-msg` hook would add to it
 //! ([`crate::staged_co_authors`], [`crate::add_trailers`]), so the history reads
 //! as the app's git integration writes it. In process (git2): no `git` needed.
 //!
@@ -183,7 +183,7 @@ mod tests {
         let last = head.peel_to_commit().unwrap();
         assert_eq!(
             last.message(),
-            Some("Claude's word\n\nCo-authored-by: Claude <noreply@anthropic.com>\n")
+            Some("Claude's word\n\nAssisted-by: claude:claude-x\n")
         );
         assert_eq!(last.author().email(), Some("ada@example.com"));
         assert_eq!(

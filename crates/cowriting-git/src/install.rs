@@ -66,6 +66,27 @@ pub fn driver_command(exe: &Path) -> String {
     format!("{} merge-sidecar %O %A %B %P", sh_quote(&exe.to_string_lossy()))
 }
 
+/// Choose how commits in the repository that holds `workspace` credit agents
+/// (`git config --local cowriting.trailer`), which the hook reads before the
+/// user's `[git] trailer`.
+pub fn set_trailer_style(
+    workspace: &Path,
+    style: cowriting_workspace::config::TrailerStyle,
+) -> Result<String> {
+    let repo = open_repo(workspace)?;
+    let config = repo.config().map_err(git_err("git config"))?;
+    let mut local = config
+        .open_level(git2::ConfigLevel::Local)
+        .map_err(git_err("git config --local"))?;
+    local
+        .set_str("cowriting.trailer", style.as_str())
+        .map_err(git_err("git config cowriting.trailer"))?;
+    Ok(format!(
+        "Commits here credit agents with: {} (git config cowriting.trailer)",
+        style.as_str()
+    ))
+}
+
 /// Set up the merge driver and the hook for the git repository that holds the
 /// workspace `workspace`; `exe` is the cowriting executable they call.
 pub fn install(workspace: &Path, exe: &Path) -> Result<InstallReport> {

@@ -11,7 +11,7 @@
 //! | --- | --- |
 //! | `merge` | the sidecar merge driver: [`merge_sidecars`], [`run_merge_driver`] |
 //! | `install` | `cowriting git install`: [`install()`], the hook script and the driver's config |
-//! | `trailers` | the `prepare-commit-msg` hook's `Co-authored-by` trailers: [`prepare_commit_msg`], [`add_trailers`] |
+//! | `trailers` | the `prepare-commit-msg` hook's trailers crediting agents (`Assisted-by`, `Co-authored-by` or none): [`prepare_commit_msg`], [`add_trailers`] |
 //! | [`commit`] | commits cowriting makes itself (the sample's scripted history) |
 //! | (this root) | what the app shows of a repository ([`branch`], [`work_tree_of`]) and the git helpers the modules share |
 //!
@@ -78,13 +78,16 @@
 //! write (no [`HOOK_MARKER`] line) is never touched. Running it again changes
 //! nothing.
 //!
-//! # Co-authored-by (`cowriting git hook prepare-commit-msg <msgfile> [<source>]`)
+//! # Trailers (`cowriting git hook prepare-commit-msg <msgfile> [<source>]`)
 //!
 //! [`prepare_commit_msg`] looks at the staged documents (HEAD tree → index; the
 //! empty tree before the first commit), computes the text each one adds (a word
 //! diff of the HEAD and staged versions), resolves the attributions of the staged
 //! sidecar against the staged text, and credits every agent whose span overlaps
-//! added text with one trailer ([`co_author_trailer`]). A document's sidecar is the
+//! added text with one trailer ([`agent_trailer`]: `Assisted-by: claude:<model>` by
+//! default; `Co-authored-by` or none as the repository's `git config
+//! cowriting.trailer` or the user's `[git] trailer` says, [`trailer_style`]).
+//! Rule checkers (Harper, Vale) are never credited. A document's sidecar is the
 //! nearest `<dir>/.threads/<rest>.json` in the index, so a workspace anywhere in the
 //! repository is found. Merge commits (`source` = `merge`) are skipped: the merged
 //! branch's commits already carry their trailers; squashes and amends are not.
@@ -101,13 +104,13 @@ mod merge;
 mod trailers;
 
 pub use install::{
-    driver_command, hook_script, install, InstallReport, ATTRIBUTES_LINE, DRIVER_NAME, HOOK_MARKER,
-    LEDGER_ATTRIBUTES_LINES,
+    driver_command, hook_script, install, set_trailer_style, InstallReport, ATTRIBUTES_LINE, DRIVER_NAME,
+    HOOK_MARKER, LEDGER_ATTRIBUTES_LINES,
 };
 pub use merge::{merge_sidecars, run_merge_driver, MergeError, MergeNote, Merged, Winner};
 pub use trailers::{
-    add_trailers, co_author_trailer, prepare_commit_msg, run_prepare_commit_msg, staged_co_authors,
-    writes_text, HookReport, Trailered, RULE_CHECKERS,
+    add_trailers, agent_trailer, co_author_trailer, prepare_commit_msg, run_prepare_commit_msg,
+    staged_co_authors, trailer_style, writes_text, HookReport, Trailered, RULE_CHECKERS,
 };
 
 use cowriting_workspace::error::{Error, Result};

@@ -1,11 +1,14 @@
-//! `Co-authored-by` trailers: the `prepare-commit-msg` hook that credits agents
-//! whose text a commit adds.
+//! Trailers that credit agents whose text a commit adds (the
+//! `prepare-commit-msg` hook): `Assisted-by: AGENT:MODEL` by default, or
+//! `Co-authored-by`, or none ([`TrailerStyle`]: the repository's `git config
+//! cowriting.trailer`, else the user's `[git] trailer`).
 
 use crate::{git_err, open_repo};
 use cowriting_core::anchor::{resolve, Resolution};
 use cowriting_core::document::Document;
 use cowriting_core::model::{parse_artifact, Provenance};
 use cowriting_core::offset::CharRange;
+use cowriting_workspace::config::TrailerStyle;
 use cowriting_workspace::error::{Error, Result};
 use cowriting_workspace::fsutil;
 use cowriting_workspace::workspace::{is_document_name, SIDECAR_DIR};
@@ -83,6 +86,57 @@ pub fn co_author_trailer(agent: &Provenance) -> String {
         &local
     };
     format!("Co-authored-by: {name} <{local}@users.noreply.cowriting>")
+}
+
+/// The trailer crediting `agent` in `style`: `Assisted-by: <id>:<model>` (the
+/// model when it named one; whitespace, colons and control characters in
+/// either made `-`), [`co_author_trailer`], or none.
+pub fn agent_trailer(agent: &Provenance, style: TrailerStyle) -> Option<String> {
+    let clean = |s: &str| -> String {
+        s.trim()
+            .chars()
+            .map(|c| {
+                if c.is_whitespace() || c.is_control() || c == ':' {
+                    '-'
+                } else {
+                    c
+                }
+            })
+            .collect()
+    };
+    match style {
+        TrailerStyle::None => None,
+        TrailerStyle::CoAuthoredBy => Some(co_author_trailer(agent)),
+        TrailerStyle::AssistedBy => {
+            let id = clean(&agent.id);
+            let id = if id.is_empty() { "agent".to_owned() } else { id };
+            let model = agent
+                .agent
+                .as_ref()
+                .and_then(|a| a.model.as_deref())
+                .map(clean)
+                .filter(|m| !m.is_empty());
+            Some(match model {
+                Some(m) => format!("Assisted-by: {id}:{m}"),
+                None => format!("Assisted-by: {id}"),
+            })
+        }
+    }
+}
+
+/// How `repo` credits agents: its `git config cowriting.trailer`, else the
+/// user's `[git] trailer`, else [`TrailerStyle::AssistedBy`].
+pub fn trailer_style(repo: &git2::Repository) -> TrailerStyle {
+    repo.config()
+        .ok()
+        .and_then(|c| c.get_string("cowriting.trailer").ok())
+        .and_then(|s| TrailerStyle::parse(&s))
+        .or_else(|| {
+            cowriting_workspace::config::Config::load()
+                .ok()
+                .map(|c| c.git.trailer)
+        })
+        .unwrap_or_default()
 }
 
 /// Whether `line` is a trailer (`Token: value`).
@@ -270,9 +324,14 @@ fn blob_text(repo: &git2::Repository, id: git2::Oid) -> std::result::Result<Opti
         .map_err(|e| e.to_string())
 }
 
-/// The `Co-authored-by` trailers for the agents whose attributed text the staged
-/// changes (HEAD → `index`) add, in order of first appearance, and warnings.
+/// The trailers (in the repository's [`trailer_style`]) for the agents whose
+/// attributed text the staged changes (HEAD → `index`) add, in order of first
+/// appearance, and warnings.
 pub fn staged_co_authors(repo: &git2::Repository, index: &git2::Index) -> Result<(Vec<String>, Vec<String>)> {
+    let style = trailer_style(repo);
+    if style == TrailerStyle::None {
+        return Ok((Vec::new(), Vec::new()));
+    }
     let head = repo.head().ok().and_then(|h| h.peel_to_tree().ok());
     let diff = repo
         .diff_tree_to_index(head.as_ref(), Some(index), None)
@@ -339,9 +398,10 @@ pub fn staged_co_authors(repo: &git2::Repository, index: &git2::Index) -> Result
             };
             if let Resolution::Found(r) = resolve(&new, fp, None) {
                 if added.iter().any(|a| a.overlaps(&r)) {
-                    let t = co_author_trailer(&at.author);
-                    if !trailers.contains(&t) {
-                        trailers.push(t);
+                    if let Some(t) = agent_trailer(&at.author, style) {
+                        if !trailers.contains(&t) {
+                            trailers.push(t);
+                        }
                     }
                 }
             }

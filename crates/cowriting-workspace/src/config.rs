@@ -33,6 +33,13 @@
 //! language = "en_US"             # the Hunspell dictionary spelling as you type checks
 //!                                # against (Debian: hunspell-en-us, hunspell-en-gb, …)
 //!
+//! [git]
+//! trailer = "assisted-by"        # how a commit credits an agent's accepted text:
+//!                                # "assisted-by" (`Assisted-by: claude:<model>`),
+//!                                # "co-authored-by" (`Co-authored-by: Claude <…>`) or
+//!                                # "none"; a repository's `git config cowriting.trailer`
+//!                                # comes first (`cowriting git install --trailer`)
+//!
 //! [harper.rules]                 # Harper's rules turned on or off (Settings → Grammar rules);
 //! UseTitleCase = false           # unset: Harper's curated choice, except the rules
 //!                                # `QUIET_BY_DEFAULT` names, off for prose
@@ -90,6 +97,8 @@ pub struct Config {
     pub spelling: SpellingConfig,
     #[serde(default, skip_serializing_if = "HarperConfig::is_empty")]
     pub harper: HarperConfig,
+    #[serde(default, skip_serializing_if = "GitConfig::is_default")]
+    pub git: GitConfig,
     #[serde(default)]
     pub producers: ProducersConfig,
     #[serde(default)]
@@ -235,6 +244,53 @@ impl Default for SpellingConfig {
         SpellingConfig {
             language: "en_US".into(),
         }
+    }
+}
+
+/// How a commit credits an agent whose accepted text it adds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "kebab-case")]
+pub enum TrailerStyle {
+    /// `Assisted-by: AGENT:MODEL` (what projects now ask for).
+    #[default]
+    AssistedBy,
+    /// `Co-authored-by: NAME <ADDRESS>` (GitHub shows it as a co-author).
+    CoAuthoredBy,
+    /// No trailer.
+    None,
+}
+
+impl TrailerStyle {
+    /// The style named `s` (`assisted-by`, `co-authored-by`, `none`).
+    pub fn parse(s: &str) -> Option<TrailerStyle> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "assisted-by" => Some(TrailerStyle::AssistedBy),
+            "co-authored-by" => Some(TrailerStyle::CoAuthoredBy),
+            "none" => Some(TrailerStyle::None),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrailerStyle::AssistedBy => "assisted-by",
+            TrailerStyle::CoAuthoredBy => "co-authored-by",
+            TrailerStyle::None => "none",
+        }
+    }
+}
+
+/// Git, as the writer has it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GitConfig {
+    pub trailer: TrailerStyle,
+}
+
+impl GitConfig {
+    fn is_default(&self) -> bool {
+        *self == GitConfig::default()
     }
 }
 

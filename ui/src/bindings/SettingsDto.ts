@@ -3,6 +3,7 @@ import type { AutoSave } from "./AutoSave";
 import type { IdentityDto } from "./IdentityDto";
 import type { MissingChecker } from "./MissingChecker";
 import type { RuleInfo } from "./RuleInfo";
+import type { TrailerStyle } from "./TrailerStyle";
 import type { Transport } from "./Transport";
 
 /**
@@ -58,4 +59,9 @@ harperChoices: Record<string, boolean>,
 /**
  * The rules off for prose unless turned on (`config::QUIET_BY_DEFAULT`).
  */
-harperQuiet: Array<string>, };
+harperQuiet: Array<string>, 
+/**
+ * How commits credit an agent's accepted text, where a repository does
+ * not say (`git config cowriting.trailer`).
+ */
+trailer: TrailerStyle, };

@@ -14,6 +14,7 @@ import { nextEnabled, parseTimeout } from "../jobs";
 import { closeModal, modal, toast } from "../views/modal";
 import { dictionaryFieldset } from "./dictionary";
 import { checksFieldset } from "./checks";
+import { gitFieldset } from "./git-settings";
 import { dictionaryChanged } from "../extensions/spelling";
 
 /** Open the dialog with the core's settings; Save has the core write them. */
@@ -91,6 +92,7 @@ export async function openSettings(app: App) {
   }
 
   const checks = checksFieldset(s);
+  const git = gitFieldset(s);
 
   const error = h("div", { class: "set-error", role: "alert" });
   error.hidden = true;
@@ -113,6 +115,7 @@ export async function openSettings(app: App) {
     h("fieldset", {}, h("legend", { text: "Check document runs" }), producers),
     checks.element,
     dictionaryFieldset(app),
+    git.element,
     h("div", { class: "set-path", text: `Saved in ${s.path}` }),
     error,
     h("div", { class: "modal-actions" }, save, cancel),
@@ -149,6 +152,7 @@ export async function openSettings(app: App) {
       autosaveDelaySecs: pause ?? s.autosaveDelaySecs,
       spellingLanguage: language,
       harperChoices: choices,
+      trailer: git.value(),
     };
     error.hidden = true;
     save.disabled = true;

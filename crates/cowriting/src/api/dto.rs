@@ -95,6 +95,9 @@ pub struct SettingsDto {
     pub harper_choices: std::collections::BTreeMap<String, bool>,
     /// The rules off for prose unless turned on (`config::QUIET_BY_DEFAULT`).
     pub harper_quiet: Vec<String>,
+    /// How commits credit an agent's accepted text, where a repository does
+    /// not say (`git config cowriting.trailer`).
+    pub trailer: cowriting_workspace::config::TrailerStyle,
 }
 
 /// A checker whose program was not found.

@@ -71,6 +71,7 @@ impl Api {
             .filter(|(name, on)| rule_default(name) != **on)
             .map(|(name, on)| (name.clone(), *on))
             .collect();
+        cfg.git.trailer = dto.trailer;
         cfg.editor.autosave = dto.autosave;
         if dto.autosave_delay_secs > 0 {
             cfg.editor.autosave_delay_secs = dto.autosave_delay_secs;
@@ -153,6 +154,7 @@ impl Api {
             harper_rules: harper_rules::rules().to_vec(),
             harper_choices: cfg.harper.rules.clone(),
             harper_quiet: QUIET_BY_DEFAULT.iter().map(|r| r.to_string()).collect(),
+            trailer: cfg.git.trailer,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The sample workspace (`examples/workspace/`, built into the app and the CLI)
 //! written to a folder as a git repository with a short history of its own: the
-//! essay growing, Claude's accepted words committed with the `Co-authored-by`
-//! trailer the app's hook adds, Ada's comments, Claude's and Harper's
+//! essay growing, Claude's accepted words committed with the trailer the app's
+//! hook adds (`Assisted-by` unless the writer chose otherwise), Ada's comments, Claude's and Harper's
 //! suggestions still to review (their contract records in
 //! `.cowriting/suggestions/`), and a sentence
 //! the writer changed by hand afterwards, so one suggestion is stale. The app
