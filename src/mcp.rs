@@ -43,8 +43,8 @@ use cowriting::model::ThreadStatus;
 use cowriting::offset::ByteRange;
 use cowriting::ops::review::ReviewOut;
 use cowriting::ops::{
-    DecisionsOut, DocFilter, DocumentsPage, NewDocumentOut, Ops, ProposalsOut, Propose, ProposedOut, ReadOut,
-    ThreadOut, ThreadsOut,
+    AuthorshipOut, DecisionsOut, DocFilter, DocumentsPage, NewDocumentOut, Ops, ProposalsOut, Propose,
+    ProposedOut, ReadOut, ThreadOut, ThreadsOut,
 };
 use cowriting::producers::Cancel;
 use cowriting::session::{ProposalState, Target};
@@ -273,6 +273,12 @@ struct ListDocumentsArgs {
     /// At most this many documents (default 100, at most 500).
     #[serde(default)]
     limit: Whole<1>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct AuthorshipArgs {
+    /// Workspace-relative document path.
+    document: String,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -535,6 +541,59 @@ impl CowritingMcp {
                 .and_then(|a| self.recent_decisions_impl(a, &Client::of(&ctx))),
         )
     }
+
+    #[tool(
+        description = "Who wrote how much of a document: characters and words by author (the writer, each agent with its model, and text from before anyone kept track), in all and per section (a heading to the next), and how many proposals the writer accepted, accepted with changes and rejected. For a disclosure of AI assistance, or to see where the writer's own voice is.",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema::<AuthorshipOut>()
+    )]
+    fn authorship(
+        &self,
+        Parameters(a): Parameters<Args<AuthorshipArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        answer(a.get().and_then(|a| {
+            let out = self.ops(&Client::of(&ctx), None).authorship(&a.document)?;
+            Ok((authorship_said(&out), out))
+        }))
+    }
+}
+
+/// An authorship answer in words for the model.
+fn authorship_said(o: &AuthorshipOut) -> String {
+    let who = |a: &cowriting::ops::AuthorShare| match (a.kind.as_str(), &a.id, &a.model) {
+        ("unknown", ..) => "text from before tracking".to_owned(),
+        (kind, Some(id), Some(model)) => format!("{id} ({kind}, {model})"),
+        (kind, Some(id), None) => format!("{id} ({kind})"),
+        (kind, None, _) => kind.to_owned(),
+    };
+    let part = |a: &cowriting::ops::AuthorShare, total: u32| {
+        let pct = if total == 0 {
+            0
+        } else {
+            u64::from(a.chars) * 100 / u64::from(total)
+        };
+        format!("{}: {} characters ({pct}%), {} words", who(a), a.chars, a.words)
+    };
+    let mut out = format!("{}: {} characters, {} words\n", o.document, o.total, o.words);
+    for a in &o.by_author {
+        out.push_str(&format!("- {}\n", part(a, o.total)));
+    }
+    let d = &o.decisions;
+    out.push_str(&format!(
+        "Proposals decided: {} accepted, {} accepted with the writer's changes, {} rejected\n",
+        d.accepted, d.changed, d.rejected
+    ));
+    for s in &o.sections {
+        let name = s.heading.as_deref().unwrap_or("(before the first heading)");
+        let parts: Vec<String> = s.by_author.iter().map(|a| part(a, s.total)).collect();
+        out.push_str(&format!(
+            "Section at line {} \"{name}\": {}\n",
+            s.line,
+            parts.join("; ")
+        ));
+    }
+    out
 }
 
 #[tool_handler(router = self.tool_router)]

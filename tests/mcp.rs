@@ -221,6 +221,7 @@ fn the_tool_list_has_schemas_and_no_tool_decides() {
         names,
         [
             "ask_claude_in_thread",
+            "authorship",
             "create_document",
             "create_thread",
             "list_documents",
@@ -1197,6 +1198,23 @@ fn read_document_shows_the_lines_asked_for() {
         assert_eq!(code.as_deref(), Some("bad_input"), "{args}: {msg}");
         assert!(msg.contains(want), "{args}: {msg:?} does not say {want:?}");
     }
+}
+
+/// An agent reads who wrote how much: the same answer as `cowriting authorship`.
+#[test]
+fn authorship_is_the_clis_answer() {
+    let ws = ws_with_doc();
+    let mut mcp = Mcp::start(&ws);
+    let p = mcp.json(
+        "propose_edit",
+        json!({ "document": "notes.md", "find": "café", "occurrence": 1, "replacement": "bistro", "model": "m-1" }),
+    );
+    let id = p["proposal"]["id"].as_str().unwrap().to_owned();
+    ws.ok(&["accept", "notes.md", &id]);
+    let (text, out) = mcp.both("authorship", json!({ "document": "notes.md" }));
+    assert_eq!(out, ws.json(&["authorship", "notes.md"]));
+    assert!(text.contains("test-agent (agent, m-1): 6 characters"), "{text}");
+    assert!(text.contains("1 accepted"), "{text}");
 }
 
 /// A workspace of many documents is listed a page at a time, each page small
