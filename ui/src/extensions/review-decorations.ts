@@ -9,6 +9,7 @@ import type { DecoSpec } from "../review-model";
 import { appendWithNewlines } from "../diff-text";
 import { reviewField, selectedProposal } from "./review-field";
 import { hiddenFlag } from "../views/confirm-hidden";
+import { decisionLabel } from "../announce";
 
 /** What the buttons beside a proposal do. */
 export interface ProposalActions {
@@ -21,7 +22,13 @@ class DecisionWidget extends WidgetType {
     super();
   }
   eq(other: DecisionWidget) {
-    return other.p.id === this.p.id && other.p.state === this.p.state && other.p.hidden.length === this.p.hidden.length;
+    return (
+      other.p.id === this.p.id &&
+      other.p.state === this.p.state &&
+      other.p.hidden.length === this.p.hidden.length &&
+      other.p.target === this.p.target &&
+      other.p.replacement === this.p.replacement
+    );
   }
   toDOM() {
     const wrap = document.createElement("span");
@@ -32,6 +39,8 @@ class DecisionWidget extends WidgetType {
       ok.className = "cm-accept";
       ok.textContent = "✓";
       ok.title = "Accept (Alt+Enter)";
+      // Named by what it does, not by its mark: "Accept: replace 'begins' with 'starts'".
+      ok.setAttribute("aria-label", decisionLabel("accept", this.p));
       ok.addEventListener("mousedown", (e) => e.preventDefault());
       ok.addEventListener("click", () => this.handlers.accept(this.p.id));
       wrap.append(ok);
@@ -48,6 +57,7 @@ class DecisionWidget extends WidgetType {
     no.className = "cm-reject";
     no.textContent = "✗";
     no.title = "Reject (Alt+Backspace)";
+    no.setAttribute("aria-label", decisionLabel("reject", this.p));
     no.addEventListener("mousedown", (e) => e.preventDefault());
     no.addEventListener("click", () => this.handlers.reject(this.p.id));
     wrap.append(no);

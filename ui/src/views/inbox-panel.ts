@@ -374,7 +374,7 @@ async function decideGroup(app: App, g: InboxGroup, accept: boolean) {
   const closed = plan.filter((d) => !app.docs.has(d.document));
   if (closed.length > OPEN_WITHOUT_ASKING) {
     const verb = accept ? "Accept all" : "Reject all";
-    const choice = await ask(`${verb} opens ${plural(closed.length, "more document")} in tabs (${closed.map((d) => d.document).slice(0, 5).join(", ")}${closed.length > 5 ? ", …" : ""})${accept ? ", unsaved until Save all" : ""}.`, [verb, "Cancel"]);
+    const choice = await ask(`${verb} opens ${plural(closed.length, "more document")} in tabs (${closed.map((d) => d.document).slice(0, 5).join(", ")}${closed.length > 5 ? ", …" : ""})${accept ? ", unsaved until Save all" : ""}.`, [verb, "Cancel"], app);
     if (choice !== verb) return;
   }
   const done: string[] = [];

@@ -175,7 +175,7 @@ function render(app: App) {
   cancel.addEventListener("click", () => closeMerge(app));
   const sheet = h(
     "div",
-    { class: "merge-sheet", role: "dialog", "aria-label": "Compare & merge", tabindex: "-1" },
+    { class: "merge-sheet", role: "dialog", "aria-modal": "true", "aria-label": "Compare & merge", tabindex: "-1" },
     h(
       "header",
       { class: "mg-head" },

@@ -182,15 +182,15 @@ function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
   });
 }
 
-/** Put the cursor at a proposal, scrolled into view, and mark it in the text and its card. */
-export function reveal(app: App, p: ProposalDto) {
+/** Put the cursor at a proposal, scrolled into view, and mark it in the text and its card; the editor focused unless `focus` is false. */
+export function reveal(app: App, p: ProposalDto, focus = true) {
   if (!app.view || p.from === null) return;
   app.focusedProposal = p.id;
   app.view.dispatch({
     selection: { anchor: p.from },
     effects: [selectProposal.of(p.id), EditorView.scrollIntoView(p.from, { y: "center" })],
   });
-  app.view.focus();
+  if (focus) app.view.focus();
   for (const el of Array.from(document.querySelectorAll(".card"))) {
     el.classList.toggle("focused", (el as HTMLElement).dataset.proposal === p.id);
   }
