@@ -501,7 +501,9 @@ export class App {
           // Proposals filed from outside (an agent, a checker, another window): said once, batched.
           const before = this.proposalsIn(n.path);
           await refreshReview(this, n.path);
-          const words = arrivalWords(before, this.proposalsIn(n.path), n.path);
+          // A run of the app's own (Ask Claude…, Check document) says what it filed on its chip (.jobs, a live region): not twice.
+          const ours = this.tasks.running().some((t) => t.path === n.path);
+          const words = ours ? null : arrivalWords(before, this.proposalsIn(n.path), n.path);
           if (words) say(words);
         }
         break;

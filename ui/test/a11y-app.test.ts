@@ -248,10 +248,15 @@ describe("dialogs", () => {
     expect(document.activeElement).toBe(input);
     expect(input.getAttribute("role")).toBe("combobox");
     expect(q(`#${input.getAttribute("aria-activedescendant")}`)!.getAttribute("aria-selected")).toBe("true");
-    // The field is its only stop: Tab and Shift+Tab stay on it.
-    expect(key("Tab", {}, input)).toBe(false);
+    // Two stops, the field and the list (it scrolls): Tab wraps from the list to the field, Shift+Tab back.
+    const list = q<HTMLElement>(".palette-list")!;
+    expect(list.getAttribute("role")).toBe("listbox");
+    list.focus();
+    expect(key("Tab", {}, list)).toBe(false);
     expect(document.activeElement).toBe(input);
     expect(key("Tab", { shiftKey: true }, input)).toBe(false);
+    expect(document.activeElement).toBe(list);
+    input.focus();
     key("Escape", {}, input);
     expect(q(".modal-root")!.childElementCount).toBe(0);
     expect(document.activeElement).toBe(opener);

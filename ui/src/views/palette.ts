@@ -46,7 +46,7 @@ export function openPicker<T>(app: App, p: Picker<T>) {
     "aria-controls": listId,
     "aria-autocomplete": "list",
   });
-  const list = h("ul", { class: `palette-list${p.listClass ? ` ${p.listClass}` : ""}`, id: listId, role: "listbox", "aria-label": p.dialogLabel ?? p.label, tabindex: "-1" });
+  const list = h("ul", { class: `palette-list${p.listClass ? ` ${p.listClass}` : ""}`, id: listId, role: "listbox", "aria-label": p.dialogLabel ?? p.label, tabindex: "0" });
   let selected = p.initial ?? 0;
   const filtered = () => p.filter(input.value);
   const pick = (item: T) => {
@@ -58,6 +58,7 @@ export function openPicker<T>(app: App, p: Picker<T>) {
     const items = filtered();
     if (!items.length && p.none) list.append(h("li", { class: "palette-none", role: "option", "aria-disabled": "true", "aria-selected": "false", text: p.none() }));
     input.removeAttribute("aria-activedescendant");
+    list.removeAttribute("aria-activedescendant");
     items.forEach((item, i) => {
       const li = p.row(item);
       li.id = `${listId}-${i}`;
@@ -66,6 +67,7 @@ export function openPicker<T>(app: App, p: Picker<T>) {
       if (i === selected) {
         li.classList.add("selected");
         input.setAttribute("aria-activedescendant", li.id);
+        list.setAttribute("aria-activedescendant", li.id);
       }
       li.addEventListener("click", () => pick(item));
       list.append(li);
@@ -76,7 +78,7 @@ export function openPicker<T>(app: App, p: Picker<T>) {
     selected = 0;
     render();
   });
-  input.addEventListener("keydown", (e) => {
+  const onKey = (e: KeyboardEvent) => {
     const items = filtered();
     if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
     else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
@@ -87,7 +89,10 @@ export function openPicker<T>(app: App, p: Picker<T>) {
     } else return;
     e.preventDefault();
     render();
-  });
+  };
+  // The list is a stop of its own (it scrolls: a keyboard must reach it), with the field's keys.
+  input.addEventListener("keydown", onKey);
+  list.addEventListener("keydown", onKey);
   render();
   modal(app, null, h("div", { class: "palette" }, input, list), [], p.dialogLabel ?? p.label);
   input.focus();

@@ -94,7 +94,7 @@ export async function renderRecent(app: App) {
   el.replaceChildren();
   const others = list.filter((p) => p !== app.ws?.root).slice(0, 5);
   if (!others.length) return;
-  const sel = h("select", { class: "recent-select", title: "Recent folders" }, h("option", { value: "", text: "Recent folders…" }));
+  const sel = h("select", { class: "recent-select", title: "Recent folders", "aria-label": "Recent folders" }, h("option", { value: "", text: "Recent folders…" }));
   for (const p of others) sel.append(h("option", { value: p, text: p.split("/").slice(-2).join("/") }));
   sel.addEventListener("change", () => {
     if (sel.value) void app.run(async () => app.setWorkspace(await app.backend.openFolder(sel.value)));
