@@ -1,0 +1,300 @@
+// Review by ear and by keyboard (issue 38), in the real app:
+// - axe-core (tests/e2e's dependency) injected over WebDriver in each state of
+//   the UI, 0 violations of the WCAG 2.0/2.1/2.2 A and AA rules asserted;
+// - a keyboard-only walk (no pointer after the window opens): a document opened
+//   from the tree, next proposal, accept, undo, reject, switching tabs, a dialog
+//   opened and closed, the focus never on the page's body after an action;
+// - the live regions watched (a MutationObserver, as a screen reader hears
+//   them): each decision, undo and proposal filed by an agent (the real CLI)
+//   said once, with its words.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { ARTIFACTS, cli as cliAs, fileDriver, idle, review, testHome, until, workspace } from "./support.mjs";
+
+const { env: ENV } = testHome();
+const { withApp } = fileDriver(ENV);
+const cli = (ws, ...args) => cliAs(ENV, ws, ...args);
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+/** The rules asserted: WCAG 2.0, 2.1 and 2.2 at levels A and AA. */
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/** axe's violations of `TAGS` in the window as it is now: [{id, impact, nodes: [{target, summary}]}]. */
+async function axe(b) {
+  const loaded = await b.execute(() => typeof window.axe === "object");
+  if (!loaded) await b.execute(`${AXE}\n;return true;`);
+  const result = await b.executeAsync((tags, done) => {
+    window.axe
+      .run(document, { runOnly: { type: "tag", values: tags } })
+      .then((r) =>
+        done({
+          passed: r.passes.length,
+          violations: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })) })),
+        }),
+      )
+      .catch((e) => done({ error: String(e) }));
+  }, TAGS);
+  assert.ok(Array.isArray(result?.violations), `axe failed to run: ${JSON.stringify(result)}`);
+  // A run that checked nothing would pass anything.
+  assert.ok(result.passed >= 10, `axe passed only ${result.passed} rules`);
+  return result.violations;
+}
+
+async function noViolations(b, state) {
+  const v = await axe(b);
+  assert.deepEqual(v, [], `axe in the state "${state}":\n${JSON.stringify(v, null, 2)}`);
+}
+
+/** Watch the live regions from now on: every line added to one is recorded as {politeness, text}. */
+const listen = (b) =>
+  b.execute(() => {
+    window.__said = [];
+    for (const el of document.querySelectorAll("[aria-live]")) {
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) window.__said.push({ politeness: el.getAttribute("aria-live"), text: n.textContent });
+      }).observe(el, { childList: true, subtree: true, characterData: true });
+    }
+  });
+const heard = (b) => b.execute(() => window.__said);
+/** What was heard since `n` lines, once nothing more came for a moment. */
+async function heardSince(b, n, what) {
+  await until(async () => (await heard(b)).length > n, what);
+  await new Promise((r) => setTimeout(r, 700));
+  return (await heard(b)).slice(n);
+}
+
+/** Where the focus is: a short description of document.activeElement. */
+const focus = (b) =>
+  b.execute(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return "body";
+    return `${el.tagName.toLowerCase()}${el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : ""}`;
+  });
+async function focusNotOnBody(b, after) {
+  // The focus settles after a re-render; a fall to the body stays there.
+  await new Promise((r) => setTimeout(r, 300));
+  const f = await focus(b);
+  assert.notEqual(f, "body", `after ${after} the focus fell to the page's body`);
+  return f;
+}
+
+const pending = async (b) => (await review(b)).proposals.filter((p) => p.state === "pending").length;
+const activePath = (b) => b.execute(() => window.__cowriting.activePath());
+
+test("axe finds no WCAG A/AA violation in any state: document with proposals, review, threads, comment box, settings, export, palette, search, inbox, help, review view, no document", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await idle(b);
+    await until(() => b.execute(() => document.querySelectorAll(".cm-accept").length > 0), "the proposals inline");
+    // The check itself can fail: an unnamed button put in the page is one violation.
+    await b.execute(() => document.querySelector(".statusbar").append(Object.assign(document.createElement("button"), { className: "axe-control" })));
+    const control = await axe(b);
+    assert.deepEqual(control.map((v) => [v.id, v.nodes.map((n) => n.target)]), [["button-name", [".axe-control"]]]);
+    await b.execute(() => document.querySelector(".axe-control").remove());
+    await noViolations(b, "document with proposals, review panel");
+    await b.saveScreenshot(join(ARTIFACTS, "a11y-proposals.png"));
+
+    // A proposal selected (Alt+]): marked in the text and its card.
+    await b.execute(() => document.querySelector(".cm-content").focus());
+    await b.keys(["Alt", "]"]);
+    await until(() => b.execute(() => !!document.querySelector(".cm-proposal-selected")), "a proposal selected");
+    await noViolations(b, "a proposal selected");
+
+    await b.execute(() => document.querySelector(".pt-threads").click());
+    await until(() => b.execute(() => !document.querySelector(".threads-body").hidden), "the Threads tab");
+    await noViolations(b, "threads");
+
+    // The comment box under a selection (Ctrl+Alt+M).
+    await b.execute(() => window.__cowriting.select(0, 12));
+    await b.keys(["Control", "Alt", "m"]);
+    await until(() => b.execute(() => !!document.querySelector(".comment-box textarea")), "the comment box");
+    await noViolations(b, "comment box");
+    await b.keys(["Escape"]);
+
+    await b.execute(() => document.querySelector(".cm-content").focus());
+    await b.keys(["Control", ","]);
+    await until(() => b.execute(() => !!document.querySelector(".modal .settings, .modal form")), "Settings");
+    await noViolations(b, "settings");
+    await b.keys(["Escape"]);
+
+    await b.keys(["Control", "Shift", "p"]);
+    await until(() => b.execute(() => !!document.querySelector(".palette-input")), "the palette");
+    await noViolations(b, "palette");
+    await b.execute(() => {
+      const input = document.querySelector(".palette-input");
+      input.value = "export";
+      input.dispatchEvent(new Event("input"));
+    });
+    await b.keys(["Enter"]);
+    await until(() => b.execute(() => !!document.querySelector(".export-dialog")), "Export…");
+    await noViolations(b, "export");
+    await b.keys(["Escape"]);
+
+    await b.keys(["Control", "Shift", "f"]);
+    await until(() => b.execute(() => !document.querySelector(".search-body").hidden), "the Search tab");
+    await b.execute(() => {
+      const input = document.querySelector(".search-body input");
+      input.value = "draft";
+      input.dispatchEvent(new Event("input"));
+    });
+    await until(() => b.execute(() => document.querySelectorAll(".search-hit").length > 0), "search results");
+    await noViolations(b, "search");
+
+    await b.keys(["Control", "Alt", "i"]);
+    await until(() => b.execute(() => !document.querySelector(".inbox-body").hidden && document.querySelectorAll(".inbox-item").length > 0), "the Inbox");
+    await noViolations(b, "inbox");
+
+    await b.execute(() => document.querySelector(".cm-content").focus());
+    await b.keys(["Alt", "F1"]);
+    await until(() => b.execute(() => !!document.querySelector(".keys-table")), "the keys' help");
+    await noViolations(b, "keys help");
+    await b.keys(["Escape"]);
+
+    await b.execute(() => document.querySelector(".cm-content").focus());
+    await b.keys(["Alt", "F2"]);
+    await until(() => b.execute(() => !!document.querySelector(".av-text")), "the accessible review view");
+    await noViolations(b, "accessible review view");
+    await b.keys(["Escape"]);
+
+    // Every document closed (Ctrl+W): the empty editor.
+    for (let i = 0; i < 5 && (await activePath(b)); i++) {
+      await b.execute(() => document.querySelector(".cm-content")?.focus());
+      await b.keys(["Control", "w"]);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await until(async () => (await activePath(b)) === null, "every document closed");
+    await noViolations(b, "no document");
+  });
+});
+
+test("a keyboard-only walk: open from the tree, next, accept, undo, reject, switch tabs, a dialog; the focus never on the body; each decision said once", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await idle(b);
+    await listen(b);
+    // Tab moves focus (Ctrl+M), said and shown; then Shift+Tab walks back to the tree.
+    let n = (await heard(b)).length;
+    await b.keys(["Control", "m"]);
+    assert.deepEqual((await heardSince(b, n, "Tab moves focus said")).map((s) => s.text), ["Tab moves focus: on. Tab and Shift+Tab leave the text."]);
+    assert.equal(await b.execute(() => document.querySelector(".st-tabfocus").hidden), false);
+    let found = false;
+    for (let i = 0; i < 60 && !found; i++) {
+      await b.keys(["Shift", "Tab"]);
+      const f = await focus(b);
+      assert.notEqual(f, "body", "Shift+Tab never lands on the body");
+      found = await b.execute(() => document.activeElement?.matches('.tree-item[data-path="story.md"]') ?? false);
+    }
+    assert.ok(found, "Shift+Tab reaches story.md in the tree");
+    await b.keys(["Enter"]);
+    await until(async () => (await activePath(b)) === "story.md", "story.md opened from the tree");
+    assert.match(await focusNotOnBody(b, "opening a document"), /cm-content/);
+    assert.equal(await b.execute(() => document.querySelector(".cm-content").getAttribute("aria-label")), "story.md — text");
+
+    // An agent files a proposal while the document is open: said once, batched.
+    n = (await heard(b)).length;
+    const id = cli(ws, "propose", "story.md", "--find", "the great lamp", "--replace", "the great lantern", "--turn", "turn-a11y", "--model", "claude-sonnet-4-5");
+    await until(() => b.execute((id) => !!document.querySelector(`.cm-decision[data-proposal="${id}"]`), id), "the agent's proposal inline");
+    const arrival = await heardSince(b, n, "the agent's proposal said");
+    assert.equal(arrival.length, 1, JSON.stringify(arrival));
+    assert.match(arrival[0].text, /^\S+ proposed 1 edit in story\.md\.$/);
+    assert.equal(arrival[0].politeness, "polite");
+    // Its inline buttons are named by their words.
+    assert.equal(
+      await b.execute((id) => document.querySelector(`.cm-decision[data-proposal="${id}"] .cm-accept`).getAttribute("aria-label"), id),
+      "Accept: replace 'the great lamp' with 'the great lantern'",
+    );
+
+    // Next proposal, accept, undo, reject: each said once.
+    const before = await pending(b);
+    await b.keys(["Alt", "]"]);
+    await until(() => b.execute(() => !!document.querySelector(".cm-proposal-selected")), "a proposal selected");
+    n = (await heard(b)).length;
+    await b.keys(["Alt", "Enter"]);
+    const accepted = await heardSince(b, n, "the accept said");
+    assert.equal(accepted.length, 1, JSON.stringify(accepted));
+    assert.match(accepted[0].text, new RegExp(`^Accepted: .+\\. ${before - 1 === 0 ? "None" : before - 1} pending in story\\.md$`));
+    assert.equal(await pending(b), before - 1);
+    await focusNotOnBody(b, "accept");
+
+    n = (await heard(b)).length;
+    await b.keys(["Control", "z"]);
+    const undone = await heardSince(b, n, "the undo said");
+    assert.equal(undone.length, 1, JSON.stringify(undone));
+    assert.match(undone[0].text, new RegExp(`^Undone: .+ is pending again\\. ${before} pending in story\\.md$`));
+    await until(async () => (await pending(b)) === before, "the proposal back");
+    await focusNotOnBody(b, "undo");
+
+    await b.keys(["Alt", "]"]);
+    n = (await heard(b)).length;
+    await b.keys(["Alt", "Backspace"]);
+    const rejected = await heardSince(b, n, "the reject said");
+    assert.equal(rejected.length, 1, JSON.stringify(rejected));
+    assert.match(rejected[0].text, /^Rejected: .+ pending in story\.md$/);
+    await focusNotOnBody(b, "reject");
+
+    // Switch document tabs: Ctrl+PageDown and Ctrl+Tab.
+    const tabs = await b.execute(() => Array.from(document.querySelectorAll(".tab"), (t) => t.dataset.path));
+    assert.ok(tabs.length >= 2, `two tabs open: ${tabs}`);
+    const was = await activePath(b);
+    await b.keys(["Control", "PageDown"]);
+    await until(async () => (await activePath(b)) !== was, "Ctrl+PageDown switched tabs");
+    await focusNotOnBody(b, "Ctrl+PageDown");
+    await b.keys(["Control", "PageUp"]);
+    await until(async () => (await activePath(b)) === was, "Ctrl+PageUp switched back");
+    await b.keys(["Control", "Tab"]);
+    await until(async () => (await activePath(b)) !== was, "Ctrl+Tab switched tabs");
+    await focusNotOnBody(b, "Ctrl+Tab");
+    // The tab list by the keyboard: Shift+Tab to the active tab, → to the next, Enter shows it.
+    found = false;
+    for (let i = 0; i < 20 && !found; i++) {
+      await b.keys(["Shift", "Tab"]);
+      found = await b.execute(() => document.activeElement?.getAttribute("role") === "tab" && document.activeElement.closest(".tabs") !== null);
+    }
+    assert.ok(found, "Shift+Tab reaches the document tabs");
+    const now = await activePath(b);
+    await b.keys(["ArrowRight"]);
+    await b.keys(["Enter"]);
+    await until(async () => (await activePath(b)) !== now, "→ and Enter in the tab list showed the other document");
+    await focusNotOnBody(b, "Enter on a tab");
+
+    // A dialog (Settings, Ctrl+,): named, modal; Tab stays inside; Esc gives the focus back to the editor that opened it.
+    await b.keys(["Control", ","]);
+    await until(() => b.execute(() => document.activeElement?.closest(".modal") !== null && document.activeElement !== null), "Settings focused");
+    const dialog = await b.execute(() => {
+      const d = document.querySelector(".modal-root [role=dialog]");
+      return { modal: d.getAttribute("aria-modal"), name: document.getElementById(d.getAttribute("aria-labelledby") ?? "")?.textContent };
+    });
+    assert.deepEqual(dialog, { modal: "true", name: "Settings" });
+    const stops = await b.execute(() => document.querySelectorAll(".modal-root button:not([disabled]), .modal-root input:not([disabled]), .modal-root select").length);
+    for (let i = 0; i < stops + 3; i++) {
+      await b.keys(["Tab"]);
+      assert.ok(await b.execute(() => !!document.activeElement?.closest(".modal")), `Tab ${i + 1} left the Settings dialog for ${await focus(b)}`);
+    }
+    await b.keys(["Escape"]);
+    await until(() => b.execute(() => document.querySelector(".modal-root").childElementCount === 0), "Settings closed");
+    assert.match(await focusNotOnBody(b, "closing Settings"), /cm-content/);
+
+    // The accessible review view: the proposal as words, decided with the same key.
+    await b.keys(["Alt", "]"]);
+    await b.keys(["Alt", "F2"]);
+    await until(() => b.execute(() => document.activeElement?.classList.contains("av-text")), "the review view focused");
+    const words = await b.execute(() => document.querySelector(".av-text").textContent);
+    assert.match(words, /Proposal \d+ of \d+/);
+    assert.match(words, /Replaces|Inserts|Deletes/);
+    n = (await heard(b)).length;
+    const left = await pending(b);
+    await b.keys(["Alt", "Backspace"]);
+    const fromView = await heardSince(b, n, "the view's reject said");
+    assert.equal(fromView.length, 1, JSON.stringify(fromView));
+    assert.match(fromView[0].text, /^Rejected: /);
+    await until(async () => (await pending(b)) === left - 1, "rejected from the view");
+    await focusNotOnBody(b, "a decision in the review view");
+    await b.keys(["Escape"]);
+    assert.match(await focusNotOnBody(b, "leaving the review view"), /cm-content/);
+    // Nothing was said assertively: no error on the way.
+    assert.deepEqual((await heard(b)).filter((s) => s.politeness === "assertive"), []);
+  });
+});
