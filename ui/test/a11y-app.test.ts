@@ -78,6 +78,22 @@ vi.mock("../src/backend", async (importOriginal) => {
         fake.review = fake.history.pop() ?? fake.review;
         return { changes: [], version: 3, dirty: true, review: fake.review! };
       },
+      settings: async () => ({
+        path: "/home/w/.config/cowriting/config.toml",
+        transport: null,
+        model: null,
+        claudeCommand: "claude",
+        timeoutSecs: 120,
+        enabled: [],
+        available: [],
+        enabledByDefault: false,
+        notInstalled: [],
+        haveApiKey: false,
+        identity: { name: null, email: null, gitName: "Writer", gitEmail: "w@example.com", id: "w@example.com", display: "Writer", source: "git", ask: false },
+        autosave: "off",
+        autosaveDelaySecs: 2,
+      }),
+      saveSettings: async (next) => next,
       onNotice: async (f) => {
         fake.notice = f;
         return () => undefined;
@@ -296,6 +312,24 @@ describe("keyboard", () => {
     expect(localStorage.getItem("cowriting.tabMovesFocus")).toBe("on");
     const off = await saying(() => key("m", { ctrlKey: true }, q(".cm-content")!));
     expect(off).toEqual(["Tab moves focus: off. Tab indents in the text."]);
+    expect(q(".st-tabfocus")!.hidden).toBe(true);
+  });
+
+  it("turns Tab moves focus on in Settings too, the focus back on the editor after", async () => {
+    view().focus();
+    key(",", { ctrlKey: true }, q(".cm-content")!);
+    await until(() => q(".set-tab-focus"), "Settings");
+    const box = q(".modal-root [role=dialog]")!;
+    expect(q(`#${box.getAttribute("aria-labelledby")}`)!.textContent).toBe("Settings");
+    const check = q<HTMLInputElement>(".set-tab-focus")!;
+    expect(check.checked).toBe(false);
+    check.checked = true;
+    q<HTMLButtonElement>(".set-save")!.click();
+    await until(() => !q(".set-tab-focus"), "Settings saved and closed");
+    expect(q(".st-tabfocus")!.hidden).toBe(false);
+    expect(localStorage.getItem("cowriting.tabMovesFocus")).toBe("on");
+    expect(view().hasFocus).toBe(true);
+    key("m", { ctrlKey: true }, q(".cm-content")!);
     expect(q(".st-tabfocus")!.hidden).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 // The Settings dialog (Ctrl+,): who you are (name, e-mail: git's by default),
 // autosave, how Ask Claude runs (transport, model, command, timeout) and which
 // checkers Check document runs (those not installed marked so); saved by the core.
+// Whether Tab moves the focus out of the text (the window's, as Ctrl+M).
 // The workspace's dictionary is listed too (dictionary.ts), changed at once.
 import type { App } from "../main";
 import type { AutoSave } from "../bindings/AutoSave";
@@ -87,6 +88,21 @@ export async function openSettings(app: App) {
     producers.append(h("div", { class: "set-note", text: "Until you choose, Check document runs Harper and each checker that is installed." }));
   }
 
+  // What Tab does in the text: kept in this window's storage (as Ctrl+M), not in the settings file.
+  const tabFocus = h("input", { type: "checkbox", class: "set-tab-focus" });
+  tabFocus.checked = app.tabFocus;
+  const keyboard = h(
+    "fieldset",
+    {},
+    h("legend", { text: "Keyboard" }),
+    h(
+      "label",
+      { class: "set-check" },
+      tabFocus,
+      h("span", { text: "Tab moves the focus out of the text (instead of indenting)" }),
+      h("span", { class: "set-note", text: "Ctrl+M" }),
+    ),
+  );
   const error = h("div", { class: "set-error", role: "alert" });
   error.hidden = true;
   const save = h("button", { class: "set-save", text: "Save", "data-action": "Save" });
@@ -106,6 +122,7 @@ export async function openSettings(app: App) {
       field("Timeout (seconds)", timeout),
     ),
     h("fieldset", {}, h("legend", { text: "Check document runs" }), producers),
+    keyboard,
     dictionaryFieldset(app),
     h("div", { class: "set-path", text: `Saved in ${s.path}` }),
     error,
@@ -148,6 +165,7 @@ export async function openSettings(app: App) {
         const saved = await app.backend.saveSettings(next);
         app.setIdentity(saved.identity);
         app.autosaver.configure(saved.autosave, saved.autosaveDelaySecs);
+        if (tabFocus.checked !== app.tabFocus) app.setTabFocus(tabFocus.checked);
         if (form.isConnected) closeModal(app);
         toast("Settings saved.");
       } catch (e) {
