@@ -411,10 +411,10 @@ export class App {
   private async decided(verb: "Accepted" | "Rejected", ids: string[], op: Promise<boolean>): Promise<boolean> {
     const path = this.active;
     const decided = (this.review()?.proposals ?? []).filter((p) => ids.includes(p.id));
-    const inPanel = !!document.activeElement?.closest(".review-body");
+    const card = focusAfterDecision();
     const ok = await op;
     if (ok && path && decided.length) say(decisionWords(verb, decided, this.pendingIn(path), path));
-    keepFocus(inPanel);
+    keepFocus(card);
     return ok;
   }
 
@@ -422,10 +422,10 @@ export class App {
   private async undone(verb: "Undone" | "Redone", op: Promise<boolean>): Promise<boolean> {
     const path = this.active;
     const before: ProposalDto[] = this.review()?.proposals ?? [];
-    const inPanel = !!document.activeElement?.closest(".review-body");
+    const card = focusAfterDecision();
     const ok = await op;
     if (ok && path) say(undoWords(verb, before, this.proposalsIn(path), path));
-    keepFocus(inPanel);
+    keepFocus(card);
     return ok;
   }
 
@@ -556,16 +556,33 @@ export class App {
 }
 
 /**
- * After a decision the control that made it may be gone (a card's Accept, a
- * group's Accept all): the focus goes to the review panel's next card, or its
- * first button, never to the page.
+ * Where the focus should go if a decision takes away the control that made it
+ * (a card's Accept, a group's Accept all): the card after it in the review
+ * panel (else the one before), noted before the decision; null when the focus
+ * is not in the panel.
  */
-function keepFocus(inPanel: boolean) {
+function focusAfterDecision(): string | null {
+  const at = document.activeElement?.closest<HTMLElement>(".review-body .card, .review-body .group");
+  if (!at) return document.activeElement?.closest(".review-body") ? "" : null;
+  const cards = Array.from(document.querySelectorAll<HTMLElement>(".review-body .card")).filter((c) => !at.contains(c) && c !== at);
+  const after = cards.find((c) => at.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return (after ?? cards[cards.length - 1])?.dataset.proposal ?? "";
+}
+
+/**
+ * After a decision the control that made it may be gone: the focus goes to
+ * the card noted (`focusAfterDecision`), or the panel's first button, without
+ * scrolling the panel away from where the writer was; never to the page.
+ */
+function keepFocus(card: string | null) {
   const active = document.activeElement;
   if (active && active !== document.body) return;
-  const panel = inPanel ? document.querySelector(".review-body") : null;
-  const next = panel?.querySelector<HTMLElement>(".card .btn-accept:not([disabled]), .card .btn-reject, .review-tools button");
-  if (next) next.focus();
+  const panel = card === null ? null : document.querySelector(".review-body");
+  const noted = card ? panel?.querySelector<HTMLElement>(`.card[data-proposal="${CSS.escape(card)}"]`) : null;
+  const next =
+    noted?.querySelector<HTMLElement>(".btn-accept:not([disabled]), .btn-reject") ??
+    panel?.querySelector<HTMLElement>(".card .btn-accept:not([disabled]), .card .btn-reject, .review-tools button");
+  if (next) next.focus({ preventScroll: true });
   else document.querySelector<HTMLElement>(".cm-content")?.focus();
 }
 

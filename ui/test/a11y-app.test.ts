@@ -179,6 +179,21 @@ describe("decisions spoken", () => {
     await until(() => document.querySelectorAll(".cm-accept").length === 2, "the proposals back");
   });
 
+  it("keeps the focus in the review panel after a card's accept: on the next card, never the page", async () => {
+    q<HTMLElement>(".pt-review")!.click();
+    await until(() => document.querySelectorAll(".review-body .card").length === 2, `two cards (${document.querySelectorAll(".review-body .card").length})`);
+    const first = q<HTMLButtonElement>(`.card[data-proposal="p-begins"] .btn-accept`)!;
+    first.focus();
+
+    const lines = await saying(() => first.click());
+    expect(lines).toEqual(["Accepted: 'begins' → 'starts'. 1 pending in essay.md"]);
+    await until(() => document.activeElement !== document.body && document.activeElement !== first, "the focus moved on");
+    expect(document.activeElement).toBe(q(`.card[data-proposal="p-draft"] .btn-accept`));
+    // Ctrl+Z from the panel undoes it too.
+    expect(await saying(() => key("z", { ctrlKey: true }, document.activeElement!))).toEqual(["Undone: 'begins' → 'starts' is pending again. 2 pending in essay.md"]);
+    await until(() => document.querySelectorAll(".cm-accept").length === 2, "the proposal back");
+  });
+
   it("says proposals filed from outside, batched by producer", async () => {
     const more = [proposal("p-mess", "mess", "muddle"), proposal("p-where", "where", "when")];
     fake.review = review([BEGINS, DRAFT, ...more]);

@@ -1,8 +1,10 @@
 // The window's skeleton (sidebar with documents and outline, tab bar with the
 // panels' toggles, editor, status bar, panel with its legend, toast and modal
-// roots) and its wiring: the chrome's buttons and the window-wide keys (Ctrl+S,
+// roots, the live regions, a visually hidden h1) and its wiring: the chrome's
+// buttons, the panel's tab list (arrows) and the window-wide keys (Ctrl+S,
 // Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Ctrl+Alt+I, F4 / Shift+F4,
-// Esc; the layout's own in
+// Ctrl+Tab / Ctrl+PageDown / Ctrl+PageUp, Ctrl+M, Alt+F1, Alt+F2, Ctrl+Z outside the text,
+// Esc; a dialog's Tab kept inside it; the layout's own in
 // views/panes.ts). The editor's own keys are in commands.ts.
 import type { App } from "../main";
 import { $ } from "../dom";
@@ -113,6 +115,10 @@ export function wireChrome(app: App) {
       // Outside the editor (which has its own binding): Tab moves focus, on or off.
       e.preventDefault();
       if (!modalOpen()) toggleTabFocus(app);
+    } else if (mod && !e.altKey && (e.key.toLowerCase() === "z" || (e.key.toLowerCase() === "y" && !e.shiftKey)) && !e.defaultPrevented && !inTextField(e.target)) {
+      // Undo / redo outside the text too (a card's Accept, the panel's buttons): the editor's own keys go first.
+      e.preventDefault();
+      if (!modalOpen()) void (e.shiftKey || e.key.toLowerCase() === "y" ? app.redo() : app.undo());
     } else if (e.altKey && !mod && !e.shiftKey && (e.key === "F2" || e.key === "F1") && !e.defaultPrevented) {
       // Outside the editor too: the accessible review view (Alt+F2), the keys' help (Alt+F1).
       e.preventDefault();
@@ -166,4 +172,9 @@ export function wireChrome(app: App) {
       } else closeModal(app);
     }
   });
+}
+
+/** Whether a key went to a place that edits text of its own (a field, the editor), which has its own undo. */
+function inTextField(target: EventTarget | null): boolean {
+  return target instanceof Element && !!target.closest('input, textarea, select, [contenteditable="true"], .cm-editor');
 }
