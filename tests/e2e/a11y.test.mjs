@@ -1,6 +1,7 @@
 // Review by ear and by keyboard (issue 38), in the real app:
 // - axe-core (tests/e2e's dependency) injected over WebDriver in each state of
-//   the UI, 0 violations of the WCAG 2.0/2.1/2.2 A and AA rules asserted;
+//   the UI, 0 violations of the WCAG 2.0/2.1/2.2 A and AA rules and axe's
+//   best practices asserted;
 // - a keyboard-only walk (no pointer after the window opens): a document opened
 //   from the tree, next proposal, accept, undo, reject, switching tabs, a dialog
 //   opened and closed, the focus never on the page's body after an action;
@@ -19,8 +20,8 @@ const { withApp } = fileDriver(ENV);
 const cli = (ws, ...args) => cliAs(ENV, ws, ...args);
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-/** The rules asserted: WCAG 2.0, 2.1 and 2.2 at levels A and AA. */
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+/** The rules asserted: WCAG 2.0, 2.1 and 2.2 at levels A and AA, and axe's best practices. */
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 /** axe's violations of `TAGS` in the window as it is now: [{id, impact, nodes: [{target, summary}]}]. */
 async function axe(b) {
@@ -84,7 +85,7 @@ async function focusNotOnBody(b, after) {
 const pending = async (b) => (await review(b)).proposals.filter((p) => p.state === "pending").length;
 const activePath = (b) => b.execute(() => window.__cowriting.activePath());
 
-test("axe finds no WCAG A/AA violation in any state: document with proposals, review, threads, comment box, settings, export, palette, search, inbox, help, review view, no document", async () => {
+test("axe finds no WCAG A/AA or best-practice violation in any state: document with proposals, review, threads, comment box, settings, export, palette, search, inbox, help, review view, no document", async () => {
   const ws = workspace();
   await withApp(ws, async (b) => {
     await idle(b);

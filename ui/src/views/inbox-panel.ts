@@ -231,7 +231,7 @@ function groupSection(app: App, g: InboxGroup): HTMLElement {
   const shown = app.inbox.expanded.has(g.key) || rows.length <= GROUP_ROWS + 5 ? rows.length : Math.max(GROUP_ROWS, reached + 1);
   let heading = "";
   for (const r of rows.slice(0, shown)) {
-    if (r.doc !== heading) section.append(h("h4", { class: "inbox-doc", text: (heading = r.doc) }));
+    if (r.doc !== heading) section.append(h("h3", { class: "inbox-doc", text: (heading = r.doc) }));
     section.append(r.row());
   }
   if (shown < rows.length) {

@@ -26,7 +26,6 @@ import { arrowTarget } from "../util";
 
 /** The window's elements, which the views fill in; set once at start. */
 export const LAYOUT = `
-<h1 class="visually-hidden app-title">Cowriting</h1>
 <div class="app">
   <aside class="sidebar" aria-label="Documents and outline">
     <div class="ws-header"><span class="ws-name"></span><button class="ws-new" title="New document (Ctrl+N)" aria-label="New document">+ New</button><button class="ws-open" title="Open folder (Ctrl+O)">Open…</button></div>
@@ -38,6 +37,7 @@ export const LAYOUT = `
     </section>
   </aside>
   <main class="main">
+    <h1 class="visually-hidden app-title">Cowriting</h1>
     <div class="topbar">
       <button class="tb-sidebar tb-toggle" title="Show or hide the documents and outline (Ctrl+B)" aria-label="Sidebar"><svg viewBox="0 0 16 16" aria-hidden="true"><rect x="1.5" y="2.5" width="13" height="11" rx="1.5"/><rect class="fill" x="1.5" y="2.5" width="4.5" height="11" rx="1.5"/></svg></button>
       <div class="tabs" role="tablist" aria-label="Open documents"></div>
@@ -60,6 +60,7 @@ export const LAYOUT = `
     </footer>
   </main>
   <aside class="panel" aria-label="Review panel">
+    <h2 class="visually-hidden">Review panel</h2>
     <div class="panel-tabs" role="tablist" aria-label="Review panel">
       <button class="pt-review active" data-tab="review" role="tab" id="tab-review" aria-controls="panel-review" aria-selected="true">Review</button>
       <button class="pt-threads" data-tab="threads" role="tab" id="tab-threads" aria-controls="panel-threads" aria-selected="false" tabindex="-1">Threads</button>
