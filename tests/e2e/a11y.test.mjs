@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { ARTIFACTS, cli as cliAs, fileDriver, idle, review, testHome, until, workspace } from "./support.mjs";
+import { ARTIFACTS, cli as cliAs, fileDriver, idle, review, startDriver, testHome, until, withApp as withAppAt, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -169,6 +169,35 @@ test("axe finds no WCAG A/AA or best-practice violation in any state: document w
     await until(async () => (await activePath(b)) === null, "every document closed");
     await noViolations(b, "no document");
   });
+});
+
+test("the dark theme too: no violation (contrast, the marks) with proposals, threads, settings, the palette", async () => {
+  // GTK's dark theme: WebKitGTK reports prefers-color-scheme: dark, as a writer's dark desktop does.
+  const driver = await startDriver({ ...ENV, GTK_THEME: "Adwaita:dark" });
+  try {
+    await withAppAt(driver.port, workspace(), async (b) => {
+      assert.equal(await b.execute(() => matchMedia("(prefers-color-scheme: dark)").matches), true, "the window is dark");
+      await idle(b);
+      await until(() => b.execute(() => document.querySelectorAll(".cm-accept").length > 0), "the proposals inline");
+      // Inserted words are underlined in the dark theme too: not told by colour alone.
+      assert.equal(await b.execute(() => getComputedStyle(document.querySelector(".cm-proposal-ins")).textDecorationLine), "underline");
+      assert.equal(await b.execute(() => getComputedStyle(document.querySelector(".cm-proposal-del")).textDecorationLine), "line-through");
+      await noViolations(b, "dark: document with proposals, review panel");
+      await b.saveScreenshot(join(ARTIFACTS, "a11y-proposals-dark.png"));
+      await b.execute(() => document.querySelector(".pt-threads").click());
+      await noViolations(b, "dark: threads");
+      await b.execute(() => document.querySelector(".cm-content").focus());
+      await b.keys(["Control", ","]);
+      await until(() => b.execute(() => !!document.querySelector(".set-tab-focus")), "Settings");
+      await noViolations(b, "dark: settings");
+      await b.keys(["Escape"]);
+      await b.keys(["Control", "Shift", "p"]);
+      await until(() => b.execute(() => !!document.querySelector(".palette-input")), "the palette");
+      await noViolations(b, "dark: palette");
+    });
+  } finally {
+    driver.stop();
+  }
 });
 
 test("a keyboard-only walk: open from the tree, next, accept, undo, reject, switch tabs, a dialog; the focus never on the body; each decision said once", async () => {
