@@ -10,7 +10,7 @@
 //   said once, with its words.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { ARTIFACTS, cli as cliAs, fileDriver, idle, review, startDriver, testHome, until, withApp as withAppAt, workspace } from "./support.mjs";
@@ -85,7 +85,7 @@ async function focusNotOnBody(b, after) {
 const pending = async (b) => (await review(b)).proposals.filter((p) => p.state === "pending").length;
 const activePath = (b) => b.execute(() => window.__cowriting.activePath());
 
-test("axe finds no WCAG A/AA or best-practice violation in any state: document with proposals, review, threads, comment box, settings, export, palette, search, inbox, help, review view, no document", async () => {
+test("axe finds no WCAG A/AA or best-practice violation in any state: document with proposals, review, threads, comment box, settings, export, palette, search, inbox, help, review view, Ask Claude, a menu, the conflict banner, compare & merge, a question, no document", async () => {
   const ws = workspace();
   await withApp(ws, async (b) => {
     await idle(b);
@@ -160,11 +160,47 @@ test("axe finds no WCAG A/AA or best-practice violation in any state: document w
     await noViolations(b, "accessible review view");
     await b.keys(["Escape"]);
 
-    // Every document closed (Ctrl+W): the empty editor.
+    // Ask Claude… on a selection (Ctrl+K).
+    await b.execute(() => window.__cowriting.select(0, 20));
+    await b.keys(["Control", "k"]);
+    await until(() => b.execute(() => !!document.querySelector(".ask-instruction")), "Ask Claude…");
+    await noViolations(b, "Ask Claude");
+    await b.keys(["Escape"]);
+
+    // A document's menu in the tree: from its name, Tab to its ⋯ button (shown once the row has the focus), Enter.
+    await b.execute(() => document.querySelector('.tree-item[data-path="story.md"]').focus());
+    await b.keys(["Tab"]);
+    assert.equal(await b.execute(() => document.activeElement?.matches('.tree-row:has(.tree-item[data-path="story.md"]) .tree-more')), true, "Tab reaches the ⋯ of the row");
+    await b.keys(["Enter"]);
+    await until(() => b.execute(() => document.activeElement?.getAttribute("role") === "menuitem"), "the document's menu, its first item focused");
+    await noViolations(b, "a document's menu");
+    await b.keys(["Escape"]);
+
+    // Compare & merge: unsaved typing, the file changed on disk.
+    await b.execute(() => document.querySelector(".cm-content").focus());
+    await b.keys(["Control", "End"]);
+    await b.keys(["X"]);
+    await until(() => b.execute(() => window.__cowriting.dirty("essay.md")), "essay.md unsaved");
+    await idle(b);
+    writeFileSync(join(ws, "essay.md"), `${readFileSync(join(ws, "essay.md"), "utf8")}\nAnother writer's line.\n`);
+    await until(() => b.execute(() => !!document.querySelector(".banner-conflict:not([hidden]) .bn-merge")), "the conflict banner");
+    await noViolations(b, "conflict banner");
+    await b.execute(() => document.querySelector(".bn-merge").click());
+    await until(() => b.execute(() => document.querySelectorAll(".mg-hunk").length > 0), "the merge sheet");
+    await noViolations(b, "compare & merge");
+    await b.keys(["Escape"]);
+    await until(() => b.execute(() => !document.querySelector(".merge-sheet")), "the merge sheet closed");
+
+    // Every document closed (Ctrl+W): the question for the unsaved one, then the empty editor.
     for (let i = 0; i < 5 && (await activePath(b)); i++) {
       await b.execute(() => document.querySelector(".cm-content")?.focus());
       await b.keys(["Control", "w"]);
       await new Promise((r) => setTimeout(r, 500));
+      if (await b.execute(() => !!document.querySelector('.modal-root [role="alertdialog"]'))) {
+        await noViolations(b, "a question (unsaved changes)");
+        await b.execute(() => document.querySelector('.modal-root [data-action="Discard"]').click());
+        await new Promise((r) => setTimeout(r, 500));
+      }
     }
     await until(async () => (await activePath(b)) === null, "every document closed");
     await noViolations(b, "no document");

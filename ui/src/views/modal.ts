@@ -201,7 +201,8 @@ export function menu(app: App, at: { x: number; y: number }, items: [string, () 
     else return;
     e.preventDefault();
   });
-  const backdrop = h("div", { class: "menu-backdrop" }, list);
+  // A named region: a menu over the window is content too, and every content is in a landmark.
+  const backdrop = h("div", { class: "menu-backdrop", role: "region", "aria-label": "Menu" }, list);
   backdrop.addEventListener("mousedown", (e) => {
     if (e.target === backdrop) closeModal(app);
   });
