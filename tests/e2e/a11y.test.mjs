@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { ARTIFACTS, cli as cliAs, fileDriver, idle, review, startDriver, testHome, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { ARTIFACTS, cli as cliAs, fileDriver, idle, review, startDriver, testHome, typeText, until, withApp as withAppAt, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -362,5 +362,58 @@ test("a keyboard-only walk: open from the tree, next, accept, undo, reject, swit
     assert.match(await focusNotOnBody(b, "leaving the review view"), /cm-content/);
     // Nothing was said assertively: no error on the way.
     assert.deepEqual((await heard(b)).filter((s) => s.politeness === "assertive"), []);
+  });
+});
+
+test("comment, reply and resolve by keyboard: each said, the focus kept on the thread", async () => {
+  const ws = workspace();
+  await withApp(ws, async (b) => {
+    await idle(b);
+    await listen(b);
+    const text = await b.execute(() => window.__cowriting.text());
+    const from = text.indexOf("second reader");
+    assert.ok(from > 0);
+    // A selection as Shift+arrows would make it (Shift is unreliable through WebDriver under Xvfb).
+    await b.execute((a, z) => window.__cowriting.select(a, z), from, from + "second reader".length);
+    await b.keys(["Control", "Alt", "m"]);
+    await until(() => b.execute(() => document.activeElement?.matches(".comment-box textarea")), "the comment box focused");
+    await typeText(b, "who is this reader");
+    let n = (await heard(b)).length;
+    await b.keys(["Control", "Enter"]);
+    assert.deepEqual((await heardSince(b, n, "the comment said")).map((s) => s.text), ["Comment added in essay.md."]);
+    const thread = await until(async () => (await review(b)).threads.find((t) => t.comments[0]?.body === "who is this reader"), "the thread filed");
+    await focusNotOnBody(b, "commenting");
+
+    // Tab moves focus, then Tab to the thread's reply box.
+    await b.keys(["Control", "m"]);
+    let found = false;
+    for (let i = 0; i < 80 && !found; i++) {
+      await b.keys(["Tab"]);
+      assert.notEqual(await focus(b), "body", "Tab never lands on the body");
+      found = await b.execute((id) => document.activeElement?.matches(`.thread[data-thread="${id}"] .reply-box`) ?? false, thread.id);
+    }
+    assert.ok(found, "Tab reaches the new thread's reply box");
+    await typeText(b, "the one who reads it next");
+    n = (await heard(b)).length;
+    await b.keys(["Control", "Enter"]);
+    assert.deepEqual((await heardSince(b, n, "the reply said")).map((s) => s.text), ["Reply sent."]);
+    await until(async () => (await review(b)).threads.find((t) => t.id === thread.id)?.comments.length === 2, "the reply in the thread");
+    assert.equal(await b.execute((id) => document.activeElement?.matches(`.thread[data-thread="${id}"] .reply-box`) ?? false, thread.id), true, "the focus stays in the reply box");
+
+    found = false;
+    for (let i = 0; i < 6 && !found; i++) {
+      await b.keys(["Tab"]);
+      found = await b.execute((id) => document.activeElement?.matches(`.thread[data-thread="${id}"] .btn-resolve`) ?? false, thread.id);
+    }
+    assert.ok(found, "Tab reaches Resolve");
+    n = (await heard(b)).length;
+    await b.keys(["Enter"]);
+    assert.deepEqual((await heardSince(b, n, "the resolve said")).map((s) => s.text), ["Thread resolved."]);
+    await until(async () => (await review(b)).threads.find((t) => t.id === thread.id)?.status === "resolved", "the thread resolved");
+    assert.equal(
+      await b.execute((id) => (document.activeElement?.matches(`.thread[data-thread="${id}"] .btn-resolve`) ? document.activeElement.textContent : null), thread.id),
+      "Reopen",
+      "the focus on the thread's Reopen, not the page",
+    );
   });
 });

@@ -15,6 +15,7 @@ import { mentionsClaude } from "../review-words";
 import { LazyList } from "./lazy-list";
 import { toast } from "./modal";
 import { say } from "./live";
+import { docName } from "../announce";
 import { errorMessage } from "../backend";
 import { showPanel } from "./panel";
 
@@ -181,5 +182,6 @@ export async function fileThread(app: App, path: string, from: number, to: numbe
   if (!review) return false;
   showReview(app, path, review);
   showPanel(app, "threads");
+  say(`Comment added in ${docName(path)}.`);
   return true;
 }
