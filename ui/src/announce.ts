@@ -2,9 +2,10 @@
 // a decision and what is left ("Accepted: 'begins' → 'starts'. 5 pending in
 // essay.md"), an undo, proposals that arrived from outside the editor batched
 // by producer ("Claude proposed 3 edits in essay.md"), the inline buttons'
-// names ("Accept: replace 'begins' with 'starts'"), and a proposal read out in
-// full for the accessible review view. views/live.ts speaks them.
+// names ("Accept: replace 'begins' with 'starts'"), and a proposal or a thread
+// read out in full for the accessible review view. views/live.ts speaks them.
 import type { ProposalDto } from "./bindings/ProposalDto";
+import type { ThreadDto } from "./bindings/ThreadDto";
 import { visibleText } from "./hidden";
 import { plural } from "./jobs";
 
@@ -147,4 +148,27 @@ export function proposalReading(
   else if (p.instruction) lines.push(`Asked: ${quote(p.instruction, 200)}.`);
   if (p.hidden.length) lines.push(`Inserts hidden characters: ${p.hidden.map((c) => c.name).join(", ")}.`);
   return { heading: `Proposal ${index + 1} of ${total}, ${state}`, lines };
+}
+
+/**
+ * A thread as words, for the accessible review view: which one of how many,
+ * open or resolved, the text it is about (or that it is no longer in the
+ * text), then each comment with its author and when. `who` names an author;
+ * `when` says a date ("2 h ago").
+ */
+export function threadReading(
+  t: ThreadDto,
+  index: number,
+  total: number,
+  who: (c: ThreadDto["comments"][number]) => string,
+  when: (iso: string) => string,
+): ProposalReading {
+  const replies = Math.max(0, t.comments.length - 1);
+  const lines: string[] = [];
+  const at = t.line !== null ? `Line ${t.line}. ` : "";
+  if (t.from === null) lines.push(`Not in the text: it was about ${quote(t.anchoredText || t.text, 400)}.`);
+  else lines.push(`${at}On ${quote(t.text, 400)}.`);
+  if (t.relocated) lines.push(`Re-attached here; it was on ${quote(t.anchoredText, 200)}.`);
+  t.comments.forEach((c, i) => lines.push(`${i === 0 ? "" : "Reply: "}${visibleText(who(c))}, ${when(c.createdAt)}: ${visibleText(c.body.trim())}`));
+  return { heading: `Thread ${index + 1} of ${total}, ${t.status}, ${plural(replies, "reply", "replies")}`, lines };
 }

@@ -94,6 +94,7 @@ vi.mock("../src/backend", async (importOriginal) => {
         autosaveDelaySecs: 2,
       }),
       saveSettings: async (next) => next,
+      setThreadResolved: async () => fake.review!,
       onNotice: async (f) => {
         fake.notice = f;
         return () => undefined;
@@ -368,5 +369,40 @@ describe("keyboard", () => {
     expect(document.activeElement).toBe(q(".av-text"));
     key("Escape", {}, q(".av-text")!);
     expect(view().hasFocus).toBe(true);
+  });
+
+  it("reads threads too (Alt+T): the text, each comment with its author, and resolves one", async () => {
+    const from = at("piece of writing");
+    const thread = {
+      id: "th-1",
+      status: "open",
+      from,
+      to: from + "piece of writing".length,
+      line: 1,
+      text: "piece of writing",
+      orphaned: false,
+      relocated: false,
+      detached: false,
+      anchoredText: "piece of writing",
+      comments: [{ id: "c1", author: { kind: "human", id: "ada@example.com", label: "Ada", model: null, sdk: null, sessionId: null }, body: "Which piece?", createdAt: new Date().toISOString() }],
+    };
+    fake.review = { ...fake.review!, threads: [thread] };
+    fake.notice!({ kind: "reviewChanged", path: "essay.md" });
+    await until(() => q(".cm-thread"), "the thread in the text");
+    view().dispatch({ selection: { anchor: 0 } });
+    view().focus();
+    key("F2", { altKey: true }, q(".cm-content")!);
+    await until(() => q(".av-text"), "the accessible review view");
+    key("t", { altKey: true }, q(".av-text")!);
+    const text = () => q(".av-text")!.textContent ?? "";
+    expect(text()).toContain("Thread 1 of 1, open, 0 replies");
+    expect(text()).toContain("Line 1. On 'piece of writing'.");
+    expect(text()).toContain("Ada, just now: Which piece?");
+    // Resolve from the view (the fake answers with the thread resolved).
+    fake.review = { ...fake.review!, threads: [{ ...thread, status: "resolved" }] };
+    const lines = await saying(() => Array.from(document.querySelectorAll<HTMLButtonElement>(".av-actions button")).find((b) => b.textContent === "Resolve")!.click());
+    expect(lines).toEqual(["Thread resolved."]);
+    await until(() => text().includes("Thread 1 of 1, resolved"), "the thread read again, resolved");
+    key("Escape", {}, q(".av-text")!);
   });
 });

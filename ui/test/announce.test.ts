@@ -12,8 +12,10 @@ import {
   producerName,
   proposalReading,
   quote,
+  threadReading,
   undoWords,
 } from "../src/announce";
+import type { ThreadDto } from "../src/bindings/ThreadDto";
 
 function proposal(id: string, target: string, replacement: string, over: Partial<ProposalDto> = {}): ProposalDto {
   return {
@@ -135,5 +137,40 @@ describe("the accessible review view", () => {
     const r = proposalReading(proposal("a", "", "new", { state: "stale", reason: "the text changed" }), 0, 1, "Ada");
     expect(r.heading).toBe("Proposal 1 of 1, stale: the text changed");
     expect(r.lines[0]).toBe("Line 3. Inserts 'new'.");
+  });
+});
+
+describe("a thread read as words", () => {
+  const ada = { kind: "human", id: "ada@example.com", label: "Ada", model: null, sdk: null, sessionId: null };
+  const thread = (over: Partial<ThreadDto> = {}): ThreadDto => ({
+    id: "th_1",
+    status: "open",
+    from: 10,
+    to: 23,
+    line: 4,
+    text: "second reader",
+    orphaned: false,
+    relocated: false,
+    detached: false,
+    anchoredText: "second reader",
+    comments: [
+      { id: "c1", author: ada, body: "Who is this?", createdAt: "t0" },
+      { id: "c2", author: { ...ada, id: "claude", label: "claude" }, body: "The editor.\n", createdAt: "t1" },
+    ],
+    ...over,
+  });
+  const who = (c: ThreadDto["comments"][number]) => c.author.label;
+  const when = (iso: string) => (iso === "t0" ? "2 h ago" : "1 min ago");
+  it("reads the text it is about, each comment with its author and when, and how many replies", () => {
+    const r = threadReading(thread(), 0, 2, who, when);
+    expect(r.heading).toBe("Thread 1 of 2, open, 1 reply");
+    expect(r.lines).toEqual(["Line 4. On 'second reader'.", "Ada, 2 h ago: Who is this?", "Reply: claude, 1 min ago: The editor."]);
+  });
+  it("says when its text is gone, or it moved", () => {
+    expect(threadReading(thread({ from: null, to: null, line: null, status: "resolved", comments: [] }), 1, 2, who, when)).toEqual({
+      heading: "Thread 2 of 2, resolved, 0 replies",
+      lines: ["Not in the text: it was about 'second reader'."],
+    });
+    expect(threadReading(thread({ relocated: true, anchoredText: "second\nreader" }), 0, 1, who, when).lines[1]).toBe("Re-attached here; it was on 'second ⏎ reader'.");
   });
 });

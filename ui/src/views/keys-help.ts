@@ -11,7 +11,7 @@ export const OTHER_KEYS: [string, string][] = [
   ["Esc, then Tab", "leave the text once, without turning Tab moves focus on"],
   ["Ctrl+Tab / Ctrl+PageDown", "next document tab; Ctrl+Shift+Tab / Ctrl+PageUp the previous"],
   ["← / → in a tab list", "move between the document tabs or the panel's tabs; Enter or Space shows one, Delete closes a document tab"],
-  ["Alt+F2", "read the proposal at the cursor as words; there Alt+Enter, Alt+Backspace, Alt+] and Alt+[ decide and move on, Ctrl+Z undoes, Esc goes back"],
+  ["Alt+F2", "read the proposal at the cursor as words; there Alt+Enter, Alt+Backspace, Alt+] and Alt+[ decide and move on, Ctrl+Z undoes, Alt+T reads the threads, Esc goes back"],
   ["Esc", "close a dialog: the focus goes back to what opened it"],
 ];
 
