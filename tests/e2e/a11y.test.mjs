@@ -154,10 +154,19 @@ test("axe finds no WCAG A/AA or best-practice violation in any state: document w
     await noViolations(b, "keys help");
     await b.keys(["Escape"]);
 
+    // On a proposal (Alt+]), the view reads it; Alt+T reads the threads.
     await b.execute(() => document.querySelector(".cm-content").focus());
+    await b.keys(["Alt", "]"]);
     await b.keys(["Alt", "F2"]);
-    await until(() => b.execute(() => !!document.querySelector(".av-text")), "the accessible review view");
+    await until(() => b.execute(() => /^Proposal \d+ of \d+/.test(document.querySelector(".av-heading")?.textContent ?? "")), "the accessible review view on a proposal");
     await noViolations(b, "accessible review view");
+    await b.keys(["Alt", "t"]);
+    await until(
+      () => b.execute(() => /^Thread \d+ of \d+/.test(document.querySelector(".av-heading")?.textContent ?? "")),
+      async () => `the view reading threads (focus on ${await focus(b)}, heading ${await b.execute(() => document.querySelector(".av-heading")?.textContent)})`,
+      20_000,
+    );
+    await noViolations(b, "accessible review view: threads");
     await b.keys(["Escape"]);
 
     // Ask Claude… on a selection (Ctrl+K).
@@ -362,6 +371,11 @@ test("a keyboard-only walk: open from the tree, next, accept, undo, reject, swit
     assert.match(await focusNotOnBody(b, "leaving the review view"), /cm-content/);
     // Nothing was said assertively: no error on the way.
     assert.deepEqual((await heard(b)).filter((s) => s.politeness === "assertive"), []);
+    // Ctrl+M again: Tab indents again (and the next test starts as the app does, the choice being kept).
+    n = (await heard(b)).length;
+    await b.keys(["Control", "m"]);
+    assert.deepEqual((await heardSince(b, n, "Tab moves focus off said")).map((s) => s.text), ["Tab moves focus: off. Tab indents in the text."]);
+    assert.equal(await b.execute(() => document.querySelector(".st-tabfocus").hidden), true);
   });
 });
 
@@ -384,8 +398,9 @@ test("comment, reply and resolve by keyboard: each said, the focus kept on the t
     const thread = await until(async () => (await review(b)).threads.find((t) => t.comments[0]?.body === "who is this reader"), "the thread filed");
     await focusNotOnBody(b, "commenting");
 
-    // Tab moves focus, then Tab to the thread's reply box.
-    await b.keys(["Control", "m"]);
+    // Tab moves focus (unless a choice kept from before has it on), then Tab to the thread's reply box.
+    if (await b.execute(() => document.querySelector(".st-tabfocus").hidden)) await b.keys(["Control", "m"]);
+    assert.equal(await b.execute(() => document.querySelector(".st-tabfocus").hidden), false, "Tab moves focus is on");
     let found = false;
     for (let i = 0; i < 80 && !found; i++) {
       await b.keys(["Tab"]);

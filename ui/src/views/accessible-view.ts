@@ -29,7 +29,7 @@ function inOrder<T extends { from: number | null }>(items: readonly T[]): T[] {
   return [...placed, ...items.filter((p) => p.from === null)];
 }
 
-/** Open the view on the proposal at the cursor (else the thread there, else the first after it). */
+/** Open the view on the proposal at the cursor (else the open thread there, else the first proposal after it). */
 export function openAccessibleView(app: App) {
   const review = app.review();
   if (!app.view || !app.active || !review) return toast("Open a document first.");
@@ -37,7 +37,8 @@ export function openAccessibleView(app: App) {
   const pos = app.view.state.selection.main.head;
   const focused = review.proposals.find((p) => p.id === app.focusedProposal && p.from !== null && p.from <= pos && pos <= (p.to ?? p.from));
   const proposal = focused ?? proposalAt(review.proposals, pos);
-  const thread = review.threads.find((t) => t.from !== null && t.to !== null && t.from <= pos && pos <= t.to);
+  // An open thread at the cursor (a resolved one is not what the writer came to review).
+  const thread = review.threads.find((t) => t.status === "open" && t.from !== null && t.to !== null && t.from <= pos && pos <= t.to);
   let mode: Mode = proposal || !thread ? (review.proposals.length ? "proposals" : "threads") : "threads";
   const items = (): Item[] => {
     const r = app.review();
