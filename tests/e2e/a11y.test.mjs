@@ -7,10 +7,14 @@
 //   opened and closed, the focus never on the page's body after an action;
 // - the live regions watched (a MutationObserver, as a screen reader hears
 //   them): each decision, undo and proposal filed by an agent (the real CLI)
-//   said once, with its words.
+//   said once, with its words;
+// - the accessibility tree as Linux screen readers (Orca) read it over AT-SPI,
+//   where the machine has it (at-spi2-core, python3-pyatspi: scripts/deps.sh):
+//   the editor and the inline buttons named by their words.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { ARTIFACTS, cli as cliAs, fileDriver, idle, review, startDriver, testHome, typeText, until, withApp as withAppAt, workspace } from "./support.mjs";
@@ -431,4 +435,65 @@ test("comment, reply and resolve by keyboard: each said, the focus kept on the t
       "the focus on the thread's Reopen, not the page",
     );
   });
+});
+
+const LAUNCHER = "/usr/libexec/at-spi-bus-launcher";
+const pyatspi = () => {
+  try {
+    execFileSync("/usr/bin/python3", ["-c", "import pyatspi"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+};
+const noAtSpi = !existsSync(LAUNCHER) ? `no ${LAUNCHER} (at-spi2-core)` : !pyatspi() ? "no python3-pyatspi" : false;
+
+test("the accessibility tree (AT-SPI, as Orca reads it): the editor named after its document, the inline buttons by their words", { skip: noAtSpi }, async () => {
+  // A session bus of the test's own, its accessibility bus started and switched on, as a desktop with a screen reader has.
+  const [address, busPid] = execFileSync("dbus-daemon", ["--session", "--fork", "--print-address=1", "--print-pid=1"], { encoding: "utf8" }).trim().split("\n");
+  const env = { ...ENV, DBUS_SESSION_BUS_ADDRESS: address };
+  const launcher = spawn(LAUNCHER, ["--launch-immediately"], { env, stdio: "ignore" });
+  let driver;
+  try {
+    await until(() => {
+      try {
+        execFileSync("dbus-send", ["--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties.Set", "string:org.a11y.Status", "string:IsEnabled", "variant:boolean:true"], { env, stdio: "ignore" });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "the accessibility bus", 30_000);
+    driver = await startDriver(env);
+    await withAppAt(driver.port, workspace(), async (b) => {
+      await idle(b);
+      await until(() => b.execute(() => document.querySelectorAll(".cm-accept").length > 0), "the proposals inline");
+      const tree = () =>
+        execFileSync("/usr/bin/python3", [new URL("fixtures/atspi-tree.py", import.meta.url).pathname, "cowriting"], { env, encoding: "utf8", timeout: 60_000 })
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
+      // The web process joins the bus a moment after the page shows.
+      const rows = await until(() => {
+        const r = tree();
+        return r.some((n) => n.role === "push button" && n.name.startsWith("Accept:")) ? r : null;
+      }, async () => `the inline buttons in the AT-SPI tree: ${JSON.stringify(tree()).slice(0, 2000)}`);
+      const named = (role, name) => rows.find((n) => n.role === role && n.name === name);
+      const editor = named("entry", "essay.md — text");
+      assert.ok(editor, `the editor named: ${JSON.stringify(rows.filter((n) => n.role === "entry"))}`);
+      assert.ok(editor.states.includes("editable") && editor.states.includes("multi line"), JSON.stringify(editor));
+      assert.ok(named("push button", "Accept: replace 'polishing' with 'polish'"), "the inline accept named by its words");
+      assert.ok(named("push button", "Reject: replace 'polishing' with 'polish'"), "the inline reject named by its words");
+      assert.deepEqual(rows.filter((n) => n.role === "push button" && /^[✓✗]$/.test(n.name)), [], "no button named by its mark alone");
+      assert.ok(rows.some((n) => n.role === "page tab" && n.name === "essay.md" && n.states.includes("selected")), "the document's tab, selected");
+      assert.ok(named("push button", "essay.md, 4 pending proposals, 1 open thread"), `the tree's item says its counts: ${JSON.stringify(rows.filter((n) => n.name.startsWith("essay.md")))}`);
+    });
+  } finally {
+    driver?.stop();
+    launcher.kill();
+    try {
+      process.kill(Number(busPid));
+    } catch {
+      /* gone */
+    }
+  }
 });

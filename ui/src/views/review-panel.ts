@@ -15,6 +15,7 @@ import { checkDocument } from "../producers";
 import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../util";
 import { LazyList } from "./lazy-list";
 import { hiddenFlag } from "./confirm-hidden";
+import { decisionLabel } from "../announce";
 
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
 export function renderReviewPanel(app: App) {
@@ -133,11 +134,11 @@ function proposalCard(app: App, p: ProposalDto): HTMLElement {
     card.append(h("div", { class: "card-reason", text: `${p.state === "stale" ? "Stale" : "Orphaned"}: ${p.reason ?? ""}` }));
   }
   const actions = h("div", { class: "card-actions" });
-  const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)" });
+  const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)", "aria-label": decisionLabel("accept", p) });
   accept.toggleAttribute("disabled", p.state !== "pending");
   const edit = h("button", { class: "btn-edit", text: "Edit…", title: "Edit the proposed text, then accept" });
   edit.toggleAttribute("disabled", p.state !== "pending");
-  const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)" });
+  const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)", "aria-label": decisionLabel("reject", p) });
   accept.addEventListener("click", () => void app.accept(p.id));
   reject.addEventListener("click", () => void app.reject(p.id));
   edit.addEventListener("click", () => editAndAccept(app, p, card));

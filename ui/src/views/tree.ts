@@ -4,6 +4,7 @@
 // recent folders; and what shows when no folder is open.
 import type { App } from "../main";
 import { $, h } from "../dom";
+import { plural } from "../jobs";
 import { documentMenu, folderMenu, newDocument } from "./doc-actions";
 import { inboxChanged } from "./inbox-panel";
 import { renderStatus } from "./status";
@@ -23,7 +24,21 @@ export function renderTree(app: App) {
     const parts = d.path.split("/");
     const item = h(
       "button",
-      { class: `tree-item${d.path === app.active ? " active" : ""}`, "data-path": d.path, title: d.path },
+      {
+        class: `tree-item${d.path === app.active ? " active" : ""}`,
+        "data-path": d.path,
+        title: d.path,
+        // Said as words, not "essay.md 4 1": the badges' counts named.
+        "aria-label": [
+          d.path,
+          d.proposals ? plural(d.proposals, "pending proposal") : null,
+          d.openThreads ? plural(d.openThreads, "open thread") : null,
+          d.sidecarError ? "review data unreadable" : null,
+        ]
+          .filter(Boolean)
+          .join(", "),
+        ...(d.path === app.active ? { "aria-current": "true" } : {}),
+      },
       h("span", { class: "tree-dir", text: parts.length > 1 ? parts.slice(0, -1).join("/") + "/" : "" }),
       h("span", { class: "tree-name", text: parts[parts.length - 1] }),
       d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals) }) : null,
