@@ -352,12 +352,17 @@ export class App {
       const next = this.order[this.order.length - 1];
       if (next) this.activate(next);
       else {
+        const hadFocus = !!this.view?.hasFocus;
         this.view?.destroy();
         this.view = null;
         renderEditorEmpty(this);
         renderTabs(this);
         renderPanel(this);
         renderStatus(this);
+        // The last document closed: the keyboard goes on to the list to open one from (or New document), never the page.
+        if (hadFocus || document.activeElement === document.body) {
+          document.querySelector<HTMLElement>(".btn-new-doc-main, .tree-item.active, .tree-item")?.focus();
+        }
       }
     } else renderTabs(this);
   }

@@ -22,28 +22,28 @@ export function renderTree(app: App) {
   const rows: [string, HTMLElement][] = [];
   for (const d of ws.documents) {
     const parts = d.path.split("/");
+    const counts = [
+      d.proposals ? plural(d.proposals, "pending proposal") : null,
+      d.openThreads ? plural(d.openThreads, "open thread") : null,
+      d.sidecarError ? "review data unreadable" : null,
+    ]
+      .filter(Boolean)
+      .join(", ");
     const item = h(
       "button",
       {
         class: `tree-item${d.path === app.active ? " active" : ""}`,
         "data-path": d.path,
         title: d.path,
-        // Said as words, not "essay.md 4 1": the badges' counts named.
-        "aria-label": [
-          d.path,
-          d.proposals ? plural(d.proposals, "pending proposal") : null,
-          d.openThreads ? plural(d.openThreads, "open thread") : null,
-          d.sidecarError ? "review data unreadable" : null,
-        ]
-          .filter(Boolean)
-          .join(", "),
         ...(d.path === app.active ? { "aria-current": "true" } : {}),
       },
       h("span", { class: "tree-dir", text: parts.length > 1 ? parts.slice(0, -1).join("/") + "/" : "" }),
       h("span", { class: "tree-name", text: parts[parts.length - 1] }),
-      d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals) }) : null,
-      d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads) }) : null,
-      d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!" }) : null,
+      // The badges are read as words ("essay.md, 4 pending proposals, 1 open thread"), not "essay.md 4 1".
+      counts ? h("span", { class: "visually-hidden", text: `, ${counts}` }) : null,
+      d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals), "aria-hidden": "true" }) : null,
+      d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads), "aria-hidden": "true" }) : null,
+      d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!", "aria-hidden": "true" }) : null,
     );
     item.addEventListener("click", () => void app.open(d.path));
     rows.push([d.path, row(item, `More for ${d.path}`, (at) => documentMenu(app, d.path, at))]);
