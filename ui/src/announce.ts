@@ -117,6 +117,11 @@ export function arrivalWords(before: Proposals, after: Proposals, path: string):
   return `${parts.join("; ")} in ${docName(path)}.`;
 }
 
+/** The writer's edit turned proposals stale (their text changed under them): "1 proposal in essay.md is now stale: accept is off." */
+export function staleWords(n: number, path: string): string {
+  return `${plural(n, "proposal")} in ${docName(path)} ${n === 1 ? "is" : "are"} now stale: accept is off.`;
+}
+
 /** Read out in full for the accessible review view, a line each. */
 export interface ProposalReading {
   /** "Proposal 2 of 5, pending" */

@@ -207,6 +207,22 @@ describe("decisions spoken", () => {
     expect(said("polite").length).toBe(before);
   });
 
+  it("says once that typing in a proposal turned it stale", async () => {
+    const v = view();
+    const inside = v.state.doc.toString().indexOf("first draft") + 3;
+    const lines = await saying(() => v.dispatch({ changes: { from: inside, insert: "x" }, userEvent: "input.type" }));
+    expect(lines).toEqual(["1 proposal in essay.md is now stale: accept is off."]);
+    // Typing on in it: nothing more said.
+    const before = said("polite").length;
+    v.dispatch({ changes: { from: inside + 1, insert: "y" }, userEvent: "input.type" });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(said("polite").length).toBe(before);
+    // Back as it was (the core's review is the fake's, unchanged).
+    v.dispatch({ changes: { from: inside, to: inside + 2 }, userEvent: "delete" });
+    fake.notice!({ kind: "reviewChanged", path: "essay.md" });
+    await until(() => q(".cm-decision-pending[data-proposal=\"p-draft\"]"), "the proposal pending again");
+  });
+
   it("says a toast politely and an error assertively, each once", async () => {
     const { toast } = await import("../src/views/modal");
     expect(await saying(() => toast("Saved."))).toEqual(["Saved."]);

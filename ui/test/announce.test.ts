@@ -12,6 +12,7 @@ import {
   producerName,
   proposalReading,
   quote,
+  staleWords,
   threadReading,
   undoWords,
 } from "../src/announce";
@@ -72,6 +73,13 @@ describe("decisions", () => {
   });
   it("count only pending proposals", () => {
     expect(pendingCount([proposal("a", "x", "y"), proposal("b", "x", "y", { state: "stale" })])).toBe(1);
+  });
+});
+
+describe("stale", () => {
+  it("says how many proposals an edit turned stale", () => {
+    expect(staleWords(1, "a/essay.md")).toBe("1 proposal in essay.md is now stale: accept is off.");
+    expect(staleWords(2, "essay.md")).toBe("2 proposals in essay.md are now stale: accept is off.");
   });
 });
 
