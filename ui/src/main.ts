@@ -371,7 +371,7 @@ export class App {
 
   async accept(id: string, withText: string | null = null) {
     if (withText === null && !(await this.confirmHidden([id]))) return false;
-    return this.decided("Accepted", [id], coreOp(this, (p) => this.backend.accept(p, id, withText)));
+    return this.decided("Accepted", [id], coreOp(this, (p) => this.backend.accept(p, id, withText)), withText);
   }
   reject(id: string) {
     return this.decided("Rejected", [id], coreOp(this, (p) => this.backend.reject(p, id)));
@@ -411,11 +411,13 @@ export class App {
   /**
    * Speak a decision on the active document once the core made it ("Accepted:
    * 'begins' → 'starts'. 5 pending in essay.md"); `ids` are read before the
-   * core answers, while their proposals are still in the review.
+   * core answers, while their proposals are still in the review; `edited`: the
+   * text the writer accepted instead of the proposed one (Edit… in a card).
    */
-  private async decided(verb: "Accepted" | "Rejected", ids: string[], op: Promise<boolean>): Promise<boolean> {
+  private async decided(verb: "Accepted" | "Rejected", ids: string[], op: Promise<boolean>, edited: string | null = null): Promise<boolean> {
+    // `op` has only started: the core's answer is applied from the queue, after this reads the review.
     const path = this.active;
-    const decided = (this.review()?.proposals ?? []).filter((p) => ids.includes(p.id));
+    const decided = (this.review()?.proposals ?? []).filter((p) => ids.includes(p.id)).map((p) => (edited === null ? p : { ...p, replacement: edited }));
     const card = focusAfterDecision();
     const ok = await op;
     if (ok && path && decided.length) say(decisionWords(verb, decided, this.pendingIn(path), path));

@@ -195,6 +195,18 @@ describe("decisions spoken", () => {
     await until(() => document.querySelectorAll(".cm-accept").length === 2, "the proposal back");
   });
 
+  it("says an accept of edited text with the words accepted", async () => {
+    q<HTMLElement>(".pt-review")!.click();
+    await until(() => q(`.card[data-proposal="p-begins"] .btn-edit`), "the card");
+    q<HTMLButtonElement>(`.card[data-proposal="p-begins"] .btn-edit`)!.click();
+    const area = q<HTMLTextAreaElement>(".card-edit")!;
+    area.value = "opens";
+    const lines = await saying(() => q<HTMLButtonElement>(".btn-accept-edited")!.click());
+    expect(lines).toEqual(["Accepted: 'begins' → 'opens'. 1 pending in essay.md"]);
+    await saying(() => key("z", { ctrlKey: true }, q(".cm-content")!));
+    await until(() => document.querySelectorAll(".cm-accept").length === 2, "the proposal back");
+  });
+
   it("says proposals filed from outside, batched by producer", async () => {
     const more = [proposal("p-mess", "mess", "muddle"), proposal("p-where", "where", "when")];
     fake.review = review([BEGINS, DRAFT, ...more]);
