@@ -146,7 +146,8 @@ export function proposalReading(
   if (!p.target) lines.push(`${at}Inserts ${quote(p.replacement, 400)}.`);
   else if (!p.replacement) lines.push(`${at}Deletes ${quote(p.target, 400)}.`);
   else lines.push(`${at}Replaces ${quote(p.target, 400)} with ${quote(p.replacement, 400)}.`);
-  if (around && (around.before || around.after)) lines.push(`In context: ${quote(`${around.before} [${p.target || "here"}] ${around.after}`, 400)}.`);
+  // The words around keep their own spacing (contextLine's): "is not [polishing]. It is…".
+  if (around && (around.before || around.after)) lines.push(`In context: ${quote(`${around.before}[${p.target || "here"}]${around.after}`, 400)}`);
   if (p.contract?.reason) lines.push(`Why: ${visibleText(p.contract.reason)}${p.contract.category ? ` (${visibleText(p.contract.category)})` : ""}.`);
   lines.push(`By ${visibleText(author)}${p.contract && p.contract.producer !== author ? `, through ${visibleText(p.contract.producer)}` : ""}.`);
   if (p.turnId) lines.push(`Turn ${p.turnId}${p.instruction ? `, asked: ${quote(p.instruction, 200)}` : ""}.`);

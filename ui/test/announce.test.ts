@@ -131,11 +131,11 @@ describe("the accessible review view", () => {
       instruction: "tighten",
       contract: { proposalId: "pp_1", producer: "claude", producerVersion: "1", provenance: "model:x", category: "style", reason: "Shorter" },
     });
-    const r = proposalReading(p, 1, 5, "claude (claude-sonnet-4-5)", { before: "The essay", after: "as a mess" });
+    const r = proposalReading(p, 1, 5, "claude (claude-sonnet-4-5)", { before: "The essay ", after: " as a mess." });
     expect(r.heading).toBe("Proposal 2 of 5, pending");
     expect(r.lines).toEqual([
       "Line 3. Replaces 'begins' with 'starts'.",
-      "In context: 'The essay [begins] as a mess'.",
+      "In context: 'The essay [begins] as a mess.'",
       "Why: Shorter (style).",
       "By claude (claude-sonnet-4-5), through claude.",
       "Turn t_7, asked: 'tighten'.",
