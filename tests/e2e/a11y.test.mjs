@@ -256,7 +256,7 @@ test("the dark theme too: no violation (contrast, the marks) with proposals, thr
   }
 });
 
-test("a keyboard-only walk: open from the tree, next, accept, undo, reject, switch tabs, a dialog; the focus never on the body; each decision said once", async () => {
+test("a keyboard-only walk: open from the tree, next, accept, undo, reject, switch tabs, dialogs opened and closed; the focus never on the body; each decision said once", async () => {
   const ws = workspace();
   await withApp(ws, async (b) => {
     await idle(b);
@@ -340,6 +340,7 @@ test("a keyboard-only walk: open from the tree, next, accept, undo, reject, swit
       found = await b.execute(() => document.activeElement?.getAttribute("role") === "tab" && document.activeElement.closest(".tabs") !== null);
     }
     assert.ok(found, "Shift+Tab reaches the document tabs");
+    await b.saveScreenshot(join(ARTIFACTS, "a11y-focus-on-tab.png"));
     const now = await activePath(b);
     await b.keys(["ArrowRight"]);
     await b.keys(["Enter"]);
@@ -362,6 +363,23 @@ test("a keyboard-only walk: open from the tree, next, accept, undo, reject, swit
     await b.keys(["Escape"]);
     await until(() => b.execute(() => document.querySelector(".modal-root").childElementCount === 0), "Settings closed");
     assert.match(await focusNotOnBody(b, "closing Settings"), /cm-content/);
+
+    // Each dialog a key opens from the text: the focus inside it, Esc gives it back to the text.
+    for (const [keys, what] of [
+      [["Control", "Shift", "p"], "the palette"],
+      [["Alt", "F1"], "the keys' help"],
+      [["Alt", "F2"], "the review view"],
+      [["Control", "k"], "Ask Claude… (or its note that a selection is needed)"],
+    ]) {
+      await b.execute(() => window.__cowriting.select(0, 5));
+      await b.keys(keys);
+      await new Promise((r) => setTimeout(r, 400));
+      const inside = await b.execute(() => !!document.activeElement?.closest(".modal-root [role=dialog]"));
+      assert.ok(inside, `${what}: the focus is inside the dialog (${await focus(b)})`);
+      await b.keys(["Escape"]);
+      await until(() => b.execute(() => document.querySelector(".modal-root").childElementCount === 0), `${what} closed`);
+      assert.match(await focusNotOnBody(b, `closing ${what}`), /cm-content/, `${what}: Esc gives the focus back to the text`);
+    }
 
     // The accessible review view: the proposal as words, decided with the same key.
     await b.keys(["Alt", "]"]);
