@@ -188,7 +188,8 @@ function renderTabCount(app: App) {
   if (!tab) return;
   const out = app.inbox.out;
   const n = out ? out.groups.reduce((k, g) => k + g.proposals.length + g.threads.length, 0) : 0;
-  tab.replaceChildren("Inbox", ...(n ? [h("span", { class: "pt-count", text: String(n) })] : []));
+  // Read as "Inbox, 5 waiting", not "Inbox5".
+  tab.replaceChildren("Inbox", ...(n ? [h("span", { class: "visually-hidden", text: `, ${n} waiting` }), h("span", { class: "pt-count", text: String(n), "aria-hidden": "true" })] : []));
 }
 
 function groupSection(app: App, g: InboxGroup): HTMLElement {
