@@ -79,10 +79,43 @@ class InsertWidget extends WidgetType {
     const el = document.createElement("span");
     el.className = `cm-proposal-ins${this.selected ? " cm-proposal-selected" : ""}`;
     el.dataset.proposal = this.id;
+    el.append(spoken("(inserted: "));
     appendWithNewlines(el, this.text, true); // text, never HTML; each line break also as ⏎
+    el.append(spoken(")"));
     return el;
   }
 }
+
+/**
+ * Words a screen reader reads in the text and the eye does not see: the
+ * editor's text reaches it flattened (WebKitGTK reads no insertion or deletion
+ * inside an editable element), so a replacement read "polishingpolish"; with
+ * these it reads "(removed: polishing)(inserted: polish)".
+ */
+function spoken(text: string): HTMLElement {
+  const el = document.createElement("span");
+  el.className = "visually-hidden cm-spoken";
+  el.textContent = text;
+  return el;
+}
+
+/** Said around removed words (see `spoken`): "(removed: " before them, ")" after. */
+class SpokenWidget extends WidgetType {
+  constructor(readonly text: string) {
+    super();
+  }
+  eq(other: SpokenWidget) {
+    return other.text === this.text;
+  }
+  toDOM() {
+    return spoken(this.text);
+  }
+  ignoreEvent() {
+    return true;
+  }
+}
+const removedOpen = Decoration.widget({ widget: new SpokenWidget("(removed: "), side: -1 });
+const removedClose = Decoration.widget({ widget: new SpokenWidget(")"), side: 0 });
 
 /** A line break the proposal removes: ⏎, struck through, at the end of the line. */
 class NewlineWidget extends WidgetType {
@@ -104,8 +137,12 @@ class NewlineWidget extends WidgetType {
 
 function toDecoration(spec: DecoSpec, handlers: ProposalActions) {
   switch (spec.kind) {
-    case "mark":
-      return Decoration.mark({ class: spec.className, attributes: spec.attributes }).range(spec.from, spec.to);
+    case "mark": {
+      const mark = Decoration.mark({ class: spec.className, attributes: spec.attributes }).range(spec.from, spec.to);
+      // Removed words are said as removed (see `spoken`).
+      if (spec.className === "cm-proposal-del") return [removedOpen.range(spec.from), mark, removedClose.range(spec.to)];
+      return mark;
+    }
     case "insert":
       return Decoration.widget({ widget: new InsertWidget(spec.text, spec.id, spec.selected), side: 1 }).range(spec.from);
     case "newline":
@@ -140,7 +177,7 @@ export function reviewDecorations(handlers: ProposalActions): Extension {
         const review = view.state.field(reviewField);
         if (!review) return Decoration.none;
         const specs = review.decorations(view.visibleRanges, view.state.doc.length, view.state.field(selectedProposal));
-        return Decoration.set(specs.map((s) => toDecoration(s, handlers)), true);
+        return Decoration.set(specs.flatMap((s) => toDecoration(s, handlers)), true);
       }
     },
     { decorations: (v) => v.decorations },
