@@ -149,6 +149,13 @@ describe("names", () => {
     expect(q(".cm-content")!.getAttribute("aria-label")).toBe("essay.md — text");
   });
 
+  it("puts the diff's words in the line for a screen reader: removed, then inserted", () => {
+    const line = q(".cm-line")!.textContent;
+    expect(line).toBe("Every piece of writing (removed: begins)(inserted: starts)✓✗ as a mess.");
+    // Not seen: visually hidden.
+    for (const el of Array.from(document.querySelectorAll(".cm-spoken"))) expect(el.classList.contains("visually-hidden")).toBe(true);
+  });
+
   it("has one h1, named landmarks, and live regions", () => {
     expect(document.querySelectorAll("h1")).toHaveLength(1);
     for (const aside of Array.from(document.querySelectorAll("aside"))) expect(aside.getAttribute("aria-label")).toBeTruthy();
