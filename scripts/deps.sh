@@ -14,11 +14,14 @@ command -v cargo >/dev/null 2>&1 || {
 # bar, pdftotext from poppler-utils reads the exported PDF), ImageMagick for
 # screenshots, Node.js for the UI.
 # hunspell-en-us and -en-gb are the dictionaries spelling as you type checks against.
+# at-spi2-core and python3-pyatspi let the accessibility test read the tree a screen
+# reader (Orca) reads (tests/e2e/a11y.test.mjs; skipped, said so, without them).
 # dbus-x11 gives the app's GTK a session bus under Xvfb (without it every settings
 # write logs a dconf warning, thousands in an e2e run).
 pkgs=(build-essential pkg-config libwebkit2gtk-4.1-dev libssl-dev librsvg2-dev
       libayatana-appindicator3-dev xvfb xauth webkit2gtk-driver xdotool poppler-utils
-      imagemagick python3 nodejs npm dbus-x11 hunspell-en-us hunspell-en-gb)
+      imagemagick python3 nodejs npm dbus-x11 hunspell-en-us hunspell-en-gb
+      at-spi2-core python3-pyatspi)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,6 @@
 // The app's commands: what the palette lists (with their keys), and the
 // editor's key bindings, which run the same commands. The window-wide keys
-// (Ctrl+S, Ctrl+Shift+P, Esc…) are in views/layout.ts, the layout's (Ctrl+B,
+// (Ctrl+S, Ctrl+Shift+P, Ctrl+Tab, Alt+F2, Esc…) are in views/layout.ts, the layout's (Ctrl+B,
 // Ctrl+Alt+B, Ctrl+Alt+F, Ctrl+Alt+R, Ctrl+Alt+W, Ctrl+Shift+O) in views/panes.ts.
 import { nextDiagnostic } from "@codemirror/lint";
 import { openSearchPanel } from "@codemirror/search";
@@ -20,7 +20,10 @@ import { openHeadingPicker } from "./views/outline";
 import { openPalette } from "./views/palette";
 import { toggle, toggleFocus, toggleReadingWidth, toggleReflow } from "./views/panes";
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
-import { toggleTint } from "./views/status";
+import { toggleTabFocus, toggleTint } from "./views/status";
+import { openAccessibleView } from "./views/accessible-view";
+import { cycleTab } from "./views/tabs";
+import { openKeysHelp } from "./views/keys-help";
 import { gotoInboxItem, openInbox } from "./views/inbox-panel";
 import { openSearch } from "./views/search-panel";
 import { newThread } from "./views/threads-panel";
@@ -62,6 +65,13 @@ export function buildCommands(app: App): Command[] {
       title: "Reject all proposals of this turn",
       keys: "Alt+Shift+Backspace",
       run: onProposal((p) => (p.turnId ? app.rejectTurn(p.turnId) : app.reject(p.id))),
+    },
+    {
+      id: "accessible-view",
+      title: "Read the proposal as words (accessible review view)",
+      keys: "Alt+F2",
+      keywords: "screen reader accessibility speak announce",
+      run: () => openAccessibleView(app),
     },
     { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(app) },
     { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => askClaude(app) },
@@ -116,6 +126,16 @@ export function buildCommands(app: App): Command[] {
     { id: "sample", title: "Open the sample workspace", keys: "", run: () => void app.run(async () => app.setWorkspace(await app.backend.openSample())) },
     { id: "close", title: "Close document", keys: "Ctrl+W", run: () => app.active && void app.closeTab(app.active) },
     { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => openPalette(app) },
+    { id: "next-tab", title: "Next document tab", keys: "Ctrl+Tab", keywords: "switch ctrl+pagedown", run: () => cycleTab(app, 1) },
+    { id: "prev-tab", title: "Previous document tab", keys: "Ctrl+Shift+Tab", keywords: "switch ctrl+pageup", run: () => cycleTab(app, -1) },
+    {
+      id: "tab-focus",
+      title: "Toggle Tab moves focus (Tab leaves the text instead of indenting)",
+      keys: "Ctrl+M",
+      keywords: "accessibility keyboard screen reader indent",
+      run: () => toggleTabFocus(app),
+    },
+    { id: "keys", title: "Keyboard and screen reader help (every key)", keys: "Alt+F1", keywords: "accessibility shortcuts keys help", run: () => openKeysHelp(app) },
     { id: "quit", title: "Quit", keys: "Ctrl+Q", run: () => void app.requestQuit() },
   ];
 }
@@ -139,5 +159,8 @@ export function editorKeys(app: App): KeyBinding[] {
     { key: "Mod-Alt-m", run: cmd("comment") },
     { key: "Mod-Shift-a", run: cmd("tint") },
     { key: "Mod-w", run: cmd("close"), preventDefault: true },
+    { key: "Ctrl-m", run: cmd("tab-focus"), preventDefault: true },
+    { key: "Alt-F2", run: cmd("accessible-view"), preventDefault: true },
+    { key: "Alt-F1", run: cmd("keys"), preventDefault: true },
   ];
 }

@@ -13,6 +13,8 @@ import { fromCore, setReview, staleCountOf } from "./extensions/review-field";
 import { renderPanel } from "./views/panel";
 import { renderDirty, renderStatus, updateWordCount } from "./views/status";
 import { treeEntryChanged } from "./views/tree";
+import { say } from "./views/live";
+import { staleWords } from "./announce";
 
 /** A change the writer made in the editor: to the core, in order; the tab and panel follow. */
 export function sendEdit(app: App, path: string, changes: TextChange[], typing: boolean) {
@@ -26,6 +28,8 @@ export function sendEdit(app: App, path: string, changes: TextChange[], typing: 
   // An edit inside a proposal shows it stale at once, in the panel too.
   // (A count the editor keeps: reading the whole review per keystroke would cost O(records).)
   const stale = app.view ? staleCountOf(app.view.state) : 0;
+  // Said once, as it happens (a screen reader does not see the proposal's mark change).
+  if (stale > app.shownStale && app.active === path) say(staleWords(stale - app.shownStale, path));
   if (stale !== app.shownStale) renderPanel(app);
   app.autosaver.changed();
   void app.enqueue(async () => {

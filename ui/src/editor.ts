@@ -18,7 +18,8 @@ import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/sea
 import type { AuthorDto } from "./bindings/AuthorDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import { attributionTooltip, humanGutter } from "./extensions/attribution";
-import { HIDDEN_ONE, hiddenMarker } from "./hidden";
+import { HIDDEN_ONE, hiddenMarker, visibleText } from "./hidden";
+import { docName } from "./announce";
 import { commentBox, type CommentBoxHandlers } from "./extensions/comment-box";
 import { coreSync, type CoreSyncHandlers } from "./extensions/core-sync";
 import { marginNotes } from "./extensions/margin-notes";
@@ -39,6 +40,8 @@ export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   spelling: SpellingHandlers;
   /** The inline box of a new comment (extensions/comment-box.ts). */
   comment: CommentBoxHandlers;
+  /** The document's path now (a rename changes it): the editor is named after it. */
+  path(): string;
 }
 
 /** Toggled by the app: read-only while a core operation is in flight. */
@@ -72,6 +75,8 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
       },
     }),
     EditorView.lineWrapping,
+    // The text's accessible name: the document, as a screen reader announces the field.
+    EditorView.contentAttributes.of(() => ({ "aria-label": `${visibleText(docName(handlers.path()))} — text` })),
     markdown(),
     proseHighlighting,
     search({ top: true }),

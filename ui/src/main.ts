@@ -35,6 +35,9 @@ import { TaskChips } from "./tasks";
 import { authorLabel } from "./util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
+import { say } from "./views/live";
+import { arrivalWords, decisionWords, pendingCount, undoWords } from "./announce";
+import type { ProposalDto } from "./bindings/ProposalDto";
 import { renderOutline } from "./views/outline";
 import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
@@ -60,6 +63,9 @@ export interface OpenDoc {
   conflict: boolean;
 }
 
+/** Where the writer's choice of what Tab does is kept. */
+const TAB_FOCUS_KEY = "cowriting.tabMovesFocus";
+
 export class App {
   docs = new Map<string, OpenDoc>();
   order: string[] = [];
@@ -68,6 +74,8 @@ export class App {
   ws: WorkspaceInfo | null = null;
   queue: Promise<unknown> = Promise.resolve();
   refreshTimer: number | undefined;
+  /** Whether Tab moves the focus out of the text rather than indenting (Ctrl+M; views/status.ts). */
+  tabFocus = localStorage.getItem(TAB_FOCUS_KEY) === "on";
   /** Whether Claude's text is tinted (views/status.ts toggles it). */
   tint = true;
   panelTab: PanelTab = "review";
@@ -222,6 +230,7 @@ export class App {
       keys: editorKeys(this),
       spelling: spellingHandlers(this),
       comment: { submit: (from, to, body) => fileThread(this, doc.path, from, to, body) },
+      path: () => doc.path,
     };
   }
 
@@ -292,6 +301,7 @@ export class App {
     if (!this.view) {
       host.replaceChildren();
       this.view = new EditorView({ state: doc.state, parent: host });
+      this.view.setTabFocusMode(this.tabFocus);
     } else {
       this.view.setState(doc.state);
     }
@@ -306,6 +316,14 @@ export class App {
     this.view.focus();
   }
 
+  /** Tab moves the focus (true) or indents (false), in this editor and the next; kept. */
+  setTabFocus(on: boolean) {
+    this.tabFocus = on;
+    localStorage.setItem(TAB_FOCUS_KEY, on ? "on" : "off");
+    this.view?.setTabFocusMode(on);
+    renderStatus(this);
+  }
+
   get current(): OpenDoc | null {
     return this.active ? this.docs.get(this.active) ?? null : null;
   }
@@ -318,7 +336,7 @@ export class App {
     const doc = this.docs.get(path);
     if (!doc) return;
     if (doc.dirty) {
-      const choice = await ask(`${path} has unsaved changes.`, ["Save", "Discard", "Cancel"]);
+      const choice = await ask(`${path} has unsaved changes.`, ["Save", "Discard", "Cancel"], this);
       if (choice === "Cancel" || choice === null) return;
       if (choice === "Save" && !(await this.save(path))) return;
     }
@@ -334,12 +352,17 @@ export class App {
       const next = this.order[this.order.length - 1];
       if (next) this.activate(next);
       else {
+        const hadFocus = !!this.view?.hasFocus;
         this.view?.destroy();
         this.view = null;
         renderEditorEmpty(this);
         renderTabs(this);
         renderPanel(this);
         renderStatus(this);
+        // The last document closed: the keyboard goes on to the list to open one from (or New document), never the page.
+        if (hadFocus || document.activeElement === document.body) {
+          document.querySelector<HTMLElement>(".btn-new-doc-main, .tree-item.active, .tree-item")?.focus();
+        }
       }
     } else renderTabs(this);
   }
@@ -348,23 +371,24 @@ export class App {
 
   async accept(id: string, withText: string | null = null) {
     if (withText === null && !(await this.confirmHidden([id]))) return false;
-    return coreOp(this, (p) => this.backend.accept(p, id, withText));
+    return this.decided("Accepted", [id], coreOp(this, (p) => this.backend.accept(p, id, withText)), withText);
   }
   reject(id: string) {
-    return coreOp(this, (p) => this.backend.reject(p, id));
+    return this.decided("Rejected", [id], coreOp(this, (p) => this.backend.reject(p, id)));
   }
   async acceptTurn(turn: string) {
     const ids = this.review()?.proposals.filter((p) => p.turnId === turn && p.state === "pending").map((p) => p.id) ?? [];
     if (!(await this.confirmHidden(ids))) return false;
-    return coreOp(this, (p) => this.backend.acceptTurn(p, turn));
+    return this.decided("Accepted", ids, coreOp(this, (p) => this.backend.acceptTurn(p, turn)));
   }
   rejectTurn(turn: string) {
-    return coreOp(this, (p) => this.backend.rejectTurn(p, turn));
+    const ids = this.review()?.proposals.filter((p) => p.turnId === turn).map((p) => p.id) ?? [];
+    return this.decided("Rejected", ids, coreOp(this, (p) => this.backend.rejectTurn(p, turn)));
   }
   /** Accept a group of proposals (one producer's part of a shared turn) in one call: one undo step. */
   async acceptAll(ids: string[]) {
     if (!(await this.confirmHidden(ids))) return false;
-    return coreOp(this, (p) => this.backend.acceptAll(p, ids));
+    return this.decided("Accepted", ids, coreOp(this, (p) => this.backend.acceptAll(p, ids)));
   }
   /**
    * Before an accept that would insert hidden characters (bidi overrides,
@@ -375,13 +399,50 @@ export class App {
     return confirmHiddenChars(this, path, proposals.filter((p) => ids.includes(p.id)));
   }
   rejectAll(ids: string[]) {
-    return coreOp(this, (p) => this.backend.rejectAll(p, ids));
+    return this.decided("Rejected", ids, coreOp(this, (p) => this.backend.rejectAll(p, ids)));
   }
   undo() {
-    return coreOp(this, (p) => this.backend.undo(p));
+    return this.undone("Undone", coreOp(this, (p) => this.backend.undo(p)));
   }
   redo() {
-    return coreOp(this, (p) => this.backend.redo(p));
+    return this.undone("Redone", coreOp(this, (p) => this.backend.redo(p)));
+  }
+
+  /**
+   * Speak a decision on the active document once the core made it ("Accepted:
+   * 'begins' → 'starts'. 5 pending in essay.md"); `ids` are read before the
+   * core answers, while their proposals are still in the review; `edited`: the
+   * text the writer accepted instead of the proposed one (Edit… in a card).
+   */
+  private async decided(verb: "Accepted" | "Rejected", ids: string[], op: Promise<boolean>, edited: string | null = null): Promise<boolean> {
+    // `op` has only started: the core's answer is applied from the queue, after this reads the review.
+    const path = this.active;
+    const decided = (this.review()?.proposals ?? []).filter((p) => ids.includes(p.id)).map((p) => (edited === null ? p : { ...p, replacement: edited }));
+    const card = focusAfterDecision();
+    const ok = await op;
+    if (ok && path && decided.length) say(decisionWords(verb, decided, this.pendingIn(path), path));
+    keepFocus(card);
+    return ok;
+  }
+
+  /** Speak an undo or redo on the active document: the proposals it brought back or decided again. */
+  private async undone(verb: "Undone" | "Redone", op: Promise<boolean>): Promise<boolean> {
+    const path = this.active;
+    const before: ProposalDto[] = this.review()?.proposals ?? [];
+    const card = focusAfterDecision();
+    const ok = await op;
+    if (ok && path) say(undoWords(verb, before, this.proposalsIn(path), path));
+    keepFocus(card);
+    return ok;
+  }
+
+  /** The proposals of an open document as its editor holds them. */
+  proposalsIn(path: string): ProposalDto[] {
+    const state = path === this.active && this.view ? this.view.state : this.docs.get(path)?.state;
+    return state ? reviewOf(state)?.proposals ?? [] : [];
+  }
+  pendingIn(path: string): number {
+    return pendingCount(this.proposalsIn(path));
   }
 
   /**
@@ -442,7 +503,15 @@ export class App {
         await refreshTree(this);
         break;
       case "reviewChanged":
-        if (this.docs.has(n.path)) await refreshReview(this, n.path);
+        if (this.docs.has(n.path)) {
+          // Proposals filed from outside (an agent, a checker, another window): said once, batched.
+          const before = this.proposalsIn(n.path);
+          await refreshReview(this, n.path);
+          // A run of the app's own (Ask Claude…, Check document) says what it filed on its chip (.jobs, a live region): not twice.
+          const ours = this.tasks.running().some((t) => t.path === n.path);
+          const words = ours ? null : arrivalWords(before, this.proposalsIn(n.path), n.path);
+          if (words) say(words);
+        }
         break;
       case "documentReloaded": {
         const doc = this.docs.get(n.path);
@@ -482,7 +551,7 @@ export class App {
   }
 
   async confirmQuit(dirty: string[]) {
-    const choice = await ask(`Unsaved changes in ${dirty.join(", ")}.`, ["Save all and quit", "Quit without saving", "Cancel"]);
+    const choice = await ask(`Unsaved changes in ${dirty.join(", ")}.`, ["Save all and quit", "Quit without saving", "Cancel"], this);
     if (choice === "Save all and quit") {
       for (const p of dirty) if (!(await this.save(p))) return;
       await this.backend.quit();
@@ -490,6 +559,37 @@ export class App {
       await this.backend.quit();
     }
   }
+}
+
+/**
+ * Where the focus should go if a decision takes away the control that made it
+ * (a card's Accept, a group's Accept all): the card after it in the review
+ * panel (else the one before), noted before the decision; null when the focus
+ * is not in the panel.
+ */
+function focusAfterDecision(): string | null {
+  const at = document.activeElement?.closest<HTMLElement>(".review-body .card, .review-body .group");
+  if (!at) return document.activeElement?.closest(".review-body") ? "" : null;
+  const cards = Array.from(document.querySelectorAll<HTMLElement>(".review-body .card")).filter((c) => !at.contains(c) && c !== at);
+  const after = cards.find((c) => at.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
+  return (after ?? cards[cards.length - 1])?.dataset.proposal ?? "";
+}
+
+/**
+ * After a decision the control that made it may be gone: the focus goes to
+ * the card noted (`focusAfterDecision`), or the panel's first button, without
+ * scrolling the panel away from where the writer was; never to the page.
+ */
+function keepFocus(card: string | null) {
+  const active = document.activeElement;
+  if (active && active !== document.body) return;
+  const panel = card === null ? null : document.querySelector(".review-body");
+  const noted = card ? panel?.querySelector<HTMLElement>(`.card[data-proposal="${CSS.escape(card)}"]`) : null;
+  const next =
+    noted?.querySelector<HTMLElement>(".btn-accept:not([disabled]), .btn-reject") ??
+    panel?.querySelector<HTMLElement>(".card .btn-accept:not([disabled]), .card .btn-reject, .review-tools button");
+  if (next) next.focus({ preventScroll: true });
+  else document.querySelector<HTMLElement>(".cm-content")?.focus();
 }
 
 /** A failure at start must say what happened, not leave an empty window. */

@@ -146,3 +146,13 @@ export function fuzzyScore(query: string, text: string): number | null {
   }
   return score - t.length / 1000;
 }
+
+/** Where the arrows, Home and End go in a list of `n` tabs from `i` (wrapping), or null for any other key. */
+export function arrowTarget(key: string, i: number, n: number): number | null {
+  if (n <= 0) return null;
+  if (key === "ArrowRight" || key === "ArrowDown") return (i + 1) % n;
+  if (key === "ArrowLeft" || key === "ArrowUp") return (i - 1 + n) % n;
+  if (key === "Home") return 0;
+  if (key === "End") return n - 1;
+  return null;
+}

@@ -220,6 +220,9 @@ describe("the Inbox tab", () => {
     expect(q(".inbox-body")!.hidden).toBe(false);
     expect(rows()).toEqual(["c.md:t1", "a.md:pa1", "a.md:pa2", "b.md:pb1", "b.md:pb2"]);
     expect(q(".pt-inbox .pt-count")?.textContent).toBe("5");
+    // Said as words: the count's digits are hidden from a screen reader, the words not.
+    expect(q(".pt-inbox .visually-hidden")?.textContent).toBe(", 5 waiting");
+    expect(q(".pt-inbox .pt-count")?.getAttribute("aria-hidden")).toBe("true");
     // A sidecar that cannot be read is said, and the rest listed.
     expect(q('.inbox-error[data-document="broken.md"]')?.textContent).toBe("broken.md: not read — .threads/broken.md.json: not valid JSON at line 1");
     const turn = q('.inbox-group[data-key="turn:turn-1:claude"]')!;

@@ -107,8 +107,12 @@ describe("Compare & merge", () => {
     key("m", sheet);
     expect(current()).toBe(2);
     expect(cards()[1].querySelector(".mg-take-mine")!.getAttribute("aria-pressed")).toBe("true");
+    // Each choice and move is said (the live region), with what is left.
+    const lastSaid = () => q(".live-polite")!.lastElementChild?.textContent;
+    expect(lastSaid()).toBe("Change 2 of 3, changed on both sides, taking your version. 1 to choose.");
     key("ArrowUp", q(".merge-sheet")!, { altKey: true });
     expect(current()).toBe(1);
+    expect(lastSaid()).toBe("Change 2 of 3, changed on both sides, taking your version");
     // A click takes theirs for the last one.
     cards()[2].querySelector<HTMLButtonElement>(".mg-take-theirs")!.click();
     expect(apply().disabled).toBe(false);

@@ -268,7 +268,7 @@ describe("a keystroke costs what it touches", () => {
   it("typing in the view reads no whole review: decorations, gutter and hover come from the mapped sets", () => {
     const { doc, review } = big();
     const spelling = { lint: async (texts: string[]) => texts.map(() => []), addWord: async () => undefined, enabled: () => false, failed() {} };
-    const handlers = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, authorLabel: (a: { label: string }) => a.label, onOutline() {}, keys: [], spelling, comment: { submit: async () => true } };
+    const handlers = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, authorLabel: (a: { label: string }) => a.label, onOutline() {}, keys: [], spelling, comment: { submit: async () => true }, path: () => "big.md" };
     const parent = document.createElement("div");
     document.body.append(parent);
     const view = new EditorView({ state: createState(doc, review, handlers), parent });

@@ -193,7 +193,7 @@ describe("the app's editor and the lint keys", () => {
     const { emptyReview } = await import("./fake-backend");
     const text = "Fine words here.\n\nJorunn wrote it.\n";
     const spelling = handlers({ lint: async (texts) => texts.map((t) => (t.startsWith("Jorunn") ? [lint(0, 6, "Jorunn")] : [])) });
-    const app = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, authorLabel: (a: { label: string }) => a.label, onOutline() {}, keys: [], spelling, comment: { submit: async () => true } };
+    const app = { onLocalChange() {}, onCursorJump() {}, accept() {}, reject() {}, focusThread() {}, authorLabel: (a: { label: string }) => a.label, onOutline() {}, keys: [], spelling, comment: { submit: async () => true }, path: () => "slips.md" };
     const parent = document.createElement("div");
     document.body.append(parent);
     stubLayout();

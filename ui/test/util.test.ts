@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
-import { age, applyTextChanges, authorLabel, groupByTurn, nextProposal, producerOf, proposalAt, utf16, wordCount } from "../src/util";
+import { age, applyTextChanges, arrowTarget, authorLabel, groupByTurn, nextProposal, producerOf, proposalAt, utf16, wordCount } from "../src/util";
 
 function proposal(id: string, from: number | null, turnId: string | null, state: ProposalDto["state"] = "pending"): ProposalDto {
   return {
@@ -107,5 +107,18 @@ describe("authorLabel", () => {
     expect(authorLabel(author("human", "bob@x.org"), me)).toBe("bob@x.org");
     expect(authorLabel(author("agent", "ada@x.org"), me)).toBe("ada@x.org");
     expect(authorLabel(author("human", "ada@x.org"), null)).toBe("ada@x.org");
+  });
+});
+
+describe("arrowTarget", () => {
+  it("moves through a tab list with the arrows, wrapping, and jumps with Home and End", () => {
+    expect(arrowTarget("ArrowRight", 0, 3)).toBe(1);
+    expect(arrowTarget("ArrowRight", 2, 3)).toBe(0);
+    expect(arrowTarget("ArrowLeft", 0, 3)).toBe(2);
+    expect(arrowTarget("ArrowDown", 1, 3)).toBe(2);
+    expect(arrowTarget("Home", 2, 3)).toBe(0);
+    expect(arrowTarget("End", 0, 3)).toBe(2);
+    expect(arrowTarget("a", 0, 3)).toBeNull();
+    expect(arrowTarget("ArrowRight", 0, 0)).toBeNull();
   });
 });

@@ -1,7 +1,9 @@
 // The Settings dialog (Ctrl+,): who you are (name, e-mail: git's by default),
 // autosave, how Ask Claude runs (transport, model, command, timeout) and which
 // checkers Check document runs (those not installed marked so), the spelling
-// language and Harper's rules (checks.ts); saved by the core.
+// language and Harper's rules (checks.ts), git's trailers (git-settings.ts);
+// saved by the core. Whether Tab moves the focus out of the text (the
+// window's, as Ctrl+M).
 // The workspace's dictionary is listed too (dictionary.ts), changed at once.
 import type { App } from "../main";
 import type { AutoSave } from "../bindings/AutoSave";
@@ -94,6 +96,21 @@ export async function openSettings(app: App) {
   const checks = checksFieldset(s);
   const git = gitFieldset(s);
 
+  // What Tab does in the text: kept in this window's storage (as Ctrl+M), not in the settings file.
+  const tabFocus = h("input", { type: "checkbox", class: "set-tab-focus" });
+  tabFocus.checked = app.tabFocus;
+  const keyboard = h(
+    "fieldset",
+    {},
+    h("legend", { text: "Keyboard" }),
+    h(
+      "label",
+      { class: "set-check" },
+      tabFocus,
+      h("span", { text: "Tab moves the focus out of the text (instead of indenting)" }),
+      h("span", { class: "set-note", text: "Ctrl+M" }),
+    ),
+  );
   const error = h("div", { class: "set-error", role: "alert" });
   error.hidden = true;
   const save = h("button", { class: "set-save", text: "Save", "data-action": "Save" });
@@ -114,6 +131,7 @@ export async function openSettings(app: App) {
     ),
     h("fieldset", {}, h("legend", { text: "Check document runs" }), producers),
     checks.element,
+    keyboard,
     dictionaryFieldset(app),
     git.element,
     h("div", { class: "set-path", text: `Saved in ${s.path}` }),
@@ -163,6 +181,7 @@ export async function openSettings(app: App) {
         app.autosaver.configure(saved.autosave, saved.autosaveDelaySecs);
         // Another language: the underlines are redone against its dictionary.
         if (saved.spellingLanguage !== s.spellingLanguage) dictionaryChanged(app.view);
+        if (tabFocus.checked !== app.tabFocus) app.setTabFocus(tabFocus.checked);
         if (form.isConnected) closeModal(app);
         toast("Settings saved.");
       } catch (e) {

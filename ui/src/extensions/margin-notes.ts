@@ -100,6 +100,9 @@ class NoteMarker implements LayerMarker {
     el.className = `cm-margin-note${this.note.resolved ? " cm-margin-note-resolved" : ""}`;
     el.dataset.thread = this.note.id;
     el.title = visibleText(`${this.who}: ${this.note.body}`);
+    // A pointer's shortcut to the thread, which the Threads panel and the review view (Alt+F2, Alt+T)
+    // read in full: hidden from a screen reader, which read it run together ("AdaA reader…").
+    el.setAttribute("aria-hidden", "true");
     const who = document.createElement("div");
     who.className = "cm-margin-note-who";
     setText(who, this.who);

@@ -9,6 +9,7 @@ import type { DecoSpec } from "../review-model";
 import { appendWithNewlines } from "../diff-text";
 import { reviewField, selectedProposal } from "./review-field";
 import { hiddenFlag } from "../views/confirm-hidden";
+import { decisionLabel } from "../announce";
 
 /** What the buttons beside a proposal do. */
 export interface ProposalActions {
@@ -21,7 +22,13 @@ class DecisionWidget extends WidgetType {
     super();
   }
   eq(other: DecisionWidget) {
-    return other.p.id === this.p.id && other.p.state === this.p.state && other.p.hidden.length === this.p.hidden.length;
+    return (
+      other.p.id === this.p.id &&
+      other.p.state === this.p.state &&
+      other.p.hidden.length === this.p.hidden.length &&
+      other.p.target === this.p.target &&
+      other.p.replacement === this.p.replacement
+    );
   }
   toDOM() {
     const wrap = document.createElement("span");
@@ -32,6 +39,8 @@ class DecisionWidget extends WidgetType {
       ok.className = "cm-accept";
       ok.textContent = "✓";
       ok.title = "Accept (Alt+Enter)";
+      // Named by what it does, not by its mark: "Accept: replace 'begins' with 'starts'".
+      ok.setAttribute("aria-label", decisionLabel("accept", this.p));
       ok.addEventListener("mousedown", (e) => e.preventDefault());
       ok.addEventListener("click", () => this.handlers.accept(this.p.id));
       wrap.append(ok);
@@ -48,6 +57,7 @@ class DecisionWidget extends WidgetType {
     no.className = "cm-reject";
     no.textContent = "✗";
     no.title = "Reject (Alt+Backspace)";
+    no.setAttribute("aria-label", decisionLabel("reject", this.p));
     no.addEventListener("mousedown", (e) => e.preventDefault());
     no.addEventListener("click", () => this.handlers.reject(this.p.id));
     wrap.append(no);
@@ -69,10 +79,43 @@ class InsertWidget extends WidgetType {
     const el = document.createElement("span");
     el.className = `cm-proposal-ins${this.selected ? " cm-proposal-selected" : ""}`;
     el.dataset.proposal = this.id;
+    el.append(spoken("(inserted: "));
     appendWithNewlines(el, this.text, true); // text, never HTML; each line break also as ⏎
+    el.append(spoken(")"));
     return el;
   }
 }
+
+/**
+ * Words a screen reader reads in the text and the eye does not see: the
+ * editor's text reaches it flattened (WebKitGTK reads no insertion or deletion
+ * inside an editable element), so a replacement read "polishingpolish"; with
+ * these it reads "(removed: polishing)(inserted: polish)".
+ */
+function spoken(text: string): HTMLElement {
+  const el = document.createElement("span");
+  el.className = "visually-hidden cm-spoken";
+  el.textContent = text;
+  return el;
+}
+
+/** Said around removed words (see `spoken`): "(removed: " before them, ")" after. */
+class SpokenWidget extends WidgetType {
+  constructor(readonly text: string) {
+    super();
+  }
+  eq(other: SpokenWidget) {
+    return other.text === this.text;
+  }
+  toDOM() {
+    return spoken(this.text);
+  }
+  ignoreEvent() {
+    return true;
+  }
+}
+const removedOpen = Decoration.widget({ widget: new SpokenWidget("(removed: "), side: -1 });
+const removedClose = Decoration.widget({ widget: new SpokenWidget(")"), side: 0 });
 
 /** A line break the proposal removes: ⏎, struck through, at the end of the line. */
 class NewlineWidget extends WidgetType {
@@ -94,8 +137,12 @@ class NewlineWidget extends WidgetType {
 
 function toDecoration(spec: DecoSpec, handlers: ProposalActions) {
   switch (spec.kind) {
-    case "mark":
-      return Decoration.mark({ class: spec.className, attributes: spec.attributes }).range(spec.from, spec.to);
+    case "mark": {
+      const mark = Decoration.mark({ class: spec.className, attributes: spec.attributes }).range(spec.from, spec.to);
+      // Removed words are said as removed (see `spoken`).
+      if (spec.className === "cm-proposal-del") return [removedOpen.range(spec.from), mark, removedClose.range(spec.to)];
+      return mark;
+    }
     case "insert":
       return Decoration.widget({ widget: new InsertWidget(spec.text, spec.id, spec.selected), side: 1 }).range(spec.from);
     case "newline":
@@ -130,7 +177,7 @@ export function reviewDecorations(handlers: ProposalActions): Extension {
         const review = view.state.field(reviewField);
         if (!review) return Decoration.none;
         const specs = review.decorations(view.visibleRanges, view.state.doc.length, view.state.field(selectedProposal));
-        return Decoration.set(specs.map((s) => toDecoration(s, handlers)), true);
+        return Decoration.set(specs.flatMap((s) => toDecoration(s, handlers)), true);
       }
     },
     { decorations: (v) => v.decorations },

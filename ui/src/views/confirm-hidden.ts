@@ -21,7 +21,7 @@ export function hiddenQuestion(proposals: ProposalDto[]): string | null {
 export async function confirmHiddenChars(app: App, path: string | null, proposals: ProposalDto[]): Promise<boolean> {
   const question = hiddenQuestion(proposals);
   if (!question || !path) return true;
-  if ((await ask(question, ["Accept anyway", "Cancel"])) !== "Accept anyway") return false;
+  if ((await ask(question, ["Accept anyway", "Cancel"], app)) !== "Accept anyway") return false;
   try {
     await app.backend.confirmHidden(path, proposals.filter((p) => p.hidden.length).map((p) => p.id));
     return true;

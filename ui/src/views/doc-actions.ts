@@ -117,6 +117,7 @@ export async function deleteDocument(app: App, path: string | null = app.active)
   const choice = await ask(
     `Move ${path} to the trash? Its comments, proposals and attribution go with it; you can restore them from the system trash.${dirty}`,
     ["Move to trash", "Cancel"],
+    app,
   );
   if (choice !== "Move to trash") return;
   const done = await app.run(async () => {

@@ -188,7 +188,8 @@ function renderTabCount(app: App) {
   if (!tab) return;
   const out = app.inbox.out;
   const n = out ? out.groups.reduce((k, g) => k + g.proposals.length + g.threads.length, 0) : 0;
-  tab.replaceChildren("Inbox", ...(n ? [h("span", { class: "pt-count", text: String(n) })] : []));
+  // Read as "Inbox, 5 waiting", not "Inbox5".
+  tab.replaceChildren("Inbox", ...(n ? [h("span", { class: "visually-hidden", text: `, ${n} waiting` }), h("span", { class: "pt-count", text: String(n), "aria-hidden": "true" })] : []));
 }
 
 function groupSection(app: App, g: InboxGroup): HTMLElement {
@@ -231,7 +232,7 @@ function groupSection(app: App, g: InboxGroup): HTMLElement {
   const shown = app.inbox.expanded.has(g.key) || rows.length <= GROUP_ROWS + 5 ? rows.length : Math.max(GROUP_ROWS, reached + 1);
   let heading = "";
   for (const r of rows.slice(0, shown)) {
-    if (r.doc !== heading) section.append(h("h4", { class: "inbox-doc", text: (heading = r.doc) }));
+    if (r.doc !== heading) section.append(h("h3", { class: "inbox-doc", text: (heading = r.doc) }));
     section.append(r.row());
   }
   if (shown < rows.length) {
@@ -374,7 +375,7 @@ async function decideGroup(app: App, g: InboxGroup, accept: boolean) {
   const closed = plan.filter((d) => !app.docs.has(d.document));
   if (closed.length > OPEN_WITHOUT_ASKING) {
     const verb = accept ? "Accept all" : "Reject all";
-    const choice = await ask(`${verb} opens ${plural(closed.length, "more document")} in tabs (${closed.map((d) => d.document).slice(0, 5).join(", ")}${closed.length > 5 ? ", …" : ""})${accept ? ", unsaved until Save all" : ""}.`, [verb, "Cancel"]);
+    const choice = await ask(`${verb} opens ${plural(closed.length, "more document")} in tabs (${closed.map((d) => d.document).slice(0, 5).join(", ")}${closed.length > 5 ? ", …" : ""})${accept ? ", unsaved until Save all" : ""}.`, [verb, "Cancel"], app);
     if (choice !== verb) return;
   }
   const done: string[] = [];

@@ -5,7 +5,8 @@
 // the one on disk side by side (the words each changed marked) and Take mine /
 // Take theirs / Both. Changes made on one side only are already taken; the
 // ones made on both sides wait for a choice. Keys: Alt+↓ / Alt+↑ next and
-// previous change, M / T / B choose (and go on to the next undecided one),
+// previous change, M / T / B choose (and go on to the next undecided one; each
+// move and choice said through the live region),
 // Ctrl+Enter applies, Esc cancels. Applying makes the merge the buffer (the
 // writer's edit, one undo step; saved with Ctrl+S). When the file changes
 // again meanwhile, the merge is shown again with the choices kept where the
@@ -32,6 +33,7 @@ import {
 } from "../merge-model";
 import { renderBanner } from "./status";
 import { toast } from "./modal";
+import { say } from "./live";
 import { setText } from "../hidden";
 
 /** The merge the window shows, if any. */
@@ -52,7 +54,11 @@ export async function openMerge(app: App) {
   app.merge = { path, state: initialState(view), busy: false };
   render(app);
   $(".merge-sheet").focus();
+  say(summary(app.merge.state));
 }
+
+/** A change's title as it is said ("Change 2 of 4, changed on both sides, choose one"). */
+const spoken = (s: MergeState, i: number) => hunkTitle(s, i).replace(/ · /g, ", ");
 
 /** The file changed on disk again while the merge is open: show the merge of the texts as they are now. */
 export async function refreshMerge(app: App, path: string) {
@@ -175,7 +181,7 @@ function render(app: App) {
   cancel.addEventListener("click", () => closeMerge(app));
   const sheet = h(
     "div",
-    { class: "merge-sheet", role: "dialog", "aria-label": "Compare & merge", tabindex: "-1" },
+    { class: "merge-sheet", role: "dialog", "aria-modal": "true", "aria-label": "Compare & merge", tabindex: "-1" },
     h(
       "header",
       { class: "mg-head" },
@@ -235,9 +241,12 @@ function onKey(app: App, e: KeyboardEvent) {
     const h = ui.state.hunks[ui.state.current];
     if (!h || (choice === "both" && h.side !== "conflict")) return;
     act(() => {
+      const chosen = ui.state.current;
       ui.state = choose(ui.state, choice);
       render(app);
       $(".merge-sheet").focus();
+      const open = undecided(ui.state).length;
+      say(`${spoken(ui.state, chosen)}. ${open ? `${open} to choose.` : "All chosen: Ctrl+Enter applies."}`);
     });
   }
 }
@@ -248,6 +257,7 @@ function move(app: App, dir: 1 | -1) {
   ui.state = step(ui.state, dir);
   render(app);
   $(".merge-sheet").focus();
+  say(spoken(ui.state, ui.state.current));
 }
 
 /** Apply the writer's choices; shown again when the file (or the text) changed since. */

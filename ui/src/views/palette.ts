@@ -16,6 +16,8 @@ export function matches(c: Command, typed: string): boolean {
 export interface Picker<T> {
   placeholder: string;
   label: string;
+  /** The dialog's name ("Command palette"), else `label`. */
+  dialogLabel?: string;
   /** The list's extra class. */
   listClass?: string;
   /** The items for what is typed, in order. */
@@ -29,10 +31,22 @@ export interface Picker<T> {
   initial?: number;
 }
 
+let pickers = 0;
+
 /** Open `p` in the modal: the field focused, the list under it. */
 export function openPicker<T>(app: App, p: Picker<T>) {
-  const input = h("input", { class: "palette-input", placeholder: p.placeholder, "aria-label": p.label });
-  const list = h("ul", { class: `palette-list${p.listClass ? ` ${p.listClass}` : ""}` });
+  // A combobox: the field keeps the focus, the list is its listbox, the selected row its active descendant.
+  const listId = `picker-list-${++pickers}`;
+  const input = h("input", {
+    class: "palette-input",
+    placeholder: p.placeholder,
+    "aria-label": p.label,
+    role: "combobox",
+    "aria-expanded": "true",
+    "aria-controls": listId,
+    "aria-autocomplete": "list",
+  });
+  const list = h("ul", { class: `palette-list${p.listClass ? ` ${p.listClass}` : ""}`, id: listId, role: "listbox", "aria-label": p.dialogLabel ?? p.label, tabindex: "0" });
   let selected = p.initial ?? 0;
   const filtered = () => p.filter(input.value);
   const pick = (item: T) => {
@@ -42,10 +56,19 @@ export function openPicker<T>(app: App, p: Picker<T>) {
   const render = () => {
     list.replaceChildren();
     const items = filtered();
-    if (!items.length && p.none) list.append(h("li", { class: "palette-none", text: p.none() }));
+    if (!items.length && p.none) list.append(h("li", { class: "palette-none", role: "option", "aria-disabled": "true", "aria-selected": "false", text: p.none() }));
+    input.removeAttribute("aria-activedescendant");
+    list.removeAttribute("aria-activedescendant");
     items.forEach((item, i) => {
       const li = p.row(item);
-      if (i === selected) li.classList.add("selected");
+      li.id = `${listId}-${i}`;
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", String(i === selected));
+      if (i === selected) {
+        li.classList.add("selected");
+        input.setAttribute("aria-activedescendant", li.id);
+        list.setAttribute("aria-activedescendant", li.id);
+      }
       li.addEventListener("click", () => pick(item));
       list.append(li);
     });
@@ -55,7 +78,7 @@ export function openPicker<T>(app: App, p: Picker<T>) {
     selected = 0;
     render();
   });
-  input.addEventListener("keydown", (e) => {
+  const onKey = (e: KeyboardEvent) => {
     const items = filtered();
     if (e.key === "ArrowDown") selected = Math.min(items.length - 1, selected + 1);
     else if (e.key === "ArrowUp") selected = Math.max(0, selected - 1);
@@ -66,9 +89,12 @@ export function openPicker<T>(app: App, p: Picker<T>) {
     } else return;
     e.preventDefault();
     render();
-  });
+  };
+  // The list is a stop of its own (it scrolls: a keyboard must reach it), with the field's keys.
+  input.addEventListener("keydown", onKey);
+  list.addEventListener("keydown", onKey);
   render();
-  modal(app, null, h("div", { class: "palette" }, input, list), []);
+  modal(app, null, h("div", { class: "palette" }, input, list), [], p.dialogLabel ?? p.label);
   input.focus();
 }
 
@@ -76,8 +102,9 @@ export function openPalette(app: App) {
   openPicker<Command>(app, {
     placeholder: "Type a command…",
     label: "Command",
+    dialogLabel: "Command palette",
     filter: (typed) => app.commands.filter((c) => matches(c, typed)),
-    row: (c) => h("li", { "data-command": c.id }, h("span", { text: c.title }), h("kbd", { text: c.keys })),
+    row: (c) => h("li", { "data-command": c.id }, h("span", { text: c.title }), c.keys ? h("kbd", { text: c.keys }) : null),
     pick: (c) => void c.run(),
   });
 }

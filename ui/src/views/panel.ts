@@ -17,7 +17,10 @@ export function showPanel(app: App, tab: PanelTab) {
   showPane("panel");
   app.panelTab = tab;
   for (const t of ["review", "threads", "inbox", "search"] as const) {
-    $(`.pt-${t}`).classList.toggle("active", tab === t);
+    const button = $(`.pt-${t}`);
+    button.classList.toggle("active", tab === t);
+    button.setAttribute("aria-selected", String(tab === t));
+    button.tabIndex = tab === t ? 0 : -1;
     $(`.${t}-body`).hidden = tab !== t;
   }
 }

@@ -15,6 +15,7 @@ import { checkDocument } from "../producers";
 import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../util";
 import { LazyList } from "./lazy-list";
 import { hiddenFlag } from "./confirm-hidden";
+import { decisionLabel } from "../announce";
 
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
 export function renderReviewPanel(app: App) {
@@ -133,11 +134,11 @@ function proposalCard(app: App, p: ProposalDto): HTMLElement {
     card.append(h("div", { class: "card-reason", text: `${p.state === "stale" ? "Stale" : "Orphaned"}: ${p.reason ?? ""}` }));
   }
   const actions = h("div", { class: "card-actions" });
-  const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)" });
+  const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)", "aria-label": decisionLabel("accept", p) });
   accept.toggleAttribute("disabled", p.state !== "pending");
   const edit = h("button", { class: "btn-edit", text: "Edit…", title: "Edit the proposed text, then accept" });
   edit.toggleAttribute("disabled", p.state !== "pending");
-  const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)" });
+  const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)", "aria-label": decisionLabel("reject", p) });
   accept.addEventListener("click", () => void app.accept(p.id));
   reject.addEventListener("click", () => void app.reject(p.id));
   edit.addEventListener("click", () => editAndAccept(app, p, card));
@@ -182,15 +183,15 @@ function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
   });
 }
 
-/** Put the cursor at a proposal, scrolled into view, and mark it in the text and its card. */
-export function reveal(app: App, p: ProposalDto) {
+/** Put the cursor at a proposal, scrolled into view, and mark it in the text and its card; the editor focused unless `focus` is false. */
+export function reveal(app: App, p: ProposalDto, focus = true) {
   if (!app.view || p.from === null) return;
   app.focusedProposal = p.id;
   app.view.dispatch({
     selection: { anchor: p.from },
     effects: [selectProposal.of(p.id), EditorView.scrollIntoView(p.from, { y: "center" })],
   });
-  app.view.focus();
+  if (focus) app.view.focus();
   for (const el of Array.from(document.querySelectorAll(".card"))) {
     el.classList.toggle("focused", (el as HTMLElement).dataset.proposal === p.id);
   }

@@ -9,6 +9,7 @@ import { wordCount } from "../util";
 import { openMerge } from "./merge-view";
 import { renderTabs } from "./tabs";
 import { setText, visibleText } from "../hidden";
+import { say } from "./live";
 
 /**
  * The window's title: "● essay.md — sample" while the active document has unsaved
@@ -47,6 +48,7 @@ export function renderStatus(app: App) {
   const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
   $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
   $(".st-tint").classList.toggle("off", !app.tint);
+  $(".st-tabfocus").hidden = !app.tabFocus;
   const you = $(".st-you");
   setText(you, app.me ? `✎ ${app.me.display}` : "");
   you.title = app.me ? visibleText(`You write as ${app.me.id} — change it in Settings (Ctrl+,)`) : "Who you are (Settings…)";
@@ -68,6 +70,15 @@ export function toggleTint(app: App) {
   app.tint = !app.tint;
   $(".editor-host").classList.toggle("tint-off", !app.tint);
   renderStatus(app);
+}
+
+/**
+ * Tab moves the focus (on) or indents in the text (off), as VS Code's Ctrl+M:
+ * kept in the window's storage, shown in the status bar, said.
+ */
+export function toggleTabFocus(app: App) {
+  app.setTabFocus(!app.tabFocus);
+  say(app.tabFocus ? "Tab moves focus: on. Tab and Shift+Tab leave the text." : "Tab moves focus: off. Tab indents in the text.");
 }
 
 /** The banner above the editor: a conflict with the file on disk, or unreadable review data; else hidden. */

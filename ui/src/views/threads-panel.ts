@@ -14,6 +14,8 @@ import { askInThread } from "../dialogs/review-claude";
 import { mentionsClaude } from "../review-words";
 import { LazyList } from "./lazy-list";
 import { toast } from "./modal";
+import { say } from "./live";
+import { docName } from "../announce";
 import { errorMessage } from "../backend";
 import { showPanel } from "./panel";
 
@@ -95,6 +97,8 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
       const review = await app.backend.reply(path, t.id, text);
       app.drafts.delete(t.id);
       showReview(app, path, review);
+      refocus(t.id, ".reply-box");
+      say("Reply sent.");
       // A reply that starts with @claude asks Claude, with the rest as the question.
       if (ask !== null) void askInThread(app, path, t.id, ask || null);
     });
@@ -106,7 +110,13 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
   toggle.addEventListener("click", () => {
     const path = app.active;
     if (!path) return;
-    void app.run(async () => showReview(app, path, await app.backend.setThreadResolved(path, t.id, t.status === "open")));
+    const resolving = t.status === "open";
+    void app.run(async () => {
+      showReview(app, path, await app.backend.setThreadResolved(path, t.id, resolving));
+      // The button was re-rendered: the keyboard stays on this thread's (now Reopen / Resolve), never on the page.
+      refocus(t.id, ".btn-resolve");
+      say(resolving ? "Thread resolved." : "Thread reopened.");
+    });
   });
   card.append(reply, h("div", { class: "thread-actions" }, send, askBtn, toggle));
   card.addEventListener("click", (e) => {
@@ -138,6 +148,13 @@ function relocatedNote(app: App, t: ThreadDto): HTMLElement {
   );
 }
 
+/** After a re-render, the focus on `selector` in thread `id`'s card (when the focus was lost with the old one). */
+function refocus(id: string, selector: string) {
+  if (document.activeElement && document.activeElement !== document.body) return;
+  threads.ensure(id);
+  document.querySelector<HTMLElement>(`.thread[data-thread="${CSS.escape(id)}"] ${selector}`)?.focus();
+}
+
 /** Show a thread's card (a click on its text in the editor). */
 export function focusThread(app: App, id: string) {
   showPanel(app, "threads");
@@ -165,5 +182,6 @@ export async function fileThread(app: App, path: string, from: number, to: numbe
   if (!review) return false;
   showReview(app, path, review);
   showPanel(app, "threads");
+  say(`Comment added in ${docName(path)}.`);
   return true;
 }

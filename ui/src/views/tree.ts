@@ -7,6 +7,7 @@ import type { App } from "../main";
 import type { DocEntry } from "../bindings/DocEntry";
 import { allFolders, ancestors, buildTree, OPEN_ALL_UP_TO, replaceEntry, visibleRows, windowOf, type TreeFolder, type TreeRow } from "../tree-model";
 import { $, h } from "../dom";
+import { plural } from "../jobs";
 import { documentMenu, folderMenu, newDocument } from "./doc-actions";
 import { inboxChanged } from "./inbox-panel";
 import { renderStatus } from "./status";
@@ -100,7 +101,13 @@ function rowOf(app: App, r: TreeRow): HTMLElement {
     const d = r.doc;
     const item = h(
       "button",
-      { class: `tree-item${d.path === app.active ? " active" : ""}`, "data-path": d.path, title: d.path, style: indent },
+      {
+        class: `tree-item${d.path === app.active ? " active" : ""}`,
+        "data-path": d.path,
+        title: d.path,
+        style: indent,
+        ...(d.path === app.active ? { "aria-current": "true" } : {}),
+      },
       h("span", { class: "tree-name", text: r.name }),
       ...badges(d),
     );
@@ -164,10 +171,19 @@ function row(item: HTMLElement, label: string, open: (at: { x: number; y: number
 
 /** A document's badges in the tree: pending proposals, open threads, unreadable review data. */
 function badges(d: DocEntry): (HTMLElement | null)[] {
+  const counts = [
+    d.proposals ? plural(d.proposals, "pending proposal") : null,
+    d.openThreads ? plural(d.openThreads, "open thread") : null,
+    d.sidecarError ? "review data unreadable" : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
   return [
-    d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals) }) : null,
-    d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads) }) : null,
-    d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!" }) : null,
+    // The badges are read as words ("essay.md, 4 pending proposals, 1 open thread"), not "essay.md 4 1".
+    counts ? h("span", { class: "visually-hidden badge-words", text: `, ${counts}` }) : null,
+    d.proposals ? h("span", { class: "badge badge-proposals", title: `${d.proposals} pending proposal(s)`, text: String(d.proposals), "aria-hidden": "true" }) : null,
+    d.openThreads ? h("span", { class: "badge badge-threads", title: `${d.openThreads} open thread(s)`, text: String(d.openThreads), "aria-hidden": "true" }) : null,
+    d.sidecarError ? h("span", { class: "badge badge-error", title: "The review data of this document cannot be read", text: "!", "aria-hidden": "true" }) : null,
   ];
 }
 
@@ -217,7 +233,7 @@ export async function renderRecent(app: App) {
   el.replaceChildren();
   const others = list.filter((p) => p !== app.ws?.root).slice(0, 5);
   if (!others.length) return;
-  const sel = h("select", { class: "recent-select", title: "Recent folders" }, h("option", { value: "", text: "Recent folders…" }));
+  const sel = h("select", { class: "recent-select", title: "Recent folders", "aria-label": "Recent folders" }, h("option", { value: "", text: "Recent folders…" }));
   for (const p of others) sel.append(h("option", { value: p, text: p.split("/").slice(-2).join("/") }));
   sel.addEventListener("change", () => {
     if (sel.value) void app.run(async () => app.setWorkspace(await app.backend.openFolder(sel.value)));
