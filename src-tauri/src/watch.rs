@@ -49,7 +49,7 @@ pub fn start(app: tauri::AppHandle, root: PathBuf) -> notify::Result<Watcher> {
                 changed(&app, events.into_iter().filter_map(Result::ok));
             }
         })
-        .map_err(|e| notify::Error::io(e))?;
+        .map_err(notify::Error::io)?;
     Ok(watcher)
 }
 
