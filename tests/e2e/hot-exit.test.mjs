@@ -57,33 +57,71 @@ function workspaceWithProposal() {
 /** A workspace's backup folder is named by a hash of its canonical root. */
 const wsHash = (ws) => createHash("sha256").update(realpathSync(ws)).digest("hex").slice(0, 16);
 
-/** The backup files of workspace `ws` (not its workspace.json marker), with their parsed content. */
 /** The temp files of writes a kill cut short, in the workspace's backup folder. */
 function leftoverTemps(ws) {
   const dir = join(BACKUPS, wsHash(ws));
   return existsSync(dir) ? readdirSync(dir).filter((n) => /^\.cw-.{8}\.tmp$/.test(n)) : [];
 }
 
+/**
+ * The text a backup restores: its snapshot's, with the lines of its journal
+ * (`<hash>.jsonl`, the changes typed since) that carry its epoch applied in
+ * order, as the core replays them (api/backups/journal.rs): a number keeps that
+ * many chars, a negative one deletes, a string inserts.
+ */
+function replayed(json, journal) {
+  if (!json || !json.epoch || !journal) return json?.text;
+  let chars = Array.from(json.text);
+  let seq = 1;
+  for (const raw of journal.split("\n")) {
+    let line;
+    try {
+      line = JSON.parse(raw);
+    } catch {
+      break; // a line a kill cut short: the replay stops there
+    }
+    if (line.epoch !== json.epoch || line.seq !== seq) break;
+    const out = [];
+    let at = 0;
+    for (const op of line.change) {
+      if (typeof op === "string") out.push(...Array.from(op));
+      else if (op > 0) out.push(...chars.slice(at, (at += op)));
+      else at -= op;
+    }
+    chars = out;
+    seq++;
+  }
+  return chars.join("");
+}
+
+/**
+ * The backups of workspace `ws` (not its workspace.json marker): each snapshot
+ * file with its parsed content, `text` being what it restores (its journal
+ * replayed); a journal without its snapshot is listed too.
+ */
 function backups(ws) {
   const out = [];
   // One folder per workspace, named by a hash of its canonical root.
   const dir = join(BACKUPS, wsHash(ws));
   if (!existsSync(dir)) return out;
-  {
-    for (const name of readdirSync(dir)) {
-      if (name === "workspace.json") continue;
-      // A write the kill cut short leaves its temp file (`.cw-XXXXXXXX.tmp`): never a
-      // backup (restore skips it, the next write removes it). CI saw one once.
-      if (/^\.cw-.{8}\.tmp$/.test(name)) continue;
-      const file = join(dir, name);
-      let json = null;
-      try {
-        json = JSON.parse(readFileSync(file, "utf8"));
-      } catch {
-        // being replaced right now: the next poll reads it
-      }
-      out.push({ file, name, json });
+  const names = readdirSync(dir);
+  for (const name of names) {
+    if (name === "workspace.json") continue;
+    // A write the kill cut short leaves its temp file (`.cw-XXXXXXXX.tmp`): never a
+    // backup (restore skips it, the next write removes it). CI saw one once.
+    if (/^\.cw-.{8}\.tmp$/.test(name)) continue;
+    // A journal goes with its snapshot; listed alone only when it has none.
+    if (name.endsWith(".jsonl") && names.includes(name.slice(0, -1))) continue;
+    const file = join(dir, name);
+    let json = null;
+    try {
+      json = JSON.parse(readFileSync(file, "utf8"));
+      const journal = join(dir, `${name}l`);
+      if (json && existsSync(journal)) json = { ...json, text: replayed(json, readFileSync(journal, "utf8")) };
+    } catch {
+      // being replaced right now: the next poll reads it
     }
+    out.push({ file, name, json });
   }
   return out;
 }
