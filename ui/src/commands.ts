@@ -17,7 +17,7 @@ import { deleteDocument, newDocument, newFolder, renameDocument } from "./views/
 import { toast } from "./views/modal";
 import { showPanel } from "./views/panel";
 import { openHeadingPicker } from "./views/outline";
-import { openPalette } from "./views/palette";
+import { openPalette, openQuickOpen } from "./views/palette";
 import { toggle, toggleFocus, toggleReadingWidth, toggleReflow } from "./views/panes";
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTabFocus, toggleTint } from "./views/status";
@@ -126,6 +126,7 @@ export function buildCommands(app: App): Command[] {
     { id: "sample", title: "Open the sample workspace", keys: "", run: () => void app.run(async () => app.setWorkspace(await app.backend.openSample())) },
     { id: "close", title: "Close document", keys: "Ctrl+W", run: () => app.active && void app.closeTab(app.active) },
     { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => openPalette(app) },
+    { id: "quick-open", title: "Go to document…", keys: "Ctrl+P", keywords: "open file find quick name", run: () => openQuickOpen(app) },
     { id: "next-tab", title: "Next document tab", keys: "Ctrl+Tab", keywords: "switch ctrl+pagedown", run: () => cycleTab(app, 1) },
     { id: "prev-tab", title: "Previous document tab", keys: "Ctrl+Shift+Tab", keywords: "switch ctrl+pageup", run: () => cycleTab(app, -1) },
     {

@@ -2,7 +2,8 @@
 // Backend: 6,000 documents in folders up to 2,500 wide. Folders start closed
 // but for the way to the open document; a closed folder shows the badges of
 // what it holds; a click opens a folder; only the rows on screen are drawn;
-// opening a document does not draw the tree anew. The real app:
+// opening a document does not draw the tree anew; Ctrl+P finds one by a few
+// letters of its name. The real app:
 // tests/e2e/perf-workspace.mjs (a benchmark).
 import { describe, expect, it, vi } from "vitest";
 import { q, stubLayout, until } from "./dom";
@@ -66,5 +67,20 @@ describe("a large workspace's tree", () => {
     p1.click();
     await until(() => q<HTMLElement>(".tree-item.active")?.dataset.path === "guide/part-3/p1.md", "the clicked document open");
     expect(fake.listed).toBe(listed);
+  });
+
+  it("Go to document… (Ctrl+P) finds one by a few letters of its name and opens it", async () => {
+    window.dispatchEvent(new KeyboardEvent("keydown", { key: "p", ctrlKey: true, bubbles: true, cancelable: true }));
+    await until(() => q(".quick-open-list"), "the picker");
+    const input = q<HTMLInputElement>(".palette-input")!;
+    expect(document.querySelectorAll(".quick-open-list li").length).toBe(50);
+    input.value = "part49p69";
+    input.dispatchEvent(new Event("input"));
+    const first = q<HTMLElement>(".quick-open-list li")!;
+    expect(first.dataset.path).toBe("guide/part-49/p69.md");
+    expect(first.getAttribute("aria-selected")).toBe("true");
+    input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+    await until(() => q<HTMLElement>(".tree-item.active")?.dataset.path === "guide/part-49/p69.md", "the document open, its folders opened in the tree");
+    input.value = "";
   });
 });

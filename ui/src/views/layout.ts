@@ -2,7 +2,7 @@
 // panels' toggles, editor, status bar, panel with its legend, toast and modal
 // roots, the live regions, a visually hidden h1) and its wiring: the chrome's
 // buttons, the panel's tab list (arrows) and the window-wide keys (Ctrl+S,
-// Ctrl+Shift+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Ctrl+Alt+I, F4 / Shift+F4,
+// Ctrl+Shift+P, Ctrl+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Ctrl+Alt+I, F4 / Shift+F4,
 // Ctrl+Tab / Ctrl+PageDown / Ctrl+PageUp, Ctrl+M, Alt+F1, Alt+F2, Ctrl+Z outside the text,
 // Esc; a dialog's Tab kept inside it; the layout's own in
 // views/panes.ts). The editor's own keys are in commands.ts.
@@ -14,7 +14,7 @@ import { openSettings } from "../dialogs/settings";
 import { checkDocument } from "../producers";
 import { newDocument } from "./doc-actions";
 import { closeModal, modalOpen, trapFocus } from "./modal";
-import { openPalette } from "./palette";
+import { openPalette, openQuickOpen } from "./palette";
 import { showPanel, type PanelTab } from "./panel";
 import { gotoInboxItem, openInbox } from "./inbox-panel";
 import { openSearch } from "./search-panel";
@@ -127,6 +127,9 @@ export function wireChrome(app: App) {
     } else if (mod && e.shiftKey && e.key.toLowerCase() === "p") {
       e.preventDefault();
       openPalette(app);
+    } else if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "p") {
+      e.preventDefault();
+      if (!modalOpen()) openQuickOpen(app);
     } else if (mod && e.shiftKey && !e.altKey && e.key.toLowerCase() === "f") {
       e.preventDefault();
       if (!modalOpen()) openSearch(app);

@@ -1,9 +1,11 @@
 // The command palette (Ctrl+Shift+P): the commands filtered as the writer
 // types, chosen with the arrows and Enter or a click; the same picker serves
-// Go to heading… (views/outline.ts).
+// Go to document… (Ctrl+P: a few letters of its name, fuzzy.ts) and Go to
+// heading… (views/outline.ts).
 import type { App } from "../main";
 import type { Command } from "../commands";
 import { h } from "../dom";
+import { bestMatches } from "../fuzzy";
 import { closeModal, modal } from "./modal";
 
 /** Whether `c` is what `typed` asks for: every word of it in its title or keywords. */
@@ -96,6 +98,24 @@ export function openPicker<T>(app: App, p: Picker<T>) {
   render();
   modal(app, null, h("div", { class: "palette" }, input, list), [], p.dialogLabel ?? p.label);
   input.focus();
+}
+
+/** Go to document… (Ctrl+P): the workspace's documents by a few letters of their names, the best 50. */
+export function openQuickOpen(app: App) {
+  const paths = app.ws?.documents.map((d) => d.path) ?? [];
+  openPicker<string>(app, {
+    placeholder: "Go to document (a few letters of its name)…",
+    label: "Document",
+    dialogLabel: "Go to document",
+    listClass: "quick-open-list",
+    filter: (typed) => bestMatches(paths, typed),
+    row: (path) => {
+      const cut = path.lastIndexOf("/") + 1;
+      return h("li", { "data-path": path }, h("span", { text: path.slice(cut) }), cut ? h("span", { class: "quick-open-dir", text: path.slice(0, cut) }) : null);
+    },
+    pick: (path) => void app.open(path),
+    none: () => (paths.length ? "No document's name has those letters." : "No documents here."),
+  });
 }
 
 export function openPalette(app: App) {
