@@ -52,6 +52,19 @@ describe("a large workspace's tree", () => {
     const spacers = Array.from(document.querySelectorAll<HTMLElement>(".tree-spacer")).map((s) => parseInt(s.style.height, 10));
     expect(spacers[0] + spacers[1] + rows().length * 28).toBe((2 + 2500 + 1) * 28);
 
+    // The keyboard's row keeps the focus when a scroll redraws the window.
+    const tree = q<HTMLElement>(".tree")!;
+    const row = rows().find((r) => r.dataset.path === "wide/page-0010.md")!;
+    row.focus();
+    tree.scrollTop = 20 * 28;
+    tree.dispatchEvent(new Event("scroll"));
+    await until(() => parseInt(q<HTMLElement>(".tree-spacer")!.style.height, 10) > 0, "the window redrawn lower");
+    expect(row.isConnected).toBe(false);
+    expect((document.activeElement as HTMLElement).dataset.path).toBe("wide/page-0010.md");
+    tree.scrollTop = 0;
+    tree.dispatchEvent(new Event("scroll"));
+    await until(() => parseInt(q<HTMLElement>(".tree-spacer")!.style.height, 10) === 0, "back at the top");
+
     // Opening another document draws no new listing.
     const listed = fake.listed;
     q<HTMLElement>('.tree-folder[data-folder="wide"]')!.click();

@@ -90,8 +90,16 @@ function draw(app: App, force: boolean) {
   if (!all) parts.push(h("div", { class: "tree-spacer", style: `height:${start * ROW}px` }));
   for (let i = start; i < end; i++) parts.push(rowOf(app, rows[i]));
   if (!all) parts.push(h("div", { class: "tree-spacer", style: `height:${(rows.length - end) * ROW}px` }));
+  // The row with the keyboard's focus keeps it across the redraw (a scroll redraws the window).
+  const had = el.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+  const path = had?.dataset.path;
+  const folder = had?.dataset.folder;
   el.replaceChildren(...parts);
   el.classList.toggle("tree-windowed", !all);
+  if (path !== undefined || folder !== undefined) {
+    const again = Array.from(el.querySelectorAll<HTMLElement>(".tree-item")).find((r) => (path !== undefined ? r.dataset.path === path : r.dataset.folder === folder));
+    again?.focus({ preventScroll: true });
+  }
 }
 
 /** One row: a folder (click folds it; one with no documents offers a new one) or a document. */
@@ -134,10 +142,8 @@ function rowOf(app: App, r: TreeRow): HTMLElement {
     if (tree.open.has(f.path)) tree.open.delete(f.path);
     else tree.open.add(f.path);
     tree.rows = visibleRows(tree.root!, tree.open);
+    item.focus();
     draw(app, true);
-    Array.from(document.querySelectorAll<HTMLElement>(".tree-folder"))
-      .find((el) => el.dataset.folder === f.path)
-      ?.focus();
   });
   return row(item, `More for ${f.path}/`, (at) => folderMenu(app, f.path, at));
 }
