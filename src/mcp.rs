@@ -561,12 +561,7 @@ impl CowritingMcp {
 
 /// An authorship answer in words for the model.
 fn authorship_said(o: &AuthorshipOut) -> String {
-    let who = |a: &cowriting::ops::AuthorShare| match (a.kind.as_str(), &a.id, &a.model) {
-        ("unknown", ..) => "text from before tracking".to_owned(),
-        (kind, Some(id), Some(model)) => format!("{id} ({kind}, {model})"),
-        (kind, Some(id), None) => format!("{id} ({kind})"),
-        (kind, None, _) => kind.to_owned(),
-    };
+    let who = |a: &cowriting::ops::AuthorShare| crate::text::author_label(a, "text from before tracking");
     let part = |a: &cowriting::ops::AuthorShare, total: u32| {
         let pct = if total == 0 {
             0

@@ -261,13 +261,19 @@ pub(crate) fn sidecars_text(reports: &[check::SidecarReport]) -> String {
     out
 }
 
-pub(crate) fn authorship_text(o: &cowriting::ops::AuthorshipOut) -> String {
-    let who = |a: &cowriting::ops::AuthorShare| match (a.kind.as_str(), &a.id, &a.model) {
-        ("unknown", ..) => "from before tracking".to_owned(),
+/// An author of an authorship answer in words: `id (kind, model)`, or
+/// `unknown` for text from before tracking (the MCP tool words it too).
+pub(crate) fn author_label(a: &cowriting::ops::AuthorShare, unknown: &str) -> String {
+    match (a.kind.as_str(), &a.id, &a.model) {
+        ("unknown", ..) => unknown.to_owned(),
         (kind, Some(id), Some(model)) => format!("{id} ({kind}, {model})"),
         (kind, Some(id), None) => format!("{id} ({kind})"),
         (kind, None, _) => kind.to_owned(),
-    };
+    }
+}
+
+pub(crate) fn authorship_text(o: &cowriting::ops::AuthorshipOut) -> String {
+    let who = |a: &cowriting::ops::AuthorShare| author_label(a, "from before tracking");
     let pct = |part: u32, total: u32| {
         if total == 0 {
             0

@@ -16,10 +16,10 @@
 //
 // Prints a Markdown table for docs/performance.md.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { remote } from "webdriverio";
-import { APP, CLI, ROOT, startDriver, tempDir, testHome } from "./support.mjs";
+import { APP, CLI, ROOT, processTree, startDriver, tempDir, testHome } from "./support.mjs";
 
 function generate() {
   const ws = tempDir("cowriting-perf-big-");
@@ -84,23 +84,6 @@ async function app(ws, env) {
     await b.deleteSession().catch(() => undefined);
     driver.stop();
   }
-}
-
-/** The started process and its descendants (through /proc's parent links). */
-function processTree(root) {
-  const parent = new Map();
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      /* gone */
-    }
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) for (const [pid, pp] of parent) if (pp === out[i]) out.push(pid);
-  return out;
 }
 
 /** CPU seconds (user + system) the processes `pids` have used so far. */

@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { remote } from "webdriverio";
+import { processTree } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
@@ -114,23 +115,6 @@ const pct = (xs, p) => {
 const f1 = (x) => x.toFixed(1);
 
 /** The pids of `root` and of every process below it (from /proc's parent links). */
-function tree(root) {
-  const parent = new Map();
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      // pid (comm) state ppid …: the comm may hold spaces and parentheses.
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      /* gone */
-    }
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) for (const [pid, pp] of parent) if (pp === out[i]) out.push(pid);
-  return out;
-}
-
 /** kB figures of one process: RSS, anonymous RSS, PSS; null when it is gone. */
 function figures(pid) {
   try {
@@ -156,7 +140,7 @@ function memoryTree(pid) {
   const total = zero();
   const checker = zero();
   const parts = [];
-  for (const p of tree(pid)) {
+  for (const p of processTree(pid)) {
     const f = figures(p);
     if (!f || f.name === "sh" || f.name === "bash") continue;
     const into = f.checker ? checker : total;
@@ -198,7 +182,7 @@ async function memoryOf(bin, args, ms, env = {}) {
     await pause(ms);
     return memoryTree(p.pid);
   } finally {
-    for (const pid of tree(p.pid).reverse()) {
+    for (const pid of processTree(p.pid).reverse()) {
       try {
         process.kill(pid, "SIGKILL");
       } catch {

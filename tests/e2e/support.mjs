@@ -3,7 +3,7 @@
 // beside another machine's tests and restart the app on the same workspace).
 import { after, before } from "node:test";
 import { spawn, execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -268,4 +268,21 @@ export async function chooseExport(b, format, withReview) {
   await click(b, `.export-format[value="${format}"]`);
   const review = await b.$(".export-review");
   if (format !== "critic" && (await review.isSelected()) !== withReview) await review.click();
+}
+
+/** The started process and its descendants (through /proc's parent links). */
+export function processTree(root) {
+  const parent = new Map();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      /* gone */
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) for (const [pid, pp] of parent) if (pp === out[i]) out.push(pid);
+  return out;
 }

@@ -45,6 +45,7 @@ const fake = vi.hoisted(() => {
       identity: { name: null, email: null, gitName: "Writer", gitEmail: "writer@example.com", id: "writer@example.com", display: "Writer", source: "git", ask: false },
       autosave: "off",
       autosaveDelaySecs: 2,
+      // The same as fake-backend.ts's settingsOfChecks(): this runs hoisted, before imports.
       spellingLanguage: "en_US",
       spellingLanguages: ["en_GB", "en_US"],
       harperRules: [

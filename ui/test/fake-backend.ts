@@ -77,3 +77,16 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
   };
   return { ...defaults, ...overrides };
 }
+
+/** The spelling, grammar and git part of a `SettingsDto`, as the core gives it on a machine with en_US and en_GB. */
+export const settingsOfChecks = () => ({
+  spellingLanguage: "en_US",
+  spellingLanguages: ["en_GB", "en_US"],
+  harperRules: [
+    { name: "SpellCheck", description: "Looks and provides corrections for misspelled words.", curated: true },
+    { name: "UseTitleCase", description: "Prompts you to use title case in relevant headings.", curated: true },
+  ],
+  harperChoices: {} as Record<string, boolean>,
+  harperQuiet: ["UseTitleCase"],
+  trailer: "assisted-by" as const,
+});

@@ -24,7 +24,7 @@ const fake = vi.hoisted(() => ({
 
 vi.mock("../src/backend", async (importOriginal) => {
   const orig = await importOriginal<typeof import("../src/backend")>();
-  const { fakeBackend, emptyReview } = await import("./fake-backend");
+  const { fakeBackend, emptyReview, settingsOfChecks } = await import("./fake-backend");
   fake.me = { name: null, email: null, gitName: null, gitEmail: null, id: "tester", display: "tester", source: "system", ask: true };
   fake.settings = {
     path: "/home/w/.config/cowriting/config.toml",
@@ -40,15 +40,7 @@ vi.mock("../src/backend", async (importOriginal) => {
     identity: fake.me,
     autosave: "off",
     autosaveDelaySecs: 1,
-    spellingLanguage: "en_US",
-    spellingLanguages: ["en_GB", "en_US"],
-    harperRules: [
-      { name: "SpellCheck", description: "Looks and provides corrections for misspelled words.", curated: true },
-      { name: "UseTitleCase", description: "Prompts you to use title case in relevant headings.", curated: true },
-    ],
-    harperChoices: {},
-    harperQuiet: ["UseTitleCase"],
-    trailer: "assisted-by",
+    ...settingsOfChecks(),
   };
   const result = (dirty: boolean, conflict: boolean) => ({ dirty, conflict, sidecarSkipped: null, review: emptyReview() });
   const backend = fakeBackend({

@@ -577,19 +577,14 @@ mod tests {
     }
 
     fn type_at_end(api: &mut Api, text: &str) {
-        let v = api.open_document("d.md").unwrap();
-        let end = v.text.encode_utf16().count();
-        api.edit(
-            "d.md",
-            v.version,
-            &[super::super::TextChange {
-                from: Utf16Offset(end),
-                to: Utf16Offset(end),
-                insert: text.into(),
-            }],
-            true,
-        )
-        .unwrap();
+        let end = api.open_document("d.md").unwrap().text.encode_utf16().count();
+        edit_at(api, end, end, text);
+    }
+
+    /// Type at the end, then run a backup cycle (its writes must not fail).
+    fn type_and_back_up(api: &mut Api, text: &str) {
+        type_at_end(api, text);
+        assert!(write_backups(&api.backups_due()).is_empty());
     }
 
     fn files_in(dir: &Path) -> Vec<String> {
@@ -644,6 +639,12 @@ mod tests {
         .unwrap();
     }
 
+    /// Edit, then run a backup cycle (its writes must not fail).
+    fn edit_and_back_up(api: &mut Api, from: usize, to: usize, insert: &str) {
+        edit_at(api, from, to, insert);
+        assert!(write_backups(&api.backups_due()).is_empty());
+    }
+
     #[test]
     fn typing_appends_to_the_journal_and_a_crash_replays_it_with_its_spans() {
         let f = fixture();
@@ -657,10 +658,8 @@ mod tests {
         assert_eq!(journal_lines(&dir), 0, "a snapshot first");
         // Typing before, inside (splitting bot's span) and after the span, deleting
         // across a line break, a U+2028 and an astral char: lines, not snapshots.
-        edit_at(&mut api, 0, 0, "So ");
-        assert!(write_backups(&api.backups_due()).is_empty());
-        edit_at(&mut api, 9, 9, "\u{2028}é𝄞");
-        assert!(write_backups(&api.backups_due()).is_empty());
+        edit_and_back_up(&mut api, 0, 0, "So ");
+        edit_and_back_up(&mut api, 9, 9, "\u{2028}é𝄞");
         edit_at(&mut api, 16, 19, "");
         type_at_end(&mut api, " $(rm -rf ~)\n");
         assert!(write_backups(&api.backups_due()).is_empty());
@@ -697,19 +696,16 @@ mod tests {
         let f = fixture();
         let mut api = f.api();
         api.open_document("d.md").unwrap();
-        type_at_end(&mut api, "a");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "a");
         let dir = api.backup_dir().unwrap().to_path_buf();
-        type_at_end(&mut api, "b");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "b");
         assert_eq!(journal_lines(&dir), 1);
         let before = snapshot_bytes(&dir);
         api.accept("d.md", &f.proposal, None).unwrap();
         write_backups(&api.backups_due());
         assert_eq!(journal_lines(&dir), 0, "a decision: a new snapshot");
         assert_ne!(snapshot_bytes(&dir), before);
-        type_at_end(&mut api, "c");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "c");
         assert_eq!(journal_lines(&dir), 1);
         api.undo("d.md").unwrap(); // "c" goes
         api.undo("d.md").unwrap(); // the accept goes: its span too
@@ -731,13 +727,10 @@ mod tests {
         let f = fixture();
         let mut api = f.api();
         api.open_document("d.md").unwrap();
-        type_at_end(&mut api, "1");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "1");
         let dir = api.backup_dir().unwrap().to_path_buf();
-        type_at_end(&mut api, "2");
-        write_backups(&api.backups_due());
-        type_at_end(&mut api, "3");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "2");
+        type_and_back_up(&mut api, "3");
         drop(api);
         let journal = files_in(&dir).into_iter().find(|n| is_journal_name(n)).unwrap();
         let journal = dir.join(journal);
@@ -753,11 +746,9 @@ mod tests {
         let f = fixture();
         let mut api = f.api();
         api.open_document("d.md").unwrap();
-        type_at_end(&mut api, "1");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "1");
         let dir = api.backup_dir().unwrap().to_path_buf();
-        type_at_end(&mut api, "2");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "2");
         let name = files_in(&dir).into_iter().find(|n| is_journal_name(n)).unwrap();
         let old = std::fs::read(dir.join(&name)).unwrap();
         api.accept("d.md", &f.proposal, None).unwrap();
@@ -774,15 +765,13 @@ mod tests {
         let f = fixture();
         let mut api = f.api();
         api.open_document("d.md").unwrap();
-        type_at_end(&mut api, "x");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "x");
         let dir = api.backup_dir().unwrap().to_path_buf();
         let chunk = "y".repeat(8 * 1024);
         let mut snapshots = 0;
         for _ in 0..20 {
             let before = snapshot_bytes(&dir);
-            type_at_end(&mut api, &chunk);
-            write_backups(&api.backups_due());
+            type_and_back_up(&mut api, &chunk);
             snapshots += usize::from(snapshot_bytes(&dir) != before);
             let len: u64 = files_in(&dir)
                 .iter()
@@ -900,14 +889,12 @@ mod tests {
         write_backups(&due);
         assert_eq!(files_in(&dir), [MARKER]);
         // A save removes it at once; a discarded (closed) document too.
-        type_at_end(&mut api, "y");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "y");
         assert_eq!(files_in(&dir).len(), 2);
         api.save("d.md").unwrap();
         assert_eq!(files_in(&dir), [MARKER], "saved: gone at once");
         assert_eq!(api.backups_due().len(), 1, "and removed again by the thread");
-        type_at_end(&mut api, "z");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "z");
         api.close_document("d.md").unwrap();
         assert_eq!(files_in(&dir), [MARKER], "discarded: gone at once");
         let due = api.backups_due();
@@ -915,8 +902,7 @@ mod tests {
         assert!(due[0].1.is_none(), "and again by the thread");
         // A normal quit leaves nothing behind, and nothing is written after it.
         api.open_document("d.md").unwrap();
-        type_at_end(&mut api, "w");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "w");
         assert!(api.discard_backups().is_empty());
         assert!(!dir.exists(), "the workspace's folder is gone");
         type_at_end(&mut api, "v");
@@ -988,8 +974,7 @@ mod tests {
         let f = fixture();
         let mut api = f.api();
         api.open_document("d.md").unwrap();
-        type_at_end(&mut api, "mine\n");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "mine\n");
         drop(api);
         std::fs::write(f.ws.path().join("d.md"), "theirs: the quick fox\n").unwrap();
         let mut api = f.api();
@@ -1024,8 +1009,7 @@ mod tests {
         let f = fixture();
         let mut api = f.api();
         api.open_document("d.md").unwrap();
-        type_at_end(&mut api, "mine\n");
-        write_backups(&api.backups_due());
+        type_and_back_up(&mut api, "mine\n");
         let dir = api.backup_dir().unwrap().to_path_buf();
         drop(api);
         let file = dir.join(format!("{}.json", short_hash("d.md")));

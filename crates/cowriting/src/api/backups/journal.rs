@@ -124,7 +124,7 @@ pub(super) struct Journal {
     /// The snapshot's spans by identity → their index. The Arcs are held so
     /// that no other span can take their addresses.
     spans: HashMap<SpanKey, usize>,
-    _held: Vec<(Arc<SpanAuthor>, Option<Arc<RecordMeta>>)>,
+    held: Vec<(Arc<SpanAuthor>, Option<Arc<RecordMeta>>)>,
 }
 
 fn key(who: &Arc<SpanAuthor>, record: &Option<Arc<RecordMeta>>) -> SpanKey {
@@ -154,7 +154,7 @@ impl Journal {
             bom: backup.bom,
             doc,
             spans,
-            _held: held,
+            held,
         }
     }
 
@@ -169,7 +169,7 @@ impl Journal {
         if change.len_after() != len {
             return None;
         }
-        let known = self._held.len();
+        let known = self.held.len();
         let mut spans = Vec::new();
         let mut new = Vec::new();
         for sp in s.spans() {
