@@ -206,6 +206,83 @@ fn a_review_files_what_it_can_place_and_says_what_it_cannot() {
 }
 
 /// `--find` reviews a part: quotes are looked for in that part only.
+/// An answer read all at once (600 edits in one burst) is filed in a few
+/// writes, not one rewrite of the growing sidecar per item (issue 30: 1,000
+/// edits took 52 s, 2,000 took 161 s). Measured without timing: the fault
+/// hook aborts the process before its 300th durable step (a rename, a
+/// removal, a log line), and filing item by item takes three or more per
+/// item. Every edit is filed once, with its ledger record; an edit twice in
+/// the burst is filed once.
+#[test]
+fn a_burst_of_items_is_filed_in_a_few_writes_each_once() {
+    const N: usize = 600;
+    let doc: String = std::iter::once("# Long\n\n".to_owned())
+        .chain((0..N).map(|k| format!("Sentence number {k} is here.\n\n")))
+        .collect();
+    let ws = ws_with(&doc, 120);
+    let mut lines: Vec<String> = (0..N)
+        .map(|k| {
+            serde_json::json!({"kind": "edit", "quote": format!("Sentence number {k} is here."),
+                "replacement": format!("Sentence number {k} is there.")})
+            .to_string()
+        })
+        .collect();
+    lines.push(lines[7].clone());
+    lines.push(r#"{"kind":"comment","quote":"Sentence number 3 is here.","body":"Why three?"}"#.into());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let marker = answer(&ws, "burst.jsonl", &refs);
+    let out = ws
+        .cmd(&["--json", "review", "essay.md", "--instruction"])
+        .arg(format!("{marker} [[nopartial]]"))
+        .env_remove("ANTHROPIC_API_KEY")
+        .env("COWRITING_FAULT_AT", "300")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "aborted before its 300th durable step? {err}"
+    );
+    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out["parts"], 1, "{out}");
+    assert_eq!(out["items"], N as u64 + 2);
+    assert_eq!(out["proposals"].as_array().unwrap().len(), N);
+    assert_eq!(out["threads"].as_array().unwrap().len(), 1);
+    let skipped = out["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert_eq!(skipped[0]["line"], N as u64 + 1);
+    assert!(
+        skipped[0]["reason"].as_str().unwrap().contains("already pending"),
+        "{skipped:?}"
+    );
+    // In the sidecar once each (each narrowed to its word: "here" → "there"),
+    // in the order Claude wrote them, each with its contract record.
+    let side = ws.sidecar_json("essay.md");
+    let filed = side["proposals"].as_array().unwrap();
+    assert_eq!(filed.len(), N);
+    assert!(filed.iter().all(|p| p["replacement"] == "there"), "{filed:?}");
+    let listed = ws.json(&["proposals", "essay.md"]);
+    let listed = listed["proposals"].as_array().unwrap();
+    assert_eq!(listed.len(), N);
+    assert!(listed.iter().all(|p| p["state"] == "pending"), "{listed:?}");
+    let at: Vec<u64> = listed.iter().map(|p| p["from"].as_u64().unwrap()).collect();
+    let expected: Vec<u64> = (0..N)
+        .map(|k| {
+            (doc.find(&format!("Sentence number {k} is here.")).unwrap()
+                + format!("Sentence number {k} is ").len()) as u64
+        })
+        .collect();
+    assert_eq!(at, expected, "each on its own sentence, in order");
+    let pending: Value = serde_json::from_str(&ws.read(".cowriting/suggestions/essay.md.json")).unwrap();
+    assert_eq!(
+        pending["entries"].as_array().unwrap().len(),
+        N,
+        "one contract record per proposal"
+    );
+    assert_eq!(ws.read("essay.md"), doc, "the document never changes");
+}
+
 #[test]
 fn a_review_of_a_part_places_quotes_in_that_part_only() {
     let ws = ws_with(DOC, 120);

@@ -27,6 +27,9 @@ pub enum Event<'a> {
     },
     /// A line that should have been an item and is not, and why.
     Invalid { line: usize, reason: String },
+    /// Every complete line read so far has been handed on: a moment to file
+    /// what a client holds back (items arriving together are filed together).
+    Drained,
 }
 
 /// How a pass went, when it went to the end.
@@ -88,7 +91,11 @@ pub fn run(
         }
         on_event(Event::Part { index: i + 1, count })?;
         let model = std::cell::RefCell::new(end.model.clone());
-        let mut handle = |line: usize, text: &str| -> Result<()> {
+        // A line of the answer, or (`None`) the end of what was read so far.
+        let mut handle = |got: Option<(usize, &str)>| -> Result<()> {
+            let Some((line, text)) = got else {
+                return on_event(Event::Drained);
+            };
             match parse_item(text, ask) {
                 Ok(None) => Ok(()),
                 Ok(Some(Item::Reply { .. })) if replies > 0 => on_event(Event::Invalid {
@@ -123,15 +130,20 @@ pub fn run(
                     Ok(())
                 }
                 Chunk::Text(text) => {
+                    let mut any = false;
                     for (n, line) in lines.push(text) {
-                        handle(n, &line)?;
+                        handle(Some((n, &line)))?;
+                        any = true;
+                    }
+                    if any {
+                        handle(None)?;
                     }
                     Ok(())
                 }
             },
         );
         if let Some((n, line)) = lines.finish() {
-            handle(n, &line)?;
+            handle(Some((n, &line)))?;
         }
         let got = got?;
         end.session_id = got.session_id.or(end.session_id);

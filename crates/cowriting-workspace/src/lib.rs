@@ -41,6 +41,9 @@ pub mod txn;
 pub mod workspace;
 
 pub use error::{Error, ErrorCode, ErrorInfo, Result};
-pub use session::{ProposalState, ProposalView, ProposeOptions, SaveReport, Session, Target, ThreadView};
+pub use session::{
+    NewProposals, NewThread, ProposalState, ProposalView, ProposeOptions, SaveReport, Session, Target,
+    ThreadView,
+};
 pub use store::Store;
 pub use workspace::{DocPath, Workspace};

@@ -144,6 +144,24 @@ pub struct ProposeOptions {
     pub instruction: Option<String>,
 }
 
+/// Suggestions to file as proposals with the same options, in a batch
+/// ([`Session::file_batch`]).
+#[derive(Clone, Debug)]
+pub struct NewProposals {
+    pub suggestions: Vec<Suggestion>,
+    pub opts: ProposeOptions,
+}
+
+/// A thread to start in a batch ([`Session::file_batch`]): its first comment,
+/// by `author`, with `extra` fields, on `range`.
+#[derive(Clone, Debug)]
+pub struct NewThread {
+    pub range: CharRange,
+    pub body: String,
+    pub author: Provenance,
+    pub extra: Extra,
+}
+
 /// See the module docs.
 pub struct Session {
     store: Arc<Store>,

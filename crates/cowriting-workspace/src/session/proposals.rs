@@ -65,11 +65,10 @@ impl Session {
     /// query: nothing is written.
     pub fn pending_overlaps(&self, range: CharRange, replacement: &str, author: &Provenance) -> Overlaps {
         let mut out = Overlaps::default();
-        for v in self.proposals() {
-            let Some(r) = v.range.filter(|_| v.state == ProposalState::Pending) else {
+        for p in &self.artifact.proposals {
+            let Some(r) = self.pending_range(p) else {
                 continue;
             };
-            let p = &v.proposal;
             let same = r == range
                 && p.replacement == replacement
                 && p.author.kind == author.kind
@@ -81,6 +80,30 @@ impl Session {
             }
         }
         out
+    }
+
+    /// Every pending proposal with its range, in the sidecar's order: what
+    /// [`Session::proposals`] says of them without the rest of the view (a
+    /// client indexes it once for many lookups).
+    pub fn pending_ranges(&self) -> Vec<(CharRange, &Proposal)> {
+        self.artifact
+            .proposals
+            .iter()
+            .filter_map(|p| Some((self.pending_range(p)?, p)))
+            .collect()
+    }
+
+    /// Where `p` is, when it is pending: its state in [`Session::proposals`]
+    /// without the rest of the view.
+    fn pending_range(&self, p: &Proposal) -> Option<CharRange> {
+        let fp = self.artifact.fingerprint(&p.anchor_id)?;
+        match self.tracked.get(&p.anchor_id) {
+            Some(&r) => (r.end.0 <= self.doc.len_chars() && self.doc.slice(r) == fp.text).then_some(r),
+            None => match resolve(&self.doc, fp, None) {
+                Resolution::Found(r) => Some(r),
+                _ => None,
+            },
+        }
     }
 
     /// [`Session::propose_suggestion`], once: when the same author already

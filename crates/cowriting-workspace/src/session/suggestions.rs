@@ -67,53 +67,130 @@ impl Session {
         suggestions: &[Suggestion],
         opts: ProposeOptions,
     ) -> Result<Vec<Filed>> {
+        let batch = [NewProposals {
+            suggestions: suggestions.to_vec(),
+            opts,
+        }];
+        let (mut filed, _) = self.file_batch(&batch, &[])?;
+        Ok(filed.pop().unwrap_or_default())
+    }
+
+    /// File several groups of suggestions ([`Session::file_suggestions`]'
+    /// rules, each group with its own options) and new threads as **one**
+    /// transaction: one read-modify-write of the sidecar and of the pending
+    /// file, whatever the number of items. So a producer that answers with
+    /// many items at once (a review pass) files them in O(items + files), not
+    /// one rewrite of the growing sidecar per item. Returns the filed
+    /// proposals group by group and the new threads' ids, in order. A stale
+    /// suggestion, a range outside the text or an empty body refuses the
+    /// whole batch, and nothing is written.
+    pub fn file_batch(
+        &mut self,
+        proposals: &[NewProposals],
+        threads: &[NewThread],
+    ) -> Result<(Vec<Vec<Filed>>, Vec<String>)> {
         self.check_sidecar()?;
         let bytes = self.contract_bytes();
         let rev = contract::Revision::of(&bytes);
-        let mut suggestions = suggestions.to_vec();
-        contract::sort_suggestions(&mut suggestions);
-        let mut sorted: Vec<(Suggestion, CharRange)> = Vec::with_capacity(suggestions.len());
-        for s in suggestions {
-            contract::verify(&s, &rev)?;
-            if s.source.doc_id != self.doc_path.as_str() {
-                return Err(Error::BadInput(format!(
-                    "suggestion {} is about {}, not {}",
-                    s.id, s.source.doc_id, self.doc_path
-                )));
+        // (range, anchor id, anchor) of every new proposal and thread.
+        let mut anchors = Vec::new();
+        let mut entries = Vec::new();
+        let mut new_proposals = Vec::new();
+        let mut filed = Vec::with_capacity(proposals.len());
+        for group in proposals {
+            let mut suggestions = group.suggestions.clone();
+            contract::sort_suggestions(&mut suggestions);
+            let opts = &group.opts;
+            let mut in_group = Vec::with_capacity(suggestions.len());
+            for s in suggestions {
+                contract::verify(&s, &rev)?;
+                if s.source.doc_id != self.doc_path.as_str() {
+                    return Err(Error::BadInput(format!(
+                        "suggestion {} is about {}, not {}",
+                        s.id, s.source.doc_id, self.doc_path
+                    )));
+                }
+                let range = self.char_range_of(s.span)?;
+                let proposal = Proposal {
+                    id: new_id("pr"),
+                    anchor_id: new_id("a"),
+                    replacement: s.replacement.clone(),
+                    author: opts.author.clone(),
+                    created_at: now_iso(),
+                    turn_id: opts.turn_id.clone(),
+                    instruction: opts.instruction.clone(),
+                    extra: Extra::new(),
+                };
+                let anchor = Anchor {
+                    fingerprint: build_fingerprint(&self.doc, range),
+                    extra: Extra::new(),
+                };
+                let entry = Entry::new(proposal.id.clone(), opts.turn_id.clone(), vec![s]);
+                in_group.push(Filed {
+                    sidecar_id: proposal.id.clone(),
+                    proposal_id: entry.proposal.id.clone(),
+                });
+                entries.push(entry);
+                anchors.push((range, proposal.anchor_id.clone(), anchor));
+                new_proposals.push(proposal);
             }
-            let range = self.char_range_of(s.span)?;
-            sorted.push((s, range));
+            filed.push(in_group);
         }
-        // One read-modify-write of the sidecar for the whole batch.
-        let mut filed = Vec::with_capacity(sorted.len());
-        let mut entries = Vec::with_capacity(sorted.len());
-        let mut records = Vec::with_capacity(sorted.len());
-        for (s, range) in sorted {
+        let mut new_threads = Vec::with_capacity(threads.len());
+        for t in threads {
+            self.check_range(t.range)?;
+            check_body(&t.body)?;
             let anchor_id = new_id("a");
-            let proposal = Proposal {
-                id: new_id("pr"),
-                anchor_id: anchor_id.clone(),
-                replacement: s.replacement.clone(),
-                author: opts.author.clone(),
-                created_at: now_iso(),
-                turn_id: opts.turn_id.clone(),
-                instruction: opts.instruction.clone(),
-                extra: Extra::new(),
+            let comment = Comment {
+                author: t.author.clone(),
+                extra: t.extra.clone(),
+                ..self.comment(&t.body)
             };
-            let anchor = Anchor {
-                fingerprint: build_fingerprint(&self.doc, range),
+            anchors.push((
+                t.range,
+                anchor_id.clone(),
+                Anchor {
+                    fingerprint: build_fingerprint(&self.doc, t.range),
+                    extra: Extra::new(),
+                },
+            ));
+            new_threads.push(Thread {
+                id: new_id("t"),
+                anchor_id,
+                status: ThreadStatus::Open,
+                comments: vec![comment],
                 extra: Extra::new(),
-            };
-            let entry = Entry::new(proposal.id.clone(), opts.turn_id.clone(), vec![s]);
-            filed.push(Filed {
-                sidecar_id: proposal.id.clone(),
-                proposal_id: entry.proposal.id.clone(),
             });
-            entries.push(entry);
-            records.push((range, proposal, anchor));
         }
-        // The sidecar proposals and their ledger entries in one transaction.
-        crate::ledger::keep_revision(self.store.workspace().root(), &bytes);
+        if entries.is_empty() {
+            // Threads alone: the sidecar's own read-modify-write.
+            self.update(|a| {
+                for (_, anchor_id, anchor) in &anchors {
+                    a.anchors.insert(anchor_id.clone(), anchor.clone());
+                }
+                a.threads.extend(new_threads.iter().cloned());
+                Ok(())
+            })?;
+        } else {
+            self.file_in_txn(&bytes, &anchors, &new_proposals, &new_threads, &entries)?;
+        }
+        for (range, anchor_id, _) in anchors {
+            self.tracked.insert(anchor_id, range);
+        }
+        Ok((filed, new_threads.into_iter().map(|t| t.id).collect()))
+    }
+
+    /// The proposals (with their ledger entries) and threads of a batch, in
+    /// one transaction over the sidecar and the pending file.
+    fn file_in_txn(
+        &mut self,
+        bytes: &[u8],
+        anchors: &[(CharRange, String, Anchor)],
+        new_proposals: &[Proposal],
+        new_threads: &[Thread],
+        entries: &[Entry],
+    ) -> Result<()> {
+        crate::ledger::keep_revision(self.store.workspace().root(), bytes);
         let mut attempt = 0;
         let written = loop {
             attempt += 1;
@@ -133,10 +210,11 @@ impl Session {
                 .store
                 .drop_decided(&self.doc_path, &mut after, &[], sidecar_bytes.as_deref());
             self.warnings.extend(dropped);
-            for (_, p, anchor) in &records {
-                after.anchors.insert(p.anchor_id.clone(), anchor.clone());
-                after.proposals.push(p.clone());
+            for (_, anchor_id, anchor) in anchors {
+                after.anchors.insert(anchor_id.clone(), anchor.clone());
             }
+            after.proposals.extend(new_proposals.iter().cloned());
+            after.threads.extend(new_threads.iter().cloned());
             let mut txn = Txn::new("propose", &self.doc_path);
             txn.sidecar = Some((sidecar_bytes, after.clone()));
             match self.ledger.pending_with_bytes(&self.doc_path) {
@@ -164,10 +242,7 @@ impl Session {
         };
         self.sidecar_problem = None;
         self.adopt(written);
-        for (range, p, _) in records {
-            self.tracked.insert(p.anchor_id, range);
-        }
-        Ok(filed)
+        Ok(())
     }
 
     /// [`Session::propose`] through the contract: the edit becomes a one-member

@@ -1,8 +1,9 @@
 //! Claude as an editor, for every client: a **review pass** over a document
 //! (or part of it) that files Claude's comments as threads and its edits as
 //! pending proposals, and **a question in a thread** that Claude answers
-//! with a reply (and edits) — one turn each, filed item by item as the
-//! answer streams in ([`cowriting_producers::pass`]).
+//! with a reply (and edits) — one turn each, filed as the answer streams in
+//! ([`cowriting_producers::pass`]): an item as it comes, items read together
+//! in one write ([`drive`]).
 //!
 //! Each item is placed on the text Claude was shown — the turn's copy —
 //! ([`cowriting_producers::review::place`]), then carried to the text as it
@@ -23,14 +24,18 @@ use super::*;
 use cowriting_core::changeset::{ChangeSet, RangeAssoc};
 use cowriting_core::contract::{sha256_hex, Producer as ContractProducer, Source};
 use cowriting_core::model::Extra;
+use cowriting_core::model::{AuthorKind, Provenance};
 use cowriting_producers::pass::{self, Event};
 use cowriting_producers::review::{self, Ask, Item, Remembered, ReviewRequest, ThreadRequest};
 use cowriting_workspace::error::ErrorInfo;
 use cowriting_workspace::identity::author_for;
+use cowriting_workspace::session::{NewProposals, NewThread};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::HashMap;
 use std::ops::Range;
+use std::time::{Duration, Instant};
 
 /// An item that was not filed: its line in Claude's answer and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
@@ -223,108 +228,183 @@ impl Turn {
         e
     }
 
-    /// File `item` (line `line` of the answer to part `part`, 1-based, made
-    /// by `by`) in `s`, whose text is the turn's copy changed by `change`
-    /// (`None`: unchanged). The item is placed in the part Claude was shown
-    /// when it wrote it. An error is the disk's or the sidecar's; an item
-    /// that cannot be placed is [`Landed::Skipped`]; a reply is kept for
-    /// [`Turn::finish`] (`None`).
-    pub fn file(
+    /// File `items` — each `(line, part, item, by)`: line `line` of the answer
+    /// to part `part`, 1-based, made by `by` — in `s`, whose text is the
+    /// turn's copy changed by `change` (`None`: unchanged), as **one** write
+    /// ([`Session::file_batch`]): a burst of items costs one rewrite of the
+    /// sidecar, not one per item. Each item is placed in the part Claude was
+    /// shown when it wrote it. Returns what each item became, in order; an
+    /// item that cannot be placed is [`Landed::Skipped`]; a reply is kept for
+    /// [`Turn::finish`] (`None`). An error is the disk's or the sidecar's,
+    /// and then nothing of the batch is filed.
+    pub fn file_all(
         &mut self,
         s: &mut Session,
         change: Option<&ChangeSet>,
-        line: usize,
-        part: usize,
-        item: Item,
-        by: &ContractProducer,
-    ) -> Result<Option<Landed>> {
-        let line = line as u32;
-        let skip = |reason: String| Ok(Some(Landed::Skipped(SkippedItem { line, reason })));
-        let (quote, occurrence, loose) = match &item {
-            Item::Comment {
-                quote, occurrence, ..
-            } => (quote, *occurrence, true),
-            Item::Edit {
-                quote, occurrence, ..
-            } => (quote, *occurrence, false),
-            Item::Reply { body } => {
-                // Kept for the end of the answer (it names the edits).
-                self.reply = Some((line, body.clone()));
-                return Ok(None);
-            }
-        };
-        let at = match self.parts.place(&self.snapshot, part, quote, occurrence, loose) {
-            None => return skip(format!("part {part} was never asked for")),
-            Some(Err(why)) => return skip(why.to_string()),
-            Some(Ok(at)) => at,
-        };
-        let shown = self.snapshot[at.bytes].to_owned();
-        let range = CharRange::new(at.chars.start, at.chars.end);
-        let now = match change {
-            None => Some(range),
-            Some(c) => c.map_range(range, RangeAssoc::Exclusive),
-        };
-        let Some(now) = now.filter(|r| s.document().slice(*r) == shown) else {
-            return skip("the text it is about was edited while Claude was answering".into());
-        };
-        let author = author_for(by);
-        match item {
-            Item::Comment { body, .. } => {
-                let id = s.new_thread_as(now, &body, author, self.extra())?;
-                Ok(Some(Landed::Thread { thread: id }))
-            }
-            Item::Edit {
-                replacement, reason, ..
-            } => {
-                let bytes = s.contract_bytes();
-                let source = Source::of(&self.doc_id, &bytes);
-                debug_assert_eq!(source.sha256, sha256_hex(&bytes));
-                let reason = reason
-                    .or_else(|| self.instruction.clone())
-                    .unwrap_or_else(|| match self.ask {
-                        Ask::Review => "Claude's review".into(),
-                        Ask::Thread => "Claude's answer in the thread".into(),
-                    });
-                let req = cowriting_producers::Request {
-                    doc_id: &self.doc_id,
-                    bytes: &bytes,
-                    selection: Some(s.file_range_of(now)),
-                    instruction: Some(&reason),
-                };
-                let mut suggestions = cowriting_producers::claude::hunks(&req, &replacement, by, &source)?;
-                if suggestions.is_empty() {
-                    return skip("the edit changes nothing".into());
-                }
-                // The same edit already pending from Claude (an earlier pass) is not filed twice.
-                let mut already = Vec::new();
-                suggestions.retain(|g| {
-                    let same = s
-                        .char_range_of(g.span)
-                        .ok()
-                        .and_then(|r| s.pending_overlaps(r, &g.replacement, &author).identical);
-                    already.extend(same.clone());
-                    same.is_none()
-                });
-                if suggestions.is_empty() {
-                    return skip(format!(
-                        "the same edit is already pending ({})",
-                        already.join(", ")
-                    ));
-                }
-                let filed = s.file_suggestions(
-                    &suggestions,
-                    ProposeOptions {
-                        author,
-                        turn_id: Some(self.turn_id.clone()),
-                        instruction: self.instruction.clone(),
-                    },
-                )?;
-                let ids: Vec<String> = filed.into_iter().map(|f| f.sidecar_id).collect();
-                self.filed_edits.push((shown, replacement));
-                Ok(Some(Landed::Proposals { proposals: ids }))
-            }
-            Item::Reply { .. } => unreachable!("replies return above"),
+        items: Vec<(usize, usize, Item, ContractProducer)>,
+    ) -> Result<Vec<Option<Landed>>> {
+        enum Slot {
+            Kept,
+            Done(Landed),
+            Thread(usize),
+            Edit(usize, String, String),
         }
+        let mut slots = Vec::with_capacity(items.len());
+        let mut threads = Vec::new();
+        let mut edits: Vec<NewProposals> = Vec::new();
+        // What is pending (an earlier pass) and what this batch proposes, so
+        // an edit is never filed twice: (range, replacement, author kind and id).
+        type Key = (CharRange, String, AuthorKind, String);
+        let key = |r: CharRange, replacement: &str, who: &Provenance| -> Key {
+            (r, replacement.to_owned(), who.kind.clone(), who.id.clone())
+        };
+        let mut known: HashMap<Key, String> = HashMap::new();
+        for (r, p) in s.pending_ranges() {
+            known
+                .entry(key(r, &p.replacement, &p.author))
+                .or_insert_with(|| p.id.clone());
+        }
+        // The text as it is (one copy and hash for the whole batch).
+        let bytes = s.contract_bytes();
+        let source = Source::of(&self.doc_id, &bytes);
+        debug_assert_eq!(source.sha256, sha256_hex(&bytes));
+        for (line, part, item, by) in items {
+            let line = line as u32;
+            let skip = |reason: String| Slot::Done(Landed::Skipped(SkippedItem { line, reason }));
+            let (quote, occurrence, loose) = match &item {
+                Item::Comment {
+                    quote, occurrence, ..
+                } => (quote, *occurrence, true),
+                Item::Edit {
+                    quote, occurrence, ..
+                } => (quote, *occurrence, false),
+                Item::Reply { body } => {
+                    // Kept for the end of the answer (it names the edits).
+                    self.reply = Some((line, body.clone()));
+                    slots.push(Slot::Kept);
+                    continue;
+                }
+            };
+            let at = match self.parts.place(&self.snapshot, part, quote, occurrence, loose) {
+                None => {
+                    slots.push(skip(format!("part {part} was never asked for")));
+                    continue;
+                }
+                Some(Err(why)) => {
+                    slots.push(skip(why.to_string()));
+                    continue;
+                }
+                Some(Ok(at)) => at,
+            };
+            let shown = self.snapshot[at.bytes].to_owned();
+            let range = CharRange::new(at.chars.start, at.chars.end);
+            let now = match change {
+                None => Some(range),
+                Some(c) => c.map_range(range, RangeAssoc::Exclusive),
+            };
+            let Some(now) = now.filter(|r| s.document().slice(*r) == shown) else {
+                slots.push(skip(
+                    "the text it is about was edited while Claude was answering".into(),
+                ));
+                continue;
+            };
+            let author = author_for(&by);
+            match item {
+                Item::Comment { body, .. } => {
+                    threads.push(NewThread {
+                        range: now,
+                        body,
+                        author,
+                        extra: self.extra(),
+                    });
+                    slots.push(Slot::Thread(threads.len() - 1));
+                }
+                Item::Edit {
+                    replacement, reason, ..
+                } => {
+                    let reason =
+                        reason
+                            .or_else(|| self.instruction.clone())
+                            .unwrap_or_else(|| match self.ask {
+                                Ask::Review => "Claude's review".into(),
+                                Ask::Thread => "Claude's answer in the thread".into(),
+                            });
+                    let req = cowriting_producers::Request {
+                        doc_id: &self.doc_id,
+                        bytes: &bytes,
+                        selection: Some(s.file_range_of(now)),
+                        instruction: Some(&reason),
+                    };
+                    let mut suggestions =
+                        cowriting_producers::claude::hunks(&req, &replacement, &by, &source)?;
+                    if suggestions.is_empty() {
+                        slots.push(skip("the edit changes nothing".into()));
+                        continue;
+                    }
+                    // The same edit already pending from Claude (an earlier
+                    // pass, or earlier in this answer) is not filed twice.
+                    let mut already = Vec::new();
+                    let mut keys = Vec::new();
+                    suggestions.retain(|g| {
+                        let Ok(r) = s.char_range_of(g.span) else {
+                            return true;
+                        };
+                        let k = key(r, &g.replacement, &author);
+                        if let Some(id) = known.get(&k) {
+                            already.push(id.clone());
+                            return false;
+                        }
+                        keys.push(k);
+                        true
+                    });
+                    if suggestions.is_empty() {
+                        slots.push(skip(format!(
+                            "the same edit is already pending ({})",
+                            already.join(", ")
+                        )));
+                        continue;
+                    }
+                    for k in keys {
+                        known.insert(k, "earlier in this answer".into());
+                    }
+                    edits.push(NewProposals {
+                        suggestions,
+                        opts: ProposeOptions {
+                            author,
+                            turn_id: Some(self.turn_id.clone()),
+                            instruction: self.instruction.clone(),
+                        },
+                    });
+                    slots.push(Slot::Edit(edits.len() - 1, shown, replacement));
+                }
+                Item::Reply { .. } => unreachable!("replies continue above"),
+            }
+        }
+        let (filed, thread_ids) = if edits.is_empty() && threads.is_empty() {
+            (Vec::new(), Vec::new())
+        } else {
+            s.file_batch(&edits, &threads)?
+        };
+        let mut filed: Vec<Option<Vec<String>>> = filed
+            .into_iter()
+            .map(|g| Some(g.into_iter().map(|f| f.sidecar_id).collect()))
+            .collect();
+        Ok(slots
+            .into_iter()
+            .map(|slot| match slot {
+                Slot::Kept => None,
+                Slot::Done(landed) => Some(landed),
+                Slot::Thread(i) => Some(Landed::Thread {
+                    thread: thread_ids[i].clone(),
+                }),
+                Slot::Edit(i, shown, replacement) => {
+                    self.filed_edits.push((shown, replacement));
+                    Some(Landed::Proposals {
+                        proposals: filed[i].take().expect("each group once"),
+                    })
+                }
+            })
+            .collect())
     }
 
     /// At the end of a thread's answer: post the reply it kept, naming the
@@ -482,12 +562,37 @@ impl Ops {
 /// and the change from the turn's copy to its text (`None`: unchanged).
 pub type InSession<'a> = dyn FnMut(&mut Session, Option<&ChangeSet>) -> Result<()> + 'a;
 
+/// Items that arrive within this long of the last filing wait, and are filed
+/// with what follows them in one write; an item that comes later is filed at
+/// once. So Claude's items appear as it writes them, and a burst (an answer
+/// read all at once) costs a few writes, not one rewrite of the growing
+/// sidecar per item.
+const FILE_GAP: Duration = Duration::from_millis(100);
+
+/// …and at least this many times as long as the last filing took: filing
+/// takes at most a fifth of a pass's time however large the sidecar grows,
+/// so a pass stays linear in its items.
+const FILE_GAP_PER_COST: u32 = 4;
+
+/// When what waits may be filed: [`FILE_GAP`] and [`FILE_GAP_PER_COST`]
+/// since the last filing ended (`filed`: when, and how long it took).
+fn may_file(filed: Option<(Instant, Duration)>) -> bool {
+    filed.is_none_or(|(at, took)| at.elapsed() >= FILE_GAP.max(took * FILE_GAP_PER_COST))
+}
+
+/// An item (or a line that is none) read and not yet filed.
+enum Waiting {
+    Item(usize, usize, Item, ContractProducer),
+    Invalid(SkippedItem),
+}
+
 /// Run `turn` for a client: Claude is asked, and each item filed as it
 /// arrives in the session `in_session` gives (with the turn's copy; the
 /// app's open session and its tracked change, or a session on the files and
-/// a diff); `progress` is told of each part (no item) and of what each item
-/// became. At the end a thread's kept reply is posted. Cancel, a failure or
-/// silence keeps what was filed: the answer says why it stopped
+/// a diff) — items read together filed together ([`FILE_GAP`]); `progress`
+/// is told of each part (no item) and of what each item became. At the end
+/// a thread's kept reply is posted. Cancel, a failure or silence keeps what
+/// was filed and what was read before it: the answer says why it stopped
 /// (`stopped`); it is an error only when nothing was filed.
 pub fn drive(
     mut turn: Turn,
@@ -504,6 +609,8 @@ pub fn drive(
     let snapshot = turn.snapshot.clone();
     let mut last_by = None;
     let mut part = 0u32;
+    let mut waiting = Vec::new();
+    let mut filed: Option<(Instant, Duration)> = None;
     let ran = pass::run(
         &cfg.claude,
         api_key.as_deref(),
@@ -513,18 +620,29 @@ pub fn drive(
         &mut |e| {
             match e {
                 Event::Part { index, count } => {
+                    if !waiting.is_empty() && may_file(filed) {
+                        let started = Instant::now();
+                        file_waiting(
+                            &mut turn,
+                            &mut waiting,
+                            &snapshot,
+                            &mut out,
+                            part,
+                            in_session,
+                            progress,
+                        )?;
+                        filed = Some((Instant::now(), started.elapsed()));
+                    }
                     part = index as u32;
                     out.parts = count as u32;
                     progress(&out, part, None);
                 }
                 Event::Invalid { line, reason } => {
                     out.items += 1;
-                    let landed = Landed::Skipped(SkippedItem {
+                    waiting.push(Waiting::Invalid(SkippedItem {
                         line: line as u32,
                         reason: format!("not an item: {reason}"),
-                    });
-                    out.add(&landed);
-                    progress(&out, part, Some(&landed));
+                    }));
                 }
                 Event::Item {
                     line,
@@ -534,22 +652,42 @@ pub fn drive(
                 } => {
                     out.items += 1;
                     last_by = Some(by.clone());
-                    let mut landed = None;
-                    let mut item = Some(item);
-                    in_session(&snapshot, &mut |s, change| {
-                        landed = turn.file(s, change, line, in_part, item.take().expect("filed once"), by)?;
-                        out.warnings.extend(s.take_warnings());
-                        Ok(())
-                    })?;
-                    if let Some(landed) = landed {
-                        out.add(&landed);
-                        progress(&out, part, Some(&landed));
+                    waiting.push(Waiting::Item(line, in_part, item, by.clone()));
+                }
+                Event::Drained => {
+                    if !waiting.is_empty() && may_file(filed) {
+                        let started = Instant::now();
+                        file_waiting(
+                            &mut turn,
+                            &mut waiting,
+                            &snapshot,
+                            &mut out,
+                            part,
+                            in_session,
+                            progress,
+                        )?;
+                        filed = Some((Instant::now(), started.elapsed()));
                     }
                 }
             }
             Ok(())
         },
     );
+    // What was read and waits is filed, whatever stopped the pass (a
+    // filing error counts when the pass had none of its own).
+    let flushed = file_waiting(
+        &mut turn,
+        &mut waiting,
+        &snapshot,
+        &mut out,
+        part,
+        in_session,
+        progress,
+    );
+    let ran = match (ran, flushed) {
+        (Ok(end), Ok(())) => Ok(end),
+        (Ok(_), Err(e)) | (Err(e), _) => Err(e),
+    };
     let (by, ran) = match ran {
         Ok(end) => {
             out.model = end.model;
@@ -576,6 +714,53 @@ pub fn drive(
             Ok(out)
         }
     }
+}
+
+/// File what waits, in one session and one write ([`Turn::file_all`]),
+/// and tell `progress` of each, in the order they were read.
+fn file_waiting(
+    turn: &mut Turn,
+    waiting: &mut Vec<Waiting>,
+    snapshot: &str,
+    out: &mut ReviewOut,
+    part: u32,
+    in_session: &mut dyn FnMut(&str, &mut InSession) -> Result<()>,
+    progress: &mut dyn FnMut(&ReviewOut, u32, Option<&Landed>),
+) -> Result<()> {
+    if waiting.is_empty() {
+        return Ok(());
+    }
+    let mut order = Vec::with_capacity(waiting.len());
+    let mut batch = Vec::new();
+    for w in waiting.drain(..) {
+        match w {
+            Waiting::Invalid(skipped) => order.push(Some(skipped)),
+            Waiting::Item(line, in_part, item, by) => {
+                order.push(None);
+                batch.push((line, in_part, item, by));
+            }
+        }
+    }
+    let mut results = Vec::new();
+    if !batch.is_empty() {
+        in_session(snapshot, &mut |s, change| {
+            results = turn.file_all(s, change, std::mem::take(&mut batch))?;
+            out.warnings.extend(s.take_warnings());
+            Ok(())
+        })?;
+    }
+    let mut results = results.into_iter();
+    for o in order {
+        let landed = match o {
+            Some(skipped) => Some(Landed::Skipped(skipped)),
+            None => results.next().flatten(),
+        };
+        if let Some(landed) = landed {
+            out.add(&landed);
+            progress(out, part, Some(&landed));
+        }
+    }
+    Ok(())
 }
 
 /// Why a pass stopped early, said for a pass that filed something.
