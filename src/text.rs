@@ -373,7 +373,7 @@ pub(crate) fn proposals_text(d: &views::DocProposals) -> String {
                 .map(|h| format!("{} {}", h.code_point, h.name))
                 .collect();
             out.push_str(&format!(
-                "    hidden: inserts {} (invisible or reordering the text); accept asks for --confirm-hidden\n",
+                "    hidden: inserts {} (invisible, reordering the text, or passing for Latin letters); accept asks for --confirm-hidden\n",
                 which.join(", ")
             ));
         }

@@ -4,7 +4,8 @@
 //! is flagged with their code points in every client's answer, and its accept is
 //! refused (`needs_confirmation`, exit 3) until the writer confirms, through the
 //! real `cowriting` binary. Producers' text is never altered: what is confirmed
-//! is exactly what is inserted.
+//! is exactly what is inserted. The same holds for letters of other scripts that
+//! pass for Latin ones where they land (a Cyrillic `о` in "repоrt").
 
 mod common;
 use common::Ws;
@@ -94,4 +95,75 @@ fn a_new_name_refuses_every_hidden_character_the_views_flag() {
         let name = format!("report{c}4pm.md");
         ws.fails(&["new", &name], 2);
     }
+}
+
+#[test]
+fn a_letter_passing_for_latin_is_flagged_where_it_lands_and_accept_asks_first() {
+    let ws = ws();
+    // A Cyrillic о inside a Latin word.
+    let id = ws.propose("notes.md", "report", "rep\u{043E}rt");
+    let list = ws.proposals("notes.md");
+    let hidden = list[0]["hidden"].as_array().unwrap();
+    assert_eq!(hidden.len(), 1, "{list:?}");
+    assert_eq!(hidden[0]["codePoint"], "U+043E");
+    assert_eq!(hidden[0]["name"], "CYRILLIC SMALL LETTER O, looks like Latin o");
+    let text = ws.ok(&["proposals", "notes.md"]);
+    assert!(
+        text.contains("hidden: inserts U+043E CYRILLIC SMALL LETTER O"),
+        "{text}"
+    );
+    let before = ws.snapshot();
+    ws.fails(&["accept", "notes.md", &id], 3);
+    assert_eq!(ws.snapshot(), before, "a refused accept changes nothing");
+    ws.ok(&["accept", "notes.md", &id, "--confirm-hidden"]);
+    assert_eq!(
+        ws.read("notes.md"),
+        "# Report\n\nThe rep\u{043E}rt is due at 4pm.\n"
+    );
+
+    // A word of Cyrillic look-alikes only ("сору", reading "copy") in a Latin
+    // line is flagged there; a Russian word is Russian.
+    let posing = ws.propose("notes.md", "4pm", "\u{0441}\u{043E}\u{0440}\u{0443}");
+    let russian = ws.propose("notes.md", "due", "\u{043C}\u{0438}\u{0440}");
+    let list = ws.proposals("notes.md");
+    let of = |id: &str| {
+        list.iter().find(|p| p["id"] == id).unwrap()["hidden"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["count"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(of(&posing), 4, "{list:?}");
+    assert_eq!(of(&russian), 0, "{list:?}");
+}
+
+#[test]
+fn prose_in_greek_cyrillic_and_armenian_is_not_flagged() {
+    let ws = Ws::new();
+    ws.write(
+        "mixed.md",
+        "# Notes\n\nA line.\n\nПривет, мир.\n\nΚαλημέρα.\n\nԲարև.\n",
+    );
+    for (target, replacement) in [
+        ("Привет, мир.", "Привет, дорогой мир: сор и пыль."),
+        ("Καλημέρα.", "Καλημέρα, κόσμε, ο φίλος."),
+        ("Բարև.", "Բարև ձեզ, հայերեն."),
+    ] {
+        ws.propose("mixed.md", target, replacement);
+    }
+    for p in ws.proposals("mixed.md") {
+        assert_eq!(p["hidden"], serde_json::json!([]), "{p}");
+        ws.ok(&["accept", "mixed.md", p["id"].as_str().unwrap()]);
+    }
+}
+
+#[test]
+fn a_new_name_refuses_letters_passing_for_latin_and_keeps_other_scripts() {
+    let ws = ws();
+    let err = ws.fails(&["new", "p\u{0430}ypal.md"], 2);
+    assert!(err.contains("U+0430 CYRILLIC SMALL LETTER A"), "{err}");
+    ws.fails(&["new", "\u{039F}K.md"], 2);
+    ws.ok(&["new", "привет.md"]);
+    ws.ok(&["new", "Καλημέρα.md"]);
 }

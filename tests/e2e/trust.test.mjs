@@ -47,6 +47,7 @@ const { env: ENV } = testHome({ env: { COWRITING_OPENER: opener }, enabled: [] }
 const { withApp } = fileDriver(ENV);
 const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
 const RLO = "\u202E";
+const CYR_A = "\u0430";
 
 function hostileWorkspace() {
   const ws = tempDir("cowriting-e2e-hostile-");
@@ -58,6 +59,10 @@ function hostileWorkspace() {
   );
   mkdirSync(join(ws, "sub"));
   writeFileSync(join(ws, "sub", "zz.md"), "Z\n");
+  // Letters that pass for Latin ones: a Cyrillic "а" in the name and the text,
+  // and a proposal that would slip two into a word.
+  writeFileSync(join(ws, `p${CYR_A}ypal.md`), `# Payments\n\nPay at p${CYR_A}ypal.com. Send it to the account.\n`);
+  cli(ENV, ws, "propose", `p${CYR_A}ypal.md`, "--find", "account", "--replace", `${CYR_A}\u0441count`, "--model", "m");
   cli(ENV, ws, "propose", "notes.md", "--find", "due at noon", "--replace", `due at ${RLO}mp4${"\u202C"} sharp`, "--model", "m");
   cli(
     ENV,
@@ -113,6 +118,17 @@ test("a stranger's workspace: hidden characters shown, accept asks, the window s
     await until(async () => (await active(b)) === `report${RLO}4pm.md`, "the spoofed document open");
     assert.ok((await texts(b, ".tab.active .tab-name")).includes("report⟨U+202E⟩4pm.md"));
     await until(async () => (await b.getTitle()).includes("report⟨U+202E⟩4pm.md"), async () => `the title: ${await b.getTitle()}`);
+
+    // Look-alikes: the name outlined in the tree, written out in the title; in
+    // the text outlined; the proposal that would insert them flagged, named.
+    const looks = await texts(b, ".tree-item .lookalike-char");
+    assert.ok(looks.includes(CYR_A), `the tree marks the Cyrillic a: ${looks}`);
+    await click(b, `.tree-item[data-path="p${CYR_A}ypal.md"]`);
+    await until(async () => (await active(b)) === `p${CYR_A}ypal.md`, "the look-alike document open");
+    await until(async () => (await b.getTitle()).includes("p⟨U+0430⟩ypal.md"), async () => `the title: ${await b.getTitle()}`);
+    await until(async () => (await texts(b, ".cm-content .cm-lookalike")).includes(CYR_A), "the look-alike outlined in the text");
+    await until(async () => (await texts(b, ".card .hidden-flag")).includes("U+0430 U+0441"), async () => `the card: ${await texts(b, ".card")}`);
+    await shot(b, "trust-lookalike");
 
     // notes.md: the heading's override in the text and the outline; the proposal flagged.
     await click(b, '.tree-item[data-path="notes.md"]');

@@ -29,6 +29,7 @@ import { reflow } from "./extensions/reflow";
 import { reviewDecorations, threadClicks, type ProposalActions } from "./extensions/review-decorations";
 import { reviewState } from "./extensions/review-field";
 import { spelling, type SpellingHandlers } from "./extensions/spelling";
+import { lookalikeMarks } from "./extensions/lookalike";
 
 export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   focusThread(id: string): void;
@@ -74,6 +75,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
         return el;
       },
     }),
+    lookalikeMarks,
     EditorView.lineWrapping,
     // The text's accessible name: the document, as a screen reader announces the field.
     EditorView.contentAttributes.of(() => ({ "aria-label": `${visibleText(docName(handlers.path()))} — text` })),

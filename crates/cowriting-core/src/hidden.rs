@@ -10,6 +10,10 @@
 //!
 //! Zero-width joiner and non-joiner (U+200C, U+200D) are left out: Persian,
 //! the Indic scripts and emoji sequences need them in ordinary prose.
+//!
+//! Visible letters that pass for Latin ones in their context (a Cyrillic `а`
+//! in `pаypal`, [`crate::lookalike`]) are flagged with them where a text is
+//! judged as a whole ([`hidden_chars`], [`visible`]), not by [`is_hidden`].
 
 use serde::Serialize;
 
@@ -77,18 +81,43 @@ pub struct HiddenChar {
     pub count: u32,
 }
 
-/// The hidden characters in `text`, each once, in the order first met.
+/// The hidden characters in `text`, each once, in the order first met —
+/// with the letters that pass for Latin ones there
+/// ([`crate::lookalike::flagged`]: named "CYRILLIC SMALL LETTER A, looks
+/// like Latin a"), which a reader also does not see for what they are.
 pub fn hidden_chars(text: &str) -> Vec<HiddenChar> {
+    hidden_chars_in("", text, "")
+}
+
+/// [`hidden_chars`] of `text` as it reads between `before` and `after` (a
+/// replacement in its line: a Cyrillic `а` inserted into `pypal` makes a
+/// mixed word only there); only characters of `text` are counted.
+pub fn hidden_chars_in(before: &str, text: &str, after: &str) -> Vec<HiddenChar> {
+    let whole;
+    let (joined, from) = if before.is_empty() && after.is_empty() {
+        (text, 0)
+    } else {
+        whole = format!("{before}{text}{after}");
+        (whole.as_str(), before.len())
+    };
+    let looks = crate::lookalike::flagged(joined);
     let mut out: Vec<(char, HiddenChar)> = Vec::new();
-    for c in text.chars() {
-        let Some(n) = name(c) else { continue };
+    for (i, c) in text.char_indices() {
+        let name = match name(c) {
+            Some(n) => n.to_owned(),
+            None if looks.binary_search(&(from + i)).is_ok() => {
+                let (like, n) = crate::lookalike::lookalike(c).expect("flagged look-alikes are in the table");
+                format!("{n}, looks like Latin {like}")
+            }
+            None => continue,
+        };
         match out.iter_mut().find(|(k, _)| *k == c) {
             Some((_, h)) => h.count += 1,
             None => out.push((
                 c,
                 HiddenChar {
                     code_point: code_point(c),
-                    name: n.to_owned(),
+                    name,
                     count: 1,
                 },
             )),
@@ -102,15 +131,17 @@ pub fn code_point(c: char) -> String {
     format!("U+{:04X}", c as u32)
 }
 
-/// `text` with each hidden character written out as `<U+202E>`: for a
-/// terminal, a log line or a window title, where it cannot be styled.
+/// `text` with each hidden character, and each letter passing for a Latin
+/// one, written out as `<U+202E>`: for a terminal, a log line or a window
+/// title, where it cannot be styled.
 pub fn visible(text: &str) -> String {
-    if !text.chars().any(is_hidden) {
+    let looks = crate::lookalike::flagged(text);
+    if looks.is_empty() && !text.chars().any(is_hidden) {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_hidden(c) {
+    for (i, c) in text.char_indices() {
+        if is_hidden(c) || looks.binary_search(&i).is_ok() {
             out.push('<');
             out.push_str(&code_point(c));
             out.push('>');
@@ -158,6 +189,19 @@ mod tests {
         ] {
             assert!(hidden_chars(text).is_empty(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_letter_passing_for_latin_is_named_in_its_context() {
+        let found = hidden_chars("p\u{0430}ypal");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].code_point, "U+0430");
+        assert_eq!(found[0].name, "CYRILLIC SMALL LETTER A, looks like Latin a");
+        // Alone it is a Russian word; inserted into a Latin one it is not.
+        assert!(hidden_chars("\u{0430}").is_empty());
+        assert_eq!(hidden_chars_in("p", "\u{0430}", "ypal and more").len(), 1);
+        assert!(hidden_chars_in("Привет ", "\u{0430}", " мир").is_empty());
+        assert_eq!(visible("p\u{0430}ypal.md"), "p<U+0430>ypal.md");
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! | [`document`] | a document's text (a rope) and unit conversions |
 //! | [`diff`] | word diffs of a target and its replacement |
 //! | [`hidden`] | characters a reader cannot see or that reorder text (bidi controls, zero-width) |
+//! | [`lookalike`] | letters of other scripts that pass for Latin ones in their context (a Cyrillic `а` in `pаypal`) |
 //! | [`merge`] | three-way merge of prose: the writer's text and the file's, by sentence |
 //! | [`anchor`] | fingerprints and finding their text again, never by a guess |
 //! | [`attribution`] | who wrote each span of the text |
@@ -32,6 +33,7 @@ pub mod diff;
 pub mod document;
 pub mod hidden;
 pub mod history;
+pub mod lookalike;
 pub mod merge;
 pub mod model;
 mod model_serde;

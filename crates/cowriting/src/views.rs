@@ -11,7 +11,7 @@
 
 use cowriting_core::diff::DiffPart;
 use cowriting_core::document::Document;
-use cowriting_core::hidden::{hidden_chars, HiddenChar};
+use cowriting_core::hidden::HiddenChar;
 use cowriting_core::model::{AuthorKind, Provenance, ThreadStatus};
 use cowriting_core::offset::CharRange;
 use cowriting_workspace::error::ErrorInfo;
@@ -434,9 +434,10 @@ pub fn proposals(s: &Session, unit: Unit) -> Vec<ProposalDto> {
         .into_iter()
         .map(|v| {
             let at = place(d, unit, v.range);
+            let hidden = s.hidden_in(&v.proposal.replacement, v.range);
             let p = v.proposal;
             ProposalDto {
-                hidden: hidden_chars(&p.replacement),
+                hidden,
                 contract: contracts.get(&p.id).cloned(),
                 id: p.id,
                 state: v.state,

@@ -1,5 +1,6 @@
-// Accept asks once before it inserts characters a reader cannot see or that
-// reorder the text around them (`ProposalDto.hidden`, found by the core): the
+// Accept asks once before it inserts characters a reader cannot see, that
+// reorder the text around them, or that pass for Latin letters where they land
+// (a Cyrillic "а" in "pаypal") (`ProposalDto.hidden`, found by the core): the
 // question names them by code point; a yes is told to the core, which refuses
 // such an accept otherwise (`needs_confirmation`).
 import type { App } from "../main";
@@ -14,7 +15,7 @@ export function hiddenQuestion(proposals: ProposalDto[]): string | null {
   const names = new Map<string, string>();
   for (const p of flagged) for (const c of p.hidden) names.set(c.codePoint, `${c.codePoint} ${c.name}`);
   const which = flagged.length === 1 ? "This proposal inserts" : `${flagged.length} of these proposals insert`;
-  return `${which} characters you cannot see, or that reorder the text around them: ${[...names.values()].join(", ")}. The text may not read as shown. Accept anyway?`;
+  return `${which} characters you cannot see, that reorder the text around them, or that pass for other letters: ${[...names.values()].join(", ")}. The text may not read as shown. Accept anyway?`;
 }
 
 /** Ask before accepting `proposals` of `path` when any would insert hidden characters; true to go on. */
@@ -37,6 +38,6 @@ export function hiddenFlag(p: ProposalDto): HTMLElement | null {
   const el = document.createElement("span");
   el.className = "hidden-flag";
   el.textContent = `⚠ hidden ${p.hidden.map((c) => c.codePoint).join(" ")}`;
-  el.title = `Accept would insert characters you cannot see, or that reorder the text: ${p.hidden.map((c) => `${c.codePoint} ${c.name}`).join(", ")}. Accept asks first.`;
+  el.title = `Accept would insert characters you cannot see, that reorder the text, or that pass for other letters: ${p.hidden.map((c) => `${c.codePoint} ${c.name}`).join(", ")}. Accept asks first.`;
   return el;
 }

@@ -68,6 +68,15 @@ fn check_segment(raw: &str, seg: &str) -> Result<()> {
     if seg.chars().any(hostile) {
         return bad("a name cannot hold line breaks, tabs, separators or other invisible control characters");
     }
+    if let Some(&i) = cowriting_core::lookalike::flagged(seg).first() {
+        let c = seg[i..].chars().next().expect("a char at a flagged offset");
+        let (like, name) =
+            cowriting_core::lookalike::lookalike(c).expect("flagged look-alikes are in the table");
+        return bad(&format!(
+            "a name cannot mix letters that pass for Latin ones into Latin words ({} {name}, which reads as {like:?})",
+            cowriting_core::hidden::code_point(c)
+        ));
+    }
     if seg.starts_with('.') {
         return bad("a name starting with '.' is hidden and would not be listed");
     }

@@ -282,7 +282,7 @@ impl Session {
         };
         let p = view.proposal;
         if with.is_none_or(|w| w == p.replacement) {
-            self.check_confirmed(&p.id, &p.replacement)?;
+            self.check_confirmed(&p.id, &p.replacement, Some(range))?;
         }
         // Before application the contract record must hold (or be migrated
         // explicitly); a member whose text is gone is a stale-span conflict.
@@ -319,12 +319,38 @@ impl Session {
         self.confirmed_hidden.extend(ids.into_iter().map(Into::into));
     }
 
+    /// The characters of `replacement`, put in place of `range`, that a
+    /// reader cannot see, that reorder the text, or that pass for Latin
+    /// letters in the line it lands in ([`cowriting_core::hidden::hidden_chars_in`]).
+    pub fn hidden_in(
+        &self,
+        replacement: &str,
+        range: Option<CharRange>,
+    ) -> Vec<cowriting_core::hidden::HiddenChar> {
+        let Some(r) = range.filter(|r| r.end.0 <= self.doc.len_chars()) else {
+            return cowriting_core::hidden::hidden_chars(replacement);
+        };
+        // Its line, up to 200 chars either side.
+        const SIDE: usize = 200;
+        let rope = self.doc.rope();
+        let from = r.start.0.saturating_sub(SIDE);
+        let before: String = rope.slice(from..r.start.0).chars().collect();
+        let before = before.rsplit('\n').next().unwrap_or_default();
+        let to = (r.end.0 + SIDE).min(rope.len_chars());
+        let after: String = rope.slice(r.end.0..to).chars().collect();
+        let after = after.split('\n').next().unwrap_or_default();
+        cowriting_core::hidden::hidden_chars_in(before, replacement, after)
+    }
+
     /// Refused unless confirmed: a replacement holding characters a reader
-    /// cannot see, or that reorder the text around them
-    /// ([`cowriting_core::hidden`]), is not what the writer saw.
-    fn check_confirmed(&self, id: &str, replacement: &str) -> Result<()> {
-        let hidden = cowriting_core::hidden::hidden_chars(replacement);
-        if hidden.is_empty() || self.confirmed_hidden.contains(id) {
+    /// cannot see, that reorder the text around them ([`cowriting_core::hidden`])
+    /// or that pass for Latin letters where it lands, is not what the writer saw.
+    fn check_confirmed(&self, id: &str, replacement: &str, range: Option<CharRange>) -> Result<()> {
+        if self.confirmed_hidden.contains(id) {
+            return Ok(());
+        }
+        let hidden = self.hidden_in(replacement, range);
+        if hidden.is_empty() {
             return Ok(());
         }
         Err(Error::HiddenUnconfirmed {
@@ -343,7 +369,7 @@ impl Session {
         let asked: HashSet<&str> = ids.iter().map(String::as_str).collect();
         for p in &self.artifact.proposals {
             if asked.contains(p.id.as_str()) {
-                self.check_confirmed(&p.id, &p.replacement)?;
+                self.check_confirmed(&p.id, &p.replacement, self.pending_range(p))?;
             }
         }
         Ok(())
