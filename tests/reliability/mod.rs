@@ -128,7 +128,8 @@ impl Wsp {
             .collect()
     }
 
-    /// Leftover temp files: anything named `*.tmp`, and dot-files other than the
+    /// Leftover temp files: anything named `*.tmp` or `*.renaming` (a rename's
+    /// old sidecar moved aside), and dot-files other than the
     /// known ones, in the workspace root, `.threads/` and `.cowriting/` (recursively).
     pub fn leftovers(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -147,7 +148,10 @@ impl Wsp {
                     .into_owned();
                 let known_dot = (d == self.path() && KNOWN_ROOT_DOTS.contains(&name.as_str()))
                     || (KNOWN_IGNORED_DIRS.iter().any(|k| d.ends_with(k)) && name == ".gitignore");
-                if name.ends_with(".tmp") || (name.starts_with('.') && !known_dot) {
+                if name.ends_with(".tmp")
+                    || name.ends_with(".renaming")
+                    || (name.starts_with('.') && !known_dot)
+                {
                     out.push(rel);
                 } else if p.is_dir() && name != ".git" {
                     stack.push(p);

@@ -395,8 +395,35 @@ fn finish_forward(store: &Store, from_lock: &DocLock, from: &DocPath, intent: &R
             }
         }
     }
-    if let Some(before) = intent.sidecar.as_ref().and_then(|fc| fc.before.as_deref()) {
-        if !remove_if_unchanged(from_lock, &ws.sidecar_file(from)?, before)? {
+    let before = intent.sidecar.as_ref().and_then(|fc| fc.before.as_deref());
+    // A writer that died with the old sidecar moved aside
+    // (`move_rest_of_sidecar`) left `<sidecar>.renaming`: it goes back to the
+    // old name, so the step below treats it as it treats the sidecar (gone if
+    // it holds what was read; a save of another writer's left there, with a
+    // warning). When a new file was saved at the old name since, the aside
+    // goes if it holds what was read, and is left with a warning if not.
+    let old_sidecar = ws.sidecar_file(from)?;
+    let aside = aside_of(&old_sidecar);
+    if std::fs::symlink_metadata(&aside).is_ok() {
+        fsutil::fault_point();
+        match move_noreplace(&aside, &old_sidecar) {
+            Ok(()) => {}
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                let dropped =
+                    before.is_some_and(|b| remove_if_unchanged(from_lock, &aside, b).unwrap_or(false));
+                if !dropped {
+                    txn::recovery_warning(format!(
+                        "a rename of {from} to {} interrupted by a crash was finished; a save another writer made to the old sidecar meanwhile is kept in {}",
+                        intent.to,
+                        aside.display()
+                    ));
+                }
+            }
+            Err(e) => return Err(Error::io(&aside)(e)),
+        }
+    }
+    if let Some(before) = before {
+        if !remove_if_unchanged(from_lock, &old_sidecar, before)? {
             warn("the sidecar");
         }
     }
@@ -438,13 +465,12 @@ fn move_rest_of_sidecar(
     mut written: Vec<u8>,
 ) -> Result<()> {
     let file = store.workspace().sidecar_file(from)?;
-    let mut aside = file.clone().into_os_string();
-    aside.push(".renaming");
-    let aside = PathBuf::from(aside);
+    let aside = aside_of(&file);
     for attempt in 0..crate::store::REDO_LIMIT {
         if attempt > 0 {
             fsutil::backoff(attempt);
         }
+        fsutil::fault_point();
         match std::fs::rename(&file, &aside) {
             Ok(()) => {}
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
@@ -468,12 +494,14 @@ fn move_rest_of_sidecar(
             let Some(text) = copied else {
                 // Unreadable (a save half-written) or the new name changed
                 // meanwhile: put it back and try again.
+                fsutil::fault_point();
                 move_noreplace(&aside, &file).map_err(|e| Error::io(&aside)(e))?;
                 read.clear();
                 continue;
             };
             written = text;
         }
+        fsutil::fault_point();
         std::fs::remove_file(&aside).map_err(|e| Error::io(&aside)(e))?;
         if std::fs::symlink_metadata(&file).is_err() {
             return Ok(());
@@ -482,6 +510,14 @@ fn move_rest_of_sidecar(
         read.clear();
     }
     Err(crate::store::kept_changing(&file))
+}
+
+/// Where [`move_rest_of_sidecar`] moves the old sidecar aside:
+/// `<sidecar>.renaming`, found and finished by [`finish_forward`] after a crash.
+fn aside_of(sidecar: &Path) -> PathBuf {
+    let mut aside = sidecar.to_path_buf().into_os_string();
+    aside.push(".renaming");
+    PathBuf::from(aside)
 }
 
 /// Rename `from` to `to`, refusing to replace anything at `to`.
