@@ -105,11 +105,19 @@ test("hundreds of proposals and threads: cards built as the writer scrolls, an a
     await click(b, ".pt-review");
     const first = await built(b, ".review-body .card");
     assert.ok(first > 0 && first <= 120, `a few cards at first (${first} of ${PROPOSALS})`);
+    // Review coverage: what has been on screen (the text's first paragraphs,
+    // the first cards) counted, "k of 300 seen", and more as the panel scrolls.
+    const coverageText = () => b.execute(() => document.querySelector(".review-coverage")?.textContent ?? "");
+    const coverage = async () => Number((await coverageText()).match(/^(\d+) of 300 seen$/)?.[1] ?? NaN);
+    await until(async () => (await coverage()) > 0, async () => `some proposals seen (${await coverageText()})`);
+    const seenFirst = await coverage();
+    assert.ok(seenFirst < PROPOSALS / 4, `only what was on screen: ${seenFirst}`);
     await b.execute(() => {
       const el = document.querySelector(".review-body");
       el.scrollTop = el.scrollHeight - el.clientHeight * 1.5;
     });
     await b.pause(300);
+    await until(async () => (await coverage()) > seenFirst, async () => `the cards scrolled to counted (${await coverageText()}, was ${seenFirst})`);
     await b.saveScreenshot(join(ARTIFACTS, "long-lists.png"));
     const seen = await scrollToAll(b, ".review-body", ".review-body .card", PROPOSALS);
     assert.ok(seen.length >= 3, `built in steps as the panel scrolled: ${seen.join(", ")}`);

@@ -30,6 +30,7 @@ import { reviewDecorations, threadClicks, type ProposalActions } from "./extensi
 import { reviewState } from "./extensions/review-field";
 import { spelling, type SpellingHandlers } from "./extensions/spelling";
 import { lookalikeMarks } from "./extensions/lookalike";
+import { seenInText } from "./extensions/seen";
 
 export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   focusThread(id: string): void;
@@ -76,6 +77,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
       },
     }),
     lookalikeMarks,
+    seenInText(() => handlers.path()),
     EditorView.lineWrapping,
     // The text's accessible name: the document, as a screen reader announces the field.
     EditorView.contentAttributes.of(() => ({ "aria-label": `${visibleText(docName(handlers.path()))} — text` })),

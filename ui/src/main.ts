@@ -35,6 +35,8 @@ import { TaskChips } from "./tasks";
 import { authorLabel } from "./util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
+import { coverageQuestion, splitSeen } from "./coverage";
+import { keepCoverageLabel } from "./views/review-panel";
 import { say } from "./views/live";
 import { arrivalWords, decisionWords, pendingCount, undoWords } from "./announce";
 import type { ProposalDto } from "./bindings/ProposalDto";
@@ -121,6 +123,7 @@ export class App {
     document.body.innerHTML = LAYOUT;
     this.commands = buildCommands(this);
     wireChrome(this);
+    keepCoverageLabel(this);
     // Autosave "on focus change": the editor lost the focus, or the window did.
     const host = $(".editor-host");
     host.addEventListener("focusout", (e) => {
@@ -378,6 +381,9 @@ export class App {
   }
   async acceptTurn(turn: string) {
     const ids = this.review()?.proposals.filter((p) => p.turnId === turn && p.state === "pending").map((p) => p.id) ?? [];
+    const chosen = await this.confirmSeen(ids);
+    if (!chosen?.length) return false;
+    if (chosen.length < ids.length) return this.acceptAll(chosen, true);
     if (!(await this.confirmHidden(ids))) return false;
     return this.decided("Accepted", ids, coreOp(this, (p) => this.backend.acceptTurn(p, turn)));
   }
@@ -386,9 +392,30 @@ export class App {
     return this.decided("Rejected", ids, coreOp(this, (p) => this.backend.rejectTurn(p, turn)));
   }
   /** Accept a group of proposals (one producer's part of a shared turn) in one call: one undo step. */
-  async acceptAll(ids: string[]) {
+  async acceptAll(ids: string[], asked = false) {
+    if (!asked) {
+      const chosen = await this.confirmSeen(ids);
+      if (!chosen?.length) return false;
+      ids = chosen;
+    }
     if (!(await this.confirmHidden(ids))) return false;
     return this.decided("Accepted", ids, coreOp(this, (p) => this.backend.acceptAll(p, ids)));
+  }
+  /**
+   * Before an Accept all that would take proposals the writer has not seen
+   * (coverage.ts: never on screen in the text, as a card or an Inbox row),
+   * ask: only the ones seen, or all. The ids to accept; null: cancelled.
+   */
+  async confirmSeen(ids: string[], path: string | null = this.active): Promise<string[] | null> {
+    if (!path) return ids;
+    const { seen, unseen } = splitSeen(path, ids);
+    if (!unseen.length) return ids;
+    const q = coverageQuestion(seen.length, ids.length);
+    const options = seen.length ? [q.seen, q.all, "Cancel"] : [q.all, "Cancel"];
+    const choice = await ask(q.question, options, this);
+    if (choice === q.all) return ids;
+    if (choice === q.seen) return seen;
+    return null;
   }
   /**
    * Before an accept that would insert hidden characters (bidi overrides,

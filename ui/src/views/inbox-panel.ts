@@ -29,6 +29,7 @@ import { renderTabs } from "./tabs";
 import { reveal } from "./review-panel";
 import { visibleNodes } from "../hidden";
 import { hiddenFlag } from "./confirm-hidden";
+import { watchSeen } from "../coverage";
 
 /** The tab's state, kept across re-renders. */
 export class InboxView {
@@ -262,6 +263,7 @@ function proposalRow(app: App, g: InboxGroup, p: InboxProposal): HTMLElement {
     "data-id": d.id,
     title: `${p.document}${d.line ? `, line ${d.line}` : ""}: ${d.state}`,
   });
+  watchSeen(row, p.document, d.id);
   row.append(h("span", { class: "search-line", text: d.line ? String(d.line) : "–" }));
   const text = h("span", { class: "inbox-text" });
   if (p.context?.before) text.append(h("span", { class: "inbox-around", text: p.context.before }));
@@ -385,11 +387,13 @@ async function decideGroup(app: App, g: InboxGroup, accept: boolean) {
     if (!ids.length) continue;
     if (!(await app.ensureOpen(d.document))) continue;
     const listed = g.proposals.filter((p) => p.document === d.document).map((p) => p.proposal);
-    if (accept && !(await app.confirmHidden(ids, d.document, listed))) continue;
-    const ok = await coreOp(app, (path) => (accept ? app.backend.acceptAll(path, ids) : app.backend.rejectAll(path, ids)), d.document);
+    const chosen = accept ? await app.confirmSeen(ids, d.document) : ids;
+    if (!chosen?.length) continue;
+    if (accept && !(await app.confirmHidden(chosen, d.document, listed))) continue;
+    const ok = await coreOp(app, (path) => (accept ? app.backend.acceptAll(path, chosen) : app.backend.rejectAll(path, chosen)), d.document);
     if (ok) {
       done.push(d.document);
-      n += ids.length;
+      n += chosen.length;
     }
   }
   if (n) {

@@ -16,6 +16,7 @@ import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "
 import { LazyList } from "./lazy-list";
 import { hiddenFlag } from "./confirm-hidden";
 import { decisionLabel } from "../announce";
+import { coverageLabel, markSeen, onSeen, watchSeen } from "../coverage";
 
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
 export function renderReviewPanel(app: App) {
@@ -34,6 +35,8 @@ export function renderReviewPanel(app: App) {
   reviewBtn.addEventListener("click", () => reviewWithClaude(app));
   check.addEventListener("click", () => void checkDocument(app));
   body.append(h("div", { class: "review-tools" }, ask, reviewBtn, check));
+  const label = app.active ? coverageLabel(app.active, pendingIds(review.proposals)) : null;
+  if (label) body.append(h("div", { class: "review-coverage", role: "status", text: label, title: "Proposals whose text or card has been on your screen: Accept all asks before the rest" }));
   if (!review.proposals.length) {
     body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
     return cards.show(body, [], () => {});
@@ -51,13 +54,27 @@ export function renderReviewPanel(app: App) {
         section = groupSection(app, g);
         body.append(section);
       }
-      section!.append(proposalCard(app, p));
+      const card = proposalCard(app, p);
+      section!.append(card);
+      if (app.active) watchSeen(card, app.active, p.id);
     },
   );
 }
 
 /** The proposals' cards, built as they are scrolled to. */
 const cards = new LazyList();
+
+const pendingIds = (proposals: readonly ProposalDto[]) => proposals.filter((p) => p.state === "pending").map((p) => p.id);
+
+/** Keep the panel's "12 of 40 seen" current as the writer reads (no re-render). */
+export function keepCoverageLabel(app: App) {
+  onSeen((path) => {
+    const el = document.querySelector(".review-coverage");
+    const review = app.review();
+    if (!el || path !== app.active || !review) return;
+    el.textContent = coverageLabel(path, pendingIds(review.proposals)) ?? "";
+  });
+}
 
 /** Build the card of proposal `id` (and those before it) if it is not yet. */
 export function ensureCard(id: string): HTMLElement | null {
@@ -187,6 +204,7 @@ function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
 export function reveal(app: App, p: ProposalDto, focus = true) {
   if (!app.view || p.from === null) return;
   app.focusedProposal = p.id;
+  if (app.active) markSeen(app.active, [p.id]);
   app.view.dispatch({
     selection: { anchor: p.from },
     effects: [selectProposal.of(p.id), EditorView.scrollIntoView(p.from, { y: "center" })],
