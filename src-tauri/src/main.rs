@@ -165,6 +165,11 @@ fn review(state: State<'_, AppState>, path: String) -> Res<ReviewDto> {
 }
 
 #[tauri::command(async)]
+fn authorship(state: State<'_, AppState>, path: String) -> Res<cowriting::ops::AuthorshipOut> {
+    state.with(|api| api.authorship(&path))
+}
+
+#[tauri::command(async)]
 fn accept(state: State<'_, AppState>, path: String, id: String, with: Option<String>) -> Res<Applied> {
     state.with(|api| api.accept(&path, &id, with.as_deref()))
 }
@@ -921,6 +926,7 @@ fn main() {
             new_folder,
             edit,
             review,
+            authorship,
             accept,
             confirm_hidden,
             reject,

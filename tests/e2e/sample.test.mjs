@@ -28,6 +28,34 @@ test("the first launch opens the sample as a git repository: its branch, its his
     assert.match(git("show", "-s", "--format=%B", "HEAD~4"), /^Tighten the essay's opening[^\n]*\n\nAssisted-by: claude:claude-sonnet-4-5\n/);
     assert.equal(git("status", "--porcelain"), "", "the work tree is the last commit");
     await b.saveScreenshot(join(ARTIFACTS, "sample-first-launch.png"));
+
+    // Who wrote it (issue 33): the report of the open buffer from the palette —
+    // Claude with its model, and the text from before tracking (the sample's
+    // own words carry no author), a bar per section, the decisions.
+    await b.execute(() => document.querySelector(".cm-content").focus());
+    await b.keys(["Control", "Shift", "p"]);
+    await until(() => b.execute(() => !!document.querySelector(".palette-input")), "the palette");
+    await b.execute(() => {
+      const input = document.querySelector(".palette-input");
+      input.value = "who wrote";
+      input.dispatchEvent(new Event("input"));
+    });
+    await b.keys(["Enter"]);
+    await until(() => b.execute(() => !!document.querySelector(".au-legend")), "the authorship report");
+    const report = await b.execute(() => ({
+      title: document.querySelector(".modal h2")?.textContent,
+      authors: Array.from(document.querySelectorAll(".au-legend tr td:first-child"), (td) => td.textContent),
+      sections: document.querySelectorAll(".au-section").length,
+      segments: document.querySelectorAll(".au-bar .au-seg").length,
+      decisions: document.querySelector(".au-decisions")?.textContent,
+    }));
+    assert.equal(report.title, "Who wrote essay.md", JSON.stringify(report));
+    assert.ok(report.authors.some((a) => /^claude \(claude-/.test(a)), `Claude with its model: ${JSON.stringify(report)}`);
+    assert.ok(report.authors.includes("Unknown (before tracking)"), `the text from before tracking: ${JSON.stringify(report)}`);
+    assert.ok(report.sections >= 2 && report.segments > report.sections, JSON.stringify(report));
+    assert.match(report.decisions, /\d+ accepted, \d+ accepted with changes, \d+ rejected/);
+    await b.saveScreenshot(join(ARTIFACTS, "authorship.png"));
+    await b.keys(["Escape"]);
   });
   // The writer's change, made elsewhere, is there at the next launch, as a change.
   appendFileSync(join(SAMPLE, "essay.md"), "\nMy own last line.\n");

@@ -28,6 +28,7 @@ import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { Utf16Offset } from "./bindings/Utf16Offset";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
+import type { AuthorshipOut } from "./bindings/AuthorshipOut";
 
 export interface Backend {
   workspace(): Promise<WorkspaceInfo>;
@@ -50,6 +51,8 @@ export interface Backend {
   exportDocument(path: string, format: ExportFormat, withReview: boolean, remoteImages: boolean): Promise<ExportOut | null>;
   edit(path: string, version: number, changes: TextChange[], typing: boolean): Promise<EditAck>;
   review(path: string): Promise<ReviewDto>;
+  /** Who wrote how much of an open document (its buffer). */
+  authorship(path: string): Promise<AuthorshipOut>;
   accept(path: string, id: string, withText: string | null): Promise<Applied>;
   /** The writer confirmed these proposals' hidden characters (`ProposalDto.hidden`): their accept may insert them. */
   confirmHidden(path: string, ids: string[]): Promise<void>;
@@ -187,6 +190,7 @@ export async function tauriBackend(): Promise<Backend> {
     exportDocument: (path, format, withReview, remoteImages) => invoke("export_document", { path, format, withReview, remoteImages }),
     edit: (path, version, changes, typing) => invoke("edit", { path, version, changes, typing }),
     review: (path) => invoke("review", { path }),
+    authorship: (path) => invoke("authorship", { path }),
     accept: (path, id, withText) => invoke("accept", { path, id, with: withText }),
     confirmHidden: (path, ids) => invoke("confirm_hidden", { path, ids }),
     reject: (path, id) => invoke("reject", { path, id }),

@@ -22,6 +22,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     exportDocument: async () => null,
     edit: async (_p, version) => ({ version: version + 1, dirty: true }),
     review: async () => review(),
+    authorship: no,
     accept: applied,
     confirmHidden: async () => undefined,
     reject: applied,

@@ -276,6 +276,12 @@ impl Api {
         Ok(review_of(self.session(path)?))
     }
 
+    /// Who wrote how much of an open document, as it is in the buffer
+    /// ([`Ops::authorship_of`]).
+    pub fn authorship(&self, path: &str) -> Result<crate::ops::AuthorshipOut> {
+        self.ops().authorship_of(self.session(path)?)
+    }
+
     fn applied(s: &Session, before: &Document, change: Option<&ChangeSet>) -> Applied {
         Applied {
             changes: change.map(|c| to_text_changes(before, c)).unwrap_or_default(),

@@ -228,6 +228,13 @@ impl Ops {
     pub fn authorship(&self, doc: &str) -> Result<AuthorshipOut> {
         let doc = self.doc(doc)?;
         let s = self.session(&doc)?;
+        self.authorship_of(&s)
+    }
+
+    /// [`Ops::authorship`] of the text `s` holds (the app's open buffer,
+    /// its unsaved edits included).
+    pub fn authorship_of(&self, s: &Session) -> Result<AuthorshipOut> {
+        let doc = s.doc_path().clone();
         // Authors by who they are (kind, id, model); spans by author index.
         let mut authors: Vec<AuthorShare> = Vec::new();
         let mut spans = Vec::new();

@@ -12,6 +12,7 @@ import { exportDocument } from "../dialogs/export";
 import { ask, closeModal, menu, modal, toast } from "./modal";
 import { refreshTree } from "./tree";
 import { setText } from "../hidden";
+import { openAuthorship } from "../dialogs/authorship";
 
 interface NameDialog {
   title: string;
@@ -156,6 +157,7 @@ export function documentMenu(app: App, path: string, at: { x: number; y: number 
     ["Open", () => void app.open(path)],
     ["Rename…", () => renameDocument(app, path)],
     ["Export…", () => void exportDocument(app, path)],
+    ["Who wrote it…", () => void openAuthorship(app, path)],
     ["Delete (to the trash)…", () => void deleteDocument(app, path)],
     ["New document here…", () => newDocument(app, folder)],
     ["New folder…", () => newFolder(app, folder)],

@@ -182,6 +182,7 @@ pub struct SkippedProposal {
 
 /// Who wrote how much of a document ([`crate::ops::Ops::authorship`]).
 #[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct AuthorshipOut {
     pub document: String,
@@ -199,6 +200,7 @@ pub struct AuthorshipOut {
 
 /// One author's part.
 #[derive(Clone, Debug, Serialize, JsonSchema, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct AuthorShare {
     /// `human`, `agent` or `unknown`.
@@ -213,6 +215,7 @@ pub struct AuthorShare {
 
 /// A section's parts.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct SectionShare {
     /// The heading's text; none for the text before the first heading.
@@ -228,6 +231,7 @@ pub struct SectionShare {
 
 /// Decisions by outcome.
 #[derive(Clone, Debug, Default, Serialize, JsonSchema, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct DecisionCounts {
     pub accepted: u32,
