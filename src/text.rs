@@ -264,7 +264,11 @@ pub(crate) fn sidecars_text(reports: &[check::SidecarReport]) -> String {
 /// An author of an authorship answer in words: `id (kind, model)`, or
 /// `unknown` for text from before tracking (the MCP tool words it too).
 pub(crate) fn author_label(a: &cowriting::ops::AuthorShare, unknown: &str) -> String {
-    match (a.kind.as_str(), &a.id, &a.model) {
+    let id = match (&a.name, &a.id) {
+        (Some(name), Some(id)) => Some(format!("{name} <{id}>")),
+        (_, id) => id.clone(),
+    };
+    match (a.kind.as_str(), &id, &a.model) {
         ("unknown", ..) => unknown.to_owned(),
         (kind, Some(id), Some(model)) => format!("{id} ({kind}, {model})"),
         (kind, Some(id), None) => format!("{id} ({kind})"),

@@ -79,7 +79,8 @@ fn critic_markup_of_proposals_threads_and_what_has_no_place() {
     ]);
     let out = ws.ok(&["export", "notes.md", "--format", "critic"]);
     assert!(
-        out.starts_with("# {==Café==}{>>writer@example.com: Accent kept?<<} notes\r\n"),
+        // The writer by the name beside their id (git's user.name here).
+        out.starts_with("# {==Café==}{>>Writer: Accent kept?<<} notes\r\n"),
         "{out:?}"
     );
     assert!(out.contains("The quick {~~brown fox~>red fox~~}{>>claude (sonnet)<<} — naïve 😀 — jumps &#123;++ over ++} {--the dog--}{>>claude (sonnet)<<}."), "{out:?}");

@@ -304,7 +304,7 @@ fn the_inbox_words_groups_for_a_terminal_and_follows_decisions() {
     let text = s.ws.ok(&["inbox"]);
     let lines: Vec<&str> = text.lines().collect();
     assert!(
-        lines[0].starts_with("writer@example.com — 1 open thread in 1 document"),
+        lines[0].starts_with("Writer — 1 open thread in 1 document"),
         "{text}"
     );
     let head = lines

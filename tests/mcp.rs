@@ -498,10 +498,7 @@ fn threads_and_replies_are_authored_by_the_agent() {
         text.contains("    agent test-agent (opus): Is the emoji wanted?\n"),
         "{text}"
     );
-    assert!(
-        text.contains("    human writer@example.com: Keep it.\n"),
-        "{text}"
-    );
+    assert!(text.contains("    human Writer: Keep it.\n"), "{text}");
 
     let open = mcp.json("list_threads", json!({ "status": "open" }));
     assert_eq!(open["documents"][0]["document"], "notes.md");

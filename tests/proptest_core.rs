@@ -948,12 +948,20 @@ fn provenance() -> impl Strategy<Value = Provenance> {
                 extra,
             }
         });
-    (kind, json_string(), prop::option::of(agent), extra()).prop_map(|(kind, id, agent, extra)| Provenance {
+    (
         kind,
-        id,
-        agent,
-        extra,
-    })
+        json_string(),
+        prop::option::of(json_string()),
+        prop::option::of(agent),
+        extra(),
+    )
+        .prop_map(|(kind, id, name, agent, extra)| Provenance {
+            kind,
+            id,
+            name,
+            agent,
+            extra,
+        })
 }
 
 fn anchor_record() -> impl Strategy<Value = Anchor> {

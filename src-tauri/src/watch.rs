@@ -68,7 +68,9 @@ fn changed(app: &tauri::AppHandle, events: impl Iterator<Item = Event>) {
             )
         })
         .flat_map(|e| e.paths.into_iter())
-        .filter(|p| !p.components().any(|c| c.as_os_str() == ".git"))
+        // Nothing of git's own but its HEAD: a checkout or a new branch shows
+        // in the status bar at once.
+        .filter(|p| p.ends_with(".git/HEAD") || !p.components().any(|c| c.as_os_str() == ".git"))
         .filter(|p| {
             !p.file_name()
                 .is_some_and(|n| n.to_string_lossy().ends_with(".tmp"))

@@ -56,6 +56,12 @@ test("the first launch opens the sample as a git repository: its branch, its his
     assert.match(report.decisions, /\d+ accepted, \d+ accepted with changes, \d+ rejected/);
     await b.saveScreenshot(join(ARTIFACTS, "authorship.png"));
     await b.keys(["Escape"]);
+
+    // A branch made or checked out in a terminal shows in the status bar at once (it took a restart).
+    git("checkout", "-q", "-b", "second-draft");
+    await until(async () => (await branch(b)) === "⎇ second-draft", async () => `the new branch (${await branch(b)})`, 60_000);
+    git("checkout", "-q", "main");
+    await until(async () => (await branch(b)) === "⎇ main", async () => `back on main (${await branch(b)})`, 60_000);
   });
   // The writer's change, made elsewhere, is there at the next launch, as a change.
   appendFileSync(join(SAMPLE, "essay.md"), "\nMy own last line.\n");

@@ -108,6 +108,8 @@ export function applyFromCore(app: App, path: string, applied: Applied) {
   if (app.active === path) {
     renderPanel(app);
     renderStatus(app);
+    // An accept, a merge, an undo changed the words: counted now, not at the next keystroke.
+    if (applied.changes.length) updateWordCount(app);
   }
   renderDirty(app);
 }

@@ -37,6 +37,7 @@ import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { coverageQuestion, splitSeen } from "./coverage";
 import { keepCoverageLabel } from "./views/review-panel";
+import { rememberTabs, rememberedTabs } from "./open-tabs";
 import { say } from "./views/live";
 import { arrivalWords, decisionWords, pendingCount, undoWords } from "./announce";
 import type { ProposalDto } from "./bindings/ProposalDto";
@@ -149,12 +150,16 @@ export class App {
 
   async setWorkspace(w: WorkspaceInfo) {
     const switching = this.ws !== null && this.ws.root !== w.root;
-    this.ws = w;
     if (switching) {
+      // Closed as the workspace goes: its tabs stay remembered for its next opening.
+      this.ws = null;
       for (const p of [...this.order]) this.dropTab(p);
       dismissRestoreNotice();
       forgetLints(); // another workspace, another dictionary
     }
+    this.ws = w;
+    // Read before anything opens (opening a tab remembers the tabs anew).
+    const tabs = rememberedTabs(w.root);
     if (switching) this.inbox = new InboxView();
     inboxChanged(this);
     setText($(".ws-name"), w.name);
@@ -164,8 +169,12 @@ export class App {
     await this.loadSettings();
     const restored = await this.backend.restoredBackups().catch(() => null);
     if (restored) await showRestored(this, restored);
+    // Every tab that was open (hot exit brought back those with unsaved work).
+    const listed = new Set(w.documents.map((d) => d.path));
+    for (const p of tabs.order) if (listed.has(p)) await this.ensureOpen(p);
     const named = await this.backend.initialDocument().catch(() => null);
     if (named) await this.open(named);
+    if (!this.active && tabs.active && this.docs.has(tabs.active)) this.activate(tabs.active);
     if (!this.active && w.documents.length) {
       const first = w.documents.find((d) => d.proposals > 0) ?? w.documents[0];
       await this.open(first.path);
@@ -267,6 +276,7 @@ export class App {
     doc.state = createState(v.text, v.review, this.handlers(doc));
     this.docs.set(v.path, doc);
     this.order.push(v.path);
+    if (this.ws) rememberTabs(this.ws.root, this.order, this.active);
   }
 
   /**
@@ -286,6 +296,7 @@ export class App {
       // A review refresh scheduled under the old name would ask for a document no longer open.
       window.clearTimeout(this.refreshTimer);
     }
+    if (this.ws) rememberTabs(this.ws.root, this.order, this.active);
     renderTabs(this);
     renderBanner(this);
     renderStatus(this);
@@ -300,6 +311,7 @@ export class App {
     const doc = this.docs.get(path);
     if (!doc) return;
     this.active = path;
+    if (this.ws) rememberTabs(this.ws.root, this.order, path);
     const host = $(".editor-host");
     if (!this.view) {
       host.replaceChildren();
@@ -350,6 +362,7 @@ export class App {
   dropTab(path: string) {
     this.docs.delete(path);
     this.order = this.order.filter((p) => p !== path);
+    if (this.ws) rememberTabs(this.ws.root, this.order, this.active === path ? null : this.active);
     if (this.active === path) {
       this.active = null;
       const next = this.order[this.order.length - 1];

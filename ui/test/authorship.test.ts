@@ -24,6 +24,10 @@ describe("the authorship report's words", () => {
     expect(shareLabel(REPORT.byAuthor[0], null)).toBe("ada@example.com");
     expect(shareLabel(REPORT.byAuthor[1], null)).toBe("claude (claude-sonnet-4-5)");
     expect(shareLabel(REPORT.byAuthor[2], null)).toBe("Unknown (before tracking)");
+    // The name set at first run travels beside the id.
+    const named = { ...REPORT.byAuthor[0], name: "Ada Marsh" };
+    expect(shareLabel(named, "ada@example.com")).toBe("You (Ada Marsh <ada@example.com>)");
+    expect(shareLabel(named, null)).toBe("Ada Marsh <ada@example.com>");
   });
 
   it("writes a statement to hand over: shares, decisions, sections with text", () => {

@@ -70,7 +70,10 @@ vi.mock("../src/backend", async (importOriginal) => {
       review: async () => fake.review!,
       acceptAll: async (_p, ids) => {
         fake.calls.push(`acceptAll ${ids.join(",")}`);
-        return decide(ids);
+        // p1's text replaced by three words: the word count follows at once.
+        const { utf16 } = await import("../src/util");
+        const changes = ids.includes("p1") ? [{ from: utf16(0), to: utf16(8), insert: "A single word" }] : [];
+        return { ...decide(ids), changes };
       },
       acceptTurn: async (_p, turn) => {
         const ids = fake.review!.proposals.filter((p) => p.turnId === turn).map((p) => p.id);
@@ -139,6 +142,7 @@ describe("review coverage", () => {
     await until(() => fake.calls.length === 1, "one call");
     expect(fake.calls).toEqual(["acceptAll p1"]);
     await until(() => !card("p1") && label() === "0 of 2 seen", `p1 decided (${label()})`);
+    expect(q(".st-words")?.textContent).toBe("10 words");
 
     // None of the rest seen: only "all" or Cancel; Cancel decides nothing.
     q<HTMLButtonElement>(".btn-accept-turn")!.click();

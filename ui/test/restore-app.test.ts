@@ -1,5 +1,6 @@
 // After a crash the app opens each restored document in a tab marked unsaved
-// and shows a notice that stays until dismissed (against a test double of the
+// and shows a notice that stays until dismissed, and reopens every other tab
+// that was open (remembered per workspace) (against a test double of the
 // Backend; the real app across a real kill is tests/e2e/hot-exit.test.mjs).
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { q, stubLayout, until } from "./dom";
@@ -35,6 +36,8 @@ vi.mock("../src/backend", async (importOriginal) => {
 
 beforeAll(async () => {
   stubLayout();
+  // The last session had a.md in front, and a document since deleted.
+  localStorage.setItem("cowriting.tabs:/ws", JSON.stringify({ order: ["a.md", "gone.md", "b.md"], active: "a.md" }));
   await import("../src/main");
   await until(() => q(".tab"), "a tab");
 });
@@ -53,6 +56,13 @@ describe("restored after a crash", () => {
       "Restored unsaved changes to b.md from the last session (2 decisions); the file changed on disk since",
     );
     expect(q(".banner-conflict")).not.toBeNull();
+  });
+
+  it("reopens every tab that was open and still exists; the restored one in front", async () => {
+    await until(() => q('.tab[data-path="a.md"]'), "a.md reopened");
+    expect(q('.tab[data-path="gone.md"]')).toBeNull();
+    expect(q('.tab[data-path="b.md"]')!.classList.contains("active")).toBe(true);
+    expect(JSON.parse(localStorage.getItem("cowriting.tabs:/ws")!)).toEqual({ order: ["b.md", "a.md"], active: "b.md" });
   });
 
   it("is dismissed with its button", () => {

@@ -338,6 +338,9 @@ sidecar_record! {
     pub struct Provenance("an author") {
         pub kind: AuthorKind = "kind",
         pub id: String = "id",
+        /// The name to show beside the id (a writer's "Ada Marsh" beside
+        /// "ada@example.com"); optional, kept by the VS Code flow.
+        pub name: Option<String> = "name",
         pub agent: Option<AgentInfo> = "agent",
     }
 }
@@ -357,15 +360,27 @@ impl Provenance {
         Provenance {
             kind: AuthorKind::Human,
             id: id.into(),
+            name: None,
             agent: None,
             extra: Extra::new(),
         }
+    }
+
+    /// The same author with `name` to show beside the id (none when it is
+    /// empty or the id itself).
+    pub fn with_name(mut self, name: Option<&str>) -> Self {
+        self.name = name
+            .map(str::trim)
+            .filter(|n| !n.is_empty() && *n != self.id)
+            .map(str::to_owned);
+        self
     }
 
     pub fn agent(id: impl Into<String>, info: AgentInfo) -> Self {
         Provenance {
             kind: AuthorKind::Agent,
             id: id.into(),
+            name: None,
             agent: Some(info),
             extra: Extra::new(),
         }
@@ -376,7 +391,7 @@ impl Provenance {
     }
 
     /// Two provenances name the same author when kind, id and agent model agree
-    /// (session ids and unknown fields do not make a different author; an empty
+    /// (a name, session ids and unknown fields do not make a different author; an empty
     /// model, what writers put when they do not know it, is no model).
     pub fn same_author(&self, other: &Provenance) -> bool {
         self.kind == other.kind && self.id == other.id && self.model() == other.model()

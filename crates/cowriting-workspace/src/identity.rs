@@ -142,8 +142,11 @@ impl Human {
         matches!(self.id().1, IdentitySource::Settings | IdentitySource::Git)
     }
 
+    /// The writer as an author: the id, and the name beside it when there is
+    /// one (the settings' or git's) other than the id (`author.name`).
     pub fn author(&self) -> Provenance {
-        Provenance::human(self.id().0)
+        let name = self.name.as_deref().or(self.git_name.as_deref());
+        Provenance::human(self.id().0).with_name(name)
     }
 }
 
@@ -261,7 +264,15 @@ mod tests {
             asked: true,
         };
         let h = Human::resolve(&set, dir.path());
-        assert_eq!(h.author(), Provenance::human("ada@example.org"));
+        assert_eq!(
+            h.author(),
+            Provenance::human("ada@example.org").with_name(Some("Ada"))
+        );
+        assert_eq!(
+            h.author().name.as_deref(),
+            Some("Ada"),
+            "the name travels beside the id"
+        );
         assert_eq!(h.git_email.as_deref(), Some("repo@example.org"));
         let blank = UserConfig {
             name: Some("Ada".into()),

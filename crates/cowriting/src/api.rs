@@ -931,6 +931,13 @@ mod tests {
             api.review("d.md").unwrap().threads[0].status,
             cowriting_core::model::ThreadStatus::Resolved
         );
+        // git's HEAD (a checkout, a new repository): the tree and the branch
+        // are read again; nothing else of git's counts.
+        assert_eq!(
+            api.file_changed(&root.join(".git/HEAD")),
+            vec![Notice::TreeChanged]
+        );
+        assert!(api.file_changed(&root.join(".git/index")).is_empty());
         // The document changes on disk while clean: reloaded, the thread follows.
         std::fs::write(dir.path().join("d.md"), "zero one two\n").unwrap();
         let notices = api.file_changed(&root.join("d.md"));

@@ -243,12 +243,20 @@ impl Ops {
             let share = AuthorShare {
                 kind: a.kind.as_str().to_owned(),
                 id: Some(a.id.clone()),
+                name: a.name.clone(),
                 model: a.agent.as_ref().and_then(|g| g.model.clone()),
                 chars: 0,
                 words: 0,
             };
-            let i = match authors.iter().position(|x| x == &share) {
-                Some(i) => i,
+            // One author whatever name a span shows (the last one named wins).
+            let same = |x: &AuthorShare| x.kind == share.kind && x.id == share.id && x.model == share.model;
+            let i = match authors.iter().position(same) {
+                Some(i) => {
+                    if share.name.is_some() {
+                        authors[i].name.clone_from(&share.name);
+                    }
+                    i
+                }
                 None => {
                     authors.push(share);
                     authors.len() - 1
@@ -274,6 +282,7 @@ impl Ops {
                 out.push(AuthorShare {
                     kind: "unknown".into(),
                     id: None,
+                    name: None,
                     model: None,
                     chars: n(c.unknown.0),
                     words: n(c.unknown.1),

@@ -86,7 +86,8 @@ pub struct AuthorDto {
     #[cfg_attr(feature = "ts", ts(type = r#""agent" | "human" | (string & {})"#))]
     pub kind: AuthorKind,
     pub id: String,
-    /// E.g. "claude (claude-sonnet-4-5)" or "ada@example.com".
+    /// E.g. "claude (claude-sonnet-4-5)", "Ada Marsh" (a name beside the
+    /// id) or "ada@example.com".
     pub label: String,
     /// The model an agent named (never the empty string).
     pub model: Option<String>,
@@ -102,7 +103,11 @@ impl From<&Provenance> for AuthorDto {
         AuthorDto {
             kind: p.kind.clone(),
             id: p.id.clone(),
-            label: p.to_string(),
+            label: match (&p.name, p.model()) {
+                (Some(name), None) => name.clone(),
+                (Some(name), Some(model)) => format!("{name} ({model})"),
+                (None, _) => p.to_string(),
+            },
             model: p.model().map(str::to_owned),
             sdk: some(agent.and_then(|a| a.sdk.as_ref())),
             session_id: some(agent.and_then(|a| a.session_id.as_ref())),

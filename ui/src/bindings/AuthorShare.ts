@@ -13,6 +13,10 @@ kind: string,
  */
 id: string | null, 
 /**
+ * The name shown beside the id (`author.name`: "Ada Marsh"), when one was recorded.
+ */
+name?: string, 
+/**
  * The model, for an agent that named one.
  */
 model: string | null, chars: number, words: number, };

@@ -17,8 +17,9 @@ import { toggleTint } from "../views/status";
 /** An author as the report names them: you, an agent with its model, or unknown. */
 export function shareLabel(a: AuthorShare, myId: string | null): string {
   if (a.kind === "unknown") return "Unknown (before tracking)";
-  if (a.kind === "human") return a.id === myId ? `You (${a.id})` : (a.id ?? "A writer");
-  return `${a.id ?? "An agent"}${a.model ? ` (${a.model})` : ""}`;
+  const who = a.name && a.id ? `${a.name} <${a.id}>` : (a.name ?? a.id);
+  if (a.kind === "human") return a.id === myId ? `You (${who})` : (who ?? "A writer");
+  return `${who ?? "An agent"}${a.model ? ` (${a.model})` : ""}`;
 }
 
 const percent = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : 0);

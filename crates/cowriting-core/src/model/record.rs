@@ -426,7 +426,7 @@ mod tests {
     #[test]
     fn each_record_writes_its_keys_in_the_declared_order() {
         assert_eq!(Fingerprint::KEYS, ["text", "before", "after", "lineHint"]);
-        assert_eq!(Provenance::KEYS, ["kind", "id", "agent"]);
+        assert_eq!(Provenance::KEYS, ["kind", "id", "name", "agent"]);
         assert_eq!(Comment::KEYS, ["id", "author", "body", "createdAt"]);
         assert_eq!(Thread::KEYS, ["id", "anchorId", "status", "comments"]);
         assert_eq!(

@@ -12,6 +12,11 @@ impl Api {
             return Vec::new();
         };
         let rel_str = rel.to_string_lossy().replace('\\', "/");
+        if rel_str == ".git/HEAD" {
+            // Another branch checked out, or a repository made: the tree and
+            // the status bar's branch are read again.
+            return vec![Notice::TreeChanged];
+        }
         if rel_str.starts_with(".git/") || rel_str == ".git" {
             return Vec::new();
         }

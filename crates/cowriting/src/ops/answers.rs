@@ -207,6 +207,10 @@ pub struct AuthorShare {
     pub kind: String,
     /// The author's id (an e-mail or name; an agent's name), none for `unknown`.
     pub id: Option<String>,
+    /// The name shown beside the id (`author.name`: "Ada Marsh"), when one was recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub name: Option<String>,
     /// The model, for an agent that named one.
     pub model: Option<String>,
     pub chars: u32,

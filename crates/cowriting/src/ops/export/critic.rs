@@ -4,7 +4,8 @@
 //! - A pending proposal: `{~~old~>new~~}`, `{++new++}` (nothing replaced) or
 //!   `{--old--}` (replaced by nothing), followed by who proposed it and why as
 //!   a comment: `{>>claude (claude-sonnet-4-5): tighter<<}`.
-//! - An open thread: `{==its text==}{>>ada: first comment; bob: a reply<<}`.
+//! - An open thread: `{==its text==}{>>ada: first comment<<}{>>bob: a reply<<}`,
+//!   a comment each, in order (a reply is never run into the comment before it).
 //!   Marks never nest or overlap ([`super::review::Layout`] says what goes
 //!   where): a thread over a proposal becomes a bare comment after it.
 //! - What has no place in the text (an orphaned or detached thread, a stale or
@@ -54,9 +55,9 @@ pub fn render(text: &str, review: &Review) -> String {
             }
             Mark::Highlight(i) => {
                 out.push_str(&format!("{{=={}==}}", escape(inner, true)));
-                out.push_str(&comment(&thread_words(&review.notes[i].comments)));
+                out.push_str(&thread_comments(&review.notes[i].comments));
             }
-            Mark::Comment(i) => out.push_str(&comment(&thread_words(&review.notes[i].comments))),
+            Mark::Comment(i) => out.push_str(&thread_comments(&review.notes[i].comments)),
         }
         at = p.range.end;
     }
@@ -100,13 +101,22 @@ pub fn render(text: &str, review: &Review) -> String {
     out
 }
 
-/// A thread's comments as one line: `ada: first; bob: reply`.
+/// A thread's comments in one line of a comment of its own (the list of what
+/// has no place): `ada: first — bob: reply`.
 fn thread_words(comments: &[super::review::Comment]) -> String {
     comments
         .iter()
         .map(|c| format!("{}: {}", c.author, c.body))
         .collect::<Vec<_>>()
-        .join("; ")
+        .join(" — ")
+}
+
+/// A thread's comments, a `{>>author: body<<}` each, in order.
+fn thread_comments(comments: &[super::review::Comment]) -> String {
+    comments
+        .iter()
+        .map(|c| comment(&format!("{}: {}", c.author, c.body)))
+        .collect()
 }
 
 /// `{>>words<<}`, on one line, escaped.
@@ -258,7 +268,7 @@ mod tests {
         assert_eq!(
             render(text, &review),
             "The {~~cat~>dog~~}{>>claude: tighter<<}{++ quietly++}{>>claude<<} sat on{-- the--}{>>claude: tighter<<} \
-             {==mat==}{>>ada: Which mat?; bob: agreed see above<<}.\n"
+             {==mat==}{>>ada: Which mat?<<}{>>bob: agreed see above<<}.\n"
         );
     }
 
@@ -274,13 +284,13 @@ mod tests {
             lost_edits: vec![],
         };
         let out = render(text, &review);
-        // The reader sees exactly the marks made here: three changes' comments,
-        // one highlight (its comment) — no others.
+        // The reader sees exactly the marks made here: two changes and their
+        // comments, one highlight and its two comments — no others.
         let marks = Regex::new(r"\{(\+\+|--|~~|==|>>)")
             .unwrap()
             .find_iter(&out)
             .count();
-        assert_eq!(marks, 2 * 2 + 2, "{out}");
+        assert_eq!(marks, 2 * 2 + 3, "{out}");
         assert_eq!(read(&out, false), text, "{out}");
         let accepted = text
             .replace("{++ and ++}", "{-- x --} ~> y")
@@ -306,8 +316,8 @@ mod tests {
         let out = render(text, &review);
         assert_eq!(
             out,
-            "alpha {~~beta gamma~>B G~~}{>>claude: tighter<<}{>>ada: first; bob: agreed see above<<} \
-             {==delta==}{>>ada: second; bob: agreed see above<<}{>>ada: third; bob: agreed see above<<}\n"
+            "alpha {~~beta gamma~>B G~~}{>>claude: tighter<<}{>>ada: first<<}{>>bob: agreed see above<<} \
+             {==delta==}{>>ada: second<<}{>>bob: agreed see above<<}{>>ada: third<<}{>>bob: agreed see above<<}\n"
         );
         assert_eq!(read(&out, false), text);
         assert_eq!(read(&out, true), "alpha B G delta\n");
