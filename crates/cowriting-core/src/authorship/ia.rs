@@ -181,20 +181,22 @@ pub fn annotated(text: &str, spans: &[(CharRange, usize)], authors: &[Author]) -
     format!("{text}\n{}", block(text, spans, authors))
 }
 
-/// Split a file into its text and its annotation block: `None` when it does
-/// not end with one. The text is what comes before the line break before `---`.
-pub fn split(file: &str) -> Option<(&str, Annotations)> {
+/// Split a file into its text and its annotation block: [`IaError::NoBlock`]
+/// when it does not end with one, [`IaError::NoHash`] when the block does not
+/// start with a hash annotation. The text is what comes before the line break
+/// before `---`.
+pub fn split(file: &str) -> Result<(&str, Annotations), IaError> {
     let body = file.trim_end_matches(['\n', '\r', ' ', '\t']);
     let dots = body.rfind('\n').map_or(0, |i| i + 1);
     if body[dots..].trim_end() != "..." {
-        return None;
+        return Err(IaError::NoBlock);
     }
     // The last line `---` before it.
     let mut end = dots;
     let start = loop {
         let line_start = body[..end.saturating_sub(1)].rfind('\n').map_or(0, |i| i + 1);
         if end == 0 {
-            return None;
+            return Err(IaError::NoBlock);
         }
         if body[line_start..end - 1].trim_end_matches(['\r', ' ', '\t']) == "---" {
             break line_start;
@@ -206,9 +208,9 @@ pub fn split(file: &str) -> Option<(&str, Annotations)> {
         .skip(1)
         .map(|l| l.trim_end_matches('\r'))
         .collect();
-    let annotations = parse_annotations(&lines).ok()?;
+    let annotations = parse_annotations(&lines)?;
     let text = if start == 0 { "" } else { &file[..start - 1] };
-    Some((text, annotations))
+    Ok((text, annotations))
 }
 
 /// The annotations of a block's lines (between `---` and `...`).
@@ -440,6 +442,8 @@ mod tests {
         assert_eq!(a.authors[0].0.name.as_deref(), Some("A: B"));
         assert_eq!(a.authors[0].0.identifier.as_deref(), Some("x<y>z"));
         assert_eq!(a.authors[0].1, [(0, 1), (1, 1)]);
-        assert!(split("Just text.\n").is_none());
+        assert_eq!(split("Just text.\n"), Err(IaError::NoBlock));
+        assert_eq!(split("T\n---\n@A: 0,1\n...\n"), Err(IaError::NoHash));
+        assert_eq!(split("T\n---\nno colon here\n...\n"), Err(IaError::NoBlock));
     }
 }

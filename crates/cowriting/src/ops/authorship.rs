@@ -217,11 +217,8 @@ impl Ops {
         };
         let bad = |why: &dyn std::fmt::Display| Error::BadInput(format!("{source}: {why}"));
         let (annotated, annotations) = match &own {
-            Some(content) => (
-                text.as_str(),
-                ia::split(content).ok_or_else(|| bad(&ia::IaError::NoBlock))?.1,
-            ),
-            None => ia::split(&text).ok_or_else(|| bad(&ia::IaError::NoBlock))?,
+            Some(content) => (text.as_str(), ia::split(content).map_err(|e| bad(&e))?.1),
+            None => ia::split(&text).map_err(|e| bad(&e))?,
         };
         let ranges = ia::char_ranges(annotated, &annotations).map_err(|e| bad(&e))?;
         let now = now_iso();
