@@ -351,17 +351,19 @@ fn agent_trace_names_the_commit_at_head_and_the_path_from_the_top_of_the_reposit
     let head = repo
         .commit(Some("HEAD"), &sig, &sig, "first", &tree, &[])
         .unwrap();
-    let mut c = assert_cmd::Command::cargo_bin("cowriting").unwrap();
-    c.env("HOME", ws.home())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("COWRITING_CONFIG")
-        .args(["-w", ws.path().join("book").to_str().unwrap()])
-        .args(["authorship", "ch1.md", "--format", "agent-trace"]);
-    let out = c.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = out.stdout;
-    let record: Value = serde_json::from_slice(&out).unwrap();
+    let trace = || {
+        let mut c = assert_cmd::Command::cargo_bin("cowriting").unwrap();
+        c.env("HOME", ws.home())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("COWRITING_CONFIG")
+            .args(["-w", ws.path().join("book").to_str().unwrap()])
+            .args(["authorship", "ch1.md", "--format", "agent-trace"]);
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let record = trace();
     assert_eq!(
         record["vcs"],
         json!({ "type": "git", "revision": head.to_string() })
@@ -372,6 +374,11 @@ fn agent_trace_names_the_commit_at_head_and_the_path_from_the_top_of_the_reposit
         json!({ "type": "unknown" })
     );
     assert_eq!(schema_errors(&record), Vec::<String>::new());
+    // Changed since: its lines are not those of HEAD's revision, so no vcs.
+    ws.write("book/ch1.md", "One line.\nAnd another.\n");
+    let record = trace();
+    assert!(record.get("vcs").is_none(), "{record}");
+    assert_eq!(record["files"][0]["path"], "book/ch1.md");
 }
 
 #[test]

@@ -162,6 +162,22 @@ pub fn head_commit(dir: &Path) -> Option<(String, String)> {
     Some((commit, prefix))
 }
 
+/// Whether `bytes` are what the commit at `HEAD` of the repository `dir` is in
+/// holds at `path` (from the work tree's top, `/`-separated): a file
+/// committed as it is.
+pub fn committed_as(dir: &Path, path: &str, bytes: &[u8]) -> bool {
+    let Ok(repo) = git2::Repository::discover(dir) else {
+        return false;
+    };
+    let Ok(tree) = repo.head().and_then(|h| h.peel_to_tree()) else {
+        return false;
+    };
+    let Ok(entry) = tree.get_path(Path::new(path)) else {
+        return false;
+    };
+    git2::Oid::hash_object(git2::ObjectType::Blob, bytes).is_ok_and(|oid| oid == entry.id())
+}
+
 /// The work tree of the repository `dir` is in (canonical), if any.
 pub fn work_tree_of(dir: &Path) -> Option<PathBuf> {
     git2::Repository::discover(dir)

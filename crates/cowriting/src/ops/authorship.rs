@@ -107,9 +107,11 @@ fn n(x: usize) -> u32 {
 
 impl Ops {
     /// The authorship of `doc` (as it is on disk) as `format`: an Agent Trace
-    /// record (its `vcs` the commit at `HEAD` when the workspace is in a git
-    /// repository, its path from the repository's top), or the document with
-    /// iA Writer's annotation block after it.
+    /// record, or the document with iA Writer's annotation block after it.
+    /// In a git repository the record's path is from the repository's top, and
+    /// its `vcs` names the commit at `HEAD` when the document is committed as
+    /// it is (the spec's line numbers are those of the revision it names); a
+    /// document with changes not committed has no `vcs`.
     pub fn authorship_export(&self, doc: &str, format: AuthorshipFormat) -> Result<String> {
         let doc = self.doc(doc)?;
         let s = self.review_session(&doc)?;
@@ -125,11 +127,13 @@ impl Ops {
                         _ => agent_trace::Contributor::unknown(),
                     })
                     .collect();
-                let git = cowriting_git::head_commit(self.workspace().root());
+                let root = self.workspace().root();
+                let git = cowriting_git::head_commit(root);
                 let path = match &git {
                     Some((_, prefix)) => format!("{prefix}{doc}"),
                     None => doc.to_string(),
                 };
+                let git = git.filter(|_| cowriting_git::committed_as(root, &path, &s.document().to_bytes()));
                 let record = agent_trace::TraceRecord {
                     version: agent_trace::VERSION,
                     id: agent_trace::new_uuid(),
