@@ -50,8 +50,29 @@ pub(crate) enum Command {
     Status { doc: Option<String> },
     /// Who wrote how much of a document: characters and words by author (you,
     /// each agent with its model, text from before anyone kept track), in all
-    /// and per section, and the decisions taken on its proposals.
-    Authorship { doc: String },
+    /// and per section, and the decisions taken on its proposals. With
+    /// --format, the same authorship for other tools: an Agent Trace record,
+    /// or the document with iA Writer's annotation block; `import-ia` brings
+    /// iA Writer's authorship in.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Authorship {
+        #[arg(required = true)]
+        doc: Option<String>,
+        /// agent-trace (Agent Trace 0.1.0 JSON: the lines each author wrote)
+        /// or ia-annotations (the document and iA Writer's Markdown
+        /// Annotations block: what iA Writer opens with its authorship).
+        #[arg(long, value_enum, value_name = "FORMAT")]
+        format: Option<AuthorshipFormatArg>,
+        /// Write the export to FILE (relative to the current folder; never
+        /// through a symlink) instead of stdout.
+        #[arg(short = 'o', long = "output", value_name = "FILE", requires = "format")]
+        output: Option<PathBuf>,
+        /// Replace FILE when it exists (a symlink is never followed or replaced).
+        #[arg(long, requires = "output")]
+        force: bool,
+        #[command(subcommand)]
+        action: Option<AuthorshipCommand>,
+    },
     /// A new, empty document (`.md` added when the name has no document
     /// ending; missing folders made). Nothing at that name is overwritten.
     New { name: String },
@@ -309,6 +330,24 @@ pub(crate) enum DictionaryCommand {
         #[arg(required = true)]
         words: Vec<String>,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum AuthorshipFormatArg {
+    AgentTrace,
+    IaAnnotations,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum AuthorshipCommand {
+    /// Bring iA Writer's authorship into the document's attribution: the
+    /// Markdown Annotations block at the end of FILE (an iA Writer file of the
+    /// same text), or without FILE at the end of the document itself (then
+    /// taken out of it). Human (`@`) text becomes yours, AI (`&`) text the
+    /// agent's with the model iA Writer names. Refused, nothing written, when
+    /// the block's hash does not match the document's text.
+    #[command(name = "import-ia")]
+    ImportIa { doc: String, file: Option<PathBuf> },
 }
 
 #[derive(Subcommand)]

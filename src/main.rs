@@ -24,8 +24,8 @@ use cowriting::error::ErrorInfo;
 use cowriting::identity::human_identity;
 use cowriting::model::{to_js_json, Fingerprint};
 use cowriting::ops::{
-    BatchDecision, BatchOut, DecidedOut, DecidedOutcome, DocumentsOut, EvalOut, ExportFormat, InboxOut,
-    ItemState, Ops, Propose, ThreadChange,
+    AuthorshipFormat, BatchDecision, BatchOut, DecidedOut, DecidedOutcome, DocumentsOut, EvalOut,
+    ExportFormat, InboxOut, ItemState, Ops, Propose, ThreadChange,
 };
 use cowriting::producers::Cancel;
 use cowriting::suggest::CheckOutcome;
@@ -179,9 +179,41 @@ fn run(cli: Cli) -> Result<i32> {
             ctx.print(&out, status_text);
             Ok(0)
         }
-        Command::Authorship { doc } => {
-            let out = ops.authorship(&doc)?;
-            ctx.print(&out, authorship_text);
+        Command::Authorship {
+            action: Some(AuthorshipCommand::ImportIa { doc, file }),
+            ..
+        } => {
+            let out = ops.import_ia_annotations(&doc, file.as_deref())?;
+            ctx.print(&out, import_ia_text);
+            Ok(0)
+        }
+        Command::Authorship {
+            doc,
+            format,
+            output,
+            force,
+            action: None,
+        } => {
+            let doc = doc.unwrap_or_default();
+            let Some(format) = format else {
+                let out = ops.authorship(&doc)?;
+                ctx.print(&out, authorship_text);
+                return Ok(0);
+            };
+            let format = match format {
+                AuthorshipFormatArg::AgentTrace => AuthorshipFormat::AgentTrace,
+                AuthorshipFormatArg::IaAnnotations => AuthorshipFormat::IaAnnotations,
+            };
+            let content = ops.authorship_export(&doc, format)?;
+            match output {
+                None => {
+                    let _ = std::io::stdout().lock().write_all(content.as_bytes());
+                }
+                Some(path) => {
+                    let out = ops.write_authorship_export(&doc, format, &content, &path, force)?;
+                    ctx.print(&out, |o| o.path.clone());
+                }
+            }
             Ok(0)
         }
         Command::New { name } => {

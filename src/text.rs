@@ -443,3 +443,27 @@ pub(crate) fn spans_text(d: &views::DocSpans) -> String {
     }
     out
 }
+
+/// What `authorship import-ia` did, in words.
+pub(crate) fn import_ia_text(o: &cowriting::ops::ImportIaOut) -> String {
+    let mut out = format!(
+        "{}: {} range{} of iA Writer's annotations imported",
+        o.document,
+        o.ranges,
+        if o.ranges == 1 { "" } else { "s" }
+    );
+    if o.block_removed {
+        out.push_str(" (the block taken off the end of the document)");
+    }
+    for a in &o.authors {
+        let who = match &a.model {
+            Some(m) => format!("{} ({m})", a.id),
+            None => a.id.clone(),
+        };
+        out.push_str(&format!(
+            "\n  {}: {} characters, now {} {who}",
+            a.key, a.chars, a.kind
+        ));
+    }
+    out
+}

@@ -102,3 +102,91 @@ proptest! {
         }
     }
 }
+
+// ---- iA Writer's Markdown Annotations: written and read back ----
+
+use cowriting::authorship::ia;
+
+fn ia_piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z]{1,6}".prop_map(|s| s),
+        Just(" ".into()),
+        Just("\n".into()),
+        Just("\r\n".into()),
+        Just("e\u{301}".into()),
+        Just("👋🏽".into()),
+        Just("🇫🇷".into()),
+        Just("東京".into()),
+        Just("---".into()),
+        Just("...".into()),
+        Just("a: b".into()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// Any text with any spans of humans and agents (names with the
+    /// characters a key escapes): the block written, split off the annotated
+    /// file and read back gives each grapheme cluster in the hashed text the
+    /// author of its first char, and writing that back gives the same file.
+    #[test]
+    fn ia_blocks_round_trip(
+        pieces in prop::collection::vec(ia_piece(), 0..30),
+        cuts in prop::collection::vec((0usize..200, 0usize..200, 0usize..4), 0..8),
+        trailing_newline in any::<bool>(),
+    ) {
+        let mut text: String = pieces.concat();
+        if trailing_newline {
+            text.push('\n');
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let len = chars.len();
+        let mut who: Vec<Option<usize>> = vec![None; len];
+        for (a, b, author) in &cuts {
+            let (s, e) = ((*a).min(*b).min(len), (*a).max(*b).min(len));
+            for w in &mut who[s..e] { *w = Some(*author); }
+        }
+        let mut spans = Vec::new();
+        let mut i = 0;
+        while i < len {
+            let Some(a) = who[i] else { i += 1; continue };
+            let start = i;
+            while i < len && who[i] == Some(a) { i += 1; }
+            spans.push((CharRange::new(start, i), a));
+        }
+        let authors = [
+            ia::Author { human: true, name: Some("Ann: <a>".into()), identifier: None },
+            ia::Author { human: false, name: Some("claude-x".into()), identifier: Some("cl\\aude".into()) },
+            ia::Author { human: false, name: None, identifier: Some("gpt<4>".into()) },
+            ia::Author { human: true, name: Some("Bo".into()), identifier: Some("b@x.org".into()) },
+        ];
+        let file = ia::annotated(&text, &spans, &authors);
+        let (back, parsed) = ia::split(&file).expect("the file ends with its block");
+        prop_assert_eq!(back, text.as_str());
+        let ranges = ia::char_ranges(back, &parsed).expect("the hash fits");
+        // Each hashed grapheme cluster is its first char's author's.
+        let mut got: Vec<Option<usize>> = vec![None; len];
+        for (r, k) in &ranges {
+            let a = authors.iter().position(|x| *x == parsed.authors[*k].0).expect("a known author");
+            for w in &mut got[r.start.0..r.end.0] { *w = Some(a); }
+        }
+        let mut at = 0;
+        let hashed_graphemes = parsed.hashed.1;
+        for (g, cluster) in unicode_clusters(&text).into_iter().enumerate() {
+            let n = cluster.chars().count();
+            let want = if g < hashed_graphemes { who[at] } else { None };
+            for (c, g) in got.iter().enumerate().skip(at).take(n) {
+                prop_assert_eq!(*g, want, "char {} of {:?}", c, text);
+            }
+            at += n;
+        }
+        let again: Vec<(CharRange, usize)> = ranges.clone();
+        let authors_back: Vec<ia::Author> = parsed.authors.iter().map(|(a, _)| a.clone()).collect();
+        prop_assert_eq!(ia::annotated(back, &again, &authors_back), file);
+    }
+}
+
+fn unicode_clusters(text: &str) -> Vec<&str> {
+    use unicode_segmentation::UnicodeSegmentation;
+    text.graphemes(true).collect()
+}

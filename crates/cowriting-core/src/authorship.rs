@@ -5,6 +5,11 @@
 //! kept track). A word is counted for the author of its first character.
 //!
 //! Checked against a per-character model by `tests/proptest_authorship.rs`.
+//! Exported as an Agent Trace record ([`agent_trace`]) and as iA Writer's
+//! Markdown Annotations ([`ia`]), which are read back too.
+
+pub mod agent_trace;
+pub mod ia;
 
 use crate::offset::CharRange;
 

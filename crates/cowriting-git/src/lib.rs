@@ -142,6 +142,42 @@ pub fn branch(dir: &Path) -> Option<String> {
     head.target().map(|oid| oid.to_string()[..7].to_owned())
 }
 
+/// The commit `HEAD` names in the repository `dir` is in (40 hex digits),
+/// and `dir`'s path inside its work tree (`""` at the top, else ending in
+/// `/`); `None` outside a repository, in a bare one or before the first commit.
+pub fn head_commit(dir: &Path) -> Option<(String, String)> {
+    let repo = git2::Repository::discover(dir).ok()?;
+    let commit = repo.head().ok()?.peel_to_commit().ok()?.id().to_string();
+    let top = repo.workdir()?.canonicalize().ok()?;
+    let here = dir.canonicalize().ok()?;
+    let prefix = here.strip_prefix(&top).ok()?;
+    let mut prefix: String = prefix
+        .iter()
+        .map(|c| c.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/");
+    if !prefix.is_empty() {
+        prefix.push('/');
+    }
+    Some((commit, prefix))
+}
+
+/// Whether `bytes` are what the commit at `HEAD` of the repository `dir` is in
+/// holds at `path` (from the work tree's top, `/`-separated): a file
+/// committed as it is.
+pub fn committed_as(dir: &Path, path: &str, bytes: &[u8]) -> bool {
+    let Ok(repo) = git2::Repository::discover(dir) else {
+        return false;
+    };
+    let Ok(tree) = repo.head().and_then(|h| h.peel_to_tree()) else {
+        return false;
+    };
+    let Ok(entry) = tree.get_path(Path::new(path)) else {
+        return false;
+    };
+    git2::Oid::hash_object(git2::ObjectType::Blob, bytes).is_ok_and(|oid| oid == entry.id())
+}
+
 /// The work tree of the repository `dir` is in (canonical), if any.
 pub fn work_tree_of(dir: &Path) -> Option<PathBuf> {
     git2::Repository::discover(dir)

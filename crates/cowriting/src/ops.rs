@@ -36,6 +36,7 @@ use cowriting_workspace::workspace::{DocPath, Workspace};
 use std::sync::Arc;
 
 pub mod answers;
+pub mod authorship;
 pub mod batch;
 mod documents;
 pub mod export;
@@ -46,6 +47,7 @@ pub mod sample;
 pub mod search;
 pub mod spelling;
 pub use answers::*;
+pub use authorship::{AuthorshipFileOut, AuthorshipFormat, ImportIaOut, ImportedAuthor};
 pub use batch::{BatchDecision, BatchFilter};
 pub use export::ExportFormat;
 pub use inbox::{InboxFilter, ItemState};

@@ -39,6 +39,14 @@ impl Session {
         self.apply_change(&change, kind)
     }
 
+    /// Apply `change` and give each of `paints` (ranges of the text after it)
+    /// to its author, as one undo step: how authorship brought from another
+    /// tool (iA Writer's annotations) becomes spans. Saved with the next save.
+    pub fn attribute(&mut self, change: &ChangeSet, paints: Vec<(CharRange, SpanAuthor)>) -> Result<()> {
+        let paints = paints.into_iter().map(|(r, who)| (r, Some(who))).collect();
+        self.apply_with(change, EditKind::Other, paints, Vec::new())
+    }
+
     /// The one place a change is applied and everything with a position maps.
     pub(super) fn apply_with(
         &mut self,
