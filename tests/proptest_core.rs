@@ -1177,6 +1177,11 @@ proptest! {
                     );
                     prop_assert!(!now.starts_with(char::is_whitespace) && !now.ends_with(char::is_whitespace));
                 }
+                // Likely: the exact text, at a place the fallback evidence found.
+                Resolution::Likely(r) => {
+                    prop_assert!(r.start <= r.end && r.end.0 <= d.len_chars(), "{} in {} chars", r, d.len_chars());
+                    prop_assert_eq!(d.slice(r), fp.text.clone(), "likely {} (live {:?}) in {:?}", r, live, d.text());
+                }
                 Resolution::Orphaned => {}
             }
         }

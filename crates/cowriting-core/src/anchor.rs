@@ -45,7 +45,10 @@
 //! `after` begins, both exactly.
 
 mod evidence;
+mod fallback;
 mod lines;
+
+pub use fallback::{rules as fallback_rules, set_rules as set_fallback_rules};
 
 use crate::document::Document;
 use crate::model::{Extra, Fingerprint};
@@ -91,6 +94,12 @@ pub enum Resolution {
     /// The range holds `fingerprint.text` with only its whitespace changed (a
     /// re-wrap or re-indent): the anchor's text changed, so it is flagged.
     Relocated(CharRange),
+    /// The range holds exactly `fingerprint.text`, at a place found only by the
+    /// fallback evidence (`anchor::fallback`: the context compared tolerantly,
+    /// through markup, by words, by distance from `lineHint`), where the
+    /// ladder's own rules would orphan it. A thread may follow it; a proposal
+    /// is never applied there without asking.
+    Likely(CharRange),
     Orphaned,
 }
 
@@ -98,7 +107,7 @@ impl Resolution {
     /// Where the anchor is, exact or relocated.
     pub fn range(self) -> Option<CharRange> {
         match self {
-            Resolution::Found(r) | Resolution::Relocated(r) => Some(r),
+            Resolution::Found(r) | Resolution::Relocated(r) | Resolution::Likely(r) => Some(r),
             Resolution::Orphaned => None,
         }
     }
@@ -163,7 +172,7 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
             .map(|s| (s, s + n))
             .collect();
         return match weigh.decide(&exact, &fp.before, &fp.after) {
-            Some((s, e)) if !replaced() => found(doc, s, e),
+            Some(((s, e), how)) if !replaced() => how.answer(found(doc, s, e)),
             _ => Resolution::Orphaned,
         };
     };
@@ -173,13 +182,13 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
     let places = words.occurrences(text);
     let (before, after) = words.context(fp);
     match weigh.decide(&places, &before, &after) {
-        Some((s, e)) if !replaced() => {
+        Some(((s, e), how)) if !replaced() => {
             let (lead, trail) = (words.lead.len(), words.trail.len());
             let exact = s >= lead
                 && e + trail <= text.len()
                 && text.get(s - lead..e + trail) == Some(fp.text.as_str());
             if exact {
-                found(doc, s - lead, e + trail)
+                how.answer(found(doc, s - lead, e + trail))
             } else {
                 match found(doc, s, e) {
                     Resolution::Found(r) => Resolution::Relocated(r),
@@ -188,6 +197,25 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
             }
         }
         _ => Resolution::Orphaned,
+    }
+}
+
+/// Which evidence picked a place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FoundBy {
+    /// The ladder's own rules.
+    Ladder,
+    /// Only the fallback evidence (`anchor::fallback`).
+    Fallback,
+}
+
+impl FoundBy {
+    /// `exact` (a [`Resolution::Found`]) as this evidence may answer it.
+    fn answer(self, exact: Resolution) -> Resolution {
+        match (self, exact) {
+            (FoundBy::Fallback, Resolution::Found(r)) => Resolution::Likely(r),
+            (_, other) => other,
+        }
     }
 }
 
@@ -207,6 +235,17 @@ impl Candidate {
     fn whole(&self) -> bool {
         self.before.whole && self.after.whole
     }
+}
+
+/// What the ladder's own rules say of a set of candidates.
+enum Verdict {
+    Place((usize, usize)),
+    /// No candidate, or copies whose whole context agrees, equally near
+    /// `lineHint`: nothing more to weigh.
+    Tie,
+    /// No candidate clearly it by the ladder's evidence: the fallback may
+    /// look again at these.
+    Undecided(Vec<Candidate>),
 }
 
 /// Weighs candidates against one fingerprint.
@@ -235,10 +274,35 @@ impl<'a> Weigher<'a> {
     }
 
     /// The place among `places` (byte ranges) that the ladder's rules pick, given
-    /// the recorded context `before` and `after`.
-    fn decide(&self, places: &[(usize, usize)], before: &str, after: &str) -> Option<(usize, usize)> {
+    /// the recorded context `before` and `after`; where they would orphan it
+    /// for want of agreeing context (not for a tie of wholly agreeing copies),
+    /// the place the fallback evidence picks, if any.
+    fn decide(&self, places: &[(usize, usize)], before: &str, after: &str) -> Option<((usize, usize), FoundBy)> {
+        match self.decide_by_ladder(places, before, after) {
+            Verdict::Place(p) => Some((p, FoundBy::Ladder)),
+            Verdict::Tie => None,
+            Verdict::Undecided(cands) => {
+                let fb = fallback::Side::new(before, CONTEXT_CHARS, fallback::Way::Before);
+                let fa = fallback::Side::new(after, CONTEXT_CHARS, fallback::Way::After);
+                let far_lines = FAR_LINES.max(self.lines().count() / FAR_SHARE);
+                fallback::decide(
+                    self.doc.text(),
+                    &cands,
+                    [&fb, &fa],
+                    self.fp.line_hint,
+                    far_lines,
+                    self.distinctive,
+                    |b| self.lines().line_of_byte(b),
+                )
+                .map(|p| (p, FoundBy::Fallback))
+            }
+        }
+    }
+
+    /// The place among `places` that the ladder's own rules pick.
+    fn decide_by_ladder(&self, places: &[(usize, usize)], before: &str, after: &str) -> Verdict {
         if places.is_empty() {
-            return None;
+            return Verdict::Tie;
         }
         let text = self.doc.text();
         let rb = Recorded::new(before, CONTEXT_CHARS, Dir::Before);
@@ -281,7 +345,7 @@ impl<'a> Weigher<'a> {
                 .filter(|c| text[..c.start].ends_with(before) && text[c.end..].starts_with(after))
                 .collect();
             let pool = if raw.is_empty() { &whole } else { &raw };
-            return self.nearest(pool);
+            return self.nearest(pool).map_or(Verdict::Tie, Verdict::Place);
         }
 
         // No candidate has its whole context: weigh how similar each one's is.
@@ -329,10 +393,13 @@ impl<'a> Weigher<'a> {
             .iter()
             .map(|c| could_be_plausible(c).then(|| score_of(c)))
             .collect();
-        let winner = (0..eligible.len())
+        let Some(winner) = (0..eligible.len())
             .filter_map(|i| scores[i].map(|s| (i, s)))
             .filter(|&(i, s)| plausible(eligible[i], s))
-            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+        else {
+            return Verdict::Undecided(cands);
+        };
         let top = winner.1;
         for (i, c) in eligible.iter().enumerate() {
             if scores[i].is_none() {
@@ -343,12 +410,16 @@ impl<'a> Weigher<'a> {
             .filter(|&i| scores[i].is_some_and(|s| s > top - MARGIN))
             .map(|i| eligible[i])
             .collect();
-        match close.as_slice() {
+        let picked = match close.as_slice() {
             [one] => Some((one.start, one.end)),
             // Ambiguous by context. Distinctive text may still be placed by the
             // line, as a text alone in the document with its context gone is.
             _ if self.distinctive => self.nearest(&close),
             _ => None,
+        };
+        match picked {
+            Some(p) => Verdict::Place(p),
+            None => Verdict::Undecided(cands),
         }
     }
 
