@@ -964,7 +964,9 @@ fn main() {
                 let hit = (what == class.name()
                     || what == outcome
                     || *what == format!("{}:{outcome}", class.name()))
-                    && (stratum.is_empty() || STRATA[k % 3].starts_with(stratum));
+                    && (stratum.is_empty()
+                        || STRATA[k % 3].starts_with(stratum)
+                        || (context_edited && CONTEXT_EDITED.starts_with(stratum)));
                 if hit {
                     show_case(pair, &fp, class, expected, outcome, got, &new_doc);
                 }

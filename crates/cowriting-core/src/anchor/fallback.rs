@@ -73,13 +73,17 @@ fn on(rule: u32) -> bool {
 /// A side's share of agreement (0 to 1) that counts as strong.
 pub const SIDE_STRONG: f64 = 0.75;
 
+/// The share the other side needs beside a strong one (unless the text is
+/// [distinctive](super::DISTINCTIVE_CHARS)).
+pub const SIDE_WEAK: f64 = 0.25;
+
 /// The least combined context score (both sides, weighted by their length) a
 /// fallback place needs.
-pub const ACCEPT: f64 = 0.55;
+pub const ACCEPT: f64 = 0.65;
 
 /// The combined score a candidate far from `lineHint` needs, and by how much
 /// it must beat every other candidate's.
-pub const FAR_STRONG: f64 = 0.85;
+pub const FAR_STRONG: f64 = 0.95;
 pub const FAR_MARGIN: f64 = 0.3;
 
 /// The distance-weighted score halves at this many lines from `lineHint`.
@@ -92,6 +96,16 @@ pub const MARGIN: f64 = 0.15;
 /// A copy is clearly nearer when every other is at least this many times as
 /// far (counting lines from the hint, plus one).
 pub const NEARER_TIMES: usize = 4;
+/// …and at least this many lines farther.
+pub const NEARER_GAP: usize = 10;
+
+/// The share of a side's solid chars in its visible words at which the words
+/// count in full (prose); markup and code count for less.
+pub const FULL_COVER: f64 = 0.7;
+
+/// What a side's words count for when the punctuation between them and the
+/// text changed.
+pub const PUNCTUATION_CHANGED: f64 = 0.5;
 
 /// Weight (in chars) of a side recorded at the document's edge, when the
 /// candidate is still at it.
@@ -228,6 +242,8 @@ pub(super) struct Side {
     solid: usize,
     /// Its visible words, outward; a word cut by the 32-char limit left out.
     words: Vec<String>,
+    /// Chars of `words`.
+    word_chars: usize,
     /// Recorded short: the document's edge was there.
     at_edge: bool,
 }
@@ -251,6 +267,7 @@ impl Side {
         Side {
             way,
             solid: norm.iter().filter(|c| **c != ' ').count(),
+            word_chars: words.iter().map(|w| w.chars().count()).sum(),
             outward: norm,
             words,
             at_edge,
@@ -298,6 +315,12 @@ impl Side {
             let same = self.words.iter().zip(&got_words).take_while(|(a, b)| a == b).count();
             same as f64 / self.words.len().max(1) as f64
         };
+        // Words say as much as they cover of the side (little, in code or
+        // markup); and less when the chars between them and the text differ
+        // (`==` become `===`).
+        let cover = (self.word_chars as f64 / self.solid.max(1) as f64 / FULL_COVER).min(1.0);
+        let next_to_it = if first_word_reached(&self.outward, &got) { 1.0 } else { PUNCTUATION_CHANGED };
+        let words = words * cover * next_to_it;
         let share = near.max(words);
         let real = self.solid > 0 && share > 0.0;
         if on(rules::DISTANCE_AND_EDGE) && self.at_edge && edge && got_words.len() <= self.words.len() && got_words == self.words {
@@ -307,6 +330,24 @@ impl Side {
         }
         (share, weight, real)
     }
+}
+
+/// Whether `recorded` and `got` (normalized, outward) agree up to the first
+/// letter or digit of `recorded`, or differ first in a word: their
+/// punctuation next to the text is the same.
+fn first_word_reached(recorded: &[char], got: &[char]) -> bool {
+    for (i, &r) in recorded.iter().enumerate() {
+        match got.get(i) {
+            Some(&g) if g == r => {
+                if r.is_alphanumeric() {
+                    return true;
+                }
+            }
+            Some(&g) => return r.is_alphanumeric() && g.is_alphanumeric(),
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Non-space chars of `recorded` that agree with `got`, both normalized and
@@ -424,7 +465,9 @@ pub(super) fn decide(
             // A side that agrees for real, strongly; the edge alone is not
             // enough, and a side of a few chars proves little.
             let strong_side = |s: f64, w: f64, real: bool| real && s >= SIDE_STRONG && w >= 4.0;
-            let strong = strong_side(sb, wb, rb) || strong_side(sa, wa, ra);
+            // And the other side agrees a little too, where it recorded anything.
+            let some = |s: f64, w: f64| distinctive || w == 0.0 || s >= SIDE_WEAK;
+            let strong = (strong_side(sb, wb, rb) && some(sa, wa)) || (strong_side(sa, wa, ra) && some(sb, wb));
             Weighed {
                 start: c.start,
                 end: c.end,
@@ -449,10 +492,12 @@ pub(super) fn decide(
         let unique = others.clone().all(|o| o.context <= best.context - FAR_MARGIN);
         return (best.context >= FAR_STRONG && unique).then_some((best.start, best.end));
     }
+    // Every other candidate clearly worse by its context (the distance only
+    // picks among those), or, of copies alike, clearly farther.
     let clear = others.clone().all(|o| {
-        o.score() <= best.score() - MARGIN
+        (o.context <= best.context - MARGIN && o.score() < best.score())
             || (on(rules::NEAREST_COPY)
-                && o.distance >= NEARER_TIMES * (best.distance + 1)
+                && o.distance >= (NEARER_TIMES * (best.distance + 1)).max(best.distance + NEARER_GAP)
                 && o.context <= best.context + 0.05)
     });
     clear.then_some((best.start, best.end))
