@@ -277,7 +277,12 @@ impl<'a> Weigher<'a> {
     /// the recorded context `before` and `after`; where they would orphan it
     /// for want of agreeing context (not for a tie of wholly agreeing copies),
     /// the place the fallback evidence picks, if any.
-    fn decide(&self, places: &[(usize, usize)], before: &str, after: &str) -> Option<((usize, usize), FoundBy)> {
+    fn decide(
+        &self,
+        places: &[(usize, usize)],
+        before: &str,
+        after: &str,
+    ) -> Option<((usize, usize), FoundBy)> {
         match self.decide_by_ladder(places, before, after) {
             Verdict::Place(p) => Some((p, FoundBy::Ladder)),
             Verdict::Tie => None,
@@ -992,5 +997,138 @@ mod tests {
     fn overlapping_occurrences_are_all_seen() {
         assert_eq!(occurrences("aaaa", "aa", 0, 5), vec![0, 1, 2]);
         assert_eq!(occurrences("xaay aa", "aa", 0, 3), vec![1]);
+    }
+
+    // ---- fallback evidence (anchor::fallback), each rule on an example of its own
+
+    /// Resolve `needle` (its `nth` occurrence in `old`) in `new`.
+    fn moved_to(old: &str, needle: &str, nth: usize, new: &str) -> (Document, Resolution) {
+        let (_, fp) = fp_of(old, needle, nth);
+        let doc = Document::new(new);
+        let r = resolve(&doc, &fp, None);
+        (doc, r)
+    }
+
+    /// Char offset of the `nth` occurrence of `needle` in `text`.
+    fn char_at(text: &str, needle: &str, nth: usize) -> usize {
+        text[..text.match_indices(needle).nth(nth).unwrap().0]
+            .chars()
+            .count()
+    }
+
+    #[test]
+    fn fallback_compares_quotes_tolerantly() {
+        // Straight quotes made curly right next to the text, on both sides.
+        let old = "Some \"word\" here and more context on both of the sides, word.";
+        let new = "Some “word” here and more context on both of the sides, word.";
+        let (_, r) = moved_to(old, "word", 0, new);
+        assert_eq!(r, Resolution::Likely(CharRange::new(6, 10)));
+    }
+
+    #[test]
+    fn fallback_reads_through_a_fence_info_string() {
+        let old = "Now we build the program:\n\n```rust\nlet x = 5;\n```\n\nThen we test it:\n\n```rust\nlet x = 5;\n```\n";
+        let new = "Now we build the program:\n\n```rust,noplayground\nlet x = 5;\n```\n\nNow we test it:\n\n```rust\nlet x = 5;\n```\n";
+        let (_, r) = moved_to(old, "let", 0, new);
+        let at = char_at(new, "let", 0);
+        assert_eq!(r, Resolution::Likely(CharRange::new(at, at + 3)));
+    }
+
+    #[test]
+    fn fallback_forgives_a_word_edited_beside_the_text() {
+        // `do not` → `don’t`, and "here" → "in this place".
+        let old = "We do not want the value here, so we drop it now and go on.\nThe value again.";
+        let new = "We don’t want the value in this place, so we drop it now and go on.\nThe value again.";
+        let (doc, r) = moved_to(old, "value", 0, new);
+        assert_eq!(r, Resolution::Likely(CharRange::new(18, 23)));
+        assert_eq!(doc.slice(r.range().unwrap()), "value");
+    }
+
+    #[test]
+    fn a_re_wrapped_quoted_context_still_finds_the_text() {
+        // Only the wrapping (and the `>` markers with it) changed around it.
+        let old = "> As he said, the value of it\n> is plain to see; the value\n> is all.\n";
+        let new = "> As he said, the value\n> of it is plain to see;\n> the value is all.\n";
+        let (doc, r) = moved_to(old, "value", 0, new);
+        assert_eq!(r.range().map(|r| r.start.0), Some(char_at(new, "value", 0)));
+        assert_eq!(doc.slice(r.range().unwrap()), "value");
+    }
+
+    #[test]
+    fn fallback_takes_the_document_start_as_agreeing_context() {
+        // A heading on line 1: nothing before it, then or now.
+        let old =
+            "Intro\n\nMore about the intro here, said once.\n\nAnd Intro\n\nMore about the intro there.\n";
+        let new =
+            "Intro\n\nMore on the intro here, now said twice.\n\nAnd Intro\n\nMore on the intro there.\n";
+        let (_, r) = moved_to(old, "Intro", 0, new);
+        assert_eq!(r, Resolution::Likely(CharRange::new(0, 5)));
+    }
+
+    #[test]
+    fn fallback_follows_text_a_paragraph_was_inserted_above() {
+        let old =
+            "Intro\n\nMore about the intro here, said once.\n\nAnd Intro\n\nMore about the intro there.\n";
+        let new = "Preface.\n\nIntro\n\nMore on the intro here, now said twice.\n\nAnd Intro\n\nMore on the intro there.\n";
+        let (_, r) = moved_to(old, "Intro", 0, new);
+        assert_eq!(r, Resolution::Likely(CharRange::new(10, 15)));
+    }
+
+    /// Tool output `copies` times, each followed by `filler` lines: every copy
+    /// reads the same for 32 chars either side.
+    fn boilerplate(copies: usize, filler: usize, tail: &str) -> String {
+        let lines: String = (0..filler)
+            .map(|i| format!("Line {i} of the text between the copies.\n"))
+            .collect();
+        (1..=copies)
+            .map(|n| {
+                format!(
+                    "Run {n}:\n\n```text\nrunning 3 tests\ntest result: ok. 3 passed{tail}\n```\n\n{lines}\n"
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fallback_gives_boilerplate_to_the_copy_clearly_nearest_the_hint() {
+        // The tool's output changed in every copy; the one at the hint is it.
+        let old = boilerplate(3, 14, "; 0 failed");
+        let new = boilerplate(3, 14, "; 0 failed; 0 ignored");
+        let (_, r) = moved_to(&old, "passed", 1, &new);
+        let at = char_at(&new, "passed", 1);
+        assert_eq!(r, Resolution::Likely(CharRange::new(at, at + 6)));
+    }
+
+    #[test]
+    fn fallback_does_not_fire_where_copies_are_equally_good() {
+        // The same copies a few lines apart: none is clearly nearer.
+        let old = boilerplate(3, 0, "; 0 failed");
+        let new = boilerplate(3, 0, "; 0 failed; 0 ignored");
+        assert_eq!(moved_to(&old, "passed", 1, &new).1, Resolution::Orphaned);
+        // Curly quotes around copies that read alike, one line either side
+        // of the hint.
+        let line = "The one thing we say, again and again: \"word\" is what we say, again and again.\n";
+        let old = line.repeat(3);
+        let new = old.replace("\"word\"", "\u{201C}word\u{201D}");
+        assert_eq!(moved_to(&old, "word", 1, &new).1, Resolution::Orphaned);
+    }
+
+    #[test]
+    fn fallback_is_not_asked_when_the_ladder_decides() {
+        // The exact context still there: found as ever, never merely likely.
+        let (_, fp) = fp_of("alpha beta WORD gamma delta", "WORD", 0);
+        let doc = Document::new("alpha beta WORD gamma delta");
+        assert_eq!(
+            resolve(&doc, &fp, None),
+            Resolution::Found(CharRange::new(11, 15))
+        );
+        // And text whose context changed beyond recognition stays orphaned.
+        assert_eq!(
+            resolved_text(
+                "We met at a station before dawn. Later the rain came down hard.",
+                &fp_of("We met at the station before dawn, tired and cold.", "the", 0).1
+            ),
+            None
+        );
     }
 }

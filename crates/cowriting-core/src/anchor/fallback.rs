@@ -217,9 +217,7 @@ pub(super) fn visible_words(chars: &[char], way: Way) -> Vec<String> {
     };
     for (i, &c) in chars.iter().enumerate() {
         let wordy = c.is_alphanumeric()
-            || (c == '\''
-                && !cur.is_empty()
-                && chars.get(i + 1).is_some_and(|d| d.is_alphanumeric()));
+            || (c == '\'' && !cur.is_empty() && chars.get(i + 1).is_some_and(|d| d.is_alphanumeric()));
         if wordy {
             cur.push(c);
         } else {
@@ -312,18 +310,32 @@ impl Side {
         } else if on(rules::EDIT_DISTANCE) {
             words_score(&self.words, &got_words)
         } else {
-            let same = self.words.iter().zip(&got_words).take_while(|(a, b)| a == b).count();
+            let same = self
+                .words
+                .iter()
+                .zip(&got_words)
+                .take_while(|(a, b)| a == b)
+                .count();
             same as f64 / self.words.len().max(1) as f64
         };
         // Words say as much as they cover of the side (little, in code or
         // markup); and less when the chars between them and the text differ
         // (`==` become `===`).
         let cover = (self.word_chars as f64 / self.solid.max(1) as f64 / FULL_COVER).min(1.0);
-        let next_to_it = if first_word_reached(&self.outward, &got) { 1.0 } else { PUNCTUATION_CHANGED };
+        let next_to_it = if first_word_reached(&self.outward, &got) {
+            1.0
+        } else {
+            PUNCTUATION_CHANGED
+        };
         let words = words * cover * next_to_it;
         let share = near.max(words);
         let real = self.solid > 0 && share > 0.0;
-        if on(rules::DISTANCE_AND_EDGE) && self.at_edge && edge && got_words.len() <= self.words.len() && got_words == self.words {
+        if on(rules::DISTANCE_AND_EDGE)
+            && self.at_edge
+            && edge
+            && got_words.len() <= self.words.len()
+            && got_words == self.words
+        {
             // Still at the document's edge, with the same visible words (none
             // or what was recorded) between.
             return (1.0, weight.max(EDGE_WEIGHT), real);
@@ -467,7 +479,8 @@ pub(super) fn decide(
             let strong_side = |s: f64, w: f64, real: bool| real && s >= SIDE_STRONG && w >= 4.0;
             // And the other side agrees a little too, where it recorded anything.
             let some = |s: f64, w: f64| distinctive || w == 0.0 || s >= SIDE_WEAK;
-            let strong = (strong_side(sb, wb, rb) && some(sa, wa)) || (strong_side(sa, wa, ra) && some(sb, wb));
+            let strong =
+                (strong_side(sb, wb, rb) && some(sa, wa)) || (strong_side(sa, wa, ra) && some(sb, wb));
             Weighed {
                 start: c.start,
                 end: c.end,
@@ -519,8 +532,14 @@ mod tests {
 
     #[test]
     fn visible_words_spell_out_contractions_and_skip_markup() {
-        assert_eq!(words("```rust,noplayground\n", Way::Before), ["noplayground", "rust"]);
-        assert_eq!(words("You don’t <b>need</b>", Way::After), ["you", "do", "not", "b", "need", "b"]);
+        assert_eq!(
+            words("```rust,noplayground\n", Way::Before),
+            ["noplayground", "rust"]
+        );
+        assert_eq!(
+            words("You don’t <b>need</b>", Way::After),
+            ["you", "do", "not", "b", "need", "b"]
+        );
     }
 
     #[test]
