@@ -934,8 +934,15 @@ fn main() {
             // beside it now: the stratum of the hard case, across the three draws.
             let context_edited = matches!(class, Class::Unchanged | Class::Moved)
                 && expected.is_some_and(|(s, e)| {
-                    let before_now = pair.new[..s].char_indices().rev().nth(CONTEXT - 1).map_or(0, |(i, _)| i);
-                    let after_now = pair.new[e..].char_indices().nth(CONTEXT).map_or(pair.new.len(), |(i, _)| e + i);
+                    let before_now = pair.new[..s]
+                        .char_indices()
+                        .rev()
+                        .nth(CONTEXT - 1)
+                        .map_or(0, |(i, _)| i);
+                    let after_now = pair.new[e..]
+                        .char_indices()
+                        .nth(CONTEXT)
+                        .map_or(pair.new.len(), |(i, _)| e + i);
                     pair.new[before_now..s] != fp.before || pair.new[e..after_now] != fp.after
                 });
             let tally = tallies
@@ -945,7 +952,9 @@ fn main() {
             if context_edited {
                 count(
                     got,
-                    tallies.entry((CONTEXT_EDITED, pair.repo.clone(), class)).or_default(),
+                    tallies
+                        .entry((CONTEXT_EDITED, pair.repo.clone(), class))
+                        .or_default(),
                 );
             }
             if args.each_rule {
@@ -954,7 +963,10 @@ fn main() {
                     let got = resolve(&new_doc, &fp, None);
                     count(got, step_tallies.entry((step, STRATA[k % 3], class)).or_default());
                     if context_edited {
-                        count(got, step_tallies.entry((step, CONTEXT_EDITED, class)).or_default());
+                        count(
+                            got,
+                            step_tallies.entry((step, CONTEXT_EDITED, class)).or_default(),
+                        );
                     }
                 }
                 cowriting::anchor::set_fallback_rules(cowriting::anchor::fallback_rules::ALL);
@@ -1083,7 +1095,10 @@ const RULE_STEPS: [(&str, u32); 7] = {
         ("+ tolerant context", r::TOLERANT),
         ("+ visible words", r::TOLERANT | r::WORDS),
         ("+ token edit distance", r::TOLERANT | r::WORDS | r::EDIT_DISTANCE),
-        ("+ distance, edge", r::TOLERANT | r::WORDS | r::EDIT_DISTANCE | r::DISTANCE_AND_EDGE),
+        (
+            "+ distance, edge",
+            r::TOLERANT | r::WORDS | r::EDIT_DISTANCE | r::DISTANCE_AND_EDGE,
+        ),
         (
             "+ nearest copy",
             r::TOLERANT | r::WORDS | r::EDIT_DISTANCE | r::DISTANCE_AND_EDGE | r::NEAREST_COPY,
@@ -1098,7 +1113,15 @@ fn report_steps(t: &BTreeMap<(usize, &'static str, Class), Tally>) {
     println!("\n-- the fallback's rules, one at a time (unchanged found; wrong place; changed not intact; likely answers)");
     println!(
         "{:<24} {:>11} {:>11} {:>11} {:>9} {:>9} {:>11} {:>11} {:>8}",
-        "step", "unch. nat.", "unch. ctx", "unch. all", "wrong nat", "wrong all", "chg nat", "chg all", "likely"
+        "step",
+        "unch. nat.",
+        "unch. ctx",
+        "unch. all",
+        "wrong nat",
+        "wrong all",
+        "chg nat",
+        "chg all",
+        "likely"
     );
     for (step, (name, _)) in RULE_STEPS.iter().enumerate() {
         let sum = |strata: &[&str], class: Option<Class>| {

@@ -487,7 +487,12 @@ impl Session {
                         "its target text {:?} was found only where the words around it changed; check the place",
                         fp.text
                     );
-                    (ProposalState::Stale, Some(r), Some(self.doc.slice(r)), Some(reason))
+                    (
+                        ProposalState::Stale,
+                        Some(r),
+                        Some(self.doc.slice(r)),
+                        Some(reason),
+                    )
                 }
                 Resolution::Orphaned => match locate_neighbourhood(&self.doc, fp, None) {
                     Some(r) => {
