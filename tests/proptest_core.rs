@@ -1270,6 +1270,8 @@ proptest! {
         match got {
             Resolution::Found(r) => prop_assert!(exact && r == want, "found {} want {} in {:?}", r, want, new),
             Resolution::Relocated(r) => prop_assert!(!exact && r == want, "relocated {} want {} in {:?}", r, want, new),
+            // Found by the fallback evidence alone: the exact text, at its place.
+            Resolution::Likely(r) => prop_assert!(exact && r == want, "likely {} want {} in {:?}", r, want, new),
             Resolution::Orphaned => {
                 // Only a repeat of the same words can make it ambiguous.
                 let squashed: Vec<&str> = new.split_whitespace().collect();

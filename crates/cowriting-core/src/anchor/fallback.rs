@@ -103,6 +103,10 @@ pub const NEARER_GAP: usize = 10;
 /// count in full (prose); markup and code count for less.
 pub const FULL_COVER: f64 = 0.7;
 
+/// Non-space chars right next to the text that a strong side must agree on
+/// (tolerantly; fewer when the side recorded fewer).
+pub const ADJACENT_SOLID: usize = 3;
+
 /// What a side's words count for when the punctuation between them and the
 /// text changed.
 pub const PUNCTUATION_CHANGED: f64 = 0.5;
@@ -273,9 +277,11 @@ impl Side {
     }
 
     /// What this side says of a candidate whose text starts (`Before`) or
-    /// ends (`After`) at byte `at` of `text`: `(share, weight, real)` where
-    /// `real` says the share is agreement of chars or words, not only the edge.
-    fn score(&self, text: &str, at: usize) -> (f64, f64, bool) {
+    /// ends (`After`) at byte `at` of `text`: `(share, weight, real,
+    /// next_to)`, where `real` says the share is agreement of chars or words,
+    /// not only the edge, and `next_to` that the chars right next to the text
+    /// agree ([`ADJACENT_SOLID`]).
+    fn score(&self, text: &str, at: usize) -> (f64, f64, bool, bool) {
         let (window, line_start, edge) = match self.way {
             Way::Before => {
                 let mut from = at.saturating_sub(WINDOW);
@@ -300,10 +306,13 @@ impl Side {
             got.reverse();
         }
         let weight = self.solid as f64;
+        let agreed = near(&self.outward, &got);
+        // The chars right next to the text agree (tolerantly).
+        let next_to = agreed >= ADJACENT_SOLID.min(self.solid);
         let near = if self.solid == 0 || !on(rules::TOLERANT) {
             0.0
         } else {
-            near(&self.outward, &got) as f64 / self.solid as f64
+            agreed as f64 / self.solid as f64
         };
         let words = if !on(rules::WORDS) {
             0.0
@@ -338,9 +347,9 @@ impl Side {
         {
             // Still at the document's edge, with the same visible words (none
             // or what was recorded) between.
-            return (1.0, weight.max(EDGE_WEIGHT), real);
+            return (1.0, weight.max(EDGE_WEIGHT), real, next_to);
         }
-        (share, weight, real)
+        (share, weight, real, next_to)
     }
 }
 
@@ -467,20 +476,21 @@ pub(super) fn decide(
                     strong: false,
                 };
             }
-            let (sb, wb, rb) = before.score(text, c.start);
-            let (sa, wa, ra) = after.score(text, c.end);
+            let (sb, wb, rb, nb) = before.score(text, c.start);
+            let (sa, wa, ra, na) = after.score(text, c.end);
             let context = if wb + wa == 0.0 {
                 0.0
             } else {
                 (sb * wb + sa * wa) / (wb + wa)
             };
-            // A side that agrees for real, strongly; the edge alone is not
-            // enough, and a side of a few chars proves little.
+            // A side that agrees for real, strongly, right next to the text
+            // too; the edge alone is not enough, and a side of a few chars
+            // proves little.
             let strong_side = |s: f64, w: f64, real: bool| real && s >= SIDE_STRONG && w >= 4.0;
             // And the other side agrees a little too, where it recorded anything.
             let some = |s: f64, w: f64| distinctive || w == 0.0 || s >= SIDE_WEAK;
-            let strong =
-                (strong_side(sb, wb, rb) && some(sa, wa)) || (strong_side(sa, wa, ra) && some(sb, wb));
+            let strong = (strong_side(sb, wb, rb) && nb && some(sa, wa))
+                || (strong_side(sa, wa, ra) && na && some(sb, wb));
             Weighed {
                 start: c.start,
                 end: c.end,
