@@ -118,6 +118,12 @@ const EDGE_WEIGHT: f64 = 16.0;
 /// Chars of the document read on each side of a candidate.
 const WINDOW: usize = 96;
 
+/// Bytes read for [`Side::next_to`].
+const NEXT_TO_WINDOW: usize = 32;
+
+/// Bytes next to the text looked at for a char that normalizing changes.
+const SPECIAL_BYTES: usize = 12;
+
 /// Candidates scored in full, nearest the hint first; the rest only when the
 /// chars right next to them agree.
 const SCORED_NEAR: usize = 48;
@@ -246,6 +252,9 @@ pub(super) struct Side {
     words: Vec<String>,
     /// Chars of `words`.
     word_chars: usize,
+    /// Its chars next to the text include one that normalizing changes
+    /// (`>`, a backtick, anything not ASCII).
+    special: bool,
     /// Recorded short: the document's edge was there.
     at_edge: bool,
 }
@@ -270,10 +279,53 @@ impl Side {
             way,
             solid: norm.iter().filter(|c| **c != ' ').count(),
             word_chars: words.iter().map(|w| w.chars().count()).sum(),
+            special: {
+                let near: Vec<char> = match way {
+                    Way::Before => raw.chars().rev().take(SPECIAL_BYTES).collect(),
+                    Way::After => raw.chars().take(SPECIAL_BYTES).collect(),
+                };
+                near.iter().any(|&c| c == '>' || c == '`' || !c.is_ascii())
+            },
             outward: norm,
             words,
             at_edge,
         }
+    }
+
+    /// Whether the chars right next to a candidate at byte `at` agree with
+    /// this side's ([`ADJACENT_SOLID`] of them, tolerantly): what
+    /// [`Self::score`] calls `next_to`, cheaply.
+    fn next_to(&self, text: &str, at: usize) -> bool {
+        if self.solid == 0 {
+            return false;
+        }
+        let (window, line_start) = match self.way {
+            Way::Before => {
+                let mut from = at.saturating_sub(NEXT_TO_WINDOW);
+                while !text.is_char_boundary(from) {
+                    from -= 1;
+                }
+                (
+                    &text[from..at],
+                    from == 0 || matches!(text.as_bytes()[from - 1], b'\n' | b'\r'),
+                )
+            }
+            Way::After => {
+                let mut to = (at + NEXT_TO_WINDOW).min(text.len());
+                while !text.is_char_boundary(to) {
+                    to += 1;
+                }
+                (
+                    &text[at..to],
+                    at > 0 && matches!(text.as_bytes()[at - 1], b'\n' | b'\r'),
+                )
+            }
+        };
+        let mut got = normalize(window, line_start);
+        if self.way == Way::Before {
+            got.reverse();
+        }
+        near(&self.outward, &got) >= ADJACENT_SOLID.min(self.solid)
     }
 
     /// What this side says of a candidate whose text starts (`Before`) or
@@ -453,14 +505,27 @@ pub(super) fn decide(
     distinctive: bool,
     line_of: impl Fn(usize) -> usize,
 ) -> Option<(usize, usize)> {
-    let mut eligible: Vec<(usize, &Candidate)> = cands
-        .iter()
-        .filter(|c| c.boundaries || distinctive)
-        .map(|c| (line_of(c.start).abs_diff(hint), c))
-        .collect();
-    if eligible.is_empty() {
+    let eligible = || cands.iter().filter(|c| c.boundaries || distinctive);
+    // Cheaply first: a place can win only where one side agrees right next to
+    // the text (most orphaned anchors end here).
+    // Where neither the recorded side nor the text beside it has a char that
+    // normalizing changes, the ladder's squashed agreement (`adjacent`) bounds
+    // it: too few chars there, and it cannot agree.
+    let special = |bytes: &[u8]| bytes.iter().any(|&b| b == b'>' || b == b'`' || b >= 0x80);
+    let could = |side: &Side, adjacent: usize, near: &[u8]| {
+        side.special || adjacent >= ADJACENT_SOLID.min(side.solid) || special(near)
+    };
+    let next_to = |c: &Candidate| {
+        let near_before = &text.as_bytes()[c.start.saturating_sub(SPECIAL_BYTES)..c.start];
+        let near_after = &text.as_bytes()[c.end..(c.end + SPECIAL_BYTES).min(text.len())];
+        (could(before, c.before.adjacent, near_before) && before.next_to(text, c.start))
+            || (could(after, c.after.adjacent, near_after) && after.next_to(text, c.end))
+    };
+    if !eligible().any(next_to) {
         return None;
     }
+    let mut eligible: Vec<(usize, &Candidate)> =
+        eligible().map(|c| (line_of(c.start).abs_diff(hint), c)).collect();
     eligible.sort_by_key(|(d, c)| (*d, c.start));
     let weighed: Vec<Weighed> = eligible
         .iter()
