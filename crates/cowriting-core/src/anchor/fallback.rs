@@ -521,50 +521,54 @@ pub(super) fn decide(
         (could(before, c.before.adjacent, near_before) && before.next_to(text, c.start))
             || (could(after, c.after.adjacent, near_after) && after.next_to(text, c.end))
     };
-    if !eligible().any(next_to) {
+    let hopeful: Vec<bool> = eligible().map(next_to).collect();
+    if !hopeful.contains(&true) {
         return None;
     }
-    let mut eligible: Vec<(usize, &Candidate)> =
-        eligible().map(|c| (line_of(c.start).abs_diff(hint), c)).collect();
-    eligible.sort_by_key(|(d, c)| (*d, c.start));
-    let weighed: Vec<Weighed> = eligible
-        .iter()
-        .enumerate()
-        .map(|(i, &(distance, c))| {
-            let quick = i < SCORED_NEAR || c.before.adjacent >= 3 || c.after.adjacent >= 3;
-            if !quick {
-                return Weighed {
-                    start: c.start,
-                    end: c.end,
-                    context: 0.0,
-                    distance,
-                    strong: false,
-                };
-            }
-            let (sb, wb, rb, nb) = before.score(text, c.start);
-            let (sa, wa, ra, na) = after.score(text, c.end);
-            let context = if wb + wa == 0.0 {
-                0.0
-            } else {
-                (sb * wb + sa * wa) / (wb + wa)
-            };
-            // A side that agrees for real, strongly, right next to the text
-            // too; the edge alone is not enough, and a side of a few chars
-            // proves little.
-            let strong_side = |s: f64, w: f64, real: bool| real && s >= SIDE_STRONG && w >= 4.0;
-            // And the other side agrees a little too, where it recorded anything.
-            let some = |s: f64, w: f64| distinctive || w == 0.0 || s >= SIDE_WEAK;
-            let strong = (strong_side(sb, wb, rb) && nb && some(sa, wa))
-                || (strong_side(sa, wa, ra) && na && some(sb, wb));
-            Weighed {
-                start: c.start,
-                end: c.end,
-                context: if rb || ra { context } else { 0.0 },
-                distance,
-                strong,
-            }
-        })
+    let mut eligible: Vec<(usize, &Candidate, bool)> = eligible()
+        .zip(hopeful)
+        .map(|(c, h)| (line_of(c.start).abs_diff(hint), c, h))
         .collect();
+    eligible.sort_by_key(|(d, c, _)| (*d, c.start));
+    let weigh = |distance: usize, c: &Candidate| {
+        let (sb, wb, rb, nb) = before.score(text, c.start);
+        let (sa, wa, ra, na) = after.score(text, c.end);
+        let context = if wb + wa == 0.0 {
+            0.0
+        } else {
+            (sb * wb + sa * wa) / (wb + wa)
+        };
+        // A side that agrees for real, strongly, right next to the text
+        // too; the edge alone is not enough, and a side of a few chars
+        // proves little.
+        let strong_side = |s: f64, w: f64, real: bool| real && s >= SIDE_STRONG && w >= 4.0;
+        // And the other side agrees a little too, where it recorded anything.
+        let some = |s: f64, w: f64| distinctive || w == 0.0 || s >= SIDE_WEAK;
+        let strong = (strong_side(sb, wb, rb) && nb && some(sa, wa))
+            || (strong_side(sa, wa, ra) && na && some(sb, wb));
+        Weighed {
+            start: c.start,
+            end: c.end,
+            context: if rb || ra { context } else { 0.0 },
+            distance,
+            strong,
+        }
+    };
+    // Those that could win first; the others only when one does, to check
+    // it against them (the nearest, and any whose chars next to it agree).
+    let mut weighed: Vec<Option<Weighed>> = eligible
+        .iter()
+        .map(|&(d, c, hopeful)| hopeful.then(|| weigh(d, c)))
+        .collect();
+    if !weighed.iter().flatten().any(|w| w.strong && w.context >= ACCEPT) {
+        return None;
+    }
+    for (i, &(d, c, _)) in eligible.iter().enumerate() {
+        if weighed[i].is_none() && (i < SCORED_NEAR || c.before.adjacent >= 3 || c.after.adjacent >= 3) {
+            weighed[i] = Some(weigh(d, c));
+        }
+    }
+    let weighed: Vec<Weighed> = weighed.into_iter().flatten().collect();
     let best = weighed
         .iter()
         .filter(|w| w.strong && w.context >= ACCEPT)
