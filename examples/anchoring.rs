@@ -1110,15 +1110,20 @@ const RULE_STEPS: [(&str, u32); 7] = {
 /// `--each-rule`'s table: per step, the figures of the natural mix, of the
 /// context-edited stratum and of all anchors.
 fn report_steps(t: &BTreeMap<(usize, &'static str, Class), Tally>) {
-    println!("\n-- the fallback's rules, one at a time (unchanged found; wrong place; changed not intact; likely answers)");
     println!(
-        "{:<24} {:>11} {:>11} {:>11} {:>9} {:>9} {:>11} {:>11} {:>8}",
+        "\n-- the fallback's rules, one at a time (unchanged found; wrong place by stratum; changed not intact; likely answers)"
+    );
+    println!(
+        "{:<24} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}",
         "step",
-        "unch. nat.",
-        "unch. ctx",
-        "unch. all",
-        "wrong nat",
-        "wrong all",
+        "unch nat",
+        "unch ctx",
+        "unch all",
+        "w nat",
+        "w chg",
+        "w wrap",
+        "w ctx",
+        "w all",
         "chg nat",
         "chg all",
         "likely"
@@ -1136,20 +1141,26 @@ fn report_steps(t: &BTreeMap<(usize, &'static str, Class), Tally>) {
         let (nat, ctx, all) = (&["anywhere"][..], &[CONTEXT_EDITED][..], &STRATA[..]);
         let u = |s| sum(s, Some(Class::Unchanged));
         let c = |s| sum(s, Some(Class::Changed));
+        let w = |s| {
+            let x = sum(s, None);
+            pct(x.wrong, x.anchors)
+        };
         let (un, uc, ua) = (u(nat), u(ctx), u(all));
-        let (wn, wa) = (sum(nat, None), sum(all, None));
         let (cn, ca) = (c(nat), c(all));
         println!(
-            "{:<24} {:>11} {:>11} {:>11} {:>9} {:>9} {:>11} {:>11} {:>8}",
+            "{:<24} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}",
             name,
             pct(un.found_right, un.anchors),
             pct(uc.found_right, uc.anchors),
             pct(ua.found_right, ua.anchors),
-            pct(wn.wrong, wn.anchors),
-            pct(wa.wrong, wa.anchors),
+            w(nat),
+            w(&["near a change"]),
+            w(&["near a re-wrap"]),
+            w(ctx),
+            w(all),
             pct(cn.anchors - cn.intact, cn.anchors),
             pct(ca.anchors - ca.intact, ca.anchors),
-            wa.likely,
+            sum(all, None).likely,
         );
     }
 }
