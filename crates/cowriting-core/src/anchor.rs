@@ -17,7 +17,12 @@
 //!    [`Resolution::Found`] if it holds the exact text, else
 //!    [`Resolution::Relocated`], flagged, because the text is no longer exactly
 //!    what was anchored;
-//! 5. else [`Resolution::Orphaned`].
+//! 5. else, where step 4 found the text but no place clearly (its context
+//!    changed; not a tie of copies whose whole context agrees), the fallback
+//!    evidence (`anchor::fallback`: context compared tolerantly, through
+//!    markup, by words, by distance from `lineHint`): when one place is
+//!    clearly it, [`Resolution::Likely`] (relocated, for re-wrapped words);
+//! 6. else [`Resolution::Orphaned`].
 //!
 //! Weighing the candidates of one step (context compared with whitespace
 //! squashed, see `anchor::evidence`):
