@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example anchoring -- [--pairs N] [--anchors N] [--seed S]
-//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] [--truth-1204] REPO...
+//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] [--truth-1204] [--each-rule] REPO...
 //! ```
 //!
 //! For each git repository, every non-merge commit that modified a Markdown file
@@ -35,6 +35,12 @@
 //! without the second diff, as the figures before 2026-12-04 were;
 //! `--truth-1204` without its moves, as those of 2026-12-04 were; `--show
 //! reclassed` prints the anchors it re-classes.
+//!
+//! Unchanged (or moved) text whose 32 chars of context either side changed is
+//! also tallied as its own stratum, *context edited* (`@context` for `--show`),
+//! apart from "all". Answers found by the fallback evidence alone
+//! (`Resolution::Likely`) count as found, and are counted apart too;
+//! `--each-rule` measures the fallback's rules one at a time.
 //!
 //! `--emit DIR` also writes every new revision and a `resolve --batch` input
 //! (`DIR/input.jsonl`, text paths relative to DIR) for the speed comparison of
