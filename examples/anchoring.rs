@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example anchoring -- [--pairs N] [--anchors N] [--seed S]
-//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] [--truth-1204] REPO...
+//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] [--truth-1204] [--each-rule] REPO...
 //! ```
 //!
 //! For each git repository, every non-merge commit that modified a Markdown file
@@ -35,6 +35,12 @@
 //! without the second diff, as the figures before 2026-12-04 were;
 //! `--truth-1204` without its moves, as those of 2026-12-04 were; `--show
 //! reclassed` prints the anchors it re-classes.
+//!
+//! Unchanged (or moved) text whose 32 chars of context either side changed is
+//! also tallied as its own stratum, *context edited* (`@context` for `--show`),
+//! apart from "all". Answers found by the fallback evidence alone
+//! (`Resolution::Likely`) count as found, and are counted apart too;
+//! `--each-rule` measures the fallback's rules one at a time.
 //!
 //! `--emit DIR` also writes every new revision and a `resolve --batch` input
 //! (`DIR/input.jsonl`, text paths relative to DIR) for the speed comparison of
@@ -89,6 +95,8 @@ struct Tally {
     /// another copy).
     on_new_text: usize,
     orphaned: usize,
+    /// Returned as `Likely` (found by the fallback evidence alone), right or not.
+    likely: usize,
 }
 
 impl Tally {
@@ -101,6 +109,7 @@ impl Tally {
         self.orphaned += o.orphaned;
         self.indistinct += o.indistinct;
         self.on_new_text += o.on_new_text;
+        self.likely += o.likely;
     }
 }
 
@@ -557,6 +566,9 @@ struct Args {
     /// The truth as of 2026-12-04: the word diff without its move detection
     /// ([`moved_truth`]).
     truth_1204: bool,
+    /// Also resolve every anchor with the fallback's rules added one at a time
+    /// ([`RULE_STEPS`]) and print a table of them.
+    each_rule: bool,
     repos: Vec<PathBuf>,
 }
 
@@ -569,6 +581,7 @@ fn args() -> Args {
         show: None,
         line_truth: false,
         truth_1204: false,
+        each_rule: false,
         repos: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -586,12 +599,13 @@ fn args() -> Args {
             }
             "--line-truth" => a.line_truth = true,
             "--truth-1204" => a.truth_1204 = true,
+            "--each-rule" => a.each_rule = true,
             _ => a.repos.push(x.into()),
         }
     }
     assert!(
         !a.repos.is_empty(),
-        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] [--line-truth] [--truth-1204] REPO..."
+        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] [--line-truth] [--truth-1204] [--each-rule] REPO..."
     );
     a
 }
@@ -635,6 +649,8 @@ fn main() {
     }
 
     let mut tallies: BTreeMap<(&'static str, String, Class), Tally> = BTreeMap::new();
+    // --each-rule: (step, stratum, class).
+    let mut step_tallies: BTreeMap<(usize, &'static str, Class), Tally> = BTreeMap::new();
     let mut emit_lines = Vec::new();
     let mut resolve_time = std::time::Duration::ZERO;
     // (changed single words, of them returned as found)
@@ -853,17 +869,12 @@ fn main() {
             // A single word that was deleted or replaced: is another copy taken for it?
             if class == Class::Changed && a == b {
                 one_word.0 += 1;
-                one_word.1 += usize::from(matches!(got, Resolution::Found(_)));
+                one_word.1 += usize::from(matches!(got, Resolution::Found(_) | Resolution::Likely(_)));
             }
-            let tally = tallies
-                .entry((STRATA[k % 3], pair.repo.clone(), class))
-                .or_default();
-            tally.anchors += 1;
             let as_bytes = |r: CharRange| {
                 let b = new_doc.char_range_to_bytes(r);
                 (b.start.0, b.end.0)
             };
-            let mut outcome = "orphaned";
             // A place that is not the expected one: as good as it when the text and
             // its context there read the same; for changed text, ambiguous when it
             // is all text the new revision added (the same words deleted here and
@@ -895,32 +906,85 @@ fn main() {
                 tally.wrong += 1;
                 "WRONG"
             };
-            match got {
-                Resolution::Found(r) => {
-                    tally.intact += 1;
-                    if expected == Some(as_bytes(r)) {
-                        tally.found_right += 1;
-                        outcome = "found";
-                    } else {
-                        outcome = judge(as_bytes(r), tally);
+            // Tallies one answer; its outcome.
+            let count = |got: Resolution, tally: &mut Tally| -> &'static str {
+                tally.anchors += 1;
+                match got {
+                    // A likely place is shown as found (a thread follows it): it
+                    // counts as found, and as intact.
+                    Resolution::Found(r) | Resolution::Likely(r) => {
+                        tally.intact += 1;
+                        tally.likely += usize::from(matches!(got, Resolution::Likely(_)));
+                        if expected == Some(as_bytes(r)) {
+                            tally.found_right += 1;
+                            "found"
+                        } else {
+                            judge(as_bytes(r), tally)
+                        }
+                    }
+                    Resolution::Relocated(r) => {
+                        if expected == Some(as_bytes(r)) {
+                            tally.relocated_right += 1;
+                            "relocated"
+                        } else {
+                            judge(as_bytes(r), tally)
+                        }
+                    }
+                    Resolution::Orphaned => {
+                        tally.orphaned += 1;
+                        "orphaned"
                     }
                 }
-                Resolution::Relocated(r) => {
-                    if expected == Some(as_bytes(r)) {
-                        tally.relocated_right += 1;
-                        outcome = "relocated";
-                    } else {
-                        outcome = judge(as_bytes(r), tally);
+            };
+            // Unchanged (or moved) text whose recorded context is not what is
+            // beside it now: the stratum of the hard case, across the three draws.
+            let context_edited = matches!(class, Class::Unchanged | Class::Moved)
+                && expected.is_some_and(|(s, e)| {
+                    let before_now = pair.new[..s]
+                        .char_indices()
+                        .rev()
+                        .nth(CONTEXT - 1)
+                        .map_or(0, |(i, _)| i);
+                    let after_now = pair.new[e..]
+                        .char_indices()
+                        .nth(CONTEXT)
+                        .map_or(pair.new.len(), |(i, _)| e + i);
+                    pair.new[before_now..s] != fp.before || pair.new[e..after_now] != fp.after
+                });
+            let tally = tallies
+                .entry((STRATA[k % 3], pair.repo.clone(), class))
+                .or_default();
+            let outcome = count(got, tally);
+            if context_edited {
+                count(
+                    got,
+                    tallies
+                        .entry((CONTEXT_EDITED, pair.repo.clone(), class))
+                        .or_default(),
+                );
+            }
+            if args.each_rule {
+                for (step, (_, mask)) in RULE_STEPS.iter().enumerate() {
+                    cowriting::anchor::set_fallback_rules(*mask);
+                    let got = resolve(&new_doc, &fp, None);
+                    count(got, step_tallies.entry((step, STRATA[k % 3], class)).or_default());
+                    if context_edited {
+                        count(
+                            got,
+                            step_tallies.entry((step, CONTEXT_EDITED, class)).or_default(),
+                        );
                     }
                 }
-                Resolution::Orphaned => tally.orphaned += 1,
+                cowriting::anchor::set_fallback_rules(cowriting::anchor::fallback_rules::ALL);
             }
             if let Some((what, stratum)) = &args.show {
                 // CLASS, OUTCOME, CLASS:OUTCOME, or any of those then @STRATUM.
                 let hit = (what == class.name()
                     || what == outcome
                     || *what == format!("{}:{outcome}", class.name()))
-                    && (stratum.is_empty() || STRATA[k % 3].starts_with(stratum));
+                    && (stratum.is_empty()
+                        || STRATA[k % 3].starts_with(stratum)
+                        || (context_edited && CONTEXT_EDITED.starts_with(stratum)));
                 if hit {
                     show_case(pair, &fp, class, expected, outcome, got, &new_doc);
                 }
@@ -941,6 +1005,9 @@ fn main() {
         }
     }
     report(&tallies, resolve_time);
+    if args.each_rule {
+        report_steps(&step_tallies);
+    }
     if !args.line_truth {
         println!(
             "changed by the line diff, re-classed by the word diff: {} (--line-truth: without it; --truth-1204: without \"moved\")",
@@ -975,10 +1042,11 @@ fn show_case(
     let kind = match got {
         Resolution::Found(_) => "found",
         Resolution::Relocated(_) => "relocated",
+        Resolution::Likely(_) => "likely",
         Resolution::Orphaned => "orphaned",
     };
     let got_text = match got {
-        Resolution::Found(r) | Resolution::Relocated(r) => {
+        Resolution::Found(r) | Resolution::Relocated(r) | Resolution::Likely(r) => {
             let b = new_doc.char_range_to_bytes(r);
             let s = b.start.0.saturating_sub(40);
             let e = (b.end.0 + 40).min(pair.new.len());
@@ -1016,6 +1084,92 @@ fn pct(n: usize, d: usize) -> String {
 
 /// How anchors are drawn, by their index in a revision pair modulo 3.
 const STRATA: [&str; 3] = ["anywhere", "near a change", "near a re-wrap"];
+
+/// The hard case, across the draws: unchanged (or moved) text some of whose 32
+/// chars of context either side changed. Reported apart, not added to "all".
+const CONTEXT_EDITED: &str = "context edited";
+
+/// Chars of context a fingerprint records either side.
+const CONTEXT: usize = cowriting::anchor::CONTEXT_CHARS;
+
+/// `--each-rule`: the fallback's rules added one at a time (the first is the
+/// resolver without fallback, as on main).
+const RULE_STEPS: [(&str, u32); 7] = {
+    use cowriting::anchor::fallback_rules as r;
+    [
+        ("v3, no fallback", 0),
+        ("+ tolerant context", r::TOLERANT),
+        ("+ visible words", r::TOLERANT | r::WORDS),
+        ("+ token edit distance", r::TOLERANT | r::WORDS | r::EDIT_DISTANCE),
+        (
+            "+ distance, edge",
+            r::TOLERANT | r::WORDS | r::EDIT_DISTANCE | r::DISTANCE_AND_EDGE,
+        ),
+        (
+            "+ nearest copy",
+            r::TOLERANT | r::WORDS | r::EDIT_DISTANCE | r::DISTANCE_AND_EDGE | r::NEAREST_COPY,
+        ),
+        ("+ far search (all)", r::ALL),
+    ]
+};
+
+/// `--each-rule`'s table: per step, the figures of the natural mix, of the
+/// context-edited stratum and of all anchors.
+fn report_steps(t: &BTreeMap<(usize, &'static str, Class), Tally>) {
+    println!(
+        "\n-- the fallback's rules, one at a time (unchanged found; wrong place by stratum; changed not intact; likely answers)"
+    );
+    println!(
+        "{:<24} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}",
+        "step",
+        "unch nat",
+        "unch ctx",
+        "unch all",
+        "w nat",
+        "w chg",
+        "w wrap",
+        "w ctx",
+        "w all",
+        "chg nat",
+        "chg all",
+        "likely"
+    );
+    for (step, (name, _)) in RULE_STEPS.iter().enumerate() {
+        let sum = |strata: &[&str], class: Option<Class>| {
+            let mut out = Tally::default();
+            for ((s, st, c), x) in t {
+                if *s == step && strata.contains(st) && class.is_none_or(|k| k == *c) {
+                    out.add(x);
+                }
+            }
+            out
+        };
+        let (nat, ctx, all) = (&["anywhere"][..], &[CONTEXT_EDITED][..], &STRATA[..]);
+        let u = |s| sum(s, Some(Class::Unchanged));
+        let c = |s| sum(s, Some(Class::Changed));
+        let w = |s| {
+            let x = sum(s, None);
+            pct(x.wrong, x.anchors)
+        };
+        let (un, uc, ua) = (u(nat), u(ctx), u(all));
+        let (cn, ca) = (c(nat), c(all));
+        println!(
+            "{:<24} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}",
+            name,
+            pct(un.found_right, un.anchors),
+            pct(uc.found_right, uc.anchors),
+            pct(ua.found_right, ua.anchors),
+            w(nat),
+            w(&["near a change"]),
+            w(&["near a re-wrap"]),
+            w(ctx),
+            w(all),
+            pct(cn.anchors - cn.intact, cn.anchors),
+            pct(ca.anchors - ca.intact, ca.anchors),
+            sum(all, None).likely,
+        );
+    }
+}
 
 fn report(tallies: &BTreeMap<(&'static str, String, Class), Tally>, resolve_time: std::time::Duration) {
     let mut total: BTreeMap<Class, Tally> = BTreeMap::new();
@@ -1068,6 +1222,14 @@ fn report(tallies: &BTreeMap<(&'static str, String, Class), Tally>, resolve_time
         }
         row(&format!("all, {stratum}"), &sub);
     }
+    println!("-- unchanged or moved text with its context edited (of all three draws; not added to \"all\")");
+    let mut sub: BTreeMap<Class, Tally> = BTreeMap::new();
+    for ((st, _, class), t) in tallies {
+        if *st == CONTEXT_EDITED {
+            sub.entry(*class).or_default().add(t);
+        }
+    }
+    row("all, context edited", &sub);
     println!("--");
     row("all", &total);
     let n: usize = total.values().map(|t| t.anchors).sum();
@@ -1084,6 +1246,14 @@ fn report(tallies: &BTreeMap<(&'static str, String, Class), Tally>, resolve_time
         total
             .iter()
             .map(|(c, t)| format!("{} {}/{}", c.name(), t.indistinct, t.anchors))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "likely (placed by the fallback evidence alone) by class: {}",
+        total
+            .iter()
+            .map(|(c, t)| format!("{} {}/{}", c.name(), t.likely, t.anchors))
             .collect::<Vec<_>>()
             .join(", ")
     );

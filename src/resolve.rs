@@ -93,6 +93,15 @@ pub(crate) fn resolve_lines(text: Option<&Path>) -> Result<i32> {
                         b.start.0, b.end.0
                     )
                 }
+                // Found by the fallback evidence alone: the exact text, to confirm.
+                Resolution::Likely(r) => {
+                    let b = doc.char_range_to_bytes(r);
+                    writeln!(
+                        out,
+                        r#"{{"id":{id},"start":{},"end":{},"likely":true}}"#,
+                        b.start.0, b.end.0
+                    )
+                }
                 Resolution::Orphaned => writeln!(out, r#"{{"id":{id},"orphaned":true}}"#),
             },
         };

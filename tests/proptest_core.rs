@@ -1185,6 +1185,11 @@ proptest! {
                     );
                     prop_assert!(!now.starts_with(char::is_whitespace) && !now.ends_with(char::is_whitespace));
                 }
+                // Likely: the exact text, at a place the fallback evidence found.
+                Resolution::Likely(r) => {
+                    prop_assert!(r.start <= r.end && r.end.0 <= d.len_chars(), "{} in {} chars", r, d.len_chars());
+                    prop_assert_eq!(d.slice(r), fp.text.clone(), "likely {} (live {:?}) in {:?}", r, live, d.text());
+                }
                 Resolution::Orphaned => {}
             }
         }
@@ -1273,6 +1278,8 @@ proptest! {
         match got {
             Resolution::Found(r) => prop_assert!(exact && r == want, "found {} want {} in {:?}", r, want, new),
             Resolution::Relocated(r) => prop_assert!(!exact && r == want, "relocated {} want {} in {:?}", r, want, new),
+            // Found by the fallback evidence alone: the exact text, at its place.
+            Resolution::Likely(r) => prop_assert!(exact && r == want, "likely {} want {} in {:?}", r, want, new),
             Resolution::Orphaned => {
                 // Only a repeat of the same words can make it ambiguous.
                 let squashed: Vec<&str> = new.split_whitespace().collect();

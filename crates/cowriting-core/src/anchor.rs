@@ -17,7 +17,12 @@
 //!    [`Resolution::Found`] if it holds the exact text, else
 //!    [`Resolution::Relocated`], flagged, because the text is no longer exactly
 //!    what was anchored;
-//! 5. else [`Resolution::Orphaned`].
+//! 5. else, where step 4 found the text but no place clearly (its context
+//!    changed; not a tie of copies whose whole context agrees), the fallback
+//!    evidence (`anchor::fallback`: context compared tolerantly, through
+//!    markup, by words, by distance from `lineHint`): when one place is
+//!    clearly it, [`Resolution::Likely`] (relocated, for re-wrapped words);
+//! 6. else [`Resolution::Orphaned`].
 //!
 //! Weighing the candidates of one step (context compared with whitespace
 //! squashed, see `anchor::evidence`):
@@ -45,7 +50,10 @@
 //! `after` begins, both exactly.
 
 mod evidence;
+mod fallback;
 mod lines;
+
+pub use fallback::{rules as fallback_rules, set_rules as set_fallback_rules};
 
 use crate::document::Document;
 use crate::model::{Extra, Fingerprint};
@@ -91,6 +99,12 @@ pub enum Resolution {
     /// The range holds `fingerprint.text` with only its whitespace changed (a
     /// re-wrap or re-indent): the anchor's text changed, so it is flagged.
     Relocated(CharRange),
+    /// The range holds exactly `fingerprint.text`, at a place found only by the
+    /// fallback evidence (`anchor::fallback`: the context compared tolerantly,
+    /// through markup, by words, by distance from `lineHint`), where the
+    /// ladder's own rules would orphan it. A thread may follow it; a proposal
+    /// is never applied there without asking.
+    Likely(CharRange),
     Orphaned,
 }
 
@@ -98,7 +112,7 @@ impl Resolution {
     /// Where the anchor is, exact or relocated.
     pub fn range(self) -> Option<CharRange> {
         match self {
-            Resolution::Found(r) | Resolution::Relocated(r) => Some(r),
+            Resolution::Found(r) | Resolution::Relocated(r) | Resolution::Likely(r) => Some(r),
             Resolution::Orphaned => None,
         }
     }
@@ -163,7 +177,7 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
             .map(|s| (s, s + n))
             .collect();
         return match weigh.decide(&exact, &fp.before, &fp.after) {
-            Some((s, e)) if !replaced() => found(doc, s, e),
+            Some(((s, e), how)) if !replaced() => how.answer(found(doc, s, e)),
             _ => Resolution::Orphaned,
         };
     };
@@ -173,13 +187,13 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
     let places = words.occurrences(text);
     let (before, after) = words.context(fp);
     match weigh.decide(&places, &before, &after) {
-        Some((s, e)) if !replaced() => {
+        Some(((s, e), how)) if !replaced() => {
             let (lead, trail) = (words.lead.len(), words.trail.len());
             let exact = s >= lead
                 && e + trail <= text.len()
                 && text.get(s - lead..e + trail) == Some(fp.text.as_str());
             if exact {
-                found(doc, s - lead, e + trail)
+                how.answer(found(doc, s - lead, e + trail))
             } else {
                 match found(doc, s, e) {
                     Resolution::Found(r) => Resolution::Relocated(r),
@@ -188,6 +202,25 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
             }
         }
         _ => Resolution::Orphaned,
+    }
+}
+
+/// Which evidence picked a place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FoundBy {
+    /// The ladder's own rules.
+    Ladder,
+    /// Only the fallback evidence (`anchor::fallback`).
+    Fallback,
+}
+
+impl FoundBy {
+    /// `exact` (a [`Resolution::Found`]) as this evidence may answer it.
+    fn answer(self, exact: Resolution) -> Resolution {
+        match (self, exact) {
+            (FoundBy::Fallback, Resolution::Found(r)) => Resolution::Likely(r),
+            (_, other) => other,
+        }
     }
 }
 
@@ -207,6 +240,17 @@ impl Candidate {
     fn whole(&self) -> bool {
         self.before.whole && self.after.whole
     }
+}
+
+/// What the ladder's own rules say of a set of candidates.
+enum Verdict {
+    Place((usize, usize)),
+    /// No candidate, or copies whose whole context agrees, equally near
+    /// `lineHint`: nothing more to weigh.
+    Tie,
+    /// No candidate clearly it by the ladder's evidence: the fallback may
+    /// look again at these.
+    Undecided(Vec<Candidate>),
 }
 
 /// Weighs candidates against one fingerprint.
@@ -235,10 +279,40 @@ impl<'a> Weigher<'a> {
     }
 
     /// The place among `places` (byte ranges) that the ladder's rules pick, given
-    /// the recorded context `before` and `after`.
-    fn decide(&self, places: &[(usize, usize)], before: &str, after: &str) -> Option<(usize, usize)> {
+    /// the recorded context `before` and `after`; where they would orphan it
+    /// for want of agreeing context (not for a tie of wholly agreeing copies),
+    /// the place the fallback evidence picks, if any.
+    fn decide(
+        &self,
+        places: &[(usize, usize)],
+        before: &str,
+        after: &str,
+    ) -> Option<((usize, usize), FoundBy)> {
+        match self.decide_by_ladder(places, before, after) {
+            Verdict::Place(p) => Some((p, FoundBy::Ladder)),
+            Verdict::Tie => None,
+            Verdict::Undecided(cands) => {
+                let fb = fallback::Side::new(before, CONTEXT_CHARS, fallback::Way::Before);
+                let fa = fallback::Side::new(after, CONTEXT_CHARS, fallback::Way::After);
+                let far_lines = FAR_LINES.max(self.lines().count() / FAR_SHARE);
+                fallback::decide(
+                    self.doc.text(),
+                    &cands,
+                    [&fb, &fa],
+                    self.fp.line_hint,
+                    far_lines,
+                    self.distinctive,
+                    |b| self.lines().line_of_byte(b),
+                )
+                .map(|p| (p, FoundBy::Fallback))
+            }
+        }
+    }
+
+    /// The place among `places` that the ladder's own rules pick.
+    fn decide_by_ladder(&self, places: &[(usize, usize)], before: &str, after: &str) -> Verdict {
         if places.is_empty() {
-            return None;
+            return Verdict::Tie;
         }
         let text = self.doc.text();
         let rb = Recorded::new(before, CONTEXT_CHARS, Dir::Before);
@@ -281,7 +355,7 @@ impl<'a> Weigher<'a> {
                 .filter(|c| text[..c.start].ends_with(before) && text[c.end..].starts_with(after))
                 .collect();
             let pool = if raw.is_empty() { &whole } else { &raw };
-            return self.nearest(pool);
+            return self.nearest(pool).map_or(Verdict::Tie, Verdict::Place);
         }
 
         // No candidate has its whole context: weigh how similar each one's is.
@@ -329,10 +403,13 @@ impl<'a> Weigher<'a> {
             .iter()
             .map(|c| could_be_plausible(c).then(|| score_of(c)))
             .collect();
-        let winner = (0..eligible.len())
+        let Some(winner) = (0..eligible.len())
             .filter_map(|i| scores[i].map(|s| (i, s)))
             .filter(|&(i, s)| plausible(eligible[i], s))
-            .max_by(|a, b| a.1.total_cmp(&b.1))?;
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+        else {
+            return Verdict::Undecided(cands);
+        };
         let top = winner.1;
         for (i, c) in eligible.iter().enumerate() {
             if scores[i].is_none() {
@@ -343,12 +420,16 @@ impl<'a> Weigher<'a> {
             .filter(|&i| scores[i].is_some_and(|s| s > top - MARGIN))
             .map(|i| eligible[i])
             .collect();
-        match close.as_slice() {
+        let picked = match close.as_slice() {
             [one] => Some((one.start, one.end)),
             // Ambiguous by context. Distinctive text may still be placed by the
             // line, as a text alone in the document with its context gone is.
             _ if self.distinctive => self.nearest(&close),
             _ => None,
+        };
+        match picked {
+            Some(p) => Verdict::Place(p),
+            None => Verdict::Undecided(cands),
         }
     }
 
@@ -921,5 +1002,138 @@ mod tests {
     fn overlapping_occurrences_are_all_seen() {
         assert_eq!(occurrences("aaaa", "aa", 0, 5), vec![0, 1, 2]);
         assert_eq!(occurrences("xaay aa", "aa", 0, 3), vec![1]);
+    }
+
+    // ---- fallback evidence (anchor::fallback), each rule on an example of its own
+
+    /// Resolve `needle` (its `nth` occurrence in `old`) in `new`.
+    fn moved_to(old: &str, needle: &str, nth: usize, new: &str) -> (Document, Resolution) {
+        let (_, fp) = fp_of(old, needle, nth);
+        let doc = Document::new(new);
+        let r = resolve(&doc, &fp, None);
+        (doc, r)
+    }
+
+    /// Char offset of the `nth` occurrence of `needle` in `text`.
+    fn char_at(text: &str, needle: &str, nth: usize) -> usize {
+        text[..text.match_indices(needle).nth(nth).unwrap().0]
+            .chars()
+            .count()
+    }
+
+    #[test]
+    fn fallback_compares_quotes_tolerantly() {
+        // Straight quotes made curly right next to the text, on both sides.
+        let old = "Some \"word\" here and more context on both of the sides, word.";
+        let new = "Some “word” here and more context on both of the sides, word.";
+        let (_, r) = moved_to(old, "word", 0, new);
+        assert_eq!(r, Resolution::Likely(CharRange::new(6, 10)));
+    }
+
+    #[test]
+    fn fallback_reads_through_a_fence_info_string() {
+        let old = "Now we build the program:\n\n```rust\nlet x = 5;\n```\n\nThen we test it:\n\n```rust\nlet x = 5;\n```\n";
+        let new = "Now we build the program:\n\n```rust,noplayground\nlet x = 5;\n```\n\nNow we test it:\n\n```rust\nlet x = 5;\n```\n";
+        let (_, r) = moved_to(old, "let", 0, new);
+        let at = char_at(new, "let", 0);
+        assert_eq!(r, Resolution::Likely(CharRange::new(at, at + 3)));
+    }
+
+    #[test]
+    fn fallback_forgives_a_word_edited_beside_the_text() {
+        // `do not` → `don’t`, and "here" → "in this place".
+        let old = "We do not want the value here, so we drop it now and go on.\nThe value again.";
+        let new = "We don’t want the value in this place, so we drop it now and go on.\nThe value again.";
+        let (doc, r) = moved_to(old, "value", 0, new);
+        assert_eq!(r, Resolution::Likely(CharRange::new(18, 23)));
+        assert_eq!(doc.slice(r.range().unwrap()), "value");
+    }
+
+    #[test]
+    fn a_re_wrapped_quoted_context_still_finds_the_text() {
+        // Only the wrapping (and the `>` markers with it) changed around it.
+        let old = "> As he said, the value of it\n> is plain to see; the value\n> is all.\n";
+        let new = "> As he said, the value\n> of it is plain to see;\n> the value is all.\n";
+        let (doc, r) = moved_to(old, "value", 0, new);
+        assert_eq!(r.range().map(|r| r.start.0), Some(char_at(new, "value", 0)));
+        assert_eq!(doc.slice(r.range().unwrap()), "value");
+    }
+
+    #[test]
+    fn fallback_takes_the_document_start_as_agreeing_context() {
+        // A heading on line 1: nothing before it, then or now.
+        let old =
+            "Intro\n\nMore about the intro here, said once.\n\nAnd Intro\n\nMore about the intro there.\n";
+        let new =
+            "Intro\n\nMore on the intro here, now said twice.\n\nAnd Intro\n\nMore on the intro there.\n";
+        let (_, r) = moved_to(old, "Intro", 0, new);
+        assert_eq!(r, Resolution::Likely(CharRange::new(0, 5)));
+    }
+
+    #[test]
+    fn fallback_follows_text_a_paragraph_was_inserted_above() {
+        let old =
+            "Intro\n\nMore about the intro here, said once.\n\nAnd Intro\n\nMore about the intro there.\n";
+        let new = "Preface.\n\nIntro\n\nMore on the intro here, now said twice.\n\nAnd Intro\n\nMore on the intro there.\n";
+        let (_, r) = moved_to(old, "Intro", 0, new);
+        assert_eq!(r, Resolution::Likely(CharRange::new(10, 15)));
+    }
+
+    /// Tool output `copies` times, each followed by `filler` lines: every copy
+    /// reads the same for 32 chars either side.
+    fn boilerplate(copies: usize, filler: usize, tail: &str) -> String {
+        let lines: String = (0..filler)
+            .map(|i| format!("Line {i} of the text between the copies.\n"))
+            .collect();
+        (1..=copies)
+            .map(|n| {
+                format!(
+                    "Run {n}:\n\n```text\nrunning 3 tests\ntest result: ok. 3 passed{tail}\n```\n\n{lines}\n"
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fallback_gives_boilerplate_to_the_copy_clearly_nearest_the_hint() {
+        // The tool's output changed in every copy; the one at the hint is it.
+        let old = boilerplate(3, 14, "; 0 failed");
+        let new = boilerplate(3, 14, "; 0 failed; 0 ignored");
+        let (_, r) = moved_to(&old, "passed", 1, &new);
+        let at = char_at(&new, "passed", 1);
+        assert_eq!(r, Resolution::Likely(CharRange::new(at, at + 6)));
+    }
+
+    #[test]
+    fn fallback_does_not_fire_where_copies_are_equally_good() {
+        // The same copies a few lines apart: none is clearly nearer.
+        let old = boilerplate(3, 0, "; 0 failed");
+        let new = boilerplate(3, 0, "; 0 failed; 0 ignored");
+        assert_eq!(moved_to(&old, "passed", 1, &new).1, Resolution::Orphaned);
+        // Curly quotes around copies that read alike, one line either side
+        // of the hint.
+        let line = "The one thing we say, again and again: \"word\" is what we say, again and again.\n";
+        let old = line.repeat(3);
+        let new = old.replace("\"word\"", "\u{201C}word\u{201D}");
+        assert_eq!(moved_to(&old, "word", 1, &new).1, Resolution::Orphaned);
+    }
+
+    #[test]
+    fn fallback_is_not_asked_when_the_ladder_decides() {
+        // The exact context still there: found as ever, never merely likely.
+        let (_, fp) = fp_of("alpha beta WORD gamma delta", "WORD", 0);
+        let doc = Document::new("alpha beta WORD gamma delta");
+        assert_eq!(
+            resolve(&doc, &fp, None),
+            Resolution::Found(CharRange::new(11, 15))
+        );
+        // And text whose context changed beyond recognition stays orphaned.
+        assert_eq!(
+            resolved_text(
+                "We met at a station before dawn. Later the rain came down hard.",
+                &fp_of("We met at the station before dawn, tired and cold.", "the", 0).1
+            ),
+            None
+        );
     }
 }

@@ -498,6 +498,20 @@ impl Session {
                     let reason = format!("its target text changed from {:?} to {:?}", fp.text, now);
                     (ProposalState::Stale, Some(r), Some(now), Some(reason))
                 }
+                // Its exact text, at a place only the fallback evidence found:
+                // shown there, never applied as it stands.
+                Resolution::Likely(r) => {
+                    let reason = format!(
+                        "its target text {:?} was found only where the words around it changed; check the place",
+                        fp.text
+                    );
+                    (
+                        ProposalState::Stale,
+                        Some(r),
+                        Some(self.doc.slice(r)),
+                        Some(reason),
+                    )
+                }
                 Resolution::Orphaned => match locate_neighbourhood(&self.doc, fp, None) {
                     Some(r) => {
                         let now = self.doc.slice(r);

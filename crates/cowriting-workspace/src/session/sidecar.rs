@@ -110,7 +110,13 @@ impl Session {
                         relocated.insert(id.clone());
                         tracked.insert(id, r);
                     }
-                    Resolution::Relocated(_) | Resolution::Orphaned => {}
+                    // Found by the fallback evidence alone: a thread follows
+                    // it; a proposal's anchor is not tracked there (never
+                    // applied without asking, see `proposal_view`).
+                    Resolution::Likely(r) if may_relocate => {
+                        tracked.insert(id, r);
+                    }
+                    Resolution::Relocated(_) | Resolution::Likely(_) | Resolution::Orphaned => {}
                 },
             }
         }
