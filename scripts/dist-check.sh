@@ -77,15 +77,38 @@ missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Another apt (an unattended upgrade, apt's daily timer, a second terminal) may hold one of
+# its locks: wait for it, up to 10 minutes, rather than fail at once. DPkg::Lock::Timeout
+# makes apt-get wait for dpkg's lock, but apt 2.6 (Debian 12) does not wait for the package
+# lists' lock (apt-get update) or the downloads' (/var/cache/apt/archives) with it, so a
+# command refused for a lock is run again every 5 s (a refused one has done nothing yet).
+apt_get() {
+  local err start said=""
+  err=$(mktemp)
+  start=$(date +%s)
+  while ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@" 2>"$err"; do
+    if grep -q 'Could not get lock' "$err" && [ $(($(date +%s) - start)) -lt 600 ]; then
+      [ -n "$said" ] || echo "Waiting for another apt to finish: $(grep -m1 'Could not get lock' "$err" | sed 's/^E: //')" >&2
+      said=1
+      sleep 5
+    else
+      cat "$err" >&2
+      rm -f "$err"
+      return 1
+    fi
+  done
+  cat "$err" >&2
+  rm -f "$err"
+}
 apt_updated=""
 apt_update() {
-  [ -n "$apt_updated" ] || { $sudo apt-get update -qq; apt_updated=1; }
+  [ -n "$apt_updated" ] || { apt_get update -qq; apt_updated=1; }
 }
 if [ ${#missing[@]} -gt 0 ]; then
   need_root "installs what it needs (${missing[*]})"
   say "installing what the check needs: ${missing[*]}"
   apt_update
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 tmp=$(mktemp -d /tmp/cowriting-dist-check.XXXXXX)
@@ -98,7 +121,7 @@ cleanup() {
   [ -z "$xvfb_pid" ] || kill "$xvfb_pid" 2>/dev/null || true
   if [ -n "$installed" ]; then
     say "removing the package"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -qq "$pkg" >/dev/null && $sudo rm -f "$mark" || status=1
+    apt_get remove -y -qq "$pkg" >/dev/null && $sudo rm -f "$mark" || status=1
     if command -v cowriting >/dev/null 2>&1 || [ -e /usr/bin/cowriting-desktop ]; then
       echo "dist-check: FAILED: the binaries are still there after removing the package" >&2
       status=1
@@ -118,7 +141,7 @@ if [ "$mode" = install ]; then
   installed=1
   $sudo mkdir -p "$(dirname "$mark")"
   $sudo touch "$mark"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall "$deb" >/dev/null
+  apt_get install -y -qq --reinstall "$deb" >/dev/null
   dpkg-query -W -f='${Package} ${Version} ${Status}\n' "$pkg"
   dpkg-query -W -f='Depends: ${Depends}\n' "$pkg"
   pkg_files() { dpkg -L "$pkg"; }
