@@ -191,9 +191,7 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await until(() => shown(b, ".panel"), "the panel back");
 
     // Re-flow: the sample's essay is hard-wrapped, so it opens re-flowed (re-flow's "auto", the
-    // default): the first paragraph's two lines in the file are one line on screen. From the palette
-    // it turns off: the lines as in the file, the text as it was (and the palette's Enter typed
-    // nothing); Ctrl+Alt+W turns it back on.
+    // default): the first paragraph's two lines in the file are one line on screen.
     const before = await text(b);
     const lines = () => b.execute(() => document.querySelectorAll(".cm-line").length);
     const firstJoined = () =>
@@ -201,20 +199,8 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     const asInFile = () => b.execute(() => Array.from(document.querySelectorAll(".cm-line")).some((l) => l.textContent.startsWith("actually think")));
     await until(firstJoined, "the hard-wrapped sample opens re-flowed");
     await shot(b, "reflow");
-    const reflowed = await lines();
-    await b.keys(["Control", "Shift", "p"]);
-    const pal = await b.$(".modal .palette-input");
-    await pal.waitForDisplayed({ timeout: 60_000 });
-    await pal.setValue("re-flow");
-    await b.keys(["Enter"]);
-    // (A count of lines shown depends on how much of the text the viewport holds.)
-    await until(
-      async () => (await lines()) > reflowed && !(await firstJoined()) && (await asInFile()),
-      async () => `the lines as in the file (${await lines()} lines shown, ${reflowed} re-flowed)`,
-    );
-    assert.equal(await text(b), before);
 
-    // Focus mode (as in the file still): no panels, the text centred; Esc leaves.
+    // Focus mode (re-flowed still): no panels, the text centred; Esc leaves.
     await click(b, ".cm-content");
     await b.keys(["Control", "Alt", "f"]);
     await until(async () => /focus-mode/.test(await appClass(b)), "focus mode");
@@ -229,6 +215,21 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await b.keys(["Escape"]);
     await until(async () => !/focus-mode/.test(await appClass(b)), "focus mode left (Esc)");
     assert.ok(await shown(b, ".sidebar"), "the sidebar back after focus mode");
+
+    // Re-flow off from the palette: the lines as in the file, the text as it was (and the palette's
+    // Enter typed nothing); Ctrl+Alt+W turns it back on.
+    const reflowed = await lines();
+    await b.keys(["Control", "Shift", "p"]);
+    const pal = await b.$(".modal .palette-input");
+    await pal.waitForDisplayed({ timeout: 60_000 });
+    await pal.setValue("re-flow");
+    await b.keys(["Enter"]);
+    // (A count of lines shown depends on how much of the text the viewport holds.)
+    await until(
+      async () => (await lines()) > reflowed && !(await firstJoined()) && (await asInFile()),
+      async () => `the lines as in the file (${await lines()} lines shown, ${reflowed} re-flowed)`,
+    );
+    assert.equal(await text(b), before);
     await b.keys(["Control", "Alt", "w"]);
     await until(async () => (await firstJoined()) && !(await asInFile()), "re-flowed again (Ctrl+Alt+W)");
 
