@@ -120,7 +120,9 @@ dist-debug: ui no-test-hooks cli
 
 ## Install the .deb, check the CLI on PATH, the desktop entry and its icons, start the app
 ## from its desktop entry with a .md file under Xvfb (screenshot: target/dist-check.png),
-## uninstall. Root (or CI with sudo). CI checks the debug-profile .deb, which reuses the
+## uninstall. Root (or CI with sudo). A cowriting package it did not install (the user's own)
+## is left alone: the .deb is then checked unpacked into a scratch folder (dpkg-deb -x), the
+## app started from there. CI checks the debug-profile .deb, which reuses the
 ## debug build `make test` has just made: measured +1 min 45 s (the app crate rebuilt with
 ## the bundle config, then bundled) and +1 min for the check. The release build of
 ## `make dist` took 38 min (32 min of CPU: release CLI with Harper, then the app) on a

@@ -7,6 +7,13 @@
 #
 # It installs and removes a system package, so it runs as root, or in CI (CI set) with
 # passwordless sudo. The Debian packages it needs are installed first (a fresh machine).
+#
+# A cowriting package it did not install itself (the writer's own app) is never replaced
+# or removed: then the same checks run on the .deb unpacked into a scratch folder
+# (dpkg-deb -x) instead of installed — the CLI and the app from there first on PATH, the
+# desktop entry found there first (XDG_DATA_DIRS), its MIME cache built there — and the
+# installed package is left as it was. DIST_CHECK_SCRATCH=1 checks that way in any case
+# (no root needed then, unless a tool the check uses is missing).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 pkg=cowriting
@@ -21,15 +28,18 @@ fail() {
 }
 
 sudo=""
-if [ "$(id -u)" -ne 0 ]; then
+# Root, or sudo in CI, for what changes the system: installing the package, or a tool.
+need_root() {
+  [ "$(id -u)" -ne 0 ] || return 0
+  [ -z "$sudo" ] || return 0
   if [ -n "${CI:-}" ] && sudo -n true 2>/dev/null; then
     sudo="sudo"
   else
-    echo "dist-check installs and removes the system package '$pkg', so it runs as root" >&2
+    echo "dist-check $1, so it runs as root" >&2
     echo "(or in CI with passwordless sudo). Try: sudo make dist-check" >&2
     exit 1
   fi
-fi
+}
 
 src=${1:-"${CARGO_TARGET_DIR:-$here/target}/debug/bundle/deb"}
 if [ -d "$src" ]; then
@@ -43,15 +53,21 @@ if [ -z "$deb" ] || [ ! -f "$deb" ]; then
 fi
 deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
 
-# A package installed by someone else is never replaced or removed, in CI or not;
-# one an earlier dist-check installed and could not remove (it was killed) carries
-# this mark, and is replaced and removed as the check's own.
+# A package installed by someone else is never replaced or removed, in CI or not: the
+# check then runs on the .deb unpacked into a scratch folder (mode "scratch"). One an
+# earlier dist-check installed and could not remove (it was killed) carries this mark,
+# and is replaced and removed as the check's own.
 mark=/var/lib/cowriting-dist-check/installed
-if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" && [ ! -e "$mark" ]; then
-  echo "The package '$pkg' is installed here, not by dist-check: it is left alone." >&2
-  echo "dist-check needs to install its own build; remove yours first (apt-get remove $pkg) and run again." >&2
-  exit 1
+mode=install
+if [ -n "${DIST_CHECK_SCRATCH:-}" ]; then
+  mode=scratch
+  say "DIST_CHECK_SCRATCH: checking the .deb unpacked into a scratch folder, not installed"
+elif dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" && [ ! -e "$mark" ]; then
+  mode=scratch
+  say "the package '$pkg' $(dpkg-query -W -f='${Version}' "$pkg") is installed here, not by dist-check: it is left alone"
+  say "(neither replaced nor removed); the .deb is checked unpacked into a scratch folder instead of installed"
 fi
+[ "$mode" = scratch ] || need_root "installs and removes the system package '$pkg'"
 
 # What the check itself needs: Xvfb, gtk-launch (libgtk-3-bin), xdotool, xwininfo
 # and xprop (x11-utils), import (imagemagick), desktop-file-validate and the MIME cache
@@ -61,14 +77,38 @@ missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Another apt (an unattended upgrade, apt's daily timer, a second terminal) may hold one of
+# its locks: wait for it, up to 10 minutes, rather than fail at once. DPkg::Lock::Timeout
+# makes apt-get wait for dpkg's lock, but apt 2.6 (Debian 12) does not wait for the package
+# lists' lock (apt-get update) or the downloads' (/var/cache/apt/archives) with it, so a
+# command refused for a lock is run again every 5 s (a refused one has done nothing yet).
+apt_get() {
+  local err start said=""
+  err=$(mktemp)
+  start=$(date +%s)
+  while ! $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@" 2>"$err"; do
+    if grep -q 'Could not get lock' "$err" && [ $(($(date +%s) - start)) -lt 600 ]; then
+      [ -n "$said" ] || echo "Waiting for another apt to finish: $(grep -m1 'Could not get lock' "$err" | sed 's/^E: //')" >&2
+      said=1
+      sleep 5
+    else
+      cat "$err" >&2
+      rm -f "$err"
+      return 1
+    fi
+  done
+  cat "$err" >&2
+  rm -f "$err"
+}
 apt_updated=""
 apt_update() {
-  [ -n "$apt_updated" ] || { $sudo apt-get update -qq; apt_updated=1; }
+  [ -n "$apt_updated" ] || { apt_get update -qq; apt_updated=1; }
 }
 if [ ${#missing[@]} -gt 0 ]; then
+  need_root "installs what it needs (${missing[*]})"
   say "installing what the check needs: ${missing[*]}"
   apt_update
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 tmp=$(mktemp -d /tmp/cowriting-dist-check.XXXXXX)
@@ -81,7 +121,7 @@ cleanup() {
   [ -z "$xvfb_pid" ] || kill "$xvfb_pid" 2>/dev/null || true
   if [ -n "$installed" ]; then
     say "removing the package"
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -qq "$pkg" >/dev/null && $sudo rm -f "$mark" || status=1
+    apt_get remove -y -qq "$pkg" >/dev/null && $sudo rm -f "$mark" || status=1
     if command -v cowriting >/dev/null 2>&1 || [ -e /usr/bin/cowriting-desktop ]; then
       echo "dist-check: FAILED: the binaries are still there after removing the package" >&2
       status=1
@@ -92,19 +132,42 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# ---- install --------------------------------------------------------------------
-say "installing $deb"
-apt_update
-installed=1
-$sudo mkdir -p "$(dirname "$mark")"
-$sudo touch "$mark"
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --reinstall "$deb" >/dev/null
-dpkg-query -W -f='${Package} ${Version} ${Status}\n' "$pkg"
-dpkg-query -W -f='Depends: ${Depends}\n' "$pkg"
+# ---- install (or unpack) --------------------------------------------------------
+# $root: where the package's files are (/ installed; the scratch folder unpacked).
+root=""
+if [ "$mode" = install ]; then
+  say "installing $deb"
+  apt_update
+  installed=1
+  $sudo mkdir -p "$(dirname "$mark")"
+  $sudo touch "$mark"
+  apt_get install -y -qq --reinstall "$deb" >/dev/null
+  dpkg-query -W -f='${Package} ${Version} ${Status}\n' "$pkg"
+  dpkg-query -W -f='Depends: ${Depends}\n' "$pkg"
+  pkg_files() { dpkg -L "$pkg"; }
+else
+  root="$tmp/root"
+  say "unpacking $deb into $root (dpkg-deb -x; not installed)"
+  dpkg-deb -x "$deb" "$root"
+  [ "$(dpkg-deb -f "$deb" Package)" = "$pkg" ] || fail "the .deb is not the package '$pkg': $(dpkg-deb -f "$deb" Package)"
+  dpkg-deb -f "$deb" Package Version Depends
+  # Not installed, so apt did not pull its dependencies in: each must be here already (the
+  # app from the scratch folder runs on them).
+  deps=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/([^)]*)//; s/|.*//; s/^ *//; s/ *$//' | grep . || true)
+  for d in $deps; do
+    dpkg-query -W -f='${Status}' "$d" 2>/dev/null | grep -q "install ok installed" ||
+      fail "the package depends on $d, which is not installed here (apt-get install $d)"
+  done
+  say "its dependencies are installed: $(echo "$deps" | tr '\n' ' ')"
+  # Its files, as installed paths (/usr/bin/cowriting).
+  pkg_files() { dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./##; s#^#/#'; }
+  PATH="$root/usr/bin:$PATH"
+  export PATH
+fi
 
 # ---- the CLI on PATH -----------------------------------------------------------
-[ "$(command -v cowriting)" = /usr/bin/cowriting ] || fail "cowriting is not /usr/bin/cowriting on PATH ($(command -v cowriting || echo none))"
-[ "$(command -v cowriting-desktop)" = /usr/bin/cowriting-desktop ] || fail "cowriting-desktop is not on PATH"
+[ "$(command -v cowriting)" = "$root/usr/bin/cowriting" ] || fail "cowriting is not $root/usr/bin/cowriting on PATH ($(command -v cowriting || echo none))"
+[ "$(command -v cowriting-desktop)" = "$root/usr/bin/cowriting-desktop" ] || fail "cowriting-desktop is not on PATH"
 cowriting --help | grep -q '^Usage: cowriting' || fail "cowriting --help did not print its usage"
 say "cowriting --help: ok ($(cowriting --help | sed -n 1p))"
 
@@ -121,8 +184,9 @@ doc="$ws/notes/meeting.md"
 say "cowriting status and the built-in Harper producer: ok"
 
 # ---- the desktop entry ----------------------------------------------------------
-entry=$(dpkg -L "$pkg" | grep '^/usr/share/applications/.*\.desktop$' | head -1)
+entry=$(pkg_files | grep '^/usr/share/applications/.*\.desktop$' | head -1)
 [ -n "$entry" ] || fail "the package installs no desktop entry"
+entry="$root$entry"
 [ "$(basename "$entry" .desktop)" = "$desktop_id" ] || fail "unexpected desktop entry $entry"
 say "desktop entry $entry:"
 sed 's/^/    /' "$entry"
@@ -136,10 +200,13 @@ esac
 field MimeType | tr ';' '\n' | grep -qx text/markdown || fail "MimeType lacks text/markdown"
 field Categories | tr ';' '\n' | grep -qx TextEditor || fail "Categories lacks TextEditor"
 icon=$(field Icon)
-icons=$(ls /usr/share/icons/hicolor/*/apps/"$icon".png 2>/dev/null || true)
-[ -n "$icons" ] || fail "Icon=$icon: no /usr/share/icons/hicolor/*/apps/$icon.png installed"
-say "Icon=$icon resolves to: $(echo "$icons" | sed 's#/usr/share/icons/hicolor/##; s#/apps/.*##' | tr '\n' ' ')"
-grep -q "^text/markdown=.*$desktop_id.desktop" /usr/share/applications/mimeinfo.cache ||
+icons=$(ls "$root"/usr/share/icons/hicolor/*/apps/"$icon".png 2>/dev/null || true)
+[ -n "$icons" ] || fail "Icon=$icon: no $root/usr/share/icons/hicolor/*/apps/$icon.png installed"
+say "Icon=$icon resolves to: $(echo "$icons" | sed "s#^$root/usr/share/icons/hicolor/##; s#/apps/.*##" | tr '\n' ' ')"
+# Installed, desktop-file-utils' trigger built the MIME cache; unpacked, it is built here
+# the same way, in the scratch folder only.
+[ -z "$root" ] || update-desktop-database "$root/usr/share/applications"
+grep -q "^text/markdown=.*$desktop_id.desktop" "$root/usr/share/applications/mimeinfo.cache" ||
   fail "the MIME cache does not list $desktop_id.desktop for text/markdown"
 say "the MIME cache offers $desktop_id.desktop for text/markdown"
 
@@ -155,9 +222,13 @@ export DISPLAY
 say "Xvfb on $DISPLAY; gtk-launch $desktop_id '$doc'"
 # Its own home, so the check leaves the user's settings and recent folders alone.
 mkdir -p "$tmp/home"
+# Unpacked: the scratch folder's entry found first (before an installed one of the same
+# name), and its Exec's cowriting-desktop from there (PATH, above).
+data_dirs=${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
+[ -z "$root" ] || data_dirs="$root/usr/share:$data_dirs"
 started=$(date +%s)
 (cd "$tmp/home" && HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" XDG_DATA_HOME="$tmp/home/.local/share" \
-  COWRITING_TIMING=1 gtk-launch "$desktop_id" "$doc") >"$tmp/app.log" 2>&1 ||
+  XDG_DATA_DIRS="$data_dirs" COWRITING_TIMING=1 gtk-launch "$desktop_id" "$doc") >"$tmp/app.log" 2>&1 ||
   fail "gtk-launch $desktop_id failed: $(cat "$tmp/app.log")"
 
 win=""
@@ -175,6 +246,9 @@ say "WM_CLASS $wm_class (the entry's StartupWMClass=$(field StartupWMClass))"
 case "$wm_class" in *"\"$(field StartupWMClass)\""*) ;; *) fail "StartupWMClass does not match the window's WM_CLASS" ;; esac
 cmdline=$(tr '\0' ' ' <"/proc/$app_pid/cmdline")
 say "the app was started as: $cmdline"
+exe=$(readlink "/proc/$app_pid/exe")
+[ "$exe" = "$root/usr/bin/cowriting-desktop" ] || fail "the app started is $exe, not the package's $root/usr/bin/cowriting-desktop"
+say "the app started is the package's: $exe"
 case "$cmdline" in *"$doc"*) ;; *) fail "the app was not given the file" ;; esac
 # The UI says when its first document is editable (COWRITING_TIMING).
 while [ $(($(date +%s) - started)) -lt "$wait_secs" ] && ! grep -q 'first document editable' "$tmp/app.log"; do

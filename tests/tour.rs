@@ -2,8 +2,10 @@
 //! (`scripts/tour.sh` runs its ```` ```sh tour ```` blocks with this build's
 //! `cowriting` first on `PATH`, as `make tour` does): the sample's git history,
 //! `eval` after the tour's decisions, an `Assisted-by` trailer only on the
-//! commits that add Claude's words. And the sample written again over a copy
-//! the writer changed overwrites nothing.
+//! commits that add Claude's words; it leaves nothing behind (its workspace,
+//! and the document it deletes, in a scratch folder it removes — never the
+//! writer's trash). And the sample written again over a copy the writer
+//! changed overwrites nothing.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -45,6 +47,7 @@ impl Env {
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("USER", "tester")
             .env_remove("COWRITING_CONFIG")
+            .env_remove("COWRITING_TOUR_KEEP")
             .env_remove("GIT_DIR")
             .env_remove("GIT_WORK_TREE")
             .env_remove("GIT_INDEX_FILE");
@@ -128,7 +131,14 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 #[test]
 fn the_readme_tour_runs_as_written_and_tells_its_story() {
     let env = Env::new();
-    let tour = env.run("bash", Path::new(ROOT), &["scripts/tour.sh", CLI]);
+    // Kept, to be read below; `make tour` removes it (the next test).
+    let tour = env
+        .command("bash")
+        .current_dir(ROOT)
+        .args(["scripts/tour.sh", CLI])
+        .env("COWRITING_TOUR_KEEP", "1")
+        .output()
+        .unwrap();
     let (stdout, stderr) = (text(&tour.stdout), text(&tour.stderr));
     assert!(
         tour.status.success(),
@@ -142,6 +152,20 @@ fn the_readme_tour_runs_as_written_and_tells_its_story() {
         .map(|(dir, _)| PathBuf::from(dir))
         .unwrap_or_else(|| panic!("the tour did not write the sample into a git repository:\n{stdout}"));
     assert!(ws.starts_with(env.path("tmp")), "a new temporary folder");
+    // The tour's own scratch folder: TMPDIR (the workspace) and XDG_DATA_HOME (the
+    // trash `cowriting delete` moved drafts/opening.md to) are both in it.
+    let scratch = ws.parent().and_then(Path::parent).unwrap();
+    assert!(
+        scratch.join("data/Trash/files/opening.md").is_file(),
+        "the deleted document is in the tour's own trash"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "tour: kept its workspace and trash in {}",
+            scratch.display()
+        )),
+        "{stderr}"
+    );
 
     // What the README shows is what the tour printed.
     for block in ["text tour-git-log", "text tour-eval"] {
@@ -232,6 +256,35 @@ fn the_readme_tour_runs_as_written_and_tells_its_story() {
     assert_eq!(
         env.ok("git", &again, &["rev-parse", "HEAD"]),
         env.ok("git", &ws, &["rev-parse", "HEAD~2"]),
+    );
+}
+
+#[test]
+fn the_tour_leaves_nothing_behind() {
+    let env = Env::new();
+    let tour = env.run("bash", Path::new(ROOT), &["scripts/tour.sh", CLI]);
+    assert!(
+        tour.status.success(),
+        "the tour stopped ({:?}):\n{}",
+        tour.status,
+        text(&tour.stderr)
+    );
+    assert!(
+        text(&tour.stdout).contains("The sample workspace is in "),
+        "{}",
+        text(&tour.stdout)
+    );
+    // Its workspace, its script and the document it deleted are gone: nothing
+    // in TMPDIR, nothing in the writer's trash (XDG_DATA_HOME or ~/.local/share).
+    let left: Vec<_> = std::fs::read_dir(env.path("tmp"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+    assert!(!env.path("data/Trash").exists(), "the writer's trash was used");
+    assert!(
+        !env.path("home/.local/share/Trash").exists(),
+        "the writer's trash was used"
     );
 }
 

@@ -190,22 +190,14 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await click(b, ".tb-panel");
     await until(() => shown(b, ".panel"), "the panel back");
 
-    // Re-flow from the palette: the hard-wrapped paragraphs shown joined, the text as it was (and the
-    // palette's Enter typed nothing); Ctrl+Alt+W turns it off.
+    // Re-flow: the sample's essay is hard-wrapped, so it opens re-flowed (re-flow's "auto", the
+    // default): the first paragraph's two lines in the file are one line on screen.
     const before = await text(b);
     const lines = () => b.execute(() => document.querySelectorAll(".cm-line").length);
-    const asInFile = await lines();
-    await b.keys(["Control", "Shift", "p"]);
-    const pal = await b.$(".modal .palette-input");
-    await pal.waitForDisplayed({ timeout: 60_000 });
-    await pal.setValue("re-flow");
-    await b.keys(["Enter"]);
-    // The first paragraph's two lines in the file are one line on screen (a count of lines shown
-    // depends on how much of the text the viewport holds).
     const firstJoined = () =>
       b.execute(() => Array.from(document.querySelectorAll(".cm-line")).some((l) => l.textContent.includes("begins as a mess") && l.textContent.includes("actually think")));
-    await until(async () => (await lines()) < asInFile && (await firstJoined()), async () => `the paragraphs joined (${await lines()} lines shown, ${asInFile} before)`);
-    assert.equal(await text(b), before);
+    const asInFile = () => b.execute(() => Array.from(document.querySelectorAll(".cm-line")).some((l) => l.textContent.startsWith("actually think")));
+    await until(firstJoined, "the hard-wrapped sample opens re-flowed");
     await shot(b, "reflow");
 
     // Focus mode (re-flowed still): no panels, the text centred; Esc leaves.
@@ -223,11 +215,23 @@ test("the side panels hide and show (and stay so after a restart); focus mode; a
     await b.keys(["Escape"]);
     await until(async () => !/focus-mode/.test(await appClass(b)), "focus mode left (Esc)");
     assert.ok(await shown(b, ".sidebar"), "the sidebar back after focus mode");
-    await b.keys(["Control", "Alt", "w"]);
+
+    // Re-flow off from the palette: the lines as in the file, the text as it was (and the palette's
+    // Enter typed nothing); Ctrl+Alt+W turns it back on.
+    const reflowed = await lines();
+    await b.keys(["Control", "Shift", "p"]);
+    const pal = await b.$(".modal .palette-input");
+    await pal.waitForDisplayed({ timeout: 60_000 });
+    await pal.setValue("re-flow");
+    await b.keys(["Enter"]);
+    // (A count of lines shown depends on how much of the text the viewport holds.)
     await until(
-      async () => !(await firstJoined()) && (await b.execute(() => Array.from(document.querySelectorAll(".cm-line")).some((l) => l.textContent.startsWith("actually think")))),
-      "the lines as in the file again (Ctrl+Alt+W)",
+      async () => (await lines()) > reflowed && !(await firstJoined()) && (await asInFile()),
+      async () => `the lines as in the file (${await lines()} lines shown, ${reflowed} re-flowed)`,
     );
+    assert.equal(await text(b), before);
+    await b.keys(["Control", "Alt", "w"]);
+    await until(async () => (await firstJoined()) && !(await asInFile()), "re-flowed again (Ctrl+Alt+W)");
 
     // A narrow window: the panels leave the text its width, and show over it when asked.
     const size = await b.getWindowSize();

@@ -12,14 +12,20 @@ export interface LayoutPrefs {
   panel: boolean;
   /** The text at a reading width (about 70 characters), centred; off: as wide as the editor. */
   readingWidth: boolean;
-  /** Hard-wrapped paragraphs shown joined (display only). */
-  reflow: boolean;
+  /**
+   * Hard-wrapped paragraphs shown joined (display only): always, never, or
+   * "auto" (the default: in a document that is hard-wrapped and not very
+   * large, reflow.ts `autoReflow`, so the sample or a file wrapped at 80
+   * columns does not open ragged, and a text typed a line per paragraph is
+   * shown as it is).
+   */
+  reflow: boolean | "auto";
 }
 
 export type Pane = "sidebar" | "panel";
 export type PaneShow = "docked" | "overlay" | "hidden";
 
-export const DEFAULT_PREFS: LayoutPrefs = { sidebar: true, panel: true, readingWidth: true, reflow: false };
+export const DEFAULT_PREFS: LayoutPrefs = { sidebar: true, panel: true, readingWidth: true, reflow: "auto" };
 export const PREFS_KEY = "cowriting.layout";
 
 /**
@@ -40,7 +46,7 @@ export function loadPrefs(storage: Pick<Storage, "getItem"> | null): LayoutPrefs
   if (saved && typeof saved === "object") {
     for (const k of Object.keys(DEFAULT_PREFS) as (keyof LayoutPrefs)[]) {
       const v = (saved as Record<string, unknown>)[k];
-      if (typeof v === "boolean") out[k] = v;
+      if (typeof v === "boolean" || (k === "reflow" && v === "auto")) (out as Record<keyof LayoutPrefs, boolean | "auto">)[k] = v;
     }
   }
   return out;

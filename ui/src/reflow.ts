@@ -94,3 +94,40 @@ export function allJoins(doc: Text | string): Join[] {
   const text = typeof doc === "string" ? Text.of(doc.split("\n")) : doc;
   return joinsIn(text, 1, text.lines, codeRanges(text));
 }
+
+/** How much of a document `isHardWrapped` looks at: its first lines (a long document costs no more). */
+export const HARD_WRAP_LINES = 400;
+
+/**
+ * Whether `doc` is hard-wrapped, so that re-flow's "auto" (the default) shows it
+ * re-flowed: within its first `HARD_WRAP_LINES` lines, at least two breaks join
+ * lines of a paragraph, and they are at least a quarter of its text lines (not
+ * blank, not in code). A text written a line per paragraph, as typed in the app,
+ * is not; nor is one that has a single two-line paragraph among many.
+ */
+export function isHardWrapped(doc: Text | string): boolean {
+  const full = typeof doc === "string" ? Text.of(doc.split("\n")) : doc;
+  const last = Math.min(full.lines, HARD_WRAP_LINES);
+  const text = last === full.lines ? full : Text.of(full.sliceString(0, full.line(last).to).split("\n"));
+  const code = codeRanges(text);
+  const joins = joinsIn(text, 1, text.lines, code).length;
+  if (joins < 2) return false;
+  let lines = 0;
+  for (let n = 1; n <= text.lines; n++) {
+    const line = text.line(n);
+    if (line.text.trim() && !code.some((r) => r.from <= line.from && line.from <= r.to)) lines++;
+  }
+  return joins * 4 >= lines;
+}
+
+/**
+ * The longest document re-flow's "auto" re-flows (in characters): re-flow's first pass is over the
+ * whole text (30–90 ms and 50,000 joins for the 5 MB hard-wrapped document of `make perf`), so a
+ * very large document opens as fast as before, as its file has it, unless the writer turns re-flow on.
+ */
+export const AUTO_REFLOW_MAX = 1_000_000;
+
+/** Whether re-flow's "auto" (the default) shows `doc` re-flowed: hard-wrapped, and not very large. */
+export function autoReflow(doc: Text): boolean {
+  return doc.length <= AUTO_REFLOW_MAX && isHardWrapped(doc);
+}

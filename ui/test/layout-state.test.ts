@@ -21,6 +21,15 @@ describe("prefs", () => {
     expect(loadPrefs(store({ [PREFS_KEY]: '{"sidebar":"no","panel":false,"extra":1}' }))).toEqual({ ...DEFAULT_PREFS, panel: false });
     expect(() => savePrefs({ setItem: () => { throw new Error("full"); } }, DEFAULT_PREFS)).not.toThrow();
   });
+  it("re-flow is \"auto\" until the writer turns it on or off (hard-wrapped documents re-flowed)", () => {
+    expect(DEFAULT_PREFS.reflow).toBe("auto");
+    const s = store();
+    savePrefs(s, { ...DEFAULT_PREFS, reflow: false });
+    expect(loadPrefs(s).reflow).toBe(false);
+    savePrefs(s, DEFAULT_PREFS);
+    expect(loadPrefs(s).reflow).toBe("auto");
+    expect(loadPrefs(store({ [PREFS_KEY]: '{"reflow":"on","sidebar":"auto"}' }))).toEqual(DEFAULT_PREFS);
+  });
 });
 
 describe("paneLayout", () => {

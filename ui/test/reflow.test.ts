@@ -2,7 +2,11 @@
 // list item's start, a quote, code (fenced or indented), front matter, or a
 // hard break.
 import { describe, expect, it } from "vitest";
-import { allJoins, codeRanges } from "../src/reflow";
+import { Text } from "@codemirror/state";
+import { AUTO_REFLOW_MAX, HARD_WRAP_LINES, allJoins, autoReflow, codeRanges, isHardWrapped } from "../src/reflow";
+
+// Node's, where the tests run (the UI's types have no Node in them).
+declare const process: { cwd(): string };
 
 /** The text with each join shown as "␣" (the break and the next line's indent it hides). */
 const shown = (s: string) => {
@@ -60,5 +64,74 @@ describe("re-flow in the editor", () => {
     setReflow(view, false);
     expect(joinsOf(view.state)).toEqual([]);
     view.destroy();
+  });
+
+  it("\"auto\" (the default) shows a hard-wrapped document re-flowed as it is shown, one typed a line per paragraph as it is", async () => {
+    const { EditorView } = await import("@codemirror/view");
+    const { joinsOf, reflow, reflowOn, setReflow } = await import("../src/extensions/reflow");
+    const { EditorState } = await import("@codemirror/state");
+    const shownNow = () => new Promise((r) => setTimeout(r, 0)); // the plugin decides in a microtask
+    const wrapped = "# T\n\nOne two\nthree four\nfive.\n\nSix\nseven.\n";
+    const plain = "# T\n\nOne two three four five.\n\nSix seven.\n";
+    setReflow(null, "auto");
+    const a = new EditorView({ state: EditorState.create({ doc: wrapped, extensions: [reflow] }), parent: document.body });
+    const b = new EditorView({ state: EditorState.create({ doc: plain, extensions: [reflow] }), parent: document.body });
+    await shownNow();
+    expect(reflowOn(a.state)).toBe(true);
+    expect(joinsOf(a.state)).toEqual(allJoins(wrapped));
+    expect(reflowOn(b.state)).toBe(false);
+    // Decided as it is shown, not as it is edited: a line and a next one typed stay two lines.
+    b.dispatch({ changes: { from: b.state.doc.length, insert: "New line\nand the next\nand more\n" } });
+    expect(reflowOn(b.state)).toBe(false);
+    // The writer's choice wins, for the document shown and the next ones.
+    setReflow(a, false);
+    expect(reflowOn(a.state)).toBe(false);
+    a.setState(EditorState.create({ doc: wrapped, extensions: [reflow] }));
+    await shownNow();
+    expect(reflowOn(a.state)).toBe(false);
+    setReflow(a, "auto");
+    expect(reflowOn(a.state)).toBe(true);
+    a.destroy();
+    b.destroy();
+  });
+});
+
+describe("hard-wrapped, for re-flow's \"auto\" (the default)", () => {
+  // The bundled sample workspace, as the app writes it on first launch (outside ui/, so read, not imported).
+  const sample = async (rel: string): Promise<string> => {
+    const fs = "node:fs";
+    const { readFileSync } = (await import(/* @vite-ignore */ fs)) as { readFileSync(path: string, enc: "utf8"): string };
+    return readFileSync(`${process.cwd()}/../examples/workspace/${rel}`, "utf8");
+  };
+
+  it("the bundled sample's essay and story are (they open re-flowed); its meeting notes, a line per item, are not", async () => {
+    expect(isHardWrapped(await sample("essay.md"))).toBe(true);
+    expect(isHardWrapped(await sample("story.md"))).toBe(true);
+    expect(isHardWrapped(await sample("notes/meeting.md"))).toBe(false);
+  });
+
+  it("a text a line per paragraph is not, nor one with a single two-line paragraph among many", () => {
+    const oneLiners = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} is a single long line, as typed in the app.`).join("\n\n");
+    expect(isHardWrapped(oneLiners)).toBe(false);
+    expect(isHardWrapped(`${oneLiners}\n\nOne paragraph\nwith a break.`)).toBe(false);
+    expect(isHardWrapped("")).toBe(false);
+    expect(isHardWrapped("# Title\n\n- a list\n- of items\n- only\n\n> a quote\n> on lines")).toBe(false);
+  });
+
+  it("lines in code do not count; only the first lines are looked at", () => {
+    expect(isHardWrapped("```\ncode\nlines\nhere\n```\n\nOne\nparagraph.")).toBe(false);
+    const wrapped = "Two lines\nof a paragraph.\n\n".repeat(4);
+    expect(isHardWrapped(wrapped)).toBe(true);
+    const long = "A line per paragraph.\n\n".repeat(HARD_WRAP_LINES / 2) + wrapped.repeat(100);
+    expect(isHardWrapped(long)).toBe(false);
+  });
+
+  it("auto re-flows a hard-wrapped document, not a very large one", () => {
+    const para = "Two lines\nof a paragraph.\n\n";
+    expect(autoReflow(Text.of(para.repeat(4).split("\n")))).toBe(true);
+    const big = Text.of(para.repeat(Math.ceil(AUTO_REFLOW_MAX / para.length) + 1).split("\n"));
+    expect(big.length).toBeGreaterThan(AUTO_REFLOW_MAX);
+    expect(isHardWrapped(big)).toBe(true);
+    expect(autoReflow(big)).toBe(false);
   });
 });

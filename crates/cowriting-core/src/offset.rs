@@ -14,11 +14,14 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::Range;
 
+// On the wire each offset is a bare number: a one-field tuple struct is a serde
+// *newtype* struct, which serde_json (and toml) write and read as its field, so no
+// `#[serde(transparent)]` is needed — and ts-rs cannot parse that attribute (it
+// warned at every `make bindings` / `make lint`). The tests below pin the format.
 macro_rules! offset_newtype {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-        #[serde(transparent)]
         pub struct $name(pub usize);
 
         impl fmt::Display for $name {
@@ -159,5 +162,28 @@ impl FileByteRange {
 impl fmt::Display for FileByteRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every offset is a bare number in JSON, both ways (no wrapper object or array).
+    #[test]
+    fn offsets_are_bare_numbers_on_the_wire() {
+        fn check<T: Serialize + for<'de> Deserialize<'de> + PartialEq + fmt::Debug>(v: T) {
+            assert_eq!(serde_json::to_string(&v).unwrap(), "42");
+            assert_eq!(serde_json::from_str::<T>("42").unwrap(), v);
+            assert!(serde_json::from_str::<T>("[42]").is_err());
+        }
+        check(CharOffset(42));
+        check(ByteOffset(42));
+        check(Utf16Offset(42));
+        check(FileByteOffset(42));
+        assert_eq!(
+            serde_json::to_string(&ByteRange::new(1, 2)).unwrap(),
+            r#"{"start":1,"end":2}"#
+        );
     }
 }

@@ -5,7 +5,7 @@
 // line (then the whole text, as a fence changes what follows it).
 import { StateEffect, StateField, type EditorState, type Extension, type Text } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, WidgetType, type DecorationSet } from "@codemirror/view";
-import { codeRanges, joinsIn, type Join } from "../reflow";
+import { autoReflow, codeRanges, joinsIn, type Join } from "../reflow";
 
 /** Turns re-flow on or off for the document. */
 const setReflowOn = StateEffect.define<boolean>();
@@ -79,13 +79,22 @@ const reflowField = StateField.define<Reflow>({
   provide: (f) => [EditorView.decorations.from(f, (v) => v.joins), EditorView.atomicRanges.of((view) => view.state.field(f).joins)],
 });
 
-/** Whether re-flow is wanted (the writer's preference, views/panes.ts): every document follows it as it is shown. */
-let wanted = false;
+/**
+ * Whether re-flow is wanted (the writer's preference, views/panes.ts): every document follows it as it is
+ * shown; "auto", each document that is hard-wrapped and not very large (decided as it is shown, not as
+ * it is edited: reflow.ts `autoReflow`).
+ */
+let wanted: boolean | "auto" = "auto";
 
-/** Re-flow on or off: for the document shown now, and each one shown after. */
-export function setReflow(view: EditorView | null, on: boolean) {
+/** Whether `state`'s document is to be shown re-flowed as it is shown. */
+const wantedFor = (state: EditorState) => (wanted === "auto" ? autoReflow(state.doc) : wanted);
+
+/** Re-flow on, off or "auto": for the document shown now, and each one shown after. */
+export function setReflow(view: EditorView | null, on: boolean | "auto") {
   wanted = on;
-  if (view && view.state.field(reflowField, false)?.on !== on) view.dispatch({ effects: setReflowOn.of(on) });
+  if (!view || !view.state.field(reflowField, false)) return;
+  const want = wantedFor(view.state);
+  if (reflowOn(view.state) !== want) view.dispatch({ effects: setReflowOn.of(want) });
 }
 
 /** Whether `state` shows its paragraphs re-flowed. */
@@ -99,7 +108,9 @@ export const reflow: Extension = [
   ViewPlugin.define((view) => {
     // A document shown (a new view, or another document's state): as wanted now.
     queueMicrotask(() => {
-      if (view.dom.isConnected && view.state.field(reflowField, false) && reflowOn(view.state) !== wanted) view.dispatch({ effects: setReflowOn.of(wanted) });
+      if (!view.dom.isConnected || !view.state.field(reflowField, false)) return;
+      const want = wantedFor(view.state);
+      if (reflowOn(view.state) !== want) view.dispatch({ effects: setReflowOn.of(want) });
     });
     return {};
   }),

@@ -6,7 +6,7 @@
 // (Ctrl+Alt+R) and the re-flow of hard-wrapped paragraphs (Ctrl+Alt+W).
 import type { App } from "../main";
 import { $ } from "../dom";
-import { setReflow } from "../extensions/reflow";
+import { reflowOn, setReflow } from "../extensions/reflow";
 import { loadPrefs, paneLayout, savePrefs, togglePane, type LayoutPrefs, type Pane } from "../layout-state";
 import { modalOpen } from "./modal";
 import { openHeadingPicker } from "./outline";
@@ -73,10 +73,14 @@ export function toggleReadingWidth() {
   setPrefs({ ...panes.prefs, readingWidth: !panes.prefs.readingWidth });
 }
 
-/** Hard-wrapped paragraphs shown joined, or as the file has them. */
+/**
+ * Hard-wrapped paragraphs shown joined, or as the file has them: the other of what the document shows
+ * now (from "auto" too), then for every document.
+ */
 export function toggleReflow(app: App) {
-  setPrefs({ ...panes.prefs, reflow: !panes.prefs.reflow });
-  setReflow(app.view, panes.prefs.reflow);
+  const now = app.view ? reflowOn(app.view.state) : panes.prefs.reflow === true;
+  setPrefs({ ...panes.prefs, reflow: !now });
+  setReflow(app.view, !now);
 }
 
 /** Esc: close the panel shown over the text, else leave focus mode. False when there was neither. */
