@@ -9,7 +9,8 @@ export type AuthorDto = {
  */
 kind: "agent" | "human" | (string & {}), id: string, 
 /**
- * E.g. "claude (claude-sonnet-4-5)" or "ada@example.com".
+ * E.g. "claude (claude-sonnet-4-5)", "Ada Marsh" (a name beside the
+ * id) or "ada@example.com".
  */
 label: string, 
 /**

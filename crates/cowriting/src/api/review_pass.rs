@@ -2,9 +2,10 @@
 //! its selection), or a question in one of its threads. Prepared under the
 //! state lock — the turn takes a copy of the text and the session tracks
 //! every change the writer makes from it ([`Session::track`]) — run off the
-//! lock and off the UI thread, and each item filed in the open session the
-//! moment it arrives (placed on the copy, carried to the text as it is then,
-//! [`crate::ops::review::Turn::file`]), with progress for the UI after each
+//! lock and off the UI thread, and each item filed in the open session as it
+//! arrives, items read together in one write (placed on the copy, carried to
+//! the text as it is then, [`crate::ops::review::Turn::file_all`]), with
+//! progress for the UI after each
 //! (which then fetches the review in order with the writer's edits).
 
 use super::*;

@@ -589,7 +589,7 @@ enum Waiting {
 /// Run `turn` for a client: Claude is asked, and each item filed as it
 /// arrives in the session `in_session` gives (with the turn's copy; the
 /// app's open session and its tracked change, or a session on the files and
-/// a diff) — items read together filed together ([`FILE_GAP`]); `progress`
+/// a diff) — items read together filed together (within 100 ms of the last filing); `progress`
 /// is told of each part (no item) and of what each item became. At the end
 /// a thread's kept reply is posted. Cancel, a failure or silence keeps what
 /// was filed and what was read before it: the answer says why it stopped
