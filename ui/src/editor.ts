@@ -11,7 +11,7 @@
 // (extensions/comment-box.ts), threads as notes in the right margin when it has
 // room (extensions/margin-notes.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
-import { EditorView, drawSelection, highlightSpecialChars, keymap, type KeyBinding } from "@codemirror/view";
+import { EditorView, drawSelection, highlightSpecialChars, keymap, tooltips, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
 import { markdown } from "@codemirror/lang-markdown";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
@@ -77,6 +77,10 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
       },
     }),
     lookalikeMarks,
+    // Tooltips (a comment's box, a hover card) stay inside the editor's box:
+    // placed against the window, the box of a comment near the right edge went
+    // under the review panel.
+    tooltips({ tooltipSpace: (view) => view.scrollDOM.getBoundingClientRect() }),
     seenInText(() => handlers.path()),
     EditorView.lineWrapping,
     // The text's accessible name: the document, as a screen reader announces the field.

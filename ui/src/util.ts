@@ -57,16 +57,47 @@ export interface ProposalGroup {
   sharedTurn: boolean;
 }
 
+/** Proposals without a turn, by one author, filed less than this apart, form one group. */
+export const SESSION_GAP_MS = 10 * 60 * 1000;
+
 /**
- * Group by turn and producer (proposals without a turn each form their own
- * group), in document order of their first proposal.
+ * Where the proposals without a turn go (their id → a group key): one group
+ * per author (and agent session, when named) and run of proposals filed less
+ * than SESSION_GAP_MS apart — an agent or a script calling `cowriting
+ * propose` once per edit makes one group, not one per call.
+ */
+function sessionKeys(proposals: ProposalDto[]): Map<string, string> {
+  const byAuthor = new Map<string, ProposalDto[]>();
+  for (const p of proposals) {
+    if (p.turnId) continue;
+    const a = p.author;
+    const who = [a.kind, a.id, a.model ?? "", a.sessionId ?? "", producerOf(p)].join("\u0000");
+    byAuthor.set(who, [...(byAuthor.get(who) ?? []), p]);
+  }
+  const keys = new Map<string, string>();
+  for (const [who, list] of byAuthor) {
+    const time = (p: ProposalDto) => Date.parse(p.createdAt) || 0;
+    list.sort((x, y) => time(x) - time(y));
+    let run = 0;
+    list.forEach((p, i) => {
+      if (i > 0 && time(p) - time(list[i - 1]) >= SESSION_GAP_MS) run++;
+      keys.set(p.id, `session\u0000${who}\u0000${run}`);
+    });
+  }
+  return keys;
+}
+
+/**
+ * Group by turn and producer; proposals without a turn by author (agent
+ * session) and time (`sessionKeys`); in document order of their first proposal.
  */
 export function groupByTurn(proposals: ProposalDto[]): ProposalGroup[] {
   const groups = new Map<string, ProposalGroup>();
+  const sessions = sessionKeys(proposals);
   const ordered = [...proposals].sort((a, b) => (a.from ?? Infinity) - (b.from ?? Infinity));
   for (const p of ordered) {
     const producer = producerOf(p);
-    const key = p.turnId ? `turn\u0000${p.turnId}\u0000${producer}` : `single\u0000${p.id}`;
+    const key = p.turnId ? `turn\u0000${p.turnId}\u0000${producer}` : (sessions.get(p.id) ?? `single\u0000${p.id}`);
     let g = groups.get(key);
     if (!g) {
       g = {

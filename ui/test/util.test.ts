@@ -74,6 +74,20 @@ describe("groupByTurn", () => {
   });
 });
 
+describe("groupByTurn without turns", () => {
+  const at = (id: string, from: number, minute: number, who = "claude") => ({
+    ...proposal(id, from, null),
+    createdAt: new Date(Date.UTC(2026, 5, 10, 0, minute)).toISOString(),
+    author: { kind: "agent", id: who, model: "m", label: `${who} (m)`, sdk: null, sessionId: null },
+  });
+  it("groups one author's proposals filed close together (a CLI call each), apart from another's and a later run", () => {
+    const groups = groupByTurn([at("a", 10, 0), at("b", 20, 3), at("c", 30, 9), at("late", 40, 30), at("other", 50, 1, "helper")]);
+    expect(groups.map((g) => g.proposals.map((p) => p.id))).toEqual([["a", "b", "c"], ["late"], ["other"]]);
+    expect(groups.map((g) => g.turnId)).toEqual([null, null, null]);
+    expect(groups[0].producer).toBe("claude (m)");
+  });
+});
+
 describe("navigation", () => {
   const ps = [proposal("a", 10, null), proposal("b", 20, null), proposal("gone", null, null, "orphaned")];
   it("finds the next and previous proposal, wrapping", () => {

@@ -97,10 +97,11 @@ function groupSection(app: App, g: ProposalGroup): HTMLElement {
     ),
   );
   if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
-  const meta = [g.author !== g.producer ? g.author : null, g.turnId, age(g.createdAt)].filter((x): x is string => !!x);
-  head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
+  // The turn's id is for tools, not the writer: in the tooltip only.
+  const meta = [g.author !== g.producer ? g.author : null, age(g.createdAt)].filter((x): x is string => !!x);
+  head.append(h("div", { class: "group-meta", text: meta.join(" · "), title: g.turnId ? `Turn ${g.turnId}` : "" }));
   group.append(head);
-  if (g.turnId) {
+  if (g.turnId || n > 1) {
     const turn = g.turnId;
     const pending = g.proposals.filter((p) => p.state === "pending").map((p) => p.id);
     const all = g.proposals.map((p) => p.id);
@@ -112,9 +113,9 @@ function groupSection(app: App, g: ProposalGroup): HTMLElement {
     });
     const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
     a.toggleAttribute("disabled", pending.length === 0);
-    // A turn another producer filed under too: act on this group's proposals only.
-    a.addEventListener("click", () => void (g.sharedTurn ? app.acceptAll(pending) : app.acceptTurn(turn)));
-    r.addEventListener("click", () => void (g.sharedTurn ? app.rejectAll(all) : app.rejectTurn(turn)));
+    // A turn another producer filed under too, or proposals grouped by author and time: act on this group's proposals only.
+    a.addEventListener("click", () => void (g.sharedTurn || !turn ? app.acceptAll(pending) : app.acceptTurn(turn)));
+    r.addEventListener("click", () => void (g.sharedTurn || !turn ? app.rejectAll(all) : app.rejectTurn(turn)));
     actions.append(a, r);
     head.append(actions);
   }
