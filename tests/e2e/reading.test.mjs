@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, click, fileDriver, idle, openDoc, testHome, text, until, workspace } from "./support.mjs";
+import { ARTIFACTS, cli, click, fileDriver, idle, openDoc, testHome, text, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -162,6 +162,24 @@ test("Alt+] marks the selected proposal in the text, and its card says where it 
     // The next one: the mark moves.
     await b.keys(["Alt", "]"]);
     await until(async () => (await b.execute(() => document.querySelector(".cm-proposal-selected")?.dataset.proposal)) !== marked, "the next proposal marked");
+  });
+});
+
+test("two producers on the same words are drawn as alternatives of one place, each with its ✓✗", async () => {
+  const ws = workspace();
+  writeFileSync(join(ws, "typo.md"), "# Typos\n\nWrite teh words down.\n");
+  cli(ENV, ws, "propose", "typo.md", "--find", "teh", "--replace", "the", "--agent", "harper-like");
+  cli(ENV, ws, "propose", "typo.md", "--find", "teh", "--replace", "these", "--agent", "vale-like");
+  await withApp(ws, async (b) => {
+    await openDoc(b, "typo.md");
+    await until(() => b.execute(() => document.querySelectorAll(".cm-decision").length === 2), "both proposals drawn");
+    const order = await b.execute(() =>
+      Array.from(document.querySelectorAll(".cm-content .cm-proposal-ins, .cm-content .cm-decision, .cm-content .cm-proposal-or"), (el) =>
+        el.classList.contains("cm-proposal-or") ? "or" : el.classList.contains("cm-decision") ? "✓✗" : el.textContent.replace(/^\(inserted: (.*)\)$/, "$1"),
+      ),
+    );
+    assert.deepEqual(order, ["the", "✓✗", "or", "these", "✓✗"]);
+    await shot(b, "alternatives");
   });
 });
 

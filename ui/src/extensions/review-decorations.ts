@@ -135,7 +135,42 @@ class NewlineWidget extends WidgetType {
   }
 }
 
-function toDecoration(spec: DecoSpec, handlers: ProposalActions) {
+/** Between alternatives for one place: "or". */
+class OrWidget extends WidgetType {
+  eq() {
+    return true;
+  }
+  toDOM() {
+    const el = document.createElement("span");
+    el.className = "cm-proposal-or";
+    el.textContent = "or";
+    return el;
+  }
+}
+const or = new OrWidget();
+
+/**
+ * For each position, the proposals whose inserted words or buttons stand
+ * there, in order: several producers proposing for the same words (Harper's
+ * and Vale's "the" for "teh") are drawn as alternatives, each proposal's words
+ * with its own ✓✗ ("teh the ✓✗ or the ✓✗"), not interleaved ("the the ✓✗✓✗").
+ */
+function alternatives(specs: DecoSpec[]): Map<number, string[]> {
+  const at = new Map<number, string[]>();
+  for (const s of specs) {
+    if (s.kind !== "insert" && s.kind !== "decision") continue;
+    const id = s.kind === "insert" ? s.id : s.proposal.id;
+    const ids = at.get(s.from) ?? [];
+    if (!ids.includes(id)) ids.push(id);
+    at.set(s.from, ids);
+  }
+  return at;
+}
+
+function toDecoration(spec: DecoSpec, handlers: ProposalActions, at: Map<number, string[]>) {
+  // The k-th proposal at a position: its words, then its buttons, after the
+  // (k-1)-th's buttons and an "or".
+  const rank = (id: string) => Math.max(0, at.get(spec.from)?.indexOf(id) ?? 0);
   switch (spec.kind) {
     case "mark": {
       const mark = Decoration.mark({ class: spec.className, attributes: spec.attributes }).range(spec.from, spec.to);
@@ -143,12 +178,15 @@ function toDecoration(spec: DecoSpec, handlers: ProposalActions) {
       if (spec.className === "cm-proposal-del") return [removedOpen.range(spec.from), mark, removedClose.range(spec.to)];
       return mark;
     }
-    case "insert":
-      return Decoration.widget({ widget: new InsertWidget(spec.text, spec.id, spec.selected), side: 1 }).range(spec.from);
+    case "insert": {
+      const k = rank(spec.id);
+      const words = Decoration.widget({ widget: new InsertWidget(spec.text, spec.id, spec.selected), side: 1 + 3 * k }).range(spec.from);
+      return k > 0 ? [Decoration.widget({ widget: or, side: 3 * k }).range(spec.from), words] : words;
+    }
     case "newline":
       return Decoration.widget({ widget: new NewlineWidget(spec.id, spec.selected), side: -1 }).range(spec.from);
     case "decision":
-      return Decoration.widget({ widget: new DecisionWidget(spec.proposal, handlers), side: 2 }).range(spec.from);
+      return Decoration.widget({ widget: new DecisionWidget(spec.proposal, handlers), side: 2 + 3 * rank(spec.proposal.id) }).range(spec.from);
   }
 }
 
@@ -177,7 +215,8 @@ export function reviewDecorations(handlers: ProposalActions): Extension {
         const review = view.state.field(reviewField);
         if (!review) return Decoration.none;
         const specs = review.decorations(view.visibleRanges, view.state.doc.length, view.state.field(selectedProposal));
-        return Decoration.set(specs.flatMap((s) => toDecoration(s, handlers)), true);
+        const at = alternatives(specs);
+        return Decoration.set(specs.flatMap((s) => toDecoration(s, handlers, at)), true);
       }
     },
     { decorations: (v) => v.decorations },

@@ -36,7 +36,7 @@ export function renderReviewPanel(app: App) {
   check.addEventListener("click", () => void checkDocument(app));
   body.append(h("div", { class: "review-tools" }, ask, reviewBtn, check));
   const label = app.active ? coverageLabel(app.active, pendingIds(review.proposals)) : null;
-  if (label) body.append(h("div", { class: "review-coverage", role: "status", text: label, title: "Proposals whose text or card has been on your screen: Accept all asks before the rest" }));
+  if (label) body.append(h("div", { class: "review-coverage", text: label, title: "Proposals whose text or card has been on your screen: Accept all asks before the rest" }));
   if (!review.proposals.length) {
     body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
     return cards.show(body, [], () => {});
