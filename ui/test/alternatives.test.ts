@@ -5,50 +5,24 @@ import { describe, expect, it } from "vitest";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
-import type { ReviewDto } from "../src/bindings/ReviewDto";
 import { reviewDecorations } from "../src/extensions/review-decorations";
 import { reviewState } from "../src/extensions/review-field";
 import { stubLayout } from "./dom";
+import { proposalIn, reviewWith } from "./fake-backend";
 
 const TEXT = "Write teh words.";
 
-function proposal(id: string, producer: string, replacement: string): ProposalDto {
-  const from = TEXT.indexOf("teh");
-  return {
-    id,
-    state: "pending",
-    from,
-    to: from + 3,
-    line: 1,
-    target: "teh",
-    replacement,
-    current: null,
-    reason: null,
-    diff: [
-      { tag: "delete", text: "teh" },
-      { tag: "insert", text: replacement },
-    ],
+const proposal = (id: string, producer: string, replacement: string): ProposalDto =>
+  proposalIn(TEXT, id, "teh", replacement, {
     author: { kind: "agent", id: producer, model: null, label: producer, sdk: null, sessionId: null },
     turnId: `turn-${producer}`,
     instruction: null,
-    createdAt: new Date().toISOString(),
-    contract: null,
-    hidden: [],
-  };
-}
+  });
 
 describe("alternatives for one place", () => {
   it("draws each proposal's words with its own buttons, 'or' between", () => {
     stubLayout();
-    const review: ReviewDto = {
-      proposals: [proposal("p-harper", "harper", "the"), proposal("p-vale", "vale", "tea")],
-      threads: [],
-      spans: [],
-      sidecarError: null,
-      canUndo: false,
-      canRedo: false,
-      entry: { path: "d.md", proposals: 2, openThreads: 0, sidecarError: false },
-    };
+    const review = reviewWith("d.md", [proposal("p-harper", "harper", "the"), proposal("p-vale", "vale", "tea")]);
     const view = new EditorView({
       state: EditorState.create({ doc: TEXT, extensions: [reviewState(review), reviewDecorations({ accept: () => {}, reject: () => {} })] }),
       parent: document.body,

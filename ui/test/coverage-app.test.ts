@@ -7,43 +7,12 @@ import { q, stubLayout, until } from "./dom";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 import { coverageQuestion } from "../src/coverage";
+import { proposalIn, reviewWith } from "./fake-backend";
 
 const TEXT = "One word here. Two words there. Three words everywhere.";
 
-function proposal(id: string, target: string, replacement: string): ProposalDto {
-  const from = TEXT.indexOf(target);
-  return {
-    id,
-    state: "pending",
-    from,
-    to: from + target.length,
-    line: 1,
-    target,
-    replacement,
-    current: null,
-    reason: null,
-    diff: [
-      { tag: "delete", text: target },
-      { tag: "insert", text: replacement },
-    ],
-    author: { kind: "agent", id: "claude", model: "m", label: "claude (m)", sdk: null, sessionId: null },
-    turnId: "t1",
-    instruction: "tighten",
-    createdAt: new Date().toISOString(),
-    contract: null,
-    hidden: [],
-  };
-}
-
-const review = (proposals: ProposalDto[]): ReviewDto => ({
-  proposals,
-  threads: [],
-  spans: [],
-  sidecarError: null,
-  canUndo: false,
-  canRedo: false,
-  entry: { path: "essay.md", proposals: proposals.length, openThreads: 0, sidecarError: false },
-});
+const proposal = (id: string, target: string, replacement: string) => proposalIn(TEXT, id, target, replacement);
+const review = (proposals: ProposalDto[]) => reviewWith("essay.md", proposals);
 
 const fake = vi.hoisted(() => ({
   review: null as ReviewDto | null,

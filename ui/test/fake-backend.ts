@@ -3,6 +3,7 @@
 // Import it inside a `vi.mock` factory with `await import("./fake-backend")`.
 import type { Backend } from "../src/backend";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
+import type { ProposalDto } from "../src/bindings/ProposalDto";
 
 export const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
 
@@ -90,4 +91,38 @@ export const settingsOfChecks = () => ({
   harperChoices: {} as Record<string, boolean>,
   harperQuiet: ["UseTitleCase"],
   trailer: "assisted-by" as const,
+});
+
+/** A pending proposal replacing the first `target` in `text` by `replacement`, by Claude in turn t1 (`extra` overrides). */
+export function proposalIn(text: string, id: string, target: string, replacement: string, extra: Partial<ProposalDto> = {}): ProposalDto {
+  const from = text.indexOf(target);
+  return {
+    id,
+    state: "pending",
+    from,
+    to: from + target.length,
+    line: 1,
+    target,
+    replacement,
+    current: null,
+    reason: null,
+    diff: [
+      { tag: "delete", text: target },
+      { tag: "insert", text: replacement },
+    ],
+    author: { kind: "agent", id: "claude", model: "m", label: "claude (m)", sdk: null, sessionId: null },
+    turnId: "t1",
+    instruction: "tighten",
+    createdAt: new Date().toISOString(),
+    contract: null,
+    hidden: [],
+    ...extra,
+  };
+}
+
+/** The review of `path` holding `proposals`, nothing else. */
+export const reviewWith = (path: string, proposals: ProposalDto[]): ReviewDto => ({
+  ...emptyReview(),
+  proposals,
+  entry: { path, proposals: proposals.length, openThreads: 0, sidecarError: false },
 });

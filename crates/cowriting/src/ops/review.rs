@@ -620,19 +620,16 @@ pub fn drive(
         &mut |e| {
             match e {
                 Event::Part { index, count } => {
-                    if !waiting.is_empty() && may_file(filed) {
-                        let started = Instant::now();
-                        file_waiting(
-                            &mut turn,
-                            &mut waiting,
-                            &snapshot,
-                            &mut out,
-                            part,
-                            in_session,
-                            progress,
-                        )?;
-                        filed = Some((Instant::now(), started.elapsed()));
-                    }
+                    file_when_due(
+                        &mut filed,
+                        &mut turn,
+                        &mut waiting,
+                        &snapshot,
+                        &mut out,
+                        part,
+                        in_session,
+                        progress,
+                    )?;
                     part = index as u32;
                     out.parts = count as u32;
                     progress(&out, part, None);
@@ -655,19 +652,16 @@ pub fn drive(
                     waiting.push(Waiting::Item(line, in_part, item, by.clone()));
                 }
                 Event::Drained => {
-                    if !waiting.is_empty() && may_file(filed) {
-                        let started = Instant::now();
-                        file_waiting(
-                            &mut turn,
-                            &mut waiting,
-                            &snapshot,
-                            &mut out,
-                            part,
-                            in_session,
-                            progress,
-                        )?;
-                        filed = Some((Instant::now(), started.elapsed()));
-                    }
+                    file_when_due(
+                        &mut filed,
+                        &mut turn,
+                        &mut waiting,
+                        &snapshot,
+                        &mut out,
+                        part,
+                        in_session,
+                        progress,
+                    )?;
                 }
             }
             Ok(())
@@ -714,6 +708,28 @@ pub fn drive(
             Ok(out)
         }
     }
+}
+
+/// [`file_waiting`] when something waits and [`may_file`] says it is time;
+/// `filed` keeps when the last filing ended and how long it took.
+#[allow(clippy::too_many_arguments)]
+fn file_when_due(
+    filed: &mut Option<(Instant, Duration)>,
+    turn: &mut Turn,
+    waiting: &mut Vec<Waiting>,
+    snapshot: &str,
+    out: &mut ReviewOut,
+    part: u32,
+    in_session: &mut dyn FnMut(&str, &mut InSession) -> Result<()>,
+    progress: &mut dyn FnMut(&ReviewOut, u32, Option<&Landed>),
+) -> Result<()> {
+    if waiting.is_empty() || !may_file(*filed) {
+        return Ok(());
+    }
+    let started = Instant::now();
+    file_waiting(turn, waiting, snapshot, out, part, in_session, progress)?;
+    *filed = Some((Instant::now(), started.elapsed()));
+    Ok(())
 }
 
 /// File what waits, in one session and one write ([`Turn::file_all`]),
