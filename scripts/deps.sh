@@ -11,7 +11,8 @@ command -v cargo >/dev/null 2>&1 || {
 
 # Debian packages: a C toolchain, WebKitGTK for Tauri, Xvfb and WebKitWebDriver for
 # the real-app tests (xdotool answers the native dialogs and reads the title
-# bar, pdftotext from poppler-utils reads the exported PDF), ImageMagick for
+# bar, pdftotext from poppler-utils reads the exported PDF; the PDF font test
+# embeds fonts-dejavu-core), ImageMagick for
 # screenshots, Node.js for the UI.
 # hunspell-en-us and -en-gb are the dictionaries spelling as you type checks against.
 # at-spi2-core and python3-pyatspi let the accessibility test read the tree a screen
@@ -21,7 +22,7 @@ command -v cargo >/dev/null 2>&1 || {
 pkgs=(build-essential pkg-config libwebkit2gtk-4.1-dev libssl-dev librsvg2-dev
       libayatana-appindicator3-dev xvfb xauth webkit2gtk-driver xdotool poppler-utils
       imagemagick python3 nodejs npm dbus-x11 hunspell-en-us hunspell-en-gb
-      at-spi2-core python3-pyatspi)
+      at-spi2-core python3-pyatspi fonts-dejavu-core)
 # apt_get: apt-get that waits for another apt's locks (scripts/apt.sh).
 . "$(dirname "${BASH_SOURCE[0]}")/apt.sh"
 

@@ -24,6 +24,7 @@
 
 mod export;
 mod pdf;
+mod pdf_fonts;
 mod rendering;
 mod sample;
 mod watch;

@@ -2,7 +2,8 @@
 //! without a dialog: the page is loaded into a hidden window of its own (its
 //! JavaScript off: an export has no script, and none may run), printed with
 //! `webkit2gtk::PrintOperation` to GTK's "Print to File" printer, and the
-//! window closed. The PDF is written into a private temporary folder first;
+//! window closed, and its fonts cut to the glyphs it shows ([`crate::pdf_fonts`]).
+//! The PDF is written into a private temporary folder first;
 //! the caller writes it where the writer chose through the core's guard
 //! (never through a symlink, never over a file unasked).
 
@@ -69,7 +70,10 @@ pub async fn html_to_pdf(app: &AppHandle, html: String, base_dir: &Path) -> Resu
     if !bytes.starts_with(b"%PDF-") {
         return Err("the print engine wrote no PDF".into());
     }
-    Ok(bytes)
+    // Off the main thread: a long document's fonts take a moment to cut.
+    tauri::async_runtime::spawn_blocking(move || crate::pdf_fonts::subset_fonts(bytes))
+        .await
+        .map_err(|e| e.to_string())
 }
 
 #[cfg(target_os = "linux")]

@@ -62,6 +62,11 @@ test("Export… writes an HTML page, a PDF and CriticMarkup of the document as t
     await until(() => existsSync(pdf) && statSync(pdf).size > 1000, "essay.pdf", 120_000);
     await until(async () => /^Exported essay\.md as PDF: .*essay\.pdf$/.test(await (await b.$(".toast")).getText()), "the PDF notice", 60_000);
     const bytes = readFileSync(pdf);
+    // Its fonts are cut to the glyphs it shows (Skia embeds them whole here:
+    // this page was 570 KB, 35 KB cut); each is still embedded.
+    assert.ok(bytes.length < 150_000, `a one-page PDF of ${bytes.length} bytes`);
+    const fonts = execFileSync("pdffonts", [pdf], { encoding: "utf8" }).split("\n").slice(2).filter(Boolean);
+    assert.ok(fonts.length > 0 && fonts.every((f) => /\byes\s+yes\s+yes\b/.test(f)), `fonts embedded, subset, with Unicode: ${fonts.join(" | ")}`);
     assert.equal(bytes.subarray(0, 5).toString("latin1"), "%PDF-");
     const words = execFileSync("pdftotext", ["-layout", pdf, "-"], { encoding: "utf8" }).replace(/\s+/g, " ");
     assert.ok(words.includes(title), `the title in the PDF: ${words.slice(0, 300)}`);
