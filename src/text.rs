@@ -296,10 +296,22 @@ pub(crate) fn authorship_text(o: &cowriting::ops::AuthorshipOut) -> String {
         ));
     }
     let d = &o.decisions;
-    out.push_str(&format!(
-        "Decisions: {} accepted, {} accepted with changes, {} rejected\n",
-        d.accepted, d.changed, d.rejected
-    ));
+    if d.accepted + d.changed + d.rejected == 0 {
+        // None logged is not "the writer decided nothing": agent text with no
+        // decision was accepted before the log was kept, or in VS Code.
+        out.push_str("Decisions: none in the decision log");
+        if o.by_author.iter().any(|a| a.kind == "agent" && a.chars > 0) {
+            out.push_str(
+                " (the agents' text was accepted before it was kept, or in a tool that does not keep it)",
+            );
+        }
+        out.push('\n');
+    } else {
+        out.push_str(&format!(
+            "Decisions: {} accepted, {} accepted with changes, {} rejected\n",
+            d.accepted, d.changed, d.rejected
+        ));
+    }
     if o.sections.len() > 1 {
         out.push_str("Sections:\n");
         for s in &o.sections {

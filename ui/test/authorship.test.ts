@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AuthorshipOut } from "../src/bindings/AuthorshipOut";
-import { shareLabel, statement } from "../src/dialogs/authorship";
+import { decisionsLine, shareLabel, statement } from "../src/dialogs/authorship";
 
 const REPORT: AuthorshipOut = {
   document: "essay.md",
@@ -44,5 +44,13 @@ describe("the authorship report's words", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("says when no decision is logged, rather than that the writer decided nothing", () => {
+    const none = { ...REPORT, decisions: { accepted: 0, changed: 0, rejected: 0 } };
+    expect(decisionsLine(none)).toMatch(/^No decisions on proposals are in the workspace's decision log: the agents' text here was accepted before/);
+    const human = { ...none, byAuthor: [REPORT.byAuthor[0]] };
+    expect(decisionsLine(human)).toBe("No decisions on proposals are in the workspace's decision log.");
+    expect(decisionsLine(REPORT)).toBe("Proposals decided by the writer: 3 accepted, 1 accepted with changes, 2 rejected.");
   });
 });

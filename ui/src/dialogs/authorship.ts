@@ -24,12 +24,27 @@ export function shareLabel(a: AuthorShare, myId: string | null): string {
 
 const percent = (part: number, whole: number) => (whole ? Math.round((part / whole) * 1000) / 10 : 0);
 
+/**
+ * The decisions, said so that none logged is not read as "the writer decided
+ * nothing": agent text with no decision logged was accepted before the log
+ * was kept, or in a tool that does not keep it (VS Code).
+ */
+export function decisionsLine(r: AuthorshipOut): string {
+  const d = r.decisions;
+  if (d.accepted + d.changed + d.rejected === 0) {
+    const agentText = r.byAuthor.some((a) => a.kind === "agent" && a.chars > 0);
+    return agentText
+      ? "No decisions on proposals are in the workspace's decision log: the agents' text here was accepted before it was kept, or in a tool that does not keep it."
+      : "No decisions on proposals are in the workspace's decision log.";
+  }
+  return `Proposals decided by the writer: ${d.accepted} accepted, ${d.changed} accepted with changes, ${d.rejected} rejected.`;
+}
+
 /** The report as plain text: a disclosure statement to copy. */
 export function statement(r: AuthorshipOut, myId: string | null): string {
   const line = (a: AuthorShare, total: number) => `- ${shareLabel(a, myId)}: ${percent(a.chars, total)} % (${plural(a.chars, "character")}, ${plural(a.words, "word")})`;
   const out = [`Authorship of ${r.document}: ${plural(r.total, "character")}, ${plural(r.words, "word")}.`, ...r.byAuthor.map((a) => line(a, r.total))];
-  const d = r.decisions;
-  out.push(`Proposals decided by the writer: ${d.accepted} accepted, ${d.changed} accepted with changes, ${d.rejected} rejected.`);
+  out.push(decisionsLine(r));
   for (const s of r.sections) {
     if (!s.total) continue;
     out.push("", `${s.heading ?? "(before the first heading)"}:`, ...s.byAuthor.map((a) => line(a, s.total)));
@@ -81,8 +96,7 @@ export async function openAuthorship(app: App, path: string | null = app.active)
     );
   }
   body.append(legend);
-  const d = r.decisions;
-  body.append(h("p", { class: "au-decisions", text: `Your decisions on proposals: ${d.accepted} accepted, ${d.changed} accepted with changes, ${d.rejected} rejected.` }));
+  body.append(h("p", { class: "au-decisions", text: decisionsLine(r) }));
   const sections = r.sections.filter((s) => s.total > 0);
   if (sections.length > 1) {
     const list = h("div", { class: "au-sections" });
@@ -121,5 +135,6 @@ export async function openAuthorship(app: App, path: string | null = app.active)
       [app.tint ? "Hide Claude tint" : "Tint Claude's text", () => toggleTint(app)],
     ],
     "Authorship",
+    "Close",
   );
 }

@@ -105,9 +105,9 @@ function focusInside(box: HTMLElement) {
 /**
  * A dialog over the window: named by `title` (or `label` without one), modal,
  * Tab kept inside it, Esc or Cancel closing it and giving the focus back to
- * what opened it.
+ * what opened it. A dialog that only reports says `dismiss = "Close"`.
  */
-export function modal(app: App, title: string | null, body: HTMLElement, buttons: [string, () => void][], label = "Dialog") {
+export function modal(app: App, title: string | null, body: HTMLElement, buttons: [string, () => void][], label = "Dialog", dismiss = "Cancel") {
   noteOpener();
   const root = $(".modal-root");
   const box = h("div", { class: "modal", role: "dialog" });
@@ -125,7 +125,7 @@ export function modal(app: App, title: string | null, body: HTMLElement, buttons
       });
       row.append(b);
     }
-    const cancel = h("button", { text: "Cancel", class: "modal-cancel" });
+    const cancel = h("button", { text: dismiss, class: "modal-cancel" });
     cancel.addEventListener("click", () => closeModal(app));
     row.append(cancel);
     box.append(row);
