@@ -43,8 +43,8 @@ use cowriting::model::ThreadStatus;
 use cowriting::offset::ByteRange;
 use cowriting::ops::review::ReviewOut;
 use cowriting::ops::{
-    AuthorshipOut, DecisionsOut, DocFilter, DocumentsPage, NewDocumentOut, Ops, ProposalsOut, Propose,
-    ProposedOut, ReadOut, ThreadOut, ThreadsOut,
+    AuthorshipFormat, AuthorshipOut, DecisionsOut, DocFilter, DocumentsPage, NewDocumentOut, Ops,
+    ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut, ThreadsOut,
 };
 use cowriting::producers::Cancel;
 use cowriting::session::{ProposalState, Target};
@@ -279,6 +279,34 @@ struct ListDocumentsArgs {
 struct AuthorshipArgs {
     /// Workspace-relative document path.
     document: String,
+}
+
+/// A file format of a document's authorship.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+enum AuthorshipFormatArg {
+    /// An Agent Trace 0.1.0 record (JSON): the line ranges each contributor wrote.
+    AgentTrace,
+    /// The document followed by iA Writer's Markdown Annotations block.
+    IaAnnotations,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct ExportAuthorshipArgs {
+    /// Workspace-relative document path.
+    document: String,
+    /// `agent-trace` or `ia-annotations`.
+    format: AuthorshipFormatArg,
+}
+
+/// A document's authorship in a file format, to be saved where it is wanted.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct AuthorshipExportOut {
+    document: String,
+    format: AuthorshipFormat,
+    /// The file's text, as `cowriting authorship DOC --format FORMAT` prints it.
+    content: String,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -557,6 +585,36 @@ impl CowritingMcp {
             Ok((authorship_said(&out), out))
         }))
     }
+
+    #[tool(
+        description = "A document's authorship as a file another tool reads, returned as text (nothing is written): `agent-trace`, an Agent Trace 0.1.0 record (JSON: the line ranges each contributor, human or AI with its model, wrote; with the git commit when the document is committed as it is), or `ia-annotations`, the document followed by iA Writer's Markdown Annotations block (authors' character ranges and a SHA-256 of the text).",
+        annotations(read_only_hint = true, open_world_hint = false),
+        output_schema = schema::<AuthorshipExportOut>()
+    )]
+    fn export_authorship(
+        &self,
+        Parameters(a): Parameters<Args<ExportAuthorshipArgs>>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        answer(a.get().and_then(|a| {
+            let format = match a.format {
+                AuthorshipFormatArg::AgentTrace => AuthorshipFormat::AgentTrace,
+                AuthorshipFormatArg::IaAnnotations => AuthorshipFormat::IaAnnotations,
+            };
+            let ops = self.ops(&Client::of(&ctx), None);
+            let out = AuthorshipExportOut {
+                content: ops.authorship_export(&a.document, format)?,
+                document: ops.doc(&a.document)?.to_string(),
+                format,
+            };
+            Ok((export_said(&out), out))
+        }))
+    }
+}
+
+/// An authorship export's answer in words: the file's text itself.
+fn export_said(o: &AuthorshipExportOut) -> String {
+    o.content.clone()
 }
 
 /// An authorship answer in words for the model.
@@ -575,10 +633,14 @@ fn authorship_said(o: &AuthorshipOut) -> String {
         out.push_str(&format!("- {}\n", part(a, o.total)));
     }
     let d = &o.decisions;
-    out.push_str(&format!(
-        "Proposals decided: {} accepted, {} accepted with the writer's changes, {} rejected\n",
-        d.accepted, d.changed, d.rejected
-    ));
+    if d.accepted + d.changed + d.rejected == 0 {
+        out.push_str("Proposals decided: none in the decision log (agents' text here, if any, was accepted before it was kept or in a tool that does not keep it)\n");
+    } else {
+        out.push_str(&format!(
+            "Proposals decided: {} accepted, {} accepted with the writer's changes, {} rejected\n",
+            d.accepted, d.changed, d.rejected
+        ));
+    }
     for s in &o.sections {
         let name = s.heading.as_deref().unwrap_or("(before the first heading)");
         let parts: Vec<String> = s.by_author.iter().map(|a| part(a, s.total)).collect();

@@ -224,6 +224,7 @@ fn the_tool_list_has_schemas_and_no_tool_decides() {
             "authorship",
             "create_document",
             "create_thread",
+            "export_authorship",
             "list_documents",
             "list_proposals",
             "list_threads",
@@ -1212,6 +1213,39 @@ fn authorship_is_the_clis_answer() {
     assert_eq!(out, ws.json(&["authorship", "notes.md"]));
     assert!(text.contains("test-agent (agent, m-1): 6 characters"), "{text}");
     assert!(text.contains("1 accepted"), "{text}");
+
+    // Its file formats too: iA's block as the CLI prints it, byte for byte;
+    // the Agent Trace record the CLI's but for its own id and time.
+    let (text, out) = mcp.both(
+        "export_authorship",
+        json!({ "document": "notes.md", "format": "ia-annotations" }),
+    );
+    let cli = ws.ok(&["authorship", "notes.md", "--format", "ia-annotations"]);
+    assert_eq!(out["content"], cli.as_str());
+    assert_eq!(text, cli);
+    assert_eq!(
+        (out["document"].as_str(), out["format"].as_str()),
+        (Some("notes.md"), Some("ia-annotations"))
+    );
+    assert!(cli.contains("&m-1 <test-agent>: 18,6"), "{cli}");
+    let (_, out) = mcp.both(
+        "export_authorship",
+        json!({ "document": "notes.md", "format": "agent-trace" }),
+    );
+    let strip = |mut v: Value| {
+        let o = v.as_object_mut().unwrap();
+        assert!(o.remove("id").is_some() && o.remove("timestamp").is_some(), "{v}");
+        v
+    };
+    let mcp_trace: Value = serde_json::from_str(out["content"].as_str().unwrap()).unwrap();
+    let cli_trace = ws.json(&["authorship", "notes.md", "--format", "agent-trace"]);
+    assert_eq!(strip(mcp_trace), strip(cli_trace));
+    // A format it does not know is bad input, said by code.
+    let bad = mcp.request(
+        "tools/call",
+        json!({ "name": "export_authorship", "arguments": { "document": "notes.md", "format": "docx" } }),
+    );
+    assert_eq!(bad["result"]["isError"], true, "{bad}");
 }
 
 /// A workspace of many documents is listed a page at a time, each page small
