@@ -330,6 +330,17 @@ pub(crate) enum DictionaryCommand {
         #[arg(required = true)]
         words: Vec<String>,
     },
+    /// The language this workspace is spelled in, for everyone who writes in
+    /// it (`.cowriting/settings.toml`, before each writer's own): show it, set
+    /// it to an installed Hunspell dictionary (`en_GB`), or leave it to each
+    /// writer with --mine.
+    Language {
+        #[arg(conflicts_with = "mine")]
+        language: Option<String>,
+        /// Each writer's own language (the workspace says none).
+        #[arg(long)]
+        mine: bool,
+    },
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]

@@ -430,6 +430,21 @@ fn run(cli: Cli) -> Result<i32> {
             ctx.print(&out, lint_text);
             Ok(0)
         }
+        Command::Dictionary {
+            action: Some(DictionaryCommand::Language { language, mine }),
+        } => {
+            let out = match (language, mine) {
+                (Some(l), _) => ops.set_spelling_language(Some(&l))?,
+                (None, true) => ops.set_spelling_language(None)?,
+                (None, false) => ops.spelling_language()?,
+            };
+            warn(&out.warnings);
+            ctx.print(&out, |o| match &o.workspace {
+                Some(l) => format!("{l} (this workspace's, in {})", o.file),
+                None => format!("{} (your own; the workspace says none)", o.checked_in),
+            });
+            Ok(0)
+        }
         Command::Dictionary { action } => {
             match action {
                 None => {}
@@ -443,6 +458,7 @@ fn run(cli: Cli) -> Result<i32> {
                         ops.remove_word(w)?;
                     }
                 }
+                Some(DictionaryCommand::Language { .. }) => unreachable!("answered above"),
             }
             let out = ops.dictionary()?;
             ctx.print(&out, |d| {

@@ -1017,6 +1017,8 @@ mod tests {
             autosave_delay_secs: 2,
             spelling_language: "en_US".into(),
             spelling_languages: vec!["en_US".into()],
+            workspace_spelling_language: None,
+            workspace_warnings: vec![],
             harper_rules: Vec::new(),
             harper_choices: Default::default(),
             harper_quiet: Vec::new(),

@@ -102,6 +102,8 @@ vi.mock("../src/backend", async (importOriginal) => {
         autosaveDelaySecs: 2,
         spellingLanguage: "en_US",
         spellingLanguages: ["en_US"],
+        workspaceSpellingLanguage: null,
+        workspaceWarnings: [],
         harperRules: [],
         harperChoices: {},
         harperQuiet: [],

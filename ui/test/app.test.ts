@@ -48,6 +48,8 @@ const fake = vi.hoisted(() => {
       // The same as fake-backend.ts's settingsOfChecks(): this runs hoisted, before imports.
       spellingLanguage: "en_US",
       spellingLanguages: ["en_GB", "en_US"],
+      workspaceSpellingLanguage: null,
+      workspaceWarnings: [],
       harperRules: [
         { name: "SpellCheck", description: "Looks and provides corrections for misspelled words.", curated: true },
         { name: "UseTitleCase", description: "Prompts you to use title case in relevant headings.", curated: true },
@@ -438,13 +440,33 @@ describe("Settings", () => {
       ["UseTitleCase", true],
     ]);
     language.value = "en_GB";
+    // The workspace's own language: each writer's own unless it says.
+    const ours = q<HTMLSelectElement>(".set-workspace-language")!;
+    expect(Array.from(ours.options).map((o) => [o.value, o.textContent])).toEqual([
+      ["", "Each writer's own"],
+      ["en_GB", "English (UK) — en_GB"],
+      ["en_US", "English (US) — en_US"],
+    ]);
+    expect(ours.value).toBe("");
     const trailer = q<HTMLSelectElement>(".set-trailer")!;
     expect(trailer.value).toBe("assisted-by");
     trailer.value = "co-authored-by";
     q<HTMLFormElement>(".settings")!.requestSubmit();
     await until(() => !q(".settings"), "the dialog to close");
     const saved = fake.calls.filter((c) => c.name === "saveSettings").pop()!.args[0] as SettingsDto;
-    expect([saved.spellingLanguage, saved.harperChoices, saved.trailer]).toEqual(["en_GB", { UseTitleCase: true }, "co-authored-by"]);
+    expect([saved.spellingLanguage, saved.workspaceSpellingLanguage, saved.harperChoices, saved.trailer]).toEqual(["en_GB", null, { UseTitleCase: true }, "co-authored-by"]);
+
+    // The workspace said British English: it is shown, and can be set back.
+    fake.settings = { ...fake.settings, workspaceSpellingLanguage: "en_GB", workspaceWarnings: [] };
+    key(",", { ctrlKey: true });
+    await until(() => q(".settings"), "the dialog again");
+    expect(q<HTMLSelectElement>(".set-workspace-language")!.value).toBe("en_GB");
+    q<HTMLSelectElement>(".set-workspace-language")!.value = "";
+    q<HTMLFormElement>(".settings")!.requestSubmit();
+    await until(() => !q(".settings"), "the dialog to close again");
+    const again = fake.calls.filter((c) => c.name === "saveSettings").pop()!.args[0] as SettingsDto;
+    expect(again.workspaceSpellingLanguage).toBe(null);
+    fake.settings = { ...fake.settings, workspaceSpellingLanguage: null };
   });
 
   it("is in the command palette", () => {

@@ -84,6 +84,8 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
 export const settingsOfChecks = () => ({
   spellingLanguage: "en_US",
   spellingLanguages: ["en_GB", "en_US"],
+  workspaceSpellingLanguage: null,
+  workspaceWarnings: [],
   harperRules: [
     { name: "SpellCheck", description: "Looks and provides corrections for misspelled words.", curated: true },
     { name: "UseTitleCase", description: "Prompts you to use title case in relevant headings.", curated: true },

@@ -31,7 +31,8 @@
 //!
 //! [spelling]
 //! language = "en_US"             # the Hunspell dictionary spelling as you type checks
-//!                                # against (Debian: hunspell-en-us, hunspell-en-gb, …)
+//!                                # against (Debian: hunspell-en-us, hunspell-en-gb, …);
+//!                                # a workspace's own (workspace_settings) comes first
 //!
 //! [git]
 //! trailer = "assisted-by"        # how a commit credits an agent's accepted text:

@@ -39,6 +39,7 @@ pub mod session;
 pub mod store;
 pub mod txn;
 pub mod workspace;
+pub mod workspace_settings;
 
 pub use error::{Error, ErrorCode, ErrorInfo, Result};
 pub use session::{

@@ -585,6 +585,15 @@ impl Ops {
         })
     }
 
+    /// The user's settings as they apply in this workspace (its own spelling
+    /// language first: `.cowriting/settings.toml`), and what was set aside in
+    /// the workspace's file.
+    pub fn config(&self) -> Result<(Config, Vec<String>)> {
+        let mut warnings = Vec::new();
+        let cfg = self.workspace().config(&mut warnings)?;
+        Ok((cfg, warnings))
+    }
+
     /// Decisions from the decision log, newest first: of `doc` (or all), at
     /// most `limit` of them.
     pub fn decisions(&self, doc: Option<&str>, limit: Option<usize>) -> Result<DecisionsOut> {
@@ -614,15 +623,16 @@ impl Ops {
         instruction: Option<String>,
         cancel: &Cancel,
     ) -> Result<FiledOut> {
-        let cfg = Config::load()?;
+        let (cfg, mut warnings) = self.config()?;
         let producer = Producer::parse(producer, &cfg)?;
         let mut s = self.review(doc)?;
         let selection: Option<CharRange> = selection.map(|t| s.resolve_target(t)).transpose()?;
         let filing = suggest::run_and_file(&mut s, &cfg, producer, selection, instruction, cancel)?;
+        warnings.extend(s.take_warnings());
         Ok(FiledOut {
             document: s.doc_path().to_string(),
             filing,
-            warnings: s.take_warnings(),
+            warnings,
         })
     }
 
@@ -630,7 +640,7 @@ impl Ops {
     /// the whole of `doc` ([`suggest::check_document`]). Refused when none is
     /// enabled.
     pub fn check_document(&self, doc: &str, cancel: &Cancel) -> Result<CheckDocumentOut> {
-        let cfg = Config::load()?;
+        let (cfg, mut warnings) = self.config()?;
         let enabled = cfg.enabled_producers();
         if enabled.is_empty() {
             return Err(Error::BadInput(
@@ -642,10 +652,11 @@ impl Ops {
             let producer = Producer::parse(name, &cfg).map_err(|e| e.info())?;
             suggest::run_and_file(&mut s, &cfg, producer, None, None, cancel).map_err(|e| e.info())
         });
+        warnings.extend(s.take_warnings());
         Ok(CheckDocumentOut {
             document: s.doc_path().to_string(),
             outcomes,
-            warnings: s.take_warnings(),
+            warnings,
         })
     }
 
@@ -684,7 +695,7 @@ impl Ops {
         })?;
         let replay = match replay {
             Some(name) => {
-                let cfg = Config::load()?;
+                let (cfg, _) = self.config()?;
                 let producer = Producer::parse(name, &cfg)?;
                 Some(cowriting_producers::eval::replay(root, &ledger, &cfg, &producer)?)
             }

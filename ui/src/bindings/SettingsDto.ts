@@ -49,6 +49,17 @@ spellingLanguage: string,
  */
 spellingLanguages: Array<string>, 
 /**
+ * The language this workspace is spelled in, for everyone who writes in
+ * it (`.cowriting/settings.toml`); it comes before `spelling_language`.
+ * `None`: each writer's own.
+ */
+workspaceSpellingLanguage: string | null, 
+/**
+ * What was set aside in the workspace's settings file (a language that is
+ * not a dictionary name, a file that does not parse or is a link).
+ */
+workspaceWarnings: Array<string>, 
+/**
  * Every Harper rule (Settings → Grammar rules).
  */
 harperRules: Array<RuleInfo>, 

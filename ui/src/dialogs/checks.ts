@@ -1,6 +1,6 @@
 // Settings' "Spelling and grammar" fieldset: the language spelling as you type
 // checks against (the Hunspell dictionaries installed; Harper's English
-// follows it) and every Harper rule Check document runs, each with a switch,
+// follows it), the workspace's own language (before the writer's) and every Harper rule Check document runs, each with a switch,
 // found by a filter. Saved with the dialog's Save (the core keeps only the
 // choices that differ from the default: grammar-rules.ts).
 import type { SettingsDto } from "../bindings/SettingsDto";
@@ -9,8 +9,8 @@ import { choicesToSave, languageName, matchingRules, ruleOn, splitName } from ".
 
 export interface ChecksFieldset {
   element: HTMLFieldSetElement;
-  /** The language and rule choices as the writer left them. */
-  values(): { language: string; choices: Record<string, boolean> };
+  /** The language, the workspace's (null: each writer's own) and rule choices as the writer left them. */
+  values(): { language: string; workspaceLanguage: string | null; choices: Record<string, boolean> };
 }
 
 export function checksFieldset(s: SettingsDto): ChecksFieldset {
@@ -26,6 +26,23 @@ export function checksFieldset(s: SettingsDto): ChecksFieldset {
     text: s.spellingLanguages.length
       ? "Spelling as you type, and Harper's English in Check document. More: the hunspell-* packages."
       : "No Hunspell dictionary is installed (Debian: apt-get install hunspell-en-us).",
+  });
+
+  // The workspace's language: for everyone who writes in it, before their own.
+  const ours = s.workspaceSpellingLanguage;
+  const workspaceLanguage = h("select", { class: "set-workspace-language", "aria-label": "This workspace's spelling language" });
+  workspaceLanguage.append(h("option", { value: "", text: "Each writer's own" }));
+  for (const tag of ours && !s.spellingLanguages.includes(ours) ? [ours, ...s.spellingLanguages] : s.spellingLanguages) {
+    const installed = s.spellingLanguages.includes(tag);
+    workspaceLanguage.append(h("option", { value: tag, text: installed ? languageName(tag) : `${languageName(tag)} (not installed)` }));
+  }
+  workspaceLanguage.value = ours ?? "";
+  const workspaceNote = h("span", {
+    class: "set-note",
+    text: [
+      "Everyone who opens this workspace is checked in it, before their own language (saved in .cowriting/settings.toml, committed with the workspace).",
+      ...s.workspaceWarnings,
+    ].join(" "),
   });
 
   // Each rule's state, changed by its switch; the list shows the filter's matches.
@@ -67,11 +84,12 @@ export function checksFieldset(s: SettingsDto): ChecksFieldset {
     { class: "set-checks" },
     h("legend", { text: "Spelling and grammar" }),
     h("label", { class: "set-field" }, h("span", { class: "set-label", text: "Language" }), language, languageNote),
+    h("label", { class: "set-field" }, h("span", { class: "set-label", text: "This workspace" }), workspaceLanguage, workspaceNote),
     h("div", { class: "set-field" }, h("span", { class: "set-label", text: "Grammar rules (Harper)" }), filter, count),
     list,
   );
   return {
     element,
-    values: () => ({ language: language.value, choices: choicesToSave(s.harperRules, on, s.harperQuiet) }),
+    values: () => ({ language: language.value, workspaceLanguage: workspaceLanguage.value || null, choices: choicesToSave(s.harperRules, on, s.harperQuiet) }),
   };
 }

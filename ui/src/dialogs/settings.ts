@@ -157,7 +157,7 @@ export async function openSettings(app: App) {
       return;
     }
     const checked = new Set([...boxes].filter(([, b]) => b.checked).map(([p]) => p));
-    const { language, choices } = checks.values();
+    const { language, workspaceLanguage, choices } = checks.values();
     const next: SettingsDto = {
       ...s,
       transport: transport.value === "cli" || transport.value === "api" ? transport.value : null,
@@ -169,6 +169,7 @@ export async function openSettings(app: App) {
       autosave: autosave.value as AutoSave,
       autosaveDelaySecs: pause ?? s.autosaveDelaySecs,
       spellingLanguage: language,
+      workspaceSpellingLanguage: workspaceLanguage,
       harperChoices: choices,
       trailer: git.value(),
     };
@@ -180,7 +181,8 @@ export async function openSettings(app: App) {
         app.setIdentity(saved.identity);
         app.autosaver.configure(saved.autosave, saved.autosaveDelaySecs);
         // Another language: the underlines are redone against its dictionary.
-        if (saved.spellingLanguage !== s.spellingLanguage) dictionaryChanged(app.view);
+        const checkedIn = (d: SettingsDto) => d.workspaceSpellingLanguage ?? d.spellingLanguage;
+        if (checkedIn(saved) !== checkedIn(s)) dictionaryChanged(app.view);
         if (tabFocus.checked !== app.tabFocus) app.setTabFocus(tabFocus.checked);
         if (form.isConnected) closeModal(app);
         toast("Settings saved.");

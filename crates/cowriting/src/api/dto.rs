@@ -88,6 +88,13 @@ pub struct SettingsDto {
     pub spelling_language: String,
     /// The Hunspell dictionaries installed on this machine.
     pub spelling_languages: Vec<String>,
+    /// The language this workspace is spelled in, for everyone who writes in
+    /// it (`.cowriting/settings.toml`); it comes before `spelling_language`.
+    /// `None`: each writer's own.
+    pub workspace_spelling_language: Option<String>,
+    /// What was set aside in the workspace's settings file (a language that is
+    /// not a dictionary name, a file that does not parse or is a link).
+    pub workspace_warnings: Vec<String>,
     /// Every Harper rule (Settings → Grammar rules).
     pub harper_rules: Vec<cowriting_producers::harper_rules::RuleInfo>,
     /// The writer's choices, by rule: on or off against the default.

@@ -1,11 +1,14 @@
 //! The user's settings as the Settings dialog shows and saves them: who the
 //! writer is, autosave, how Ask Claude runs and which checkers Check document
-//! runs (each marked when its program is not installed).
+//! runs (each marked when its program is not installed); and the one
+//! setting a workspace holds for all its writers, its spelling language
+//! ([`WorkspaceSettings`]).
 
 use super::*;
 use cowriting_producers::harper_rules;
 use cowriting_workspace::config::{command_installed, UserConfig, QUIET_BY_DEFAULT};
 use cowriting_workspace::identity::Human;
+use cowriting_workspace::workspace_settings::WorkspaceSettings;
 
 impl Api {
     /// The user's settings.
@@ -81,9 +84,31 @@ impl Api {
             dto.identity.name.as_deref(),
             dto.identity.email.as_deref(),
         );
+        // The workspace's language is checked before anything is written.
+        let ours = self.workspace_settings();
+        let workspace_language = dto
+            .workspace_spelling_language
+            .as_deref()
+            .map(str::trim)
+            .filter(|l| !l.is_empty());
+        let change_workspace = workspace_language != ours.spelling_language.as_deref();
+        if let Some(language) = workspace_language.filter(|_| change_workspace) {
+            crate::ops::spelling::installed(language)?;
+        }
         cfg.save_to(&path)?;
         self.take_identity(&cfg.user);
+        if change_workspace {
+            WorkspaceSettings::set_spelling_language(self.store.workspace(), workspace_language)?;
+        }
         Ok(self.settings_dto(&cfg))
+    }
+
+    /// The workspace's own settings; one that cannot be read is said in its warnings.
+    fn workspace_settings(&self) -> WorkspaceSettings {
+        WorkspaceSettings::load(self.store.workspace()).unwrap_or_else(|e| WorkspaceSettings {
+            spelling_language: None,
+            warnings: vec![format!("the workspace's settings are set aside: {e}")],
+        })
     }
 
     /// The first run's question answered (a name, an e-mail) or skipped (none):
@@ -122,6 +147,7 @@ impl Api {
     }
 
     fn settings_dto(&self, cfg: &Config) -> SettingsDto {
+        let ours = self.workspace_settings();
         let available = available(cfg);
         let not_installed = available
             .iter()
@@ -151,6 +177,8 @@ impl Api {
             autosave_delay_secs: cfg.editor.autosave_delay_secs,
             spelling_language: cfg.spelling.language.clone(),
             spelling_languages: installed_languages(),
+            workspace_spelling_language: ours.spelling_language,
+            workspace_warnings: ours.warnings,
             harper_rules: harper_rules::rules().to_vec(),
             harper_choices: cfg.harper.rules.clone(),
             harper_quiet: QUIET_BY_DEFAULT.iter().map(|r| r.to_string()).collect(),

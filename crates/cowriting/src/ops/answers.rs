@@ -319,6 +319,21 @@ pub struct DictionaryOut {
     pub words: Vec<String>,
 }
 
+/// The spelling language where `ops` is: what the workspace says (its
+/// `.cowriting/settings.toml`), and the language checked in.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellingLanguageOut {
+    /// Where the workspace says it, relative to the workspace root.
+    pub file: String,
+    /// The workspace's language, for everyone who writes in it; `None`: each writer's own.
+    pub workspace: Option<String>,
+    /// The language spelling is checked in here: the workspace's, else the user's.
+    pub checked_in: String,
+    /// What was set aside in the workspace's file.
+    pub warnings: Vec<String>,
+}
+
 /// What a search across the workspace found.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]

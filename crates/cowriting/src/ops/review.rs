@@ -504,7 +504,7 @@ impl Ops {
         cancel: &Cancel,
         on_landed: &mut dyn FnMut(&Landed),
     ) -> Result<ReviewOut> {
-        let cfg = Config::load()?;
+        let (cfg, _) = self.config()?;
         let doc = self.doc(doc)?;
         let s = self.review_session(&doc)?;
         let scope = range.map(|t| s.resolve_target(t)).transpose()?;
@@ -522,7 +522,7 @@ impl Ops {
         cancel: &Cancel,
         on_landed: &mut dyn FnMut(&Landed),
     ) -> Result<ReviewOut> {
-        let cfg = Config::load()?;
+        let (cfg, _) = self.config()?;
         let doc = self.doc(doc)?;
         let s = self.review_session(&doc)?;
         let turn = Turn::thread(&s, thread, instruction)?;

@@ -6,15 +6,18 @@
 use super::*;
 use cowriting_producers::spelling::{self, TextLint};
 use cowriting_workspace::dictionary::Dictionary;
+use cowriting_workspace::workspace_settings::WorkspaceSettings;
 
 /// Check the spelling of `texts` (the app's paragraphs on screen, as it has
-/// them: unsaved text included) against the user's Hunspell dictionary
-/// (`[spelling] language`), leaving out the workspace's words; positions in
+/// them: unsaved text included) against the workspace's language (its
+/// `.cowriting/settings.toml`), else the user's (`[spelling] language`),
+/// leaving out the workspace's words; positions in
 /// `unit` of each text. The dictionary loads at the first call (tens of ms):
 /// call it off any lock and off the UI thread.
 pub fn lint_texts(ws: &Workspace, texts: &[String], unit: Unit, cancel: &Cancel) -> Result<LintsOut> {
     let dictionary = Dictionary::load(ws)?;
-    let language = Config::load()?.spelling.language;
+    // (What the workspace's settings file had set aside is said in Settings.)
+    let language = ws.config(&mut Vec::new())?.spelling.language;
     let all = spelling::lint(texts, &dictionary, &language, cancel)?;
     Ok(LintsOut {
         unit,
@@ -96,6 +99,41 @@ impl Ops {
     /// Remove `word` from the workspace's dictionary.
     pub fn remove_word(&self, word: &str) -> Result<DictionaryOut> {
         Ok(DictionaryOut::of(&Dictionary::remove(self.workspace(), word)?))
+    }
+}
+
+/// `language` if a Hunspell dictionary of that name is installed, else
+/// `bad_input` naming those that are.
+pub(crate) fn installed(language: &str) -> Result<&str> {
+    let installed = cowriting_producers::hunspell::installed();
+    if installed.iter().any(|l| l == language) {
+        return Ok(language);
+    }
+    Err(Error::BadInput(format!(
+        "no Hunspell dictionary {language:?} is installed: choose from {}",
+        installed.join(", ")
+    )))
+}
+
+impl Ops {
+    /// The workspace's spelling language, and the language checked in here.
+    pub fn spelling_language(&self) -> Result<SpellingLanguageOut> {
+        let (cfg, warnings) = self.config()?;
+        let ours = WorkspaceSettings::load(self.workspace()).ok();
+        Ok(SpellingLanguageOut {
+            file: cowriting_workspace::workspace_settings::SETTINGS_FILE.to_owned(),
+            workspace: ours.and_then(|o| o.spelling_language),
+            checked_in: cfg.spelling.language,
+            warnings,
+        })
+    }
+
+    /// Set the workspace's spelling language (an installed dictionary), or
+    /// with `None` leave it to each writer.
+    pub fn set_spelling_language(&self, language: Option<&str>) -> Result<SpellingLanguageOut> {
+        let language = language.map(installed).transpose()?;
+        WorkspaceSettings::set_spelling_language(self.workspace(), language)?;
+        self.spelling_language()
     }
 }
 
