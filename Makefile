@@ -57,9 +57,12 @@ test-ui: deps
 test-e2e: app-test cli
 	scripts/e2e.sh
 
-## TypeScript types for the IPC, generated from Rust (ts-rs).
+## TypeScript types for the IPC, generated from Rust (ts-rs), and the app's command list
+## (src-tauri/src/commands.rs's table; its crate embeds ui/dist, so it needs a UI bundle).
 bindings:
 	$(CARGO) test --locked --lib --features ts -p cowriting-core -p cowriting-workspace -p cowriting-producers -p cowriting export_bindings
+	test -d ui/dist || $(MAKE) ui
+	COWRITING_WRITE_BINDINGS=1 $(CARGO) test --locked -p cowriting-desktop the_ui_command_list_is_the_table
 
 ## The committed bindings must be what the Rust code generates.
 check-bindings: bindings

@@ -595,11 +595,6 @@ fn cmd_check_document(ctx: &Ctx, doc: &str, instruction: Option<String>, t: &Opt
                 .into(),
         ));
     }
-    if cowriting::config::Config::load()?.enabled_producers().is_empty() {
-        return Err(Error::BadInput(
-            "no producers are enabled: name one with --producer, or enable them in the settings".into(),
-        ));
-    }
     let out = ctx.ops.check_document(doc, &Cancel::new())?;
     warn(&out.warnings);
     let exit = out

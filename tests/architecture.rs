@@ -356,78 +356,86 @@ fn every_path_the_map_names_exists() {
     );
 }
 
-/// The names in `generate_handler![…]`, the `#[tauri::command]` functions and
-/// the UI's `invoke("…")` calls.
-fn app_commands() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
-    let main = std::fs::read_to_string(root().join("src-tauri/src/main.rs")).unwrap();
-    let list = main
-        .split_once("generate_handler![")
-        .unwrap()
-        .1
-        .split_once(']')
-        .unwrap()
-        .0;
-    let handled = list
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    let mut defined = BTreeSet::new();
-    let mut lines = main.lines();
-    while let Some(l) = lines.next() {
-        if l.trim_start().starts_with("#[tauri::command") {
-            let f = lines.by_ref().find(|l| l.contains("fn ")).unwrap();
-            let name = f.split_once("fn ").unwrap().1.split(['(', '<']).next().unwrap();
-            defined.insert(name.trim().to_owned());
+/// The app's commands as the table in `src-tauri/src/commands.rs` generates
+/// them for the UI (`ui/src/bindings/commands.ts`, written by `make bindings`
+/// and checked against the table by the app's own test).
+fn app_commands() -> BTreeSet<String> {
+    let list = std::fs::read_to_string(root().join("ui/src/bindings/commands.ts")).unwrap();
+    let body = list.split_once("export interface Commands {").unwrap().1;
+    body.lines()
+        .filter_map(|l| l.strip_prefix("  ")?.split_once(':'))
+        .map(|(name, _)| name.to_owned())
+        .collect()
+}
+
+/// Every command is a row of the table: `commands!` writes the only
+/// `#[tauri::command]` functions (a `sync` row with `(async)`, an `async`
+/// row as an `async fn`: Tauri runs a plain `#[tauri::command] fn` on the
+/// main thread, which paints the window) and the only handler list.
+#[test]
+fn every_app_command_is_a_row_of_the_table_and_runs_off_the_main_thread() {
+    for f in files(&root().join("src-tauri/src"), "rs") {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let attrs: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with("#[tauri::command"))
+            .collect();
+        if rel(&f) != "src-tauri/src/commands.rs" {
+            assert!(
+                attrs.is_empty(),
+                "{}: a command outside the table: {attrs:?}",
+                rel(&f)
+            );
+            assert!(
+                !text.contains("generate_handler!"),
+                "{}: a handler list outside the table",
+                rel(&f)
+            );
+            continue;
         }
+        let lines: Vec<&str> = text.lines().collect();
+        let kinds: Vec<(&str, &str)> = attrs
+            .iter()
+            .map(|&(i, attr)| (attr.trim(), lines[i + 1].trim()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (
+                    "#[tauri::command(async)]",
+                    "pub fn $name($app: AppHandle $(, $arg: $ty)*) -> Res<$ret> $body"
+                ),
+                (
+                    "#[tauri::command]",
+                    "pub async fn $name($app: AppHandle $(, $arg: $ty)*) -> Res<$ret> $body"
+                ),
+            ],
+            "commands! writes every command off the main thread"
+        );
+        assert_eq!(text.matches("generate_handler!").count(), 1);
     }
-    let mut invoked = BTreeSet::new();
+}
+
+#[test]
+fn the_ui_calls_exactly_the_commands_of_the_table() {
+    let commands = app_commands();
+    assert!(commands.len() >= 30 && commands.contains("edit"), "{commands:?}");
+    let mut called = BTreeSet::new();
     for f in files(&root().join("ui/src"), "ts") {
         let ts = std::fs::read_to_string(&f).unwrap();
-        for part in ts.split("invoke(\"").skip(1) {
-            invoked.insert(part.split('"').next().unwrap().to_owned());
+        for part in ts.split("call(\"").skip(1) {
+            called.insert(part.split('"').next().unwrap().to_owned());
         }
+        assert!(
+            !ts.contains("invoke(\""),
+            "{}: invoke by name, around the table's typed `call`",
+            rel(&f)
+        );
     }
-    (handled, defined, invoked)
-}
-
-/// Tauri runs a plain `#[tauri::command] fn` on the main thread, which paints
-/// the window: every command must be `async fn` or `#[tauri::command(async)]`.
-#[test]
-fn every_app_command_runs_off_the_main_thread() {
-    let main = std::fs::read_to_string(root().join("src-tauri/src/main.rs")).unwrap();
-    let mut lines = main.lines();
-    let mut on_main_thread = Vec::new();
-    let mut seen = 0;
-    while let Some(l) = lines.next() {
-        let attr = l.trim_start();
-        if attr.starts_with("#[tauri::command") {
-            seen += 1;
-            let f = lines.by_ref().find(|l| l.contains("fn ")).unwrap();
-            if !(attr.starts_with("#[tauri::command(async") || f.contains("async fn ")) {
-                on_main_thread.push(f.trim().to_owned());
-            }
-        }
-    }
-    assert!(seen >= 30, "{seen} commands found");
-    assert!(
-        on_main_thread.is_empty(),
-        "these commands would run on the main thread: {on_main_thread:#?}"
-    );
-}
-
-#[test]
-fn the_app_registers_every_command_it_defines_and_the_ui_calls_exactly_those() {
-    let (handled, defined, invoked) = app_commands();
-    assert!(handled.len() >= 30 && handled.contains("edit"), "{handled:?}");
     assert_eq!(
-        defined, handled,
-        "#[tauri::command] functions vs generate_handler!"
-    );
-    assert_eq!(
-        invoked, handled,
-        "the UI's invoke(\"…\") calls vs the app's commands"
+        called, commands,
+        "the UI's call(\"…\") names vs the app's command table"
     );
 }
 

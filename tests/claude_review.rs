@@ -8,9 +8,9 @@
 mod common;
 
 use common::Ws;
-use cowriting::api::review_pass::run_review_job;
 use cowriting::api::{Api, TextChange};
 use cowriting::config::{ClaudeConfig, Config, Transport};
+use cowriting::desk::Desk;
 use cowriting::offset::Utf16Offset;
 use cowriting::producers::pass::{self, Event};
 use cowriting::producers::review::{Ask, Item};
@@ -18,7 +18,6 @@ use cowriting::producers::Cancel;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude/fake-claude");
@@ -649,8 +648,15 @@ fn utf16(n: usize) -> Utf16Offset {
 #[test]
 fn in_the_app_items_land_through_the_writers_typing_and_cancel_keeps_them() {
     let ws = ws_with(DOC, 120);
-    let api = Mutex::new(Some(Api::open(ws.path()).unwrap()));
-    let with = |f: &mut dyn FnMut(&mut Api)| f(api.lock().unwrap().as_mut().unwrap());
+    let desk = Desk::with_config(|| Ok(cfg_with(FAKE, 120)));
+    desk.open(ws.path()).unwrap();
+    let with = |f: &mut dyn FnMut(&mut Api)| {
+        desk.with(|a| {
+            f(a);
+            Ok(())
+        })
+        .unwrap()
+    };
     with(&mut |a| {
         a.open_document("essay.md").unwrap();
     });
@@ -664,34 +670,29 @@ fn in_the_app_items_land_through_the_writers_typing_and_cancel_keeps_them() {
             r#"{"kind":"comment","quote":"the second draft makes it.","body":"four"}"#,
         ],
     );
-    let mut job = None;
-    with(&mut |a| {
-        job = Some(
-            a.prepare_review("essay.md", None, None, Some(format!("{marker} [[delay:1]]")))
-                .unwrap(),
-        )
-    });
-    let cancel = Cancel::new();
-    let cfg = cfg_with(FAKE, 120);
     let typed = "New words. ";
     let mut landed = 0;
     let out = std::thread::scope(|scope| {
         let runner = scope.spawn(|| {
             let mut seen = Vec::new();
-            let out = run_review_job(&api, &cfg, job.take().unwrap(), "ui-job", &cancel, &mut |p| {
+            let instruction = Some(format!("{marker} [[delay:1]]"));
+            let out = desk.review_document("essay.md", None, None, instruction, "ui-job", &mut |p| {
+                assert_eq!(p.job, "ui-job");
                 if p.landed.is_some() {
                     seen.push(p);
                     if seen.len() == 2 {
-                        cancel.cancel();
+                        desk.cancel_job("ui-job");
                     }
                 }
             });
             (out, seen.len())
         });
-        // The writer types at the top while Claude reads: before any item lands.
+        // The writer types at the top while Claude reads: after the turn took
+        // its copy, before any item lands.
+        while !desk.is_running("ui-job") {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         with(&mut |a| {
-            let v = a.review("essay.md").map(|_| ()).ok();
-            let _ = v;
             let version = a.open_document("essay.md").unwrap().version;
             a.edit(
                 "essay.md",
@@ -709,6 +710,7 @@ fn in_the_app_items_land_through_the_writers_typing_and_cancel_keeps_them() {
         landed = seen;
         out.unwrap()
     });
+    assert!(!desk.is_running("ui-job"), "the job is forgotten once it ends");
     assert_eq!(landed, 2);
     assert_eq!(
         out.stopped.as_ref().unwrap().code,

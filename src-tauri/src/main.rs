@@ -1,12 +1,9 @@
 //! Cowriting Desktop: the Tauri 2 shell over the `cowriting` core.
 //!
-//! Every command is a one-line wrapper over [`cowriting::api::Api`]: take the
-//! state, call the core, map the error to `{code, message}`. Every command runs
-//! off the main thread (`#[tauri::command(async)]`, or an `async fn`): Tauri runs
-//! a plain command on the thread that paints the window, so a slow save or
-//! check would freeze it. The UI sends edits and review commands one at a time
-//! (its queue), so running them on the async runtime does not reorder them, and
-//! every command takes the API's lock.
+//! The commands are the table in [`commands`]: one line each over the
+//! [`cowriting::desk::Desk`] the app keeps (the open workspace's
+//! [`cowriting::api::Api`] and the running jobs), their errors mapped to
+//! `{code, message}`.
 //!
 //! The rest of this file is app plumbing the core must not know about: which
 //! folder is open (the command line: a folder, or a document, opened in its git
@@ -22,6 +19,7 @@
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod commands;
 mod export;
 mod pdf;
 mod pdf_fonts;
@@ -30,33 +28,22 @@ mod sample;
 mod watch;
 mod window_guard;
 
-use cowriting::api::review_pass::ReviewJob;
-use cowriting::api::{
-    Api, Applied, DocView, EditAck, FilingDto, IdentityDto, JobProgress, MergeOutcome, MergeView,
-    RestoreReport, ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
-};
-use cowriting::merge::Choice;
-use cowriting::ops::review::ReviewOut;
-use cowriting::ops::{DictionaryOut, InboxFilter, InboxOut, LintsOut, SearchOut};
-use cowriting::producers::Cancel;
-use cowriting::suggest::CheckOutcome;
-use cowriting::views::Unit;
-use cowriting::{Error, ErrorCode, ErrorInfo, Utf16Offset};
-use std::collections::HashMap;
+use cowriting::api::{Api, RestoreReport, SettingsDto, WorkspaceInfo};
+use cowriting::desk::Desk;
+use cowriting::{Error, ErrorCode, ErrorInfo};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use tauri::{AppHandle, Emitter, Manager, State};
+use std::sync::{Arc, Mutex};
+use tauri::{Emitter, Manager};
 
 type Res<T> = Result<T, ErrorInfo>;
 
 /// The open workspace and its watcher.
 struct AppState {
-    api: Mutex<Option<Api>>,
+    /// The open workspace and the running jobs.
+    desk: Arc<Desk>,
     watcher: Mutex<Option<watch::Watcher>>,
     config_dir: Mutex<Option<PathBuf>>,
     started: std::time::Instant,
-    /// Running producer jobs by the UI's job id, for cancel.
-    jobs: Mutex<HashMap<String, Cancel>>,
     /// The folder named on the command line (or in `COWRITING_WORKSPACE`), or the
     /// one a document named there opened in, which `open_folder` may reopen.
     given_folder: Mutex<Option<PathBuf>>,
@@ -74,11 +61,10 @@ struct AppState {
 impl Default for AppState {
     fn default() -> Self {
         AppState {
-            api: Mutex::default(),
+            desk: Arc::default(),
             watcher: Mutex::default(),
             config_dir: Mutex::default(),
             started: std::time::Instant::now(),
-            jobs: Mutex::default(),
             given_folder: Mutex::default(),
             initial_document: Mutex::default(),
             restored: Mutex::default(),
@@ -91,11 +77,7 @@ impl Default for AppState {
 impl AppState {
     /// Run `f` on the open workspace's API.
     fn with<T>(&self, f: impl FnOnce(&mut Api) -> cowriting::Result<T>) -> Res<T> {
-        let mut guard = self.api.lock().unwrap_or_else(|e| e.into_inner());
-        let api = guard
-            .as_mut()
-            .ok_or_else(|| Error::BadInput("no workspace is open".into()).info())?;
-        f(api).map_err(|e| e.info())
+        self.desk.with(f).map_err(|e| e.info())
     }
 }
 
@@ -103,294 +85,18 @@ fn info(e: impl std::fmt::Display) -> ErrorInfo {
     Error::BadInput(e.to_string()).info()
 }
 
-/// Run `f` on the blocking pool, off the UI thread and off the API's lock; its
-/// error (or the pool's) as the one `{code, message}` the UI reads.
-async fn off_ui<T: Send + 'static>(f: impl FnOnce() -> cowriting::Result<T> + Send + 'static) -> Res<T> {
-    tauri::async_runtime::spawn_blocking(f)
-        .await
-        .map_err(info)
-        .and_then(|r| r.map_err(|e| e.info()))
-}
-
-// ---- commands: one line each over the core API -------------------------------------
-
-#[tauri::command(async)]
-fn workspace(state: State<'_, AppState>) -> Res<WorkspaceInfo> {
-    state.with(|api| Ok(api.workspace()))
-}
-
-#[tauri::command(async)]
-fn open_document(state: State<'_, AppState>, path: String) -> Res<DocView> {
-    state.with(|api| api.open_document(&path))
-}
-
-#[tauri::command(async)]
-fn close_document(state: State<'_, AppState>, path: String) -> Res<()> {
-    state.with(|api| api.close_document(&path))
-}
-
-#[tauri::command(async)]
-fn new_document(state: State<'_, AppState>, name: String) -> Res<DocView> {
-    state.with(|api| api.new_document(&name))
-}
-
-#[tauri::command(async)]
-fn rename_document(state: State<'_, AppState>, from: String, to: String) -> Res<String> {
-    state.with(|api| api.rename_document(&from, &to))
-}
-
-#[tauri::command(async)]
-fn trash_document(state: State<'_, AppState>, path: String) -> Res<()> {
-    state.with(|api| api.trash_document(&path))
-}
-
-#[tauri::command(async)]
-fn new_folder(state: State<'_, AppState>, name: String) -> Res<String> {
-    state.with(|api| api.new_folder(&name))
-}
-
-#[tauri::command(async)]
-fn edit(
-    state: State<'_, AppState>,
-    path: String,
-    version: u64,
-    changes: Vec<TextChange>,
-    typing: bool,
-) -> Res<EditAck> {
-    state.with(|api| api.edit(&path, version, &changes, typing))
-}
-
-#[tauri::command(async)]
-fn review(state: State<'_, AppState>, path: String) -> Res<ReviewDto> {
-    state.with(|api| api.review(&path))
-}
-
-#[tauri::command(async)]
-fn authorship(state: State<'_, AppState>, path: String) -> Res<cowriting::ops::AuthorshipOut> {
-    state.with(|api| api.authorship(&path))
-}
-
-#[tauri::command(async)]
-fn accept(state: State<'_, AppState>, path: String, id: String, with: Option<String>) -> Res<Applied> {
-    state.with(|api| api.accept(&path, &id, with.as_deref()))
-}
-
-/// A link the writer clicked (in a comment): opened by the system's browser or
-/// mail program, never in the app's window; http, https and mailto only.
-#[tauri::command(async)]
-fn open_link(url: String) -> Res<()> {
-    let url = window_guard::link(&url).map_err(info)?;
-    window_guard::open_outside(&url).map_err(|e| {
-        Error::NotInstalled {
-            producer: "open link".into(),
-            program: "xdg-open".into(),
-            hint: Some(e),
-        }
-        .info()
-    })
-}
-
-#[tauri::command(async)]
-fn confirm_hidden(state: State<'_, AppState>, path: String, ids: Vec<String>) -> Res<()> {
-    state.with(|api| api.confirm_hidden(&path, &ids))
-}
-
-#[tauri::command(async)]
-fn reject(state: State<'_, AppState>, path: String, id: String) -> Res<Applied> {
-    state.with(|api| api.reject(&path, &id))
-}
-
-#[tauri::command(async)]
-fn accept_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Applied> {
-    state.with(|api| api.accept_turn(&path, &turn))
-}
-
-#[tauri::command(async)]
-fn reject_turn(state: State<'_, AppState>, path: String, turn: String) -> Res<Applied> {
-    state.with(|api| api.reject_turn(&path, &turn))
-}
-
-#[tauri::command(async)]
-fn accept_all(state: State<'_, AppState>, path: String, ids: Vec<String>) -> Res<Applied> {
-    state.with(|api| api.accept_all(&path, &ids))
-}
-
-#[tauri::command(async)]
-fn reject_all(state: State<'_, AppState>, path: String, ids: Vec<String>) -> Res<Applied> {
-    state.with(|api| api.reject_all(&path, &ids))
-}
-
-/// Run a producer on an open document (Ask Claude…, Check document) and file
-/// what it finds. The run happens off the UI thread and off the workspace lock:
-/// the writer keeps typing; the selection is tracked meanwhile. `job` is the
-/// UI's id for [`cancel_job`].
-#[tauri::command]
-#[allow(clippy::too_many_arguments)]
-async fn run_producer(
-    state: State<'_, AppState>,
-    path: String,
-    producer: String,
-    from: Option<Utf16Offset>,
-    to: Option<Utf16Offset>,
-    instruction: Option<String>,
-    job: String,
-) -> Res<FilingDto> {
-    let cfg = cowriting::config::Config::load().map_err(|e| e.info())?;
-    let prepared = state.with(|api| api.prepare_job(&cfg, &path, &producer, from, to, instruction))?;
-    let cancel = Cancel::new();
-    lock(&state.jobs).insert(job.clone(), cancel.clone());
-    let running = prepared.clone();
-    let outcome = off_ui(move || running.run(&cfg, &cancel)).await;
-    lock(&state.jobs).remove(&job);
-    match outcome {
-        Ok(o) => state.with(|api| api.file_job(&path, &prepared, o)),
-        Err(e) => {
-            let _ = state.with(|api| {
-                api.drop_job(&path, &prepared);
-                Ok(())
-            });
-            Err(e)
-        }
-    }
-}
-
-/// Check document: every producer enabled in the settings, in turn
-/// (`cowriting::suggest::check_document`: one failing does not stop the next),
-/// each prepared under the state lock, run off it and off the UI thread, and
-/// filed; a `job-progress` event names the producer running. `job` cancels the
-/// whole check: the running producer stops and the rest are not run.
-#[tauri::command]
-async fn check_document(app: AppHandle, path: String, job: String) -> Res<Vec<CheckOutcome<FilingDto>>> {
-    let cfg = cowriting::config::Config::load().map_err(|e| e.info())?;
-    let cancel = Cancel::new();
-    lock(&app.state::<AppState>().jobs).insert(job.clone(), cancel.clone());
-    let handle = app.clone();
-    let running = job.clone();
-    let outcomes = tauri::async_runtime::spawn_blocking(move || {
-        let state = handle.state::<AppState>();
-        let enabled = cfg.enabled_producers();
-        cowriting::suggest::check_document(&enabled, &cancel, |producer| {
-            let _ = handle.emit(
-                "job-progress",
-                JobProgress {
-                    job: running.clone(),
-                    producer: producer.to_owned(),
-                },
-            );
-            let prepared = state.with(|api| api.prepare_job(&cfg, &path, producer, None, None, None))?;
-            match prepared.run(&cfg, &cancel) {
-                Ok(o) => state.with(|api| api.file_job(&path, &prepared, o)),
-                Err(e) => {
-                    let _ = state.with(|api| {
-                        api.drop_job(&path, &prepared);
-                        Ok(())
-                    });
-                    Err(e.info())
-                }
-            }
-        })
-    })
-    .await
-    .map_err(info);
-    lock(&app.state::<AppState>().jobs).remove(&job);
-    outcomes
-}
-
-/// Ask Claude to review an open document (the selection `from`..`to` in
-/// UTF-16 units, or all of it): its comments become threads and its edits
-/// pending proposals, filed one by one as they arrive while the writer keeps
-/// typing; each is announced by a `review-progress` event. `job` cancels it
-/// (what landed stays).
-#[tauri::command]
-async fn review_document(
-    app: AppHandle,
-    path: String,
-    from: Option<Utf16Offset>,
-    to: Option<Utf16Offset>,
-    instruction: Option<String>,
-    job: String,
-) -> Res<ReviewOut> {
-    let prepared = app
-        .state::<AppState>()
-        .with(|api| api.prepare_review(&path, from, to, instruction))?;
-    run_review(app, prepared, job).await
-}
-
-/// Ask Claude in a thread of an open document: its reply (and edits of the
-/// thread's text), as [`review_document`] files a review.
-#[tauri::command]
-async fn ask_claude(
-    app: AppHandle,
-    path: String,
-    thread: String,
-    instruction: Option<String>,
-    job: String,
-) -> Res<ReviewOut> {
-    let prepared = app
-        .state::<AppState>()
-        .with(|api| api.prepare_thread_ask(&path, &thread, instruction))?;
-    run_review(app, prepared, job).await
-}
-
-async fn run_review(app: AppHandle, prepared: ReviewJob, job: String) -> Res<ReviewOut> {
-    let cfg = cowriting::config::Config::load().map_err(|e| e.info())?;
-    let cancel = Cancel::new();
-    lock(&app.state::<AppState>().jobs).insert(job.clone(), cancel.clone());
-    let handle = app.clone();
-    let ui_job = job.clone();
-    let done = tauri::async_runtime::spawn_blocking(move || {
-        let state = handle.state::<AppState>();
-        cowriting::api::review_pass::run_review_job(&state.api, &cfg, prepared, &ui_job, &cancel, &mut |p| {
-            let _ = handle.emit("review-progress", p);
-        })
-        .map_err(|e| e.info())
-    })
-    .await
-    .map_err(info)
-    .and_then(|r| r);
-    lock(&app.state::<AppState>().jobs).remove(&job);
-    done
-}
-
-/// Cancel a running producer job; nothing it found is filed.
-#[tauri::command(async)]
-fn cancel_job(state: State<'_, AppState>, job: String) {
-    if let Some(c) = lock(&state.jobs).get(&job) {
-        c.cancel();
-    }
-}
-
-#[tauri::command(async)]
-fn settings(state: State<'_, AppState>) -> Res<SettingsDto> {
-    state.with(|api| api.settings())
-}
-
-#[tauri::command(async)]
-fn identity(state: State<'_, AppState>) -> Res<IdentityDto> {
-    state.with(|api| api.identity())
-}
-
-#[tauri::command(async)]
-fn save_identity(
-    state: State<'_, AppState>,
-    name: Option<String>,
-    email: Option<String>,
-) -> Res<IdentityDto> {
-    state.with(|api| api.save_identity(name.as_deref(), email.as_deref()))
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Save the settings. The webview alone cannot choose a program to run: when
 /// the Claude command changes, the writer confirms the exact new command in a
 /// native dialog first; Cancel writes nothing and answers a `cancelled` error.
-/// (Async, so the blocking dialog runs off the main thread.)
-#[tauri::command]
-async fn save_settings(
-    app: tauri::AppHandle,
-    state: State<'_, AppState>,
-    settings: SettingsDto,
-) -> Res<SettingsDto> {
+/// (The command is async, so the blocking dialog runs off the main thread.)
+fn save_settings(app: &tauri::AppHandle, settings: &SettingsDto) -> Res<SettingsDto> {
+    let state = app.state::<AppState>();
     let saved = state.with(|api| api.settings())?;
-    if let Some(command) = changed_command(&saved, &settings) {
+    if let Some(command) = changed_command(&saved, settings) {
         use tauri_plugin_dialog::{DialogExt, MessageDialogButtons, MessageDialogKind};
         let confirmed = app
             .dialog()
@@ -411,7 +117,7 @@ async fn save_settings(
             });
         }
     }
-    state.with(|api| api.save_settings(&settings))
+    state.with(|api| api.save_settings(settings))
 }
 
 /// The Claude command `next` would save, when it differs from the saved one
@@ -419,181 +125,6 @@ async fn save_settings(
 fn changed_command(saved: &SettingsDto, next: &SettingsDto) -> Option<String> {
     let command = next.claude_command.trim();
     (!command.is_empty() && command != saved.claude_command.trim()).then(|| command.to_owned())
-}
-
-/// Spelling and grammar as the writer types: Harper's lints of the texts on
-/// screen (the UI sends the paragraphs it shows), run off the API's lock and
-/// off the UI thread, in the checker process.
-#[tauri::command]
-async fn lint(state: State<'_, AppState>, texts: Vec<String>) -> Res<LintsOut> {
-    let store = state.with(|api| Ok(api.store().clone()))?;
-    off_ui(move || cowriting::ops::lint_texts(store.workspace(), &texts, Unit::Utf16, &Cancel::new())).await
-}
-
-/// Export… the open document as the writer has it: the native Save dialog,
-/// then an HTML page, a PDF (printed by the web view's engine) or Markdown
-/// with CriticMarkup, written where the writer chose; `None` when cancelled.
-#[tauri::command]
-async fn export_document(
-    app: AppHandle,
-    path: String,
-    format: cowriting::ops::ExportFormat,
-    with_review: bool,
-    remote_images: bool,
-) -> Res<Option<cowriting::ops::ExportOut>> {
-    export::export_document(app, path, format, with_review, remote_images).await
-}
-
-/// Search every document (the open ones as the writer has them, searched under
-/// the lock) and thread; the files are read off the lock and off the UI thread,
-/// so a search of a large workspace never holds up typing or saving.
-#[tauri::command]
-async fn search(
-    state: State<'_, AppState>,
-    query: String,
-    case_sensitive: bool,
-    whole_word: bool,
-    regex: bool,
-) -> Res<SearchOut> {
-    let q = cowriting::ops::SearchQuery {
-        text: query,
-        case_sensitive,
-        whole_word,
-        regex,
-    };
-    let (ops, open) = state.with(|api| api.search_open(&q))?;
-    off_ui(move || ops.search_with(&q, open)).await
-}
-
-/// The workspace's review (the Inbox tab): the open documents as the writer
-/// has them, taken under the lock; every other document with review data read
-/// off it and off the UI thread.
-#[tauri::command]
-async fn inbox(state: State<'_, AppState>) -> Res<InboxOut> {
-    let (ops, open) = state.with(|api| Ok(api.inbox_open()))?;
-    off_ui(move || ops.inbox_with(&InboxFilter::default(), open)).await
-}
-
-#[tauri::command(async)]
-fn add_word(state: State<'_, AppState>, word: String) -> Res<DictionaryOut> {
-    state.with(|api| api.add_word(&word))
-}
-
-#[tauri::command(async)]
-fn dictionary(state: State<'_, AppState>) -> Res<DictionaryOut> {
-    state.with(|api| api.dictionary())
-}
-
-#[tauri::command(async)]
-fn remove_word(state: State<'_, AppState>, word: String) -> Res<DictionaryOut> {
-    state.with(|api| api.remove_word(&word))
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[tauri::command(async)]
-fn undo(state: State<'_, AppState>, path: String) -> Res<Applied> {
-    state.with(|api| api.undo(&path))
-}
-
-#[tauri::command(async)]
-fn redo(state: State<'_, AppState>, path: String) -> Res<Applied> {
-    state.with(|api| api.redo(&path))
-}
-
-#[tauri::command(async)]
-fn seal_undo_group(state: State<'_, AppState>, path: String) -> Res<()> {
-    state.with(|api| api.seal_undo_group(&path))
-}
-
-#[tauri::command(async)]
-fn save(state: State<'_, AppState>, path: String) -> Res<SaveResult> {
-    state.with(|api| api.save(&path))
-}
-
-#[tauri::command(async)]
-fn autosave(state: State<'_, AppState>, path: String) -> Res<SaveResult> {
-    state.with(|api| api.autosave(&path))
-}
-
-#[tauri::command(async)]
-fn new_thread(
-    state: State<'_, AppState>,
-    path: String,
-    from: Utf16Offset,
-    to: Utf16Offset,
-    body: String,
-) -> Res<ReviewDto> {
-    state.with(|api| api.new_thread(&path, from, to, &body))
-}
-
-#[tauri::command(async)]
-fn reply(state: State<'_, AppState>, path: String, thread: String, body: String) -> Res<ReviewDto> {
-    state.with(|api| api.reply(&path, &thread, &body))
-}
-
-#[tauri::command(async)]
-fn keep_thread_here(state: State<'_, AppState>, path: String, thread: String) -> Res<ReviewDto> {
-    state.with(|api| api.keep_thread_here(&path, &thread))
-}
-
-#[tauri::command(async)]
-fn detach_thread(state: State<'_, AppState>, path: String, thread: String) -> Res<ReviewDto> {
-    state.with(|api| api.detach_thread(&path, &thread))
-}
-
-#[tauri::command(async)]
-fn set_thread_resolved(
-    state: State<'_, AppState>,
-    path: String,
-    thread: String,
-    resolved: bool,
-) -> Res<ReviewDto> {
-    state.with(|api| api.set_thread_resolved(&path, &thread, resolved))
-}
-
-#[tauri::command(async)]
-fn reload_document(state: State<'_, AppState>, path: String) -> Res<Applied> {
-    state.with(|api| api.reload_document(&path))
-}
-
-#[tauri::command(async)]
-fn keep_mine(state: State<'_, AppState>, path: String) -> Res<()> {
-    state.with(|api| api.keep_mine(&path))
-}
-
-#[tauri::command(async)]
-fn merge_view(state: State<'_, AppState>, path: String) -> Res<MergeView> {
-    state.with(|api| api.merge_view(&path))
-}
-
-#[tauri::command(async)]
-fn apply_merge(
-    state: State<'_, AppState>,
-    path: String,
-    token: String,
-    choices: Vec<Option<Choice>>,
-) -> Res<MergeOutcome> {
-    state.with(|api| api.apply_merge(&path, &token, &choices))
-}
-
-#[tauri::command(async)]
-fn dirty_documents(state: State<'_, AppState>) -> Res<Vec<String>> {
-    state.with(|api| Ok(api.dirty_documents()))
-}
-
-/// The document named on the command line, to show first (once; then none).
-#[tauri::command(async)]
-fn initial_document(state: State<'_, AppState>) -> Option<String> {
-    lock(&state.initial_document).take()
-}
-
-/// What opening the workspace restored from a crashed session (once; then empty).
-#[tauri::command(async)]
-fn restored_backups(state: State<'_, AppState>) -> RestoreReport {
-    lock(&state.restored).take().unwrap_or_default()
 }
 
 // ---- hot exit -------------------------------------------------------------------
@@ -610,7 +141,9 @@ fn start_backups(app: tauri::AppHandle) {
             std::thread::sleep(BACKUP_EVERY);
             let state = app.state::<AppState>();
             let _io = lock(&state.backup_io);
-            let due = lock(&state.api)
+            let due = state
+                .desk
+                .api()
                 .as_mut()
                 .map(Api::backups_due)
                 .unwrap_or_default();
@@ -627,7 +160,9 @@ fn start_backups(app: tauri::AppHandle) {
 fn discard_backups(app: &tauri::AppHandle) {
     let state = app.state::<AppState>();
     let _io = lock(&state.backup_io);
-    let errors = lock(&state.api)
+    let errors = state
+        .desk
+        .api()
         .as_mut()
         .map(Api::discard_backups)
         .unwrap_or_default();
@@ -642,20 +177,15 @@ fn discard_backups(app: &tauri::AppHandle) {
 /// it among the recent folders.
 fn open_workspace(app: &tauri::AppHandle, dir: &Path) -> Res<WorkspaceInfo> {
     let state = app.state::<AppState>();
-    let mut api = Api::open(dir).map_err(|e| e.info())?;
-    // A crashed session's unsaved buffers come back before anything is shown.
-    let report = api.restore_backups();
-    let root = api.root().to_path_buf();
-    let info = api.workspace();
-    *state.api.lock().unwrap_or_else(|e| e.into_inner()) = Some(api);
-    *lock(&state.restored) = Some(report);
-    let watcher = watch::start(app.clone(), root.clone()).map_err(info_of_watch)?;
-    *state.watcher.lock().unwrap_or_else(|e| e.into_inner()) = Some(watcher);
-    if let Some(cfg) = state.config_dir.lock().unwrap_or_else(|e| e.into_inner()).clone() {
-        recent::push(&cfg, &root);
+    let opened = state.desk.open(dir).map_err(|e| e.info())?;
+    *lock(&state.restored) = Some(opened.restored);
+    let watcher = watch::start(app.clone(), opened.root.clone()).map_err(info_of_watch)?;
+    *lock(&state.watcher) = Some(watcher);
+    if let Some(cfg) = lock(&state.config_dir).clone() {
+        recent::push(&cfg, &opened.root);
     }
-    let _ = app.emit("workspace-opened", &info);
-    Ok(info)
+    let _ = app.emit("workspace-opened", &opened.info);
+    Ok(opened.info)
 }
 
 fn info_of_watch(e: notify::Error) -> ErrorInfo {
@@ -665,22 +195,21 @@ fn info_of_watch(e: notify::Error) -> ErrorInfo {
 /// Reopen a folder the app already knows: a recent folder, the one given on the
 /// command line, or the sample. Any other path from the webview is refused (a
 /// new folder is opened with the native dialog, `pick_folder`).
-#[tauri::command(async)]
-fn open_folder(app: tauri::AppHandle, path: String) -> Res<WorkspaceInfo> {
+fn reopen_folder(app: &tauri::AppHandle, path: &str) -> Res<WorkspaceInfo> {
     let state = app.state::<AppState>();
     let mut known: Vec<PathBuf> = lock(&state.config_dir)
         .as_ref()
         .map(|cfg| recent::list(cfg).into_iter().map(PathBuf::from).collect())
         .unwrap_or_default();
     known.extend(lock(&state.given_folder).clone());
-    known.push(sample::dir(&data_dir(&app)));
-    let asked = Path::new(&path);
+    known.push(sample::dir(&data_dir(app)));
+    let asked = Path::new(path);
     if !is_known_folder(asked, &known) {
         return Err(info(format!(
             "{path}: not a recent folder; open a new folder with Open folder… (Ctrl+O)"
         )));
     }
-    open_workspace(&app, asked)
+    open_workspace(app, asked)
 }
 
 /// Whether `asked` is one of `known`, compared as resolved paths.
@@ -692,8 +221,7 @@ fn is_known_folder(asked: &Path, known: &[PathBuf]) -> bool {
 }
 
 /// Show the system folder dialog; `None` when the writer cancels.
-#[tauri::command]
-async fn pick_folder(app: tauri::AppHandle) -> Res<Option<WorkspaceInfo>> {
+fn pick_folder(app: &tauri::AppHandle) -> Res<Option<WorkspaceInfo>> {
     use tauri_plugin_dialog::DialogExt;
     let Some(choice) = app
         .dialog()
@@ -704,32 +232,25 @@ async fn pick_folder(app: tauri::AppHandle) -> Res<Option<WorkspaceInfo>> {
         return Ok(None);
     };
     let dir = choice.into_path().map_err(info)?;
-    open_workspace(&app, &dir).map(Some)
+    open_workspace(app, &dir).map(Some)
 }
 
-#[tauri::command(async)]
-fn recent_folders(state: State<'_, AppState>) -> Vec<String> {
-    match state
-        .config_dir
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-    {
+fn recent_folders(app: &tauri::AppHandle) -> Vec<String> {
+    match lock(&app.state::<AppState>().config_dir).as_ref() {
         Some(cfg) => recent::list(cfg),
         None => Vec::new(),
     }
 }
 
-#[tauri::command(async)]
-fn open_sample(app: tauri::AppHandle) -> Res<WorkspaceInfo> {
-    let dir = sample::ensure(&data_dir(&app)).map_err(|e| e.info())?;
-    open_workspace(&app, &dir)
+fn open_sample(app: &tauri::AppHandle) -> Res<WorkspaceInfo> {
+    let dir = sample::ensure(&data_dir(app)).map_err(|e| e.info())?;
+    open_workspace(app, &dir)
 }
 
 /// The UI shows its first document. With `COWRITING_TIMING` set, prints the time
 /// since the process started (the cold-start figure of docs/performance.md).
-#[tauri::command(async)]
-fn ui_ready(state: State<'_, AppState>) {
+fn ui_ready(app: &tauri::AppHandle) {
+    let state = app.state::<AppState>();
     if std::env::var_os("COWRITING_TIMING").is_some() {
         eprintln!(
             "cowriting-desktop: first document editable {} ms after start",
@@ -751,10 +272,18 @@ fn ui_ready(state: State<'_, AppState>) {
     }
 }
 
-/// Close the window for good (after the UI asked about unsaved changes).
-#[tauri::command(async)]
-fn quit(app: tauri::AppHandle) {
-    app.exit(0);
+/// A link the writer clicked (in a comment): opened by the system's browser or
+/// mail program, never in the app's window; http, https and mailto only.
+fn open_link(url: &str) -> Res<()> {
+    let url = window_guard::link(url).map_err(info)?;
+    window_guard::open_outside(&url).map_err(|e| {
+        Error::NotInstalled {
+            producer: "open link".into(),
+            program: "xdg-open".into(),
+            hint: Some(e),
+        }
+        .info()
+    })
 }
 
 fn data_dir(app: &tauri::AppHandle) -> PathBuf {
@@ -917,65 +446,7 @@ fn main() {
                 }
             }
         })
-        .invoke_handler(tauri::generate_handler![
-            workspace,
-            open_document,
-            close_document,
-            new_document,
-            rename_document,
-            trash_document,
-            new_folder,
-            edit,
-            review,
-            authorship,
-            accept,
-            confirm_hidden,
-            reject,
-            accept_turn,
-            reject_turn,
-            accept_all,
-            reject_all,
-            undo,
-            redo,
-            seal_undo_group,
-            save,
-            autosave,
-            new_thread,
-            reply,
-            set_thread_resolved,
-            keep_thread_here,
-            detach_thread,
-            reload_document,
-            keep_mine,
-            merge_view,
-            apply_merge,
-            dirty_documents,
-            restored_backups,
-            initial_document,
-            run_producer,
-            check_document,
-            cancel_job,
-            review_document,
-            ask_claude,
-            settings,
-            save_settings,
-            lint,
-            search,
-            inbox,
-            export_document,
-            add_word,
-            dictionary,
-            remove_word,
-            identity,
-            save_identity,
-            open_folder,
-            pick_folder,
-            recent_folders,
-            open_sample,
-            ui_ready,
-            open_link,
-            quit,
-        ])
+        .invoke_handler(commands::handler())
         .build(tauri::generate_context!())
         .expect("error while building Cowriting Desktop")
         .run(|app, event| {

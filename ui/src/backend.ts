@@ -1,6 +1,9 @@
-// The one typed interface the UI has to the core. Every command of
-// src-tauri/src/main.rs appears here with the types generated from Rust
-// (src/bindings/, by ts-rs); errors arrive as `{code, message}`.
+// The one typed interface the UI has to the core. Every command of the app's
+// table (src-tauri/src/commands.rs) appears here with the types generated from
+// Rust (src/bindings/, by ts-rs), called by the name and with the arguments the
+// table gives it (src/bindings/commands.ts, generated from the table: tsc
+// refuses a name or an argument it does not have); errors arrive as
+// `{code, message}`.
 import type { Applied } from "./bindings/Applied";
 import type { CheckOutcome } from "./bindings/CheckOutcome";
 import type { Choice } from "./bindings/Choice";
@@ -29,6 +32,7 @@ import type { TextChange } from "./bindings/TextChange";
 import type { Utf16Offset } from "./bindings/Utf16Offset";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import type { AuthorshipOut } from "./bindings/AuthorshipOut";
+import type { Commands } from "./bindings/commands";
 
 export interface Backend {
   workspace(): Promise<WorkspaceInfo>;
@@ -179,65 +183,70 @@ export async function tauriBackend(): Promise<Backend> {
   const { invoke } = await import("@tauri-apps/api/core");
   const { listen } = await import("@tauri-apps/api/event");
   const on = async <T>(event: string, f: (p: T) => void) => listen<T>(event, (e) => f(e.payload));
+  // A command of the app's table by its name, with exactly its arguments.
+  const call = <T, C extends keyof Commands>(
+    command: C,
+    ...args: Commands[C] extends Record<string, never> ? [] : [Commands[C]]
+  ): Promise<T> => invoke<T>(command, args[0]);
   return {
-    workspace: () => invoke("workspace"),
-    openDocument: (path) => invoke("open_document", { path }),
-    closeDocument: (path) => invoke("close_document", { path }),
-    newDocument: (name) => invoke("new_document", { name }),
-    renameDocument: (from, to) => invoke("rename_document", { from, to }),
-    trashDocument: (path) => invoke("trash_document", { path }),
-    newFolder: (name) => invoke("new_folder", { name }),
-    exportDocument: (path, format, withReview, remoteImages) => invoke("export_document", { path, format, withReview, remoteImages }),
-    edit: (path, version, changes, typing) => invoke("edit", { path, version, changes, typing }),
-    review: (path) => invoke("review", { path }),
-    authorship: (path) => invoke("authorship", { path }),
-    accept: (path, id, withText) => invoke("accept", { path, id, with: withText }),
-    confirmHidden: (path, ids) => invoke("confirm_hidden", { path, ids }),
-    reject: (path, id) => invoke("reject", { path, id }),
-    acceptTurn: (path, turn) => invoke("accept_turn", { path, turn }),
-    rejectTurn: (path, turn) => invoke("reject_turn", { path, turn }),
-    acceptAll: (path, ids) => invoke("accept_all", { path, ids }),
-    rejectAll: (path, ids) => invoke("reject_all", { path, ids }),
+    workspace: () => call("workspace"),
+    openDocument: (path) => call("open_document", { path }),
+    closeDocument: (path) => call("close_document", { path }),
+    newDocument: (name) => call("new_document", { name }),
+    renameDocument: (from, to) => call("rename_document", { from, to }),
+    trashDocument: (path) => call("trash_document", { path }),
+    newFolder: (name) => call("new_folder", { name }),
+    exportDocument: (path, format, withReview, remoteImages) => call("export_document", { path, format, withReview, remoteImages }),
+    edit: (path, version, changes, typing) => call("edit", { path, version, changes, typing }),
+    review: (path) => call("review", { path }),
+    authorship: (path) => call("authorship", { path }),
+    accept: (path, id, withText) => call("accept", { path, id, with: withText }),
+    confirmHidden: (path, ids) => call("confirm_hidden", { path, ids }),
+    reject: (path, id) => call("reject", { path, id }),
+    acceptTurn: (path, turn) => call("accept_turn", { path, turn }),
+    rejectTurn: (path, turn) => call("reject_turn", { path, turn }),
+    acceptAll: (path, ids) => call("accept_all", { path, ids }),
+    rejectAll: (path, ids) => call("reject_all", { path, ids }),
     runProducer: (path, producer, from, to, instruction, job) =>
-      invoke("run_producer", { path, producer, from, to, instruction, job }),
-    cancelJob: (job) => invoke("cancel_job", { job }),
-    checkDocument: (path, job) => invoke("check_document", { path, job }),
-    reviewDocument: (path, from, to, instruction, job) => invoke("review_document", { path, from, to, instruction, job }),
-    askClaude: (path, thread, instruction, job) => invoke("ask_claude", { path, thread, instruction, job }),
-    settings: () => invoke("settings"),
-    lint: (texts) => invoke("lint", { texts }),
-    search: (query, caseSensitive, wholeWord, regex) => invoke("search", { query, caseSensitive, wholeWord, regex }),
-    inbox: () => invoke("inbox"),
-    addWord: (word) => invoke("add_word", { word }),
-    dictionary: () => invoke("dictionary"),
-    removeWord: (word) => invoke("remove_word", { word }),
-    saveSettings: (settings) => invoke("save_settings", { settings }),
-    identity: () => invoke("identity"),
-    saveIdentity: (name, email) => invoke("save_identity", { name, email }),
-    undo: (path) => invoke("undo", { path }),
-    redo: (path) => invoke("redo", { path }),
-    sealUndoGroup: (path) => invoke("seal_undo_group", { path }),
-    save: (path) => invoke("save", { path }),
-    autosave: (path) => invoke("autosave", { path }),
-    newThread: (path, from, to, body) => invoke("new_thread", { path, from, to, body }),
-    reply: (path, thread, body) => invoke("reply", { path, thread, body }),
-    setThreadResolved: (path, thread, resolved) => invoke("set_thread_resolved", { path, thread, resolved }),
-    keepThreadHere: (path, thread) => invoke("keep_thread_here", { path, thread }),
-    detachThread: (path, thread) => invoke("detach_thread", { path, thread }),
-    reloadDocument: (path) => invoke("reload_document", { path }),
-    keepMine: (path) => invoke("keep_mine", { path }),
-    mergeView: (path) => invoke("merge_view", { path }),
-    applyMerge: (path, token, choices) => invoke("apply_merge", { path, token, choices }),
-    dirtyDocuments: () => invoke("dirty_documents"),
-    restoredBackups: () => invoke("restored_backups"),
-    initialDocument: () => invoke("initial_document"),
-    openFolder: (path) => invoke("open_folder", { path }),
-    pickFolder: () => invoke("pick_folder"),
-    recentFolders: () => invoke("recent_folders"),
-    openSample: () => invoke("open_sample"),
-    quit: () => invoke("quit"),
-    uiReady: () => invoke("ui_ready"),
-    openLink: (url) => invoke("open_link", { url }),
+      call("run_producer", { path, producer, from, to, instruction, job }),
+    cancelJob: (job) => call("cancel_job", { job }),
+    checkDocument: (path, job) => call("check_document", { path, job }),
+    reviewDocument: (path, from, to, instruction, job) => call("review_document", { path, from, to, instruction, job }),
+    askClaude: (path, thread, instruction, job) => call("ask_claude", { path, thread, instruction, job }),
+    settings: () => call("settings"),
+    lint: (texts) => call("lint", { texts }),
+    search: (query, caseSensitive, wholeWord, regex) => call("search", { query, caseSensitive, wholeWord, regex }),
+    inbox: () => call("inbox"),
+    addWord: (word) => call("add_word", { word }),
+    dictionary: () => call("dictionary"),
+    removeWord: (word) => call("remove_word", { word }),
+    saveSettings: (settings) => call("save_settings", { settings }),
+    identity: () => call("identity"),
+    saveIdentity: (name, email) => call("save_identity", { name, email }),
+    undo: (path) => call("undo", { path }),
+    redo: (path) => call("redo", { path }),
+    sealUndoGroup: (path) => call("seal_undo_group", { path }),
+    save: (path) => call("save", { path }),
+    autosave: (path) => call("autosave", { path }),
+    newThread: (path, from, to, body) => call("new_thread", { path, from, to, body }),
+    reply: (path, thread, body) => call("reply", { path, thread, body }),
+    setThreadResolved: (path, thread, resolved) => call("set_thread_resolved", { path, thread, resolved }),
+    keepThreadHere: (path, thread) => call("keep_thread_here", { path, thread }),
+    detachThread: (path, thread) => call("detach_thread", { path, thread }),
+    reloadDocument: (path) => call("reload_document", { path }),
+    keepMine: (path) => call("keep_mine", { path }),
+    mergeView: (path) => call("merge_view", { path }),
+    applyMerge: (path, token, choices) => call("apply_merge", { path, token, choices }),
+    dirtyDocuments: () => call("dirty_documents"),
+    restoredBackups: () => call("restored_backups"),
+    initialDocument: () => call("initial_document"),
+    openFolder: (path) => call("open_folder", { path }),
+    pickFolder: () => call("pick_folder"),
+    recentFolders: () => call("recent_folders"),
+    openSample: () => call("open_sample"),
+    quit: () => call("quit"),
+    uiReady: () => call("ui_ready"),
+    openLink: (url) => call("open_link", { url }),
     setTitle: async (title) => {
       const { getCurrentWindow } = await import("@tauri-apps/api/window");
       await getCurrentWindow().setTitle(title);

@@ -155,6 +155,12 @@ impl Workspace {
     /// Warnings about the workspace's file go to `warnings`.
     pub fn config(&self, warnings: &mut Vec<String>) -> Result<Config> {
         let mut cfg = Config::load()?;
+        self.apply_settings(&mut cfg, warnings);
+        Ok(cfg)
+    }
+
+    /// `cfg` with what this workspace says put first (see [`Workspace::config`]).
+    pub fn apply_settings(&self, cfg: &mut Config, warnings: &mut Vec<String>) {
         match WorkspaceSettings::load(self) {
             Ok(ours) => {
                 warnings.extend(ours.warnings);
@@ -165,7 +171,6 @@ impl Workspace {
             // (A link, a FIFO, a huge file: the writer's own settings apply.)
             Err(e) => warnings.push(format!("the workspace's settings are set aside: {e}")),
         }
-        Ok(cfg)
     }
 }
 

@@ -155,7 +155,7 @@ impl Api {
         self.sessions.get(&doc).ok_or_else(|| not_open(path))
     }
 
-    fn session_mut(&mut self, path: &str) -> Result<&mut Session> {
+    pub(crate) fn session_mut(&mut self, path: &str) -> Result<&mut Session> {
         let doc = DocPath::parse(path)?;
         self.sessions.get_mut(&doc).ok_or_else(|| not_open(path))
     }

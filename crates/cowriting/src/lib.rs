@@ -57,6 +57,7 @@
 //! | **change set** | an edit: retain / delete / insert over the whole document, in chars |
 
 pub mod api;
+pub mod desk;
 pub mod ops;
 pub mod views;
 

@@ -637,20 +637,19 @@ impl Ops {
     }
 
     /// Check document: every producer enabled in the settings, in turn, on
-    /// the whole of `doc` ([`suggest::check_document`]). Refused when none is
-    /// enabled.
+    /// the whole of `doc` ([`check_document`]). Refused when none is enabled
+    /// (the app answers no outcomes instead: its writer enables them in
+    /// Settings).
     pub fn check_document(&self, doc: &str, cancel: &Cancel) -> Result<CheckDocumentOut> {
         let (cfg, mut warnings) = self.config()?;
-        let enabled = cfg.enabled_producers();
-        if enabled.is_empty() {
+        if cfg.enabled_producers().is_empty() {
             return Err(Error::BadInput(
-                "no producers are enabled in the settings: name one to run".into(),
+                "no producers are enabled: name one with --producer, or enable them in the settings".into(),
             ));
         }
         let mut s = self.review(doc)?;
-        let outcomes = suggest::check_document(&enabled, cancel, |name| {
-            let producer = Producer::parse(name, &cfg).map_err(|e| e.info())?;
-            suggest::run_and_file(&mut s, &cfg, producer, None, None, cancel).map_err(|e| e.info())
+        let outcomes = check_document(&cfg, cancel, &mut |_| {}, &mut |producer| {
+            suggest::run_and_file(&mut s, &cfg, producer, None, None, cancel)
         });
         warnings.extend(s.take_warnings());
         Ok(CheckDocumentOut {
@@ -718,4 +717,25 @@ impl Ops {
             sidecars,
         })
     }
+}
+
+/// Check document, for every client (`cowriting suggest DOC` through
+/// [`Ops::check_document`], the app's through
+/// [`crate::desk::Desk::check_document`]): every producer enabled in `cfg`, in
+/// turn ([`suggest::check_document`]: a failure does not stop the next, a
+/// cancel leaves the rest unrun). `started` is told each producer's name
+/// before it runs; `run` prepares, runs and files one producer, as the
+/// client keeps its sessions.
+pub fn check_document<F>(
+    cfg: &Config,
+    cancel: &Cancel,
+    started: &mut dyn FnMut(&str),
+    run: &mut dyn FnMut(Producer) -> Result<F>,
+) -> Vec<suggest::CheckOutcome<F>> {
+    suggest::check_document(&cfg.enabled_producers(), cancel, |name| {
+        started(name);
+        Producer::parse(name, cfg)
+            .and_then(&mut *run)
+            .map_err(|e| e.info())
+    })
 }

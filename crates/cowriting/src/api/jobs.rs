@@ -1,22 +1,21 @@
-//! Producer runs for the app: prepare under the state lock, run off it
-//! ([`Job::run`]), file the outcome.
+//! Producer runs for the app, the steps [`crate::desk::Desk`] takes: prepare
+//! under its lock, run off it ([`Job::run`]), file the outcome or drop the job.
 
 use super::*;
 
 impl Api {
-    /// Copy what a producer run needs from an open document (the app then runs
-    /// it off the lock with [`Job::run`] and files it with [`Api::file_job`]).
-    /// `from`/`to` are the selection in UTF-16 units (required for Claude).
+    /// Copy what a run of `producer` needs from an open document (the desk
+    /// then runs it off the lock with [`Job::run`] and files it with
+    /// [`Api::file_job`]). `from`/`to` are the selection in UTF-16 units
+    /// (required for Claude).
     pub fn prepare_job(
         &mut self,
-        cfg: &Config,
         path: &str,
-        producer: &str,
+        producer: SuggestProducer,
         from: Option<Utf16Offset>,
         to: Option<Utf16Offset>,
         instruction: Option<String>,
     ) -> Result<Job> {
-        let producer = SuggestProducer::parse(producer, cfg)?;
         let s = self.session_mut(path)?;
         let selection = match (from, to) {
             (Some(a), Some(b)) => Some(Self::range_of(s, a, b)?),

@@ -1,6 +1,7 @@
 //! Claude as an editor in the app: a review pass over an open document (or
-//! its selection), or a question in one of its threads. Prepared under the
-//! state lock — the turn takes a copy of the text and the session tracks
+//! its selection), or a question in one of its threads, prepared here and
+//! run by [`crate::desk::Desk`]. Prepared under the
+//! desk's lock — the turn takes a copy of the text and the session tracks
 //! every change the writer makes from it ([`Session::track`]) — run off the
 //! lock and off the UI thread, and each item filed in the open session as it
 //! arrives, items read together in one write (placed on the copy, carried to
@@ -9,19 +10,18 @@
 //! (which then fetches the review in order with the writer's edits).
 
 use super::*;
-use crate::ops::review::{drive, InSession, Landed, ReviewOut, Turn};
-use cowriting_producers::Cancel;
+use crate::ops::review::{Landed, ReviewOut, Turn};
 use serde::Serialize;
-use std::sync::Mutex;
 #[cfg(feature = "ts")]
 use ts_rs::TS;
 
 /// A review pass or a thread question, prepared.
 pub struct ReviewJob {
-    path: String,
-    turn: Turn,
-    key: String,
-    out: ReviewOut,
+    pub(crate) path: String,
+    pub(crate) turn: Turn,
+    /// The name the session tracks the writer's changes from the turn's copy under.
+    pub(crate) key: String,
+    pub(crate) out: ReviewOut,
 }
 
 /// What happened in a running pass, for the UI (event `review-progress`).
@@ -42,14 +42,6 @@ pub struct ReviewProgress {
     pub threads: u32,
     pub proposals: u32,
     pub skipped: u32,
-}
-
-fn with_api<T>(api: &Mutex<Option<Api>>, f: impl FnOnce(&mut Api) -> Result<T>) -> Result<T> {
-    let mut guard = api.lock().unwrap_or_else(|e| e.into_inner());
-    let api = guard
-        .as_mut()
-        .ok_or_else(|| Error::BadInput("no workspace is open".into()))?;
-    f(api)
 }
 
 impl Api {
@@ -98,56 +90,4 @@ impl Api {
             out,
         }
     }
-}
-
-/// Run a prepared pass: Claude is asked off the lock; each item is filed
-/// under `api`'s lock as it arrives, and `progress` told. Cancel (through
-/// `cancel`) or a failure keeps what was filed: the answer then says why it
-/// stopped (`out.stopped`); it is an error only when nothing was filed.
-pub fn run_review_job(
-    api: &Mutex<Option<Api>>,
-    cfg: &Config,
-    job: ReviewJob,
-    ui_job: &str,
-    cancel: &Cancel,
-    progress: &mut dyn FnMut(ReviewProgress),
-) -> Result<ReviewOut> {
-    let ReviewJob { path, turn, key, out } = job;
-    let turn_id = turn.turn_id.clone();
-    let mut in_session = |_: &str, f: &mut InSession| -> Result<()> {
-        with_api(api, |a| {
-            let s = a.session_mut(&path)?;
-            let change = s.tracked_change(&key).filter(|c| !c.is_identity()).cloned();
-            f(s, change.as_ref())
-        })
-    };
-    let done = drive(
-        turn,
-        out,
-        cfg,
-        cancel,
-        &mut in_session,
-        &mut |out, part, landed| {
-            progress(ReviewProgress {
-                job: ui_job.to_owned(),
-                path: path.clone(),
-                turn_id: turn_id.clone(),
-                part,
-                parts: out.parts,
-                landed: landed.cloned(),
-                threads: out.threads.len() as u32,
-                proposals: out.proposals.len() as u32,
-                skipped: out.skipped.len() as u32,
-            })
-        },
-    );
-    // The turn is over: its copy's changes are no longer tracked (a document
-    // closed meanwhile has nothing to untrack).
-    let _ = with_api(api, |a| {
-        if let Ok(s) = a.session_mut(&path) {
-            s.untrack(&key);
-        }
-        Ok(())
-    });
-    done
 }
