@@ -130,6 +130,11 @@ pub(crate) enum Command {
         /// without it such an accept is refused (exit 3).
         #[arg(long)]
         confirm_hidden: bool,
+        /// Accept a proposal whose exact text was found only at a likely place
+        /// (the words around it changed; `proposals` says "likely place"),
+        /// there; without it such a proposal is stale (exit 3). Not with --all.
+        #[arg(long, conflicts_with = "all")]
+        at_likely_place: bool,
     },
     /// Reject a proposal, or with --all every one (of a turn, of a producer),
     /// whatever its state: removed in one transaction; the document is untouched.

@@ -296,10 +296,14 @@ fn run(cli: Cli) -> Result<i32> {
             id: Some(id),
             with,
             confirm_hidden,
+            at_likely_place,
             batch,
         } => {
             batch.check()?;
-            decided(&ctx, ops.accept(&doc, &id, with.as_deref(), confirm_hidden)?)
+            decided(
+                &ctx,
+                ops.accept(&doc, &id, with.as_deref(), confirm_hidden, at_likely_place)?,
+            )
         }
         Command::Accept {
             doc,

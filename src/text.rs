@@ -382,6 +382,9 @@ pub(crate) fn proposals_text(d: &views::DocProposals) -> String {
         if let Some(r) = &p.reason {
             out.push_str(&format!("    {state}: {r}\n"));
         }
+        if p.likely_place {
+            out.push_str("    likely place: accept it there with --at-likely-place\n");
+        }
         if !p.hidden.is_empty() {
             let which: Vec<String> = p
                 .hidden

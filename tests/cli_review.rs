@@ -223,6 +223,52 @@ fn editing_the_target_makes_it_stale_and_restoring_makes_it_decidable() {
 }
 
 #[test]
+fn a_proposal_at_a_likely_place_is_applied_there_only_once_the_writer_says_so() {
+    // Its exact words, found only where the text around them changed (quotes
+    // made curly right beside them): stale, shown at that place, and applied
+    // there with --at-likely-place (the app asks once); never without.
+    let ws = Ws::new();
+    let old = "Some \"word\" here and more context on both of the sides, word.\n";
+    ws.write("q.md", old);
+    let id = ws.ok(&[
+        "propose",
+        "q.md",
+        "--find",
+        "word",
+        "--nth",
+        "1",
+        "--replace",
+        "term",
+    ]);
+    let id = id.trim();
+    let new = "Some “word” here and more context on both of the sides, word.\n";
+    ws.write("q.md", new);
+    let list = ws.proposals("q.md");
+    assert_eq!(
+        (&list[0]["state"], &list[0]["likelyPlace"]),
+        (&"stale".into(), &true.into()),
+        "{list:?}"
+    );
+    assert_eq!(list[0]["current"], "word");
+    let before = ws.snapshot();
+    let err = ws.fails(&["accept", "q.md", id], 3);
+    assert!(err.contains("stale") && err.contains("check the place"), "{err}");
+    assert_eq!(ws.snapshot(), before, "a refused accept changes nothing");
+    ws.ok(&["accept", "q.md", id, "--at-likely-place"]);
+    assert_eq!(
+        ws.read("q.md"),
+        "Some “term” here and more context on both of the sides, word.\n"
+    );
+    assert!(ws.proposals("q.md").is_empty());
+    // An ordinary stale proposal is not taken by the flag.
+    ws.write("q.md", new);
+    let id = ws.propose("q.md", "context on both", "text on each");
+    ws.write("q.md", new.replace("context on both", "context on all"));
+    assert_eq!(ws.proposals("q.md")[0]["likelyPlace"], false);
+    ws.fails(&["accept", "q.md", &id, "--at-likely-place"], 3);
+}
+
+#[test]
 fn orphaned_proposal_is_refused_but_rejectable() {
     let ws = ws();
     let id = ws.propose("docs/notes.md", "lazy dog", "sleeping hound");

@@ -581,14 +581,14 @@ fn run(links: &[bool], pool: &[usize], calls: &[Call]) -> Result<(), TestCaseErr
                         instruction: None,
                         turn_id: None,
                     })
-                    .and_then(|p| ops.accept(name, &p.proposal.id, None, false));
+                    .and_then(|p| ops.accept(name, &p.proposal.id, None, false, false));
                 refused(name, r.map(|_| ()))?;
             }
             Call::AcceptLast(i) | Call::RejectLast(i) => {
                 let name = NAMES[pool[*i]].0;
                 let id = last.remove(name).unwrap_or_else(|| "pr_none".into());
                 let r = match c {
-                    Call::AcceptLast(_) => ops.accept(name, &id, None, false),
+                    Call::AcceptLast(_) => ops.accept(name, &id, None, false, false),
                     _ => ops.reject(name, &id),
                 };
                 // NotFound (no such proposal) would mean the document was read.

@@ -133,6 +133,7 @@ commands! {
         api(&app, |a| a.accept(&path, &id, with.as_deref()))
     }
     sync confirm_hidden(app, path: String, ids: Vec<String>) -> () { api(&app, |a| a.confirm_hidden(&path, &ids)) }
+    sync confirm_place(app, path: String, ids: Vec<String>) -> () { api(&app, |a| a.confirm_place(&path, &ids)) }
     sync reject(app, path: String, id: String) -> Applied { api(&app, |a| a.reject(&path, &id)) }
     sync accept_turn(app, path: String, turn: String) -> Applied { api(&app, |a| a.accept_turn(&path, &turn)) }
     sync reject_turn(app, path: String, turn: String) -> Applied { api(&app, |a| a.reject_turn(&path, &turn)) }

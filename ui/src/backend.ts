@@ -60,6 +60,8 @@ export interface Backend {
   accept(path: string, id: string, withText: string | null): Promise<Applied>;
   /** The writer confirmed these proposals' hidden characters (`ProposalDto.hidden`): their accept may insert them. */
   confirmHidden(path: string, ids: string[]): Promise<void>;
+  /** The writer checked where these proposals were likely placed (`ProposalDto.likelyPlace`): their accept applies them there. */
+  confirmPlace(path: string, ids: string[]): Promise<void>;
   reject(path: string, id: string): Promise<Applied>;
   acceptTurn(path: string, turn: string): Promise<Applied>;
   rejectTurn(path: string, turn: string): Promise<Applied>;
@@ -202,6 +204,7 @@ export async function tauriBackend(): Promise<Backend> {
     authorship: (path) => call("authorship", { path }),
     accept: (path, id, withText) => call("accept", { path, id, with: withText }),
     confirmHidden: (path, ids) => call("confirm_hidden", { path, ids }),
+    confirmPlace: (path, ids) => call("confirm_place", { path, ids }),
     reject: (path, id) => call("reject", { path, id }),
     acceptTurn: (path, turn) => call("accept_turn", { path, turn }),
     rejectTurn: (path, turn) => call("reject_turn", { path, turn }),

@@ -52,6 +52,7 @@ import { inboxChanged, InboxView } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
 import { setText, visibleText } from "./hidden";
 import { confirmHiddenChars } from "./views/confirm-hidden";
+import { confirmLikelyPlace } from "./views/confirm-place";
 
 /** Whether this is a test build (`COWRITING_TEST_HOOKS=1`, or vitest): see `vite.config.ts`. */
 declare const __TEST_HOOKS__: boolean;
@@ -386,6 +387,8 @@ export class App {
   // ---- decisions and saving (the edits' round trip is in edit-sync.ts) ---------------
 
   async accept(id: string, withText: string | null = null) {
+    const proposal = this.review()?.proposals.find((p) => p.id === id);
+    if (!(await confirmLikelyPlace(this, this.active, proposal))) return false;
     if (withText === null && !(await this.confirmHidden([id]))) return false;
     return this.decided("Accepted", [id], coreOp(this, (p) => this.backend.accept(p, id, withText)), withText);
   }

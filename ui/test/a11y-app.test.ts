@@ -35,7 +35,7 @@ function proposal(id: string, target: string, replacement: string): ProposalDto 
     instruction: "tighten",
     createdAt: new Date().toISOString(),
     contract: null,
-    hidden: [],
+    hidden: [], likelyPlace: false,
   };
 }
 

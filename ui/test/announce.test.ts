@@ -35,7 +35,7 @@ function proposal(id: string, target: string, replacement: string, over: Partial
     instruction: null,
     createdAt: "2026-12-06T00:00:00Z",
     contract: null,
-    hidden: [],
+    hidden: [], likelyPlace: false,
     ...over,
   };
 }

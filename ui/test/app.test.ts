@@ -171,7 +171,7 @@ function proposal(id: string, from: number, turnId: string, producer: string, ca
     instruction: producer === "claude" ? "Tighten <b>this</b>" : null,
     createdAt: new Date().toISOString(),
     contract: { proposalId: `pp_${id}`, producer, producerVersion: "1", provenance: "model:m", category, reason },
-    hidden: [],
+    hidden: [], likelyPlace: false,
   };
 }
 

@@ -26,6 +26,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     authorship: no,
     accept: applied,
     confirmHidden: async () => undefined,
+    confirmPlace: async () => undefined,
     reject: applied,
     acceptTurn: applied,
     rejectTurn: applied,
@@ -117,7 +118,7 @@ export function proposalIn(text: string, id: string, target: string, replacement
     instruction: "tighten",
     createdAt: new Date().toISOString(),
     contract: null,
-    hidden: [],
+    hidden: [], likelyPlace: false,
     ...extra,
   };
 }

@@ -47,7 +47,7 @@ function proposal(document: string, id: string, target: string, state: ProposalD
       turnId,
       instruction: "Shout",
       createdAt: "2026-12-03T10:00:00Z",
-      contract: null, hidden: [],
+      contract: null, hidden: [], likelyPlace: false,
     },
   };
 }

@@ -47,7 +47,7 @@ function proposal(id: string, from: number, to: number, diff: ProposalDto["diff"
     turnId: "t1",
     instruction: null,
     createdAt: new Date().toISOString(),
-    contract: null, hidden: [],
+    contract: null, hidden: [], likelyPlace: false,
   };
 }
 

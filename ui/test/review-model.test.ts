@@ -26,7 +26,7 @@ function review(): ReviewDto {
         turnId: "t",
         instruction: null,
         createdAt: "",
-        contract: null, hidden: [],
+        contract: null, hidden: [], likelyPlace: false,
       },
     ],
     threads: [{ id: "t1", status: "open", from: 20, to: 25, line: 1, orphaned: false, text: "jumps", relocated: false, detached: false, anchoredText: "jumps", comments: [] }],

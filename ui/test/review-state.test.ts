@@ -72,7 +72,7 @@ function randomReview(r: Rng, len: number): ReviewDto {
       turnId: `t${r.int(3)}`,
       instruction: null,
       createdAt: "",
-      contract: null, hidden: [],
+      contract: null, hidden: [], likelyPlace: false,
     });
   }
   const threads: ThreadDto[] = [];
@@ -207,7 +207,7 @@ describe("the review state against the naive model", () => {
 
   it("turns a proposal stale at once when typed into, and counts it", () => {
     const review: ReviewDto = {
-      proposals: [{ id: "p", state: "pending", from: 4, to: 9, line: 1, target: "quick", replacement: "slow", current: null, reason: null, diff: [], author: agent, turnId: null, instruction: null, createdAt: "", contract: null, hidden: [] }],
+      proposals: [{ id: "p", state: "pending", from: 4, to: 9, line: 1, target: "quick", replacement: "slow", current: null, reason: null, diff: [], author: agent, turnId: null, instruction: null, createdAt: "", contract: null, hidden: [], likelyPlace: false }],
       threads: [],
       spans: [],
       sidecarError: null,
@@ -239,7 +239,7 @@ describe("a keystroke costs what it touches", () => {
     for (let i = 0; i < 300; i++) {
       const from = doc.indexOf("quiet", (i * doc.length) / 300);
       const diff = [{ tag: "delete" as const, text: "quiet" }, { tag: "insert" as const, text: "calm" }];
-      review.proposals.push({ id: `p${i}`, state: "pending", from, to: from + 5, line: 1, target: "quiet", replacement: "calm", current: null, reason: null, diff, author: agent, turnId: null, instruction: null, createdAt: "", contract: null, hidden: [] });
+      review.proposals.push({ id: `p${i}`, state: "pending", from, to: from + 5, line: 1, target: "quiet", replacement: "calm", current: null, reason: null, diff, author: agent, turnId: null, instruction: null, createdAt: "", contract: null, hidden: [], likelyPlace: false });
       const s = doc.indexOf("revised", (i * doc.length) / 300);
       review.spans.push({ id: `s${i}`, from: s, to: s + 7, line: 1, text: "", author: i % 2 ? human : agent, turnId: null, instruction: null, createdAt: "" });
     }

@@ -18,7 +18,7 @@ function proposal(id: string, from: number | null, turnId: string | null, state:
     turnId,
     instruction: turnId ? `do ${turnId}` : null,
     createdAt: "2026-06-10T00:00:00.000Z",
-    contract: null, hidden: [],
+    contract: null, hidden: [], likelyPlace: false,
   };
 }
 

@@ -110,6 +110,11 @@ pub struct ProposalView {
     pub reason: Option<String>,
     /// Word diff of target → replacement, for inline display.
     pub diff: Vec<DiffPart>,
+    /// Stale only because its exact target text was found where only the
+    /// fallback evidence places it (the words around it changed): `range` is
+    /// that place, and it is accepted there once the writer confirmed the
+    /// place ([`Session::confirm_place`]).
+    pub likely_place: bool,
 }
 
 /// A thread as a client shows it.
@@ -209,6 +214,9 @@ pub struct Session {
     /// ([`Session::confirm_hidden`]); any other whose replacement holds them is
     /// not accepted.
     confirmed_hidden: HashSet<String>,
+    /// Proposals at a likely place whose place the writer confirmed
+    /// ([`Session::confirm_place`]): accepted there.
+    confirmed_places: HashSet<String>,
 }
 
 /// How a client names a piece of the text ([`Session::resolve_target`]).
@@ -311,6 +319,7 @@ impl Session {
             saved_sha: Default::default(),
             base_unknown: false,
             confirmed_hidden: HashSet::new(),
+            confirmed_places: HashSet::new(),
             doc_path,
             store,
         };
@@ -481,9 +490,11 @@ impl Session {
                 current: None,
                 reason: Some(format!("its anchor {} is missing from the sidecar", p.anchor_id)),
                 diff: Vec::new(),
+                likely_place: false,
             };
         };
         let live = self.tracked.get(&p.anchor_id).copied();
+        let mut likely_place = false;
         let (state, range, current, reason) = match live {
             Some(r) if self.doc.slice(r) == fp.text => (ProposalState::Pending, Some(r), None, None),
             Some(r) => {
@@ -499,10 +510,11 @@ impl Session {
                     (ProposalState::Stale, Some(r), Some(now), Some(reason))
                 }
                 // Its exact text, at a place only the fallback evidence found:
-                // shown there, never applied as it stands.
+                // shown there, applied only once the writer confirmed the place.
                 Resolution::Likely(r) => {
+                    likely_place = true;
                     let reason = format!(
-                        "its target text {:?} was found only where the words around it changed; check the place",
+                        "its target text {:?} was found only where the words around it changed; check the place, then accept it there",
                         fp.text
                     );
                     (
@@ -535,6 +547,7 @@ impl Session {
             current,
             reason,
             diff: word_diff(&fp.text, &p.replacement),
+            likely_place,
         }
     }
 

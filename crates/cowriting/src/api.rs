@@ -315,6 +315,13 @@ impl Api {
         Ok(())
     }
 
+    /// The writer looked at where these proposals were likely placed (the
+    /// view's `likelyPlace`) and confirmed it: their accept applies them there.
+    pub fn confirm_place(&mut self, path: &str, ids: &[String]) -> Result<()> {
+        self.session_mut(path)?.confirm_place(ids.iter().cloned());
+        Ok(())
+    }
+
     pub fn reject(&mut self, path: &str, id: &str) -> Result<Applied> {
         self.change_with(path, |s| s.reject(id).map(|()| None))
     }

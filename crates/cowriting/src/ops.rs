@@ -550,16 +550,23 @@ impl Ops {
     /// given): the document and its review data are saved, the decision logged.
     /// A replacement holding hidden characters (the view's `hidden`) is refused
     /// with `needs_confirmation` unless `confirm_hidden` says the writer saw them.
+    /// A proposal whose exact text is only at a likely place (the view's
+    /// `likelyPlace`: the words around it changed) is stale unless
+    /// `at_likely_place` says the writer checked that place.
     pub fn accept(
         &self,
         doc: &str,
         id: &str,
         with: Option<&str>,
         confirm_hidden: bool,
+        at_likely_place: bool,
     ) -> Result<DecidedOut> {
         let mut s = self.review(doc)?;
         if confirm_hidden {
             s.confirm_hidden([id]);
+        }
+        if at_likely_place {
+            s.confirm_place([id]);
         }
         s.accept_and_save(id, with)?;
         Ok(DecidedOut {

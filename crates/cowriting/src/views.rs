@@ -147,6 +147,11 @@ pub struct ProposalDto {
     /// the text around them (bidi controls, zero-width): shown marked, and
     /// accept asks the writer once before inserting them. Empty for most.
     pub hidden: Vec<HiddenChar>,
+    /// A stale proposal whose exact target text was found only at a likely
+    /// place (the words around it changed): `from`/`to` are that place, and
+    /// accept applies it there once the writer confirmed it (the app asks;
+    /// `cowriting accept --at-likely-place`).
+    pub likely_place: bool,
 }
 
 /// What the suggestion contract knows of a proposal: who produced it and why.
@@ -454,6 +459,7 @@ pub fn proposals(s: &Session, unit: Unit) -> Vec<ProposalDto> {
                 current: v.current,
                 reason: v.reason,
                 diff: v.diff,
+                likely_place: v.likely_place,
                 author: (&p.author).into(),
                 turn_id: p.turn_id,
                 instruction: p.instruction,

@@ -46,4 +46,11 @@ contract: ContractDto | null,
  * the text around them (bidi controls, zero-width): shown marked, and
  * accept asks the writer once before inserting them. Empty for most.
  */
-hidden: Array<HiddenChar>, };
+hidden: Array<HiddenChar>, 
+/**
+ * A stale proposal whose exact target text was found only at a likely
+ * place (the words around it changed): `from`/`to` are that place, and
+ * accept applies it there once the writer confirmed it (the app asks;
+ * `cowriting accept --at-likely-place`).
+ */
+likelyPlace: boolean, };

@@ -13,6 +13,7 @@ export interface Commands {
   authorship: { path: unknown };
   accept: { path: unknown; id: unknown; with: unknown };
   confirm_hidden: { path: unknown; ids: unknown };
+  confirm_place: { path: unknown; ids: unknown };
   reject: { path: unknown; id: unknown };
   accept_turn: { path: unknown; turn: unknown };
   reject_turn: { path: unknown; turn: unknown };

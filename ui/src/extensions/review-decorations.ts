@@ -25,6 +25,7 @@ class DecisionWidget extends WidgetType {
     return (
       other.p.id === this.p.id &&
       other.p.state === this.p.state &&
+      other.p.likelyPlace === this.p.likelyPlace &&
       other.p.hidden.length === this.p.hidden.length &&
       other.p.target === this.p.target &&
       other.p.replacement === this.p.replacement
@@ -49,9 +50,20 @@ class DecisionWidget extends WidgetType {
     } else {
       const label = document.createElement("span");
       label.className = "cm-stale-label";
-      label.textContent = "stale";
+      label.textContent = this.p.likelyPlace ? "likely place" : "stale";
       label.title = this.p.reason ?? "The target text changed; accept is disabled.";
       wrap.append(label);
+      if (this.p.likelyPlace) {
+        // Its exact words, where the text around them changed: accept asks first.
+        const here = document.createElement("button");
+        here.className = "cm-accept cm-accept-here";
+        here.textContent = "✓?";
+        here.title = "Check the place, then accept it here";
+        here.setAttribute("aria-label", `${decisionLabel("accept", this.p)}, at its likely place`);
+        here.addEventListener("mousedown", (e) => e.preventDefault());
+        here.addEventListener("click", () => this.handlers.accept(this.p.id));
+        wrap.append(here);
+      }
     }
     const no = document.createElement("button");
     no.className = "cm-reject";

@@ -83,7 +83,7 @@ export function openAccessibleView(app: App) {
           : null;
       reading = proposalReading(p, index, all.length, authorLabel(p.author, app.me), around);
       actions = [
-        button("Accept", "Alt+Enter", () => void decide("accept"), p.state !== "pending"),
+        button(p.likelyPlace ? "Accept here…" : "Accept", "Alt+Enter", () => void decide("accept"), p.state !== "pending" && !p.likelyPlace),
         button("Reject", "Alt+Backspace", () => void decide("reject")),
       ];
     } else {

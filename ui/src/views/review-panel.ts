@@ -149,11 +149,15 @@ function proposalCard(app: App, p: ProposalDto): HTMLElement {
     );
   }
   if (p.state !== "pending") {
-    card.append(h("div", { class: "card-reason", text: `${p.state === "stale" ? "Stale" : "Orphaned"}: ${p.reason ?? ""}` }));
+    const kind = p.likelyPlace ? "Likely place" : p.state === "stale" ? "Stale" : "Orphaned";
+    card.append(h("div", { class: "card-reason", text: `${kind}: ${p.reason ?? ""}` }));
   }
   const actions = h("div", { class: "card-actions" });
-  const accept = h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)", "aria-label": decisionLabel("accept", p) });
-  accept.toggleAttribute("disabled", p.state !== "pending");
+  // At a likely place it can be accepted there, once the writer says so (accept asks).
+  const accept = p.likelyPlace
+    ? h("button", { class: "btn-accept btn-accept-here", text: "✓ Accept here…", title: "Check the place, then accept it there", "aria-label": `${decisionLabel("accept", p)}, at its likely place` })
+    : h("button", { class: "btn-accept", text: "✓ Accept", title: "Accept (Alt+Enter)", "aria-label": decisionLabel("accept", p) });
+  accept.toggleAttribute("disabled", p.state !== "pending" && !p.likelyPlace);
   const edit = h("button", { class: "btn-edit", text: "Edit…", title: "Edit the proposed text, then accept" });
   edit.toggleAttribute("disabled", p.state !== "pending");
   const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)", "aria-label": decisionLabel("reject", p) });

@@ -267,6 +267,15 @@ impl Session {
         let view = self.proposal(id)?;
         let range = match view.state {
             ProposalState::Pending => view.range.expect("a pending proposal has a range"),
+            // Its exact text at a likely place the writer looked at and confirmed.
+            ProposalState::Stale
+                if view.likely_place
+                    && self.confirmed_places.contains(id)
+                    && view.range.is_some()
+                    && view.current.as_deref() == Some(view.target.as_str()) =>
+            {
+                view.range.expect("checked")
+            }
             ProposalState::Stale => {
                 return Err(Error::Stale {
                     id: id.to_owned(),
@@ -317,6 +326,14 @@ impl Session {
     /// (a client asked): their accept may insert them. Kept for the session.
     pub fn confirm_hidden<I: IntoIterator<Item = S>, S: Into<String>>(&mut self, ids: I) {
         self.confirmed_hidden.extend(ids.into_iter().map(Into::into));
+    }
+
+    /// The writer looked at where these proposals were likely placed (their
+    /// exact text, found where the words around it changed) and confirmed it:
+    /// accept applies them there. A proposal whose place is not likely (or no
+    /// longer is) is not affected. Kept for the session.
+    pub fn confirm_place<I: IntoIterator<Item = S>, S: Into<String>>(&mut self, ids: I) {
+        self.confirmed_places.extend(ids.into_iter().map(Into::into));
     }
 
     /// The characters of `replacement`, put in place of `range`, that a
