@@ -7,7 +7,7 @@
 // docs/screenshots/ are refreshed by hand from there.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ARTIFACTS, cli, click, fileDriver, idle, openDoc, testHome, text, until, workspace } from "./support.mjs";
 
@@ -180,6 +180,32 @@ test("two producers on the same words are drawn as alternatives of one place, ea
     );
     assert.deepEqual(order, ["the", "✓✗", "or", "these", "✓✗"]);
     await shot(b, "alternatives");
+  });
+});
+
+test("a proposal at a likely place is marked there, and accepted there after one question", async () => {
+  const ws = workspace();
+  const before = 'Some "word" here and more context on both of the sides, word.\n';
+  writeFileSync(join(ws, "quotes.md"), before);
+  cli(ENV, ws, "propose", "quotes.md", "--find", "word", "--nth", "1", "--replace", "term", "--agent", "style-like");
+  // The quotes beside the words made curly: found only by the fallback evidence.
+  writeFileSync(join(ws, "quotes.md"), 'Some “word” here and more context on both of the sides, word.\n');
+  await withApp(ws, async (b) => {
+    await openDoc(b, "quotes.md");
+    await until(() => b.execute(() => document.querySelector(".cm-decision .cm-stale-label")?.textContent === "likely place"), "the mark in the text");
+    const card = await b.execute(() => {
+      const c = document.querySelector(".card");
+      return { reason: c?.querySelector(".card-reason")?.textContent, button: c?.querySelector(".btn-accept")?.textContent, disabled: c?.querySelector(".btn-accept")?.disabled };
+    });
+    assert.match(card.reason ?? "", /^Likely place: /, JSON.stringify(card));
+    assert.deepEqual([card.button, card.disabled], ["✓ Accept here…", false]);
+    await shot(b, "likely-place");
+    await click(b, ".card .btn-accept");
+    await until(() => b.execute(() => /only where the text around them changed/.test(document.querySelector(".modal-root .modal")?.textContent ?? "")), "the question");
+    await b.execute(() => Array.from(document.querySelectorAll(".modal-root button")).find((x) => x.textContent === "Accept here")?.click());
+    await until(() => b.execute(() => !document.querySelector(".card")), "decided");
+    await b.keys(["Control", "s"]);
+    await until(() => readFileSync(join(ws, "quotes.md"), "utf8") === 'Some “term” here and more context on both of the sides, word.\n', "applied at its likely place, saved");
   });
 });
 
