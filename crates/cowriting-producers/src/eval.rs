@@ -18,7 +18,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::suggest::{Job, Producer};
+use crate::suggest::{Job, ProducerKind};
 use crate::Cancel;
 use cowriting_core::contract::Outcome;
 use cowriting_workspace::config::Config;
@@ -105,8 +105,8 @@ impl Replay {
 }
 
 /// Replay `producer` on every revision its effective decisions were made on.
-pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -> Result<Replay> {
-    if *producer == Producer::Claude {
+pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &ProducerKind) -> Result<Replay> {
+    if *producer == ProducerKind::Claude {
         return Err(Error::BadInput(
             "Claude turns cannot be replayed (the selection is not recorded and answers are not reproducible); replay a deterministic producer".into(),
         ));
@@ -114,7 +114,7 @@ pub fn replay(root: &Path, ledger: &Ledger, cfg: &Config, producer: &Producer) -
     let name = producer.name().to_owned();
     // An external producer may report another id than its config name: its
     // decisions are found by what it reports when it runs (below).
-    let external = matches!(producer, Producer::External(_));
+    let external = matches!(producer, ProducerKind::External(_));
     let decisions: Vec<_> = ledger
         .decisions()?
         .into_iter()

@@ -22,7 +22,7 @@ use cowriting_workspace::session::{ProposeOptions, Session};
 
 /// Which producer a job runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Producer {
+pub enum ProducerKind {
     Harper,
     Vale,
     Claude,
@@ -30,14 +30,14 @@ pub enum Producer {
     External(String),
 }
 
-impl Producer {
+impl ProducerKind {
     /// Parse a producer name; external names must be in the config.
-    pub fn parse(name: &str, cfg: &Config) -> Result<Producer> {
+    pub fn parse(name: &str, cfg: &Config) -> Result<ProducerKind> {
         match name {
-            "harper" => Ok(Producer::Harper),
-            "vale" => Ok(Producer::Vale),
-            "claude" => Ok(Producer::Claude),
-            other if cfg.external.contains_key(other) => Ok(Producer::External(other.to_owned())),
+            "harper" => Ok(ProducerKind::Harper),
+            "vale" => Ok(ProducerKind::Vale),
+            "claude" => Ok(ProducerKind::Claude),
+            other if cfg.external.contains_key(other) => Ok(ProducerKind::External(other.to_owned())),
             other => {
                 let mut known = vec!["harper".to_owned(), "vale".into(), "claude".into()];
                 known.extend(cfg.external.keys().cloned());
@@ -54,10 +54,10 @@ impl Producer {
 
     pub fn name(&self) -> &str {
         match self {
-            Producer::Harper => "harper",
-            Producer::Vale => "vale",
-            Producer::Claude => "claude",
-            Producer::External(n) => n,
+            ProducerKind::Harper => "harper",
+            ProducerKind::Vale => "vale",
+            ProducerKind::Claude => "claude",
+            ProducerKind::External(n) => n,
         }
     }
 }
@@ -65,7 +65,7 @@ impl Producer {
 /// A producer run on a copy of a document.
 #[derive(Clone, Debug)]
 pub struct Job {
-    pub producer: Producer,
+    pub producer: ProducerKind,
     pub doc_id: String,
     pub bytes: Vec<u8>,
     pub selection: Option<FileByteRange>,
@@ -90,7 +90,7 @@ pub struct Filing {
 
 /// What [`Job::run`] returns.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct RunOutcome {
     pub run: Run,
     pub turn_id: String,
 }
@@ -100,11 +100,11 @@ impl Job {
     /// non-empty `instruction` are required.
     pub fn prepare(
         session: &mut Session,
-        producer: Producer,
+        producer: ProducerKind,
         selection: Option<CharRange>,
         instruction: Option<String>,
     ) -> Result<Job> {
-        if producer == Producer::Claude {
+        if producer == ProducerKind::Claude {
             let sel = selection.filter(|r| !r.is_empty());
             if sel.is_none() {
                 return Err(Error::BadInput(
@@ -125,7 +125,7 @@ impl Job {
             pin = Some((key, session.document().slice(r)));
         }
         let dictionary = match producer {
-            Producer::Harper => Dictionary::load(session.workspace())?,
+            ProducerKind::Harper => Dictionary::load(session.workspace())?,
             _ => Dictionary::default(),
         };
         Ok(Job {
@@ -140,7 +140,7 @@ impl Job {
     }
 
     /// Run the producer (slow; no session held).
-    pub fn run(&self, cfg: &Config, cancel: &Cancel) -> Result<Outcome> {
+    pub fn run(&self, cfg: &Config, cancel: &Cancel) -> Result<RunOutcome> {
         let req = Request {
             doc_id: &self.doc_id,
             bytes: &self.bytes,
@@ -149,22 +149,22 @@ impl Job {
         };
         let new_turn = cowriting_core::model::new_turn_id;
         match &self.producer {
-            Producer::Claude => {
+            ProducerKind::Claude => {
                 let turn = crate::claude::edit_selection(&cfg.claude, &req, cancel)?;
-                Ok(Outcome {
+                Ok(RunOutcome {
                     run: turn.run,
                     turn_id: turn.turn_id,
                 })
             }
-            Producer::Vale => Ok(Outcome {
+            ProducerKind::Vale => Ok(RunOutcome {
                 run: crate::vale::run(&cfg.vale, &req, cancel)?,
                 turn_id: new_turn(),
             }),
-            Producer::External(name) => Ok(Outcome {
+            ProducerKind::External(name) => Ok(RunOutcome {
                 run: crate::external::run(name, &cfg.external[name], &req, cancel)?,
                 turn_id: new_turn(),
             }),
-            Producer::Harper => {
+            ProducerKind::Harper => {
                 let setup = crate::harper_rules::HarperSetup::of(cfg);
                 let mut run = harper(&req, &setup, cancel)?;
                 let text = req.text();
@@ -177,7 +177,7 @@ impl Job {
                         &self.dictionary,
                     )
                 });
-                Ok(Outcome {
+                Ok(RunOutcome {
                     run,
                     turn_id: new_turn(),
                 })
@@ -186,7 +186,7 @@ impl Job {
     }
 
     /// File what the run found in `session` (the same document). Unpins.
-    pub fn file(&self, session: &mut Session, outcome: Outcome) -> Result<Filing> {
+    pub fn file(&self, session: &mut Session, outcome: RunOutcome) -> Result<Filing> {
         let pinned = self
             .pin
             .as_ref()
@@ -194,7 +194,7 @@ impl Job {
         if let Some((k, _)) = &self.pin {
             session.unpin(k);
         }
-        let Outcome { run, turn_id } = outcome;
+        let RunOutcome { run, turn_id } = outcome;
         let mut filing = Filing {
             producer: self.producer.name().to_owned(),
             turn_id: turn_id.clone(),
@@ -303,7 +303,7 @@ impl Job {
 pub fn run_and_file(
     session: &mut Session,
     cfg: &Config,
-    producer: Producer,
+    producer: ProducerKind,
     selection: Option<CharRange>,
     instruction: Option<String>,
     cancel: &Cancel,

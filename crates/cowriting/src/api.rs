@@ -3,14 +3,15 @@
 //! Everything a UI needs, in the shapes it needs: positions in **UTF-16 code
 //! units** (CodeMirror's and JavaScript's unit), converted here — at the
 //! boundary — and nowhere else. Tauri commands in `src-tauri/` are one-line
-//! wrappers over these methods; the DTOs derive `ts_rs::TS` (feature `ts`) so the
+//! wrappers over these methods, through the [`crate::desk::Desk`] that holds
+//! the `Api` (and runs its jobs off its lock); the DTOs derive `ts_rs::TS` (feature `ts`) so the
 //! UI's TypeScript types are generated from them (`ui/src/bindings/`).
 //!
 //! Positions that arrive from the UI are untrusted: every one is checked against
 //! the document (and must not split a surrogate pair) before it is used.
 //!
-//! By concept: the shapes (`dto`), the UTF-16 conversion (`convert`), producer
-//! runs (`jobs`), file events (`notices`), the conflict banner's merge (`merge`), settings (`settings`), the
+//! By concept: the shapes (`dto`), the UTF-16 conversion (`convert`), the
+//! steps of a producer run (`jobs`), file events (`notices`), the conflict banner's merge (`merge`), settings (`settings`), the
 //! spelling dictionary (`spelling`), search across the workspace (`search`), the
 //! workspace's review (`inbox`), hot exit
 //! (`backups`); this file holds the documents and the review commands.
@@ -24,8 +25,7 @@ use cowriting_core::document::Document;
 use cowriting_core::history::EditKind;
 use cowriting_core::model::{Provenance, ThreadStatus};
 use cowriting_core::offset::{CharRange, Utf16Offset};
-use cowriting_producers::suggest::Producer as SuggestProducer;
-pub use cowriting_producers::suggest::{Job, Outcome as JobOutcome};
+pub use cowriting_producers::suggest::{Job, ProducerKind, RunOutcome};
 use cowriting_workspace::config::Config;
 use cowriting_workspace::error::{Error, Result};
 use cowriting_workspace::identity::human_identity;

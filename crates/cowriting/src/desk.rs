@@ -21,7 +21,7 @@ use crate::ops::review::{drive, InSession, ReviewOut};
 use crate::ops::{InboxFilter, InboxOut, LintsOut, SearchOut, SearchQuery};
 use crate::views::Unit;
 use cowriting_core::offset::Utf16Offset;
-use cowriting_producers::suggest::{CheckOutcome, Producer};
+use cowriting_producers::suggest::{CheckOutcome, ProducerKind};
 use cowriting_producers::Cancel;
 use cowriting_workspace::config::Config;
 use cowriting_workspace::error::{Error, Result};
@@ -173,7 +173,7 @@ impl Desk {
         job: &str,
     ) -> Result<FilingDto> {
         let cfg = self.job_config()?;
-        let producer = Producer::parse(producer, &cfg)?;
+        let producer = ProducerKind::parse(producer, &cfg)?;
         let prepared = self.with(|a| a.prepare_job(path, producer, from, to, instruction))?;
         let running = self.start(job);
         self.run_prepared(&cfg, path, prepared, &running.cancel)

@@ -20,7 +20,8 @@
 //! client names one crate. It knows nothing of any UI, command line or
 //! transport: the `cowriting` CLI and its MCP server (package `cowriting-cli`)
 //! make every call through [`ops`]; the desktop app (`src-tauri/`) through
-//! [`api::Api`], which keeps sessions open above the same operations. All work
+//! its [`desk::Desk`]: the [`api::Api`], which keeps sessions open above the
+//! same operations, and the jobs running on them. All work
 //! on [`Session`] for one open document, [`Store`] and [`Workspace`] beneath
 //! it, and answer with the same [`views`].
 //!

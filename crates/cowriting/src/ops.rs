@@ -24,7 +24,7 @@
 use crate::views::{self, Unit};
 use cowriting_core::model::{Provenance, ThreadStatus};
 use cowriting_core::offset::CharRange;
-use cowriting_producers::suggest::{self, Producer};
+use cowriting_producers::suggest::{self, ProducerKind};
 use cowriting_producers::Cancel;
 use cowriting_workspace::config::Config;
 use cowriting_workspace::error::{Error, Result};
@@ -631,7 +631,7 @@ impl Ops {
         cancel: &Cancel,
     ) -> Result<FiledOut> {
         let (cfg, mut warnings) = self.config()?;
-        let producer = Producer::parse(producer, &cfg)?;
+        let producer = ProducerKind::parse(producer, &cfg)?;
         let mut s = self.review(doc)?;
         let selection: Option<CharRange> = selection.map(|t| s.resolve_target(t)).transpose()?;
         let filing = suggest::run_and_file(&mut s, &cfg, producer, selection, instruction, cancel)?;
@@ -702,7 +702,7 @@ impl Ops {
         let replay = match replay {
             Some(name) => {
                 let (cfg, _) = self.config()?;
-                let producer = Producer::parse(name, &cfg)?;
+                let producer = ProducerKind::parse(name, &cfg)?;
                 Some(cowriting_producers::eval::replay(root, &ledger, &cfg, &producer)?)
             }
             None => None,
@@ -737,11 +737,11 @@ pub fn check_document<F>(
     cfg: &Config,
     cancel: &Cancel,
     started: &mut dyn FnMut(&str),
-    run: &mut dyn FnMut(Producer) -> Result<F>,
+    run: &mut dyn FnMut(ProducerKind) -> Result<F>,
 ) -> Vec<suggest::CheckOutcome<F>> {
     suggest::check_document(&cfg.enabled_producers(), cancel, |name| {
         started(name);
-        Producer::parse(name, cfg)
+        ProducerKind::parse(name, cfg)
             .and_then(&mut *run)
             .map_err(|e| e.info())
     })

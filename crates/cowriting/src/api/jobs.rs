@@ -11,7 +11,7 @@ impl Api {
     pub fn prepare_job(
         &mut self,
         path: &str,
-        producer: SuggestProducer,
+        producer: ProducerKind,
         from: Option<Utf16Offset>,
         to: Option<Utf16Offset>,
         instruction: Option<String>,
@@ -25,7 +25,7 @@ impl Api {
     }
 
     /// File what a job found in its document.
-    pub fn file_job(&mut self, path: &str, job: &Job, outcome: JobOutcome) -> Result<FilingDto> {
+    pub fn file_job(&mut self, path: &str, job: &Job, outcome: RunOutcome) -> Result<FilingDto> {
         let s = self.session_mut(path)?;
         let filing = job.file(s, outcome)?;
         Ok(FilingDto {
