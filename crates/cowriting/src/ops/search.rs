@@ -277,6 +277,10 @@ impl Sink for AnyMatch {
     }
 }
 
+/// How many documents a search's reading threads may be ahead of the one
+/// handed over.
+const AHEAD: usize = 256;
+
 /// The byte-order mark a document's file may start with (not part of its text).
 const BOM: &[u8] = "\u{feff}".as_bytes();
 
@@ -344,6 +348,10 @@ impl Ops {
             .collect();
         let next = AtomicUsize::new(0);
         let halt = AtomicBool::new(false);
+        // The document this thread hands over now: a worker keeps at most
+        // AHEAD documents ahead of it, so what waits in `ready` stays bounded
+        // however slow a session or a caller is.
+        let at = AtomicUsize::new(0);
         let workers = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, 4);
@@ -351,7 +359,7 @@ impl Ops {
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 let tx = tx.clone();
-                let (docs, on_disk, next, halt) = (&docs, &on_disk, &next, &halt);
+                let (docs, on_disk, next, halt, at) = (&docs, &on_disk, &next, &halt, &at);
                 let (reader, grep, re, unit) = (&reader, &grep, &open.re, self.unit);
                 scope.spawn(move || {
                     let mut searcher = SearcherBuilder::new().multi_line(true).line_number(false).build();
@@ -359,6 +367,12 @@ impl Ops {
                         let Some(&i) = on_disk.get(next.fetch_add(1, Ordering::Relaxed)) else {
                             break;
                         };
+                        while i > at.load(Ordering::Relaxed) + AHEAD && !halt.load(Ordering::Relaxed) {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                        if halt.load(Ordering::Relaxed) {
+                            break;
+                        }
                         let f = search_file(reader, &docs[i], grep, &mut searcher, re, unit);
                         if tx.send((i, f)).is_err() {
                             break;
@@ -372,6 +386,7 @@ impl Ops {
                 if found.truncated {
                     break;
                 }
+                at.store(i, Ordering::Relaxed);
                 let finds = match open.docs.remove(doc) {
                     Some(f) => Ok(f),
                     None if reviewed.contains(doc) => {
