@@ -277,10 +277,6 @@ impl Sink for AnyMatch {
     }
 }
 
-/// How many documents a search's reading threads may be ahead of the one
-/// handed over.
-const AHEAD: usize = 256;
-
 /// The byte-order mark a document's file may start with (not part of its text).
 const BOM: &[u8] = "\u{feff}".as_bytes();
 
@@ -348,10 +344,11 @@ impl Ops {
             .collect();
         let next = AtomicUsize::new(0);
         let halt = AtomicBool::new(false);
-        // The document this thread hands over now: a worker keeps at most
-        // AHEAD documents ahead of it, so what waits in `ready` stays bounded
-        // however slow a session or a caller is.
-        let at = AtomicUsize::new(0);
+        // Hits found but not handed over yet: a worker takes no next document
+        // while they are more than MAX_HITS, so what waits stays bounded
+        // however slow a session or a caller is (and documents without a hit
+        // never wait).
+        let waiting = AtomicUsize::new(0);
         let workers = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, 4);
@@ -359,21 +356,24 @@ impl Ops {
         std::thread::scope(|scope| {
             for _ in 0..workers {
                 let tx = tx.clone();
-                let (docs, on_disk, next, halt, at) = (&docs, &on_disk, &next, &halt, &at);
+                let (docs, on_disk, next, halt, waiting) = (&docs, &on_disk, &next, &halt, &waiting);
                 let (reader, grep, re, unit) = (&reader, &grep, &open.re, self.unit);
                 scope.spawn(move || {
                     let mut searcher = SearcherBuilder::new().multi_line(true).line_number(false).build();
-                    while !halt.load(Ordering::Relaxed) {
-                        let Some(&i) = on_disk.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                            break;
-                        };
-                        while i > at.load(Ordering::Relaxed) + AHEAD && !halt.load(Ordering::Relaxed) {
+                    loop {
+                        while waiting.load(Ordering::Relaxed) > MAX_HITS && !halt.load(Ordering::Relaxed) {
                             std::thread::sleep(std::time::Duration::from_millis(1));
                         }
                         if halt.load(Ordering::Relaxed) {
                             break;
                         }
+                        let Some(&i) = on_disk.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
                         let f = search_file(reader, &docs[i], grep, &mut searcher, re, unit);
+                        if let Ok(f) = &f {
+                            waiting.fetch_add(f.hits.len(), Ordering::Relaxed);
+                        }
                         if tx.send((i, f)).is_err() {
                             break;
                         }
@@ -386,7 +386,6 @@ impl Ops {
                 if found.truncated {
                     break;
                 }
-                at.store(i, Ordering::Relaxed);
                 let finds = match open.docs.remove(doc) {
                     Some(f) => Ok(f),
                     None if reviewed.contains(doc) => {
@@ -394,6 +393,9 @@ impl Ops {
                     }
                     None => loop {
                         if let Some(f) = ready.remove(&i) {
+                            if let Ok(f) = &f {
+                                waiting.fetch_sub(f.hits.len(), Ordering::Relaxed);
+                            }
                             break f;
                         }
                         match rx.recv() {
