@@ -396,16 +396,39 @@ fn run(cli: Cli) -> Result<i32> {
             word,
             regex,
         } => {
-            let out = ops.search(&cowriting::ops::SearchQuery {
+            let query = cowriting::ops::SearchQuery {
                 text: query,
                 case_sensitive,
                 whole_word: word,
                 regex,
-            })?;
-            for e in &out.errors {
-                eprintln!("cowriting: {}: not searched: {}", e.document, e.error.message);
+            };
+            // Text hits are printed as they are found; the threads, the
+            // count and the JSON answer once the search is done.
+            let mut stdout = std::io::stdout();
+            let out = ops
+                .search_streamed(&query, |f| {
+                    if let Some(e) = f.error {
+                        eprintln!("cowriting: {}: not searched: {}", e.document, e.error.message);
+                    }
+                    if !ctx.json && !f.hits.is_empty() {
+                        let lines: String = f.hits.iter().map(search_hit_line).collect();
+                        // A closed pipe (`| head`) stops the search.
+                        if stdout
+                            .write_all(lines.as_bytes())
+                            .and_then(|()| stdout.flush())
+                            .is_err()
+                        {
+                            return std::ops::ControlFlow::Break(());
+                        }
+                    }
+                    std::ops::ControlFlow::Continue(())
+                })?
+                .out;
+            if ctx.json || (out.hits.is_empty() && out.threads.is_empty()) {
+                ctx.print(&out, search_text);
+            } else {
+                ctx.print(&out, search_rest_text);
             }
-            ctx.print(&out, search_text);
             Ok(0)
         }
         Command::Inbox {

@@ -36,11 +36,21 @@ pub(crate) fn search_text(out: &cowriting::ops::SearchOut) -> String {
     }
     let mut text = String::new();
     for h in &out.hits {
-        text.push_str(&format!(
-            "{}:{}: {}[{}]{}\n",
-            h.document, h.line, h.before, h.text, h.after
-        ));
+        text.push_str(&search_hit_line(h));
     }
+    text.push_str(&search_rest_text(out));
+    text
+}
+
+/// One text hit as the search shows it: `doc:line: before[text]after`.
+pub(crate) fn search_hit_line(h: &cowriting::views::SearchHitDto) -> String {
+    format!("{}:{}: {}[{}]{}\n", h.document, h.line, h.before, h.text, h.after)
+}
+
+/// What the search shows after its text hits: the thread hits, and whether
+/// there were more.
+pub(crate) fn search_rest_text(out: &cowriting::ops::SearchOut) -> String {
+    let mut text = String::new();
     for t in &out.threads {
         let line = t.thread.line.map(|l| format!(":{l}")).unwrap_or_default();
         let what = match (&t.author, &t.body) {

@@ -1644,3 +1644,68 @@ fn a_proposal_that_inserts_hidden_characters_is_flagged_for_the_agent_too() {
         "{listed}"
     );
 }
+
+/// The read-only tools (`readOnlyHint`) make and change nothing in the
+/// workspace: its whole tree (paths, kinds, sizes and modification times,
+/// `.cowriting/` and `.threads/` included; a lock file made and removed
+/// changes its folder's time) is the same before and after each, in a
+/// workspace that has been written. The CLI's read-only commands:
+/// `tests/read_only.rs`.
+#[test]
+fn read_only_tools_make_and_change_nothing() {
+    let ws = ws_with_doc();
+    ws.write("other.md", "Nothing reviewed here.\n");
+    let id = ws.propose("notes.md", "open", "ajar");
+    ws.ok(&["accept", "notes.md", id.trim()]);
+    ws.propose("notes.md", "warm", "hot");
+    ws.ok(&[
+        "thread", "new", "notes.md", "--find", "café", "--nth", "1", "--body", "which?",
+    ]);
+    let mut mcp = Mcp::start(&ws);
+    let tools = mcp.request("tools/list", json!({}));
+    let read_only: Vec<String> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["annotations"]["readOnlyHint"] == json!(true))
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    let calls: Vec<(&str, Value)> = vec![
+        ("list_documents", json!({})),
+        ("list_documents", json!({ "has_pending": true })),
+        ("read_document", json!({ "document": "notes.md" })),
+        ("read_document", json!({ "document": "other.md" })),
+        ("list_proposals", json!({})),
+        ("list_proposals", json!({ "document": "notes.md" })),
+        ("list_threads", json!({})),
+        ("list_threads", json!({ "document": "notes.md" })),
+        ("recent_decisions", json!({})),
+        ("authorship", json!({ "document": "notes.md" })),
+    ];
+    let called: std::collections::BTreeSet<&str> = calls.iter().map(|(t, _)| *t).collect();
+    assert_eq!(
+        called.into_iter().collect::<Vec<_>>(),
+        read_only
+            .iter()
+            .map(String::as_str)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>(),
+        "every read-only tool is called"
+    );
+    let mut changed = Vec::new();
+    for (tool, args) in calls {
+        let before = common::stat_tree(ws.path());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        mcp.json(tool, args.clone());
+        let diff = common::tree_changes(&before, &common::stat_tree(ws.path()));
+        if !diff.is_empty() {
+            changed.push(format!("{tool} {args}:\n  {}", diff.join("\n  ")));
+        }
+    }
+    assert!(
+        changed.is_empty(),
+        "read-only tools wrote:\n{}",
+        changed.join("\n")
+    );
+}

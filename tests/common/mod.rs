@@ -160,6 +160,58 @@ impl Ws {
     }
 }
 
+/// What a path in the tree is: its kind, size and modification time (a
+/// folder's changes when a name is made or removed in it).
+pub type Stat = (&'static str, u64, i64, i64);
+
+/// Every path under `dir`, hidden ones (`.git`, `.cowriting`, `.threads`)
+/// included, with [`Stat`]: what "a read makes and changes nothing" compares.
+/// Links are not followed.
+pub fn stat_tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Stat> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let Ok(m) = std::fs::symlink_metadata(&p) else {
+                continue;
+            };
+            let kind = if m.is_dir() {
+                stack.push(p.clone());
+                "folder"
+            } else if m.file_type().is_symlink() {
+                "link"
+            } else {
+                "file"
+            };
+            out.insert(p, (kind, m.len(), m.mtime(), m.mtime_nsec()));
+        }
+    }
+    let m = std::fs::metadata(dir).unwrap();
+    out.insert(dir.to_path_buf(), ("folder", m.len(), m.mtime(), m.mtime_nsec()));
+    out
+}
+
+/// What changed between two [`stat_tree`]s, one line a path.
+pub fn tree_changes(
+    before: &std::collections::BTreeMap<PathBuf, Stat>,
+    after: &std::collections::BTreeMap<PathBuf, Stat>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (p, a) in after {
+        match before.get(p) {
+            None => out.push(format!("made {}", p.display())),
+            Some(b) if b != a => out.push(format!("changed {}: {b:?} -> {a:?}", p.display())),
+            Some(_) => {}
+        }
+    }
+    for p in before.keys().filter(|p| !after.contains_key(*p)) {
+        out.push(format!("removed {}", p.display()));
+    }
+    out
+}
+
 /// Runs node with `script`, `input` on stdin; its stdout. Panics when node is missing.
 pub fn node(script: &str, input: &[u8]) -> Vec<u8> {
     let mut child = std::process::Command::new("node")

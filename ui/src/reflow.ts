@@ -18,18 +18,36 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|`{3,}|~{3,}|=+[ \t]*$|-+[ \t]*$|\*(?:[ \t]*\*){2,}[ \t]*$|_(?:[ \t]*_){2,}[ \t]*$|\||<)/;
 const ATX = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 
+/**
+ * How much of a line the tests below read: each is anchored at the line's
+ * start, and a line longer than this is read whole only when its first
+ * characters already match (a rule or an underline must be one to its end).
+ * A keystroke in a paragraph of one 20,000-character line reads no more than
+ * one in a short one (test/keystroke-cost.test.ts).
+ */
+const HEAD = 64;
+
+/** `re`, anchored at the start, on `line`: its first `HEAD` characters, the rest only when they match. */
+export function startMatches(re: RegExp, line: string): boolean {
+  if (line.length <= HEAD) return re.test(line);
+  return re.test(line.slice(0, HEAD)) && re.test(line);
+}
+
+const RULE = /^ {0,3}(?:=+|-+|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})[ \t]*$/;
+
 /** Whether `line` can be the first of two joined lines. */
 function joinsAfter(line: string): boolean {
-  if (!line.trim() || ATX.test(line) || FENCE.test(line) || /^(?: {4}|\t)/.test(line)) return false;
-  if (/^ {0,3}\|/.test(line) || /^ {0,3}</.test(line)) return false;
+  if (!line.trim() || startMatches(ATX, line) || startMatches(FENCE, line) || startMatches(/^(?: {4}|\t)/, line)) return false;
+  if (startMatches(/^ {0,3}\|/, line) || startMatches(/^ {0,3}</, line)) return false;
   // A rule or a setext underline ends its block.
-  if (/^ {0,3}(?:=+|-+|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}|(?:-[ \t]*){3,})[ \t]*$/.test(line)) return false;
-  return !/(?: {2}|\\)$/.test(line);
+  if (startMatches(RULE, line)) return false;
+  // A hard break (two spaces or a backslash at the end).
+  return !(line.endsWith("  ") || line.endsWith("\\"));
 }
 
 /** Whether `line` can be the second of two joined lines. */
 function joinsBefore(line: string): boolean {
-  return !!line.trim() && !/^(?: {4}|\t)/.test(line) && !BLOCK_START.test(line);
+  return !!line.trim() && !startMatches(/^(?: {4}|\t)/, line) && !startMatches(BLOCK_START, line);
 }
 
 /**

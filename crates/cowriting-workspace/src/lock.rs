@@ -97,14 +97,33 @@ impl Workspace {
         acquire(self, path, what)
     }
 
-    /// Whether no process of ours has ever locked anything here: no
-    /// [`LOCK_DIR`] (made by the first lock, never removed by us). Nothing is
-    /// made to find out.
-    pub fn never_locked(&self) -> bool {
-        matches!(
-            std::fs::symlink_metadata(self.root().join(LOCK_DIR)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound
-        )
+    /// Whether a process holds `doc`'s lock now. Nothing is made to find
+    /// out: no lock file is a lock nobody holds (a holder's file is at its
+    /// name until it releases), and one a dead holder left is not held. The
+    /// file, when there, is opened read-only and locked shared for an
+    /// instant (a taker meanwhile waits that instant).
+    pub fn lock_held(&self, doc: &DocPath) -> Result<bool> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let path = self.lock_file(doc)?;
+        let file = match OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .open(&path)
+        {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(libc::ENOTDIR) => {
+                return Ok(false)
+            }
+            Err(e) => return Err(Error::io(&path)(e)),
+        };
+        match file.try_lock_shared() {
+            Ok(()) => {
+                let _ = file.unlock();
+                Ok(false)
+            }
+            Err(TryLockError::WouldBlock) => Ok(true),
+            Err(TryLockError::Error(e)) => Err(Error::io(&path)(e)),
+        }
     }
 }
 
@@ -225,7 +244,6 @@ mod tests {
     fn a_lock_file_is_there_only_while_held_and_flat_for_any_name() {
         let dir = tempfile::tempdir().unwrap();
         let ws = Workspace::open(dir.path()).unwrap();
-        assert!(ws.never_locked());
         let long = DocPath::parse(&format!("{}.md", "n".repeat(252))).unwrap();
         let deep = DocPath::parse(&format!("{}x.md", "a/".repeat(2000))).unwrap();
         for doc in [DocPath::parse("a.md").unwrap(), long, deep] {
@@ -236,10 +254,34 @@ mod tests {
             drop(held);
             assert_eq!(lock_dir_entries(dir.path()), vec![".gitignore".to_owned()]);
         }
-        assert!(!ws.never_locked());
         let log = ws.lock_log().unwrap();
         drop(log);
         assert_eq!(lock_dir_entries(dir.path()), vec![".gitignore".to_owned()]);
+    }
+
+    #[test]
+    fn whether_a_lock_is_held_is_told_without_making_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = Workspace::open(dir.path()).unwrap();
+        let doc = DocPath::parse("a.md").unwrap();
+        assert!(!ws.lock_held(&doc).unwrap());
+        assert!(
+            !dir.path().join(".cowriting").exists(),
+            "nothing made to find out"
+        );
+        let held = ws.lock_doc(&doc).unwrap();
+        assert!(ws.lock_held(&doc).unwrap());
+        assert!(!ws.lock_held(&DocPath::parse("b.md").unwrap()).unwrap());
+        // Asking does not get in the holder's way, nor a taker's after it.
+        drop(held);
+        assert!(!ws.lock_held(&doc).unwrap());
+        assert_eq!(lock_dir_entries(dir.path()), vec![".gitignore".to_owned()]);
+        // A file a dead holder left (never removed, nobody holding it) is not held.
+        std::fs::write(ws.lock_file(&doc).unwrap(), "").unwrap();
+        assert!(!ws.lock_held(&doc).unwrap());
+        let taken = ws.lock_doc(&doc).unwrap();
+        assert!(ws.lock_held(&doc).unwrap());
+        drop(taken);
     }
 
     #[test]

@@ -219,6 +219,76 @@ pub struct Session {
     confirmed_places: HashSet<String>,
 }
 
+/// A document's files as a lockless read found them ([`Session::open`]),
+/// taken when nobody held the document's lock and no transaction on it was in
+/// flight: the document's file and its sidecar, each held open (so its inode
+/// cannot be freed and its number reused meanwhile) with its identity (device,
+/// inode, size, change and modification times), `None` when not there.
+struct Quiet([Option<(std::fs::File, [i64; 7])>; 2]);
+
+impl Quiet {
+    /// The files now; `None` when a writer holds the lock or a transaction's
+    /// intent record names the document.
+    fn now(store: &Store, doc: &DocPath) -> Result<Option<Quiet>> {
+        use std::os::unix::fs::OpenOptionsExt;
+        if !Self::nobody_writing(store, doc)? {
+            return Ok(None);
+        }
+        let hold = |file: Option<std::path::PathBuf>| {
+            let f = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+                .open(file?)
+                .ok()?;
+            let id = file_identity(&f.metadata().ok()?);
+            Some((f, id))
+        };
+        let [doc_file, sidecar] = Self::files(store, doc);
+        Ok(Some(Quiet([hold(doc_file), hold(sidecar)])))
+    }
+
+    /// Whether the files are still those held, and nobody is writing.
+    fn still(&self, store: &Store, doc: &DocPath) -> Result<bool> {
+        if !Self::nobody_writing(store, doc)? {
+            return Ok(false);
+        }
+        let now = Self::files(store, doc).map(|f| {
+            f.and_then(|f| std::fs::symlink_metadata(f).ok())
+                .map(|m| file_identity(&m))
+        });
+        Ok(self
+            .0
+            .iter()
+            .zip(now)
+            .all(|(held, now)| held.as_ref().map(|h| h.1) == now))
+    }
+
+    fn nobody_writing(store: &Store, doc: &DocPath) -> Result<bool> {
+        let ws = store.workspace();
+        Ok(!ws.lock_held(doc)? && !crate::txn::in_flight(ws, doc)?)
+    }
+
+    /// The document's file (through the guard) and its sidecar's.
+    fn files(store: &Store, doc: &DocPath) -> [Option<std::path::PathBuf>; 2] {
+        let ws = store.workspace();
+        [ws.doc_file(doc).ok(), ws.sidecar_file(doc).ok()]
+    }
+}
+
+/// A file's identity for [`Quiet`].
+fn file_identity(m: &std::fs::Metadata) -> [i64; 7] {
+    use std::os::unix::fs::MetadataExt;
+    [
+        m.dev() as i64,
+        m.ino() as i64,
+        m.len() as i64,
+        m.ctime(),
+        m.ctime_nsec(),
+        m.mtime(),
+        m.mtime_nsec(),
+    ]
+}
+
 /// How a client names a piece of the text ([`Session::resolve_target`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target<'a> {
@@ -260,16 +330,22 @@ impl Session {
     /// Open `doc` for editing. A sidecar that cannot be read (corrupt, newer)
     /// does not stop the document from opening: review operations report it,
     /// editing and saving the text still work.
+    ///
+    /// A read takes no lock and makes no file: the document and its sidecar
+    /// are read as a pair when, before and after, no process held the
+    /// document's lock and no transaction on it was in flight, and neither
+    /// file changed in between (every writer replaces them by a rename, under
+    /// the lock). Otherwise it is tried again a few times, then read under
+    /// the lock, which first finishes what a dead writer left half-done.
     pub fn open(store: Arc<Store>, doc_path: DocPath, identity: Provenance) -> Result<Session> {
-        // A workspace no process of ours ever locked has nothing to recover
-        // and no writer of ours in it: read without a lock, so that reading
-        // makes no file. The pair read is one when the lock folder is still
-        // missing after it (every writer of ours makes it before its first
-        // write); otherwise read again under the lock.
-        if store.workspace().never_locked() {
-            let s = Self::open_with(store.clone(), doc_path.clone(), identity.clone(), false)?;
-            if store.workspace().never_locked() {
-                return Ok(s);
+        for pause in [0, 1, 4, 16, 64] {
+            std::thread::sleep(std::time::Duration::from_millis(pause));
+            let Some(before) = Quiet::now(&store, &doc_path)? else {
+                continue;
+            };
+            let read = Self::open_with(store.clone(), doc_path.clone(), identity.clone(), false);
+            if before.still(&store, &doc_path)? {
+                return read;
             }
         }
         Self::open_with(store, doc_path, identity, true)

@@ -131,6 +131,30 @@ fn legacy_intent_file(ws: &Workspace, doc: &DocPath) -> Option<std::path::PathBu
     std::fs::symlink_metadata(&file).is_ok().then_some(file)
 }
 
+/// Whether an intent record names `doc` (a decision, a delete, a rename of or
+/// to it, or a decision's record an earlier build left): a writer is in the
+/// middle of a transaction on it, or died in one. Only looked at (`lstat`):
+/// nothing is read, made or finished (a read that finds one takes the lock,
+/// and [`lock_and_recover`] finishes it).
+pub fn in_flight(ws: &Workspace, doc: &DocPath) -> Result<bool> {
+    let records = [
+        intent_file(ws, doc)?,
+        crate::documents::delete::intent_file(ws, doc)?,
+        crate::documents::rename::intent_file(ws, doc)?,
+    ];
+    for file in records {
+        match std::fs::symlink_metadata(&file) {
+            Ok(_) => return Ok(true),
+            // Not there, or a name no record can have (too long, a file on the way).
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    || matches!(e.raw_os_error(), Some(libc::ENAMETOOLONG | libc::ENOTDIR)) => {}
+            Err(e) => return Err(Error::io(&file)(e)),
+        }
+    }
+    Ok(legacy_intent_file(ws, doc).is_some())
+}
+
 /// Take `doc`'s lock and finish (forward or back) any transaction a dead writer
 /// left on it (a decision, a delete, or a rename of or to it). Every write of ours, and every session opening, starts here.
 pub fn lock_and_recover(store: &Store, doc: &DocPath) -> Result<DocLock> {

@@ -385,6 +385,30 @@ impl Workspace {
         })
     }
 
+    /// The bytes of a document's file, read as [`Workspace::read_document`]
+    /// reads them (through the guard, a regular file only, no larger than a
+    /// document may be) but not decoded: for a search that decodes only the
+    /// files it finds something in.
+    pub fn read_document_bytes(&self, doc: &DocPath) -> Result<Vec<u8>> {
+        let file = self.doc_file(doc)?;
+        read_regular(&self.root, &file, doc)
+    }
+
+    /// A reader of many documents in a row (a search over every document):
+    /// the root opened once, see [`DocReader`].
+    pub fn document_reader(&self) -> Result<DocReader> {
+        Ok(DocReader {
+            #[cfg(target_os = "linux")]
+            dir: rustix::fs::open(
+                &self.root,
+                rustix::fs::OFlags::PATH | rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::CLOEXEC,
+                rustix::fs::Mode::empty(),
+            )
+            .map_err(|e| Error::io(&self.root)(e.into()))?,
+            ws: self.clone(),
+        })
+    }
+
     /// Write a document atomically. A symlinked document is written through:
     /// its (contained) target is replaced and the link stays a link.
     pub fn write_document(&self, doc: &DocPath, document: &Document) -> Result<()> {
@@ -541,7 +565,6 @@ pub(crate) fn kind_of(t: &std::fs::FileType) -> &'static str {
 /// kernel itself refuses a link swapped in anywhere on the way after the guard
 /// looked (a kernel without `openat2` gets the plain open).
 fn read_regular(root: &Path, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
-    use std::io::Read;
     let f = match open_beneath(root, file) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -557,6 +580,13 @@ fn read_regular(root: &Path, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
         }
         Err(e) => return Err(Error::io(file)(e)),
     };
+    read_open(f, file, doc)
+}
+
+/// The bytes of `f`, opened for `doc` at `file`, when it is a regular file
+/// no larger than a document may be.
+fn read_open(f: std::fs::File, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
+    use std::io::Read;
     let meta = f.metadata().map_err(Error::io(file))?;
     if !meta.is_file() {
         return Err(Error::BadInput(format!(
@@ -607,6 +637,50 @@ fn open_beneath(root: &Path, file: &Path) -> std::io::Result<std::fs::File> {
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
         .open(file)
+}
+
+/// Reads documents one after another with the guard's own last step first:
+/// `openat2` from the root (opened once) with `RESOLVE_BENEATH |
+/// RESOLVE_NO_SYMLINKS`, which the kernel refuses for any path with a link on
+/// the way or leading out. A [`DocPath`] names no hidden component and no
+/// `..`, so a path the kernel opens that way is the path
+/// [`Workspace::resolve`] would answer; only a path it refuses (a link on the
+/// way), or a kernel without `openat2`, takes the guard's walk
+/// ([`Workspace::read_document_bytes`]), which follows a link inside to its
+/// target or refuses it. What is read is what [`Workspace::read_document_bytes`]
+/// reads, with two system calls fewer per component and the root's open saved:
+/// a search over 40,000 documents.
+pub struct DocReader {
+    #[cfg(target_os = "linux")]
+    dir: rustix::fd::OwnedFd,
+    ws: Workspace,
+}
+
+impl DocReader {
+    /// [`Workspace::read_document_bytes`] of `doc`.
+    pub fn read_bytes(&self, doc: &DocPath) -> Result<Vec<u8>> {
+        #[cfg(target_os = "linux")]
+        {
+            use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
+            let flags =
+                OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::CLOEXEC;
+            let how = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+            match openat2(&self.dir, doc.as_str(), flags, Mode::empty(), how) {
+                Ok(fd) => {
+                    let file = self.ws.root.join(doc.as_str());
+                    return read_open(std::fs::File::from(fd), &file, doc);
+                }
+                Err(rustix::io::Errno::NOENT) => {
+                    return Err(Error::MissingDocument {
+                        path: doc.to_string(),
+                    })
+                }
+                // A link on the way (or no openat2): the guard's walk.
+                Err(_) => {}
+            }
+        }
+        self.ws.read_document_bytes(doc)
+    }
 }
 
 /// Markdown and plain-text file names the editor lists.

@@ -52,7 +52,7 @@ pub use batch::{BatchDecision, BatchFilter};
 pub use export::ExportFormat;
 pub use inbox::{InboxFilter, ItemState};
 use page::Page;
-pub use search::SearchQuery;
+pub use search::{DocFinds, SearchQuery, Streamed};
 pub use spelling::lint_texts;
 
 /// A workspace, as one caller sees it. Cheap to make: a client may make one

@@ -5,7 +5,7 @@
 // line (then the whole text, as a fence changes what follows it).
 import { StateEffect, StateField, type EditorState, type Extension, type Text } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, WidgetType, type DecorationSet } from "@codemirror/view";
-import { autoReflow, codeRanges, joinsIn, type Join } from "../reflow";
+import { autoReflow, codeRanges, joinsIn, startMatches, type Join } from "../reflow";
 
 /** Turns re-flow on or off for the document. */
 const setReflowOn = StateEffect.define<boolean>();
@@ -34,7 +34,15 @@ interface Reflow {
 
 const OFF: Reflow = { on: false, code: [], joins: Decoration.none };
 /** A line that opens or closes a fence or front matter: an edit touching one has the whole text looked at again. */
-const FENCE_LINE = /^(?: {0,3}(?:`{3,}|~{3,})|---$|\.\.\.$)/m;
+const FENCE_LINE = /^(?: {0,3}(?:`{3,}|~{3,})|---$|\.\.\.$)/;
+
+/** Whether a line of `doc` from the one at `from` to the one at `to` is a `FENCE_LINE` (each read at its start only). */
+function fenceLineIn(doc: Text, from: number, to: number): boolean {
+  for (let n = doc.lineAt(from).number, last = doc.lineAt(to).number; n <= last; n++) {
+    if (startMatches(FENCE_LINE, doc.line(n).text)) return true;
+  }
+  return false;
+}
 
 function build(doc: Text): Reflow {
   const code = codeRanges(doc);
@@ -53,10 +61,7 @@ const reflowField = StateField.define<Reflow>({
     let whole = false;
     const touched: { first: number; last: number }[] = [];
     tr.changes.iterChangedRanges((fromA, toA, fromB, toB) => {
-      const a = tr.startState.doc;
-      if (FENCE_LINE.test(a.sliceString(a.lineAt(fromA).from, a.lineAt(toA).to)) || FENCE_LINE.test(doc.sliceString(doc.lineAt(fromB).from, doc.lineAt(toB).to))) {
-        whole = true;
-      }
+      if (fenceLineIn(tr.startState.doc, fromA, toA) || fenceLineIn(doc, fromB, toB)) whole = true;
       touched.push({ first: Math.max(1, doc.lineAt(fromB).number - 1), last: Math.min(doc.lines, doc.lineAt(toB).number + 1) });
     });
     if (whole) return build(doc);

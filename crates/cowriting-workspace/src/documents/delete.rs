@@ -73,7 +73,7 @@ struct DeleteIntent {
 
 /// `txn/delete/<doc>`: a document name never ends in `.json`, so it is never a
 /// decision's record, and a name is never both under `delete/` and `rename/`.
-fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
+pub(crate) fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
     ws.internal_file(&format!("{TXN_DIR}/delete/{}", doc.as_str()))
 }
 

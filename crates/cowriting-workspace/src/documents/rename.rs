@@ -71,7 +71,7 @@ struct RenameIntent {
 /// (`txn/decision/`, `txn/delete/`); document names end in a document ending,
 /// never `.json`, so it is never a record left by an older version
 /// (`txn/<doc>.json`), even of a document in a folder named `rename`.
-fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
+pub(crate) fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
     ws.internal_file(&format!("{TXN_DIR}/rename/{}", doc.as_str()))
 }
 

@@ -4,12 +4,28 @@
 //! them, unsaved text included, searched under the app's lock
 //! ([`crate::api::Api::search_open`]), and the files off it
 //! ([`Ops::search_with`]). Both place and show a hit one way.
+//!
+//! The files are found and matched with ripgrep's crates: `ignore` walks the
+//! workspace as git would list it (`.gitignore`, `.ignore` and git's exclude
+//! files respected, hidden names and `node_modules` left out, no link
+//! followed), each document found is read through the one path guard
+//! ([`cowriting_workspace::workspace::Workspace::read_document_bytes`]: a
+//! regular file inside the workspace, or nothing), and `grep-searcher` tells
+//! whether it holds a match at all; only a document that does is decoded and
+//! its hits placed, by the same expression on its text as before. The finds
+//! are handed over document by document, in the answer's order, as they are
+//! made ([`Ops::search_streamed`]), and the caller may stop the search there.
 
 use super::*;
 use cowriting_core::document::Document;
 use cowriting_core::offset::ByteRange;
+use cowriting_workspace::workspace::DocReader;
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
 use regex::{Regex, RegexBuilder};
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// What to look for.
 #[derive(Clone, Debug, Default)]
@@ -41,6 +57,28 @@ impl SearchQuery {
     /// The query as a regular expression; an empty query or a bad expression
     /// is a `bad_input` error.
     pub fn matcher(&self) -> Result<Regex> {
+        RegexBuilder::new(&self.pattern()?)
+            .case_insensitive(!self.case_sensitive)
+            .multi_line(true)
+            .size_limit(1 << 20)
+            .build()
+            .map_err(|e| Error::BadInput(format!("not a regular expression: {}", one_line(&e.to_string()))))
+    }
+
+    /// The same expression as [`SearchQuery::matcher`], for `grep-searcher`
+    /// over a file's bytes.
+    fn grep_matcher(&self) -> Result<RegexMatcher> {
+        RegexMatcherBuilder::new()
+            .case_insensitive(!self.case_sensitive)
+            .multi_line(true)
+            .size_limit(1 << 20)
+            .build(&self.pattern()?)
+            .map_err(|e| Error::BadInput(format!("not a regular expression: {}", one_line(&e.to_string()))))
+    }
+
+    /// The expression's source: the text escaped unless it is a regular
+    /// expression, in word boundaries for whole words.
+    fn pattern(&self) -> Result<String> {
         if self.text.is_empty() {
             return Err(Error::BadInput("search for what? The query is empty".into()));
         }
@@ -49,17 +87,11 @@ impl SearchQuery {
         } else {
             regex::escape(&self.text)
         };
-        let pattern = if self.whole_word {
+        Ok(if self.whole_word {
             format!(r"\b(?:{pattern})\b")
         } else {
             pattern
-        };
-        RegexBuilder::new(&pattern)
-            .case_insensitive(!self.case_sensitive)
-            .multi_line(true)
-            .size_limit(1 << 20)
-            .build()
-            .map_err(|e| Error::BadInput(format!("not a regular expression: {}", one_line(&e.to_string()))))
+        })
     }
 }
 
@@ -213,58 +245,289 @@ impl Found {
     }
 }
 
+/// One document's finds, handed to [`Ops::search_streamed`]'s caller as soon as
+/// the document is searched: what it adds to the answer (nothing past
+/// [`MAX_HITS`]), or why it could not be searched.
+pub struct DocFinds<'a> {
+    pub document: &'a DocPath,
+    pub hits: &'a [views::SearchHitDto],
+    pub threads: &'a [views::ThreadHitDto],
+    pub error: Option<&'a views::DocError>,
+}
+
+/// What [`Ops::search_streamed`] answers: the search's answer (all that was
+/// handed over, in the same order) and whether the caller stopped it.
+pub struct Streamed {
+    pub out: SearchOut,
+    /// The caller answered [`ControlFlow::Break`]: the documents after that
+    /// one were not searched.
+    pub stopped: bool,
+}
+
+/// A `grep-searcher` sink that stops at the first match: whether a file
+/// holds one at all.
+struct AnyMatch(bool);
+
+impl Sink for AnyMatch {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, _: &SinkMatch<'_>) -> std::result::Result<bool, std::io::Error> {
+        self.0 = true;
+        Ok(false)
+    }
+}
+
+/// The byte-order mark a document's file may start with (not part of its text).
+const BOM: &[u8] = "\u{feff}".as_bytes();
+
 impl Ops {
     /// Search every document of the workspace as it is on disk, and their
     /// threads.
     pub fn search(&self, query: &SearchQuery) -> Result<SearchOut> {
-        self.search_with(query, OpenFinds::new(query, self.unit, std::iter::empty())?)
+        Ok(self.search_streamed(query, |_| ControlFlow::Continue(()))?.out)
+    }
+
+    /// [`Ops::search`], handing each document's finds to `each` as soon as
+    /// that document is searched (every document, in the answer's order,
+    /// those with nothing found too, so a caller can stop a search that finds
+    /// nothing); `each` answering [`ControlFlow::Break`] stops the search
+    /// there.
+    pub fn search_streamed(
+        &self,
+        query: &SearchQuery,
+        each: impl FnMut(DocFinds<'_>) -> ControlFlow<()>,
+    ) -> Result<Streamed> {
+        self.search_in(query, OpenFinds::new(query, self.unit, std::iter::empty())?, each)
     }
 
     /// Search every document, taking `open`'s finds for the documents it has
     /// and reading the others from disk: a document that cannot be read is
     /// listed as not searched.
-    pub fn search_with(&self, query: &SearchQuery, mut open: OpenFinds) -> Result<SearchOut> {
+    pub fn search_with(&self, query: &SearchQuery, open: OpenFinds) -> Result<SearchOut> {
+        Ok(self.search_in(query, open, |_| ControlFlow::Continue(()))?.out)
+    }
+
+    /// The search of [`Ops::search_streamed`] and [`Ops::search_with`].
+    /// Documents are the files the walk finds ([`Ops::searched_docs`]), those
+    /// with review data and those open in `open`.
+    fn search_in(
+        &self,
+        query: &SearchQuery,
+        mut open: OpenFinds,
+        mut each: impl FnMut(DocFinds<'_>) -> ControlFlow<()>,
+    ) -> Result<Streamed> {
+        let grep = query.grep_matcher()?;
+        let reader = self.workspace().document_reader()?;
         let mut found = Found::default();
         let mut errors = Vec::new();
+        let mut stopped = false;
         // Only a document with review data has threads to search too, and a
-        // session to open for them; the rest are read as text, with no lock
-        // taken and no folder listed (a docs tree of 38,000 pages).
+        // session to open for them; the rest are read as bytes, with no lock
+        // taken and no folder listed (a docs tree of 38,000 pages), and
+        // decoded only when they hold a match.
         let reviewed: std::collections::HashSet<DocPath> = self
             .workspace()
             .list_sidecars()
             .into_iter()
             .map(|(d, _)| d)
             .collect();
-        for doc in self.docs(None)? {
-            if found.truncated {
-                break;
+        let mut docs = self.searched_docs();
+        docs.extend(reviewed.iter().cloned());
+        docs.extend(open.docs.keys().cloned());
+        docs.sort();
+        docs.dedup();
+        // The files are read and matched by a few threads, each taking the
+        // next document not taken yet; their finds are handed over here in
+        // the documents' order, sessions opened here, on this thread.
+        let on_disk: Vec<usize> = (0..docs.len())
+            .filter(|&i| !reviewed.contains(&docs[i]) && !open.docs.contains_key(&docs[i]))
+            .collect();
+        let next = AtomicUsize::new(0);
+        let halt = AtomicBool::new(false);
+        // Hits found but not handed over yet: a worker takes no next document
+        // while they are more than MAX_HITS, so what waits stays bounded
+        // however slow a session or a caller is (and documents without a hit
+        // never wait).
+        let waiting = AtomicUsize::new(0);
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 4);
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Found>)>();
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                let tx = tx.clone();
+                let (docs, on_disk, next, halt, waiting) = (&docs, &on_disk, &next, &halt, &waiting);
+                let (reader, grep, re, unit) = (&reader, &grep, &open.re, self.unit);
+                scope.spawn(move || {
+                    let mut searcher = SearcherBuilder::new().multi_line(true).line_number(false).build();
+                    loop {
+                        while waiting.load(Ordering::Relaxed) > MAX_HITS && !halt.load(Ordering::Relaxed) {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                        if halt.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let Some(&i) = on_disk.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let f = search_file(reader, &docs[i], grep, &mut searcher, re, unit);
+                        if let Ok(f) = &f {
+                            waiting.fetch_add(f.hits.len(), Ordering::Relaxed);
+                        }
+                        if tx.send((i, f)).is_err() {
+                            break;
+                        }
+                    }
+                });
             }
-            let finds = match open.docs.remove(&doc) {
-                Some(f) => Ok(f),
-                None if reviewed.contains(&doc) => self.session(&doc).map(|s| finds(&s, &open.re, self.unit)),
-                None => self.workspace().read_document(&doc).map(|d| {
-                    let mut f = Found::default();
-                    search_text(&d, doc.as_str(), &open.re, self.unit, &mut f);
-                    f
-                }),
-            };
-            match finds {
-                Ok(f) => found.add(f),
-                Err(e) => errors.push(views::DocError {
-                    document: doc.to_string(),
-                    error: e.info(),
-                }),
+            drop(tx);
+            let mut ready: BTreeMap<usize, Result<Found>> = BTreeMap::new();
+            for (i, doc) in docs.iter().enumerate() {
+                if found.truncated {
+                    break;
+                }
+                let finds = match open.docs.remove(doc) {
+                    Some(f) => Ok(f),
+                    None if reviewed.contains(doc) => {
+                        self.session(doc).map(|s| finds(&s, &open.re, self.unit))
+                    }
+                    None => loop {
+                        if let Some(f) = ready.remove(&i) {
+                            if let Ok(f) = &f {
+                                waiting.fetch_sub(f.hits.len(), Ordering::Relaxed);
+                            }
+                            break f;
+                        }
+                        match rx.recv() {
+                            Ok((j, f)) => {
+                                ready.insert(j, f);
+                            }
+                            Err(_) => {
+                                unreachable!("the workers search every document on disk before they end")
+                            }
+                        }
+                    },
+                };
+                let (h, t, e) = (found.hits.len(), found.threads.len(), errors.len());
+                match finds {
+                    Ok(f) => found.add(f),
+                    Err(e) => errors.push(views::DocError {
+                        document: doc.to_string(),
+                        error: e.info(),
+                    }),
+                }
+                let flow = each(DocFinds {
+                    document: doc,
+                    hits: &found.hits[h..],
+                    threads: &found.threads[t..],
+                    error: errors[e..].first(),
+                });
+                if flow.is_break() {
+                    stopped = true;
+                    break;
+                }
             }
-        }
-        Ok(SearchOut {
-            query: query.text.clone(),
-            unit: self.unit,
-            hits: found.hits,
-            threads: found.threads,
-            truncated: found.truncated,
-            errors,
+            // Stopped or cut: the workers stop at their next document.
+            halt.store(true, Ordering::Relaxed);
+            drop(rx);
+        });
+        Ok(Streamed {
+            out: SearchOut {
+                query: query.text.clone(),
+                unit: self.unit,
+                hits: found.hits,
+                threads: found.threads,
+                truncated: found.truncated,
+                errors,
+            },
+            stopped,
         })
     }
+
+    /// The documents the search walks to, sorted: ripgrep's walk of the
+    /// workspace (`.gitignore`, `.ignore` and git's excludes respected; hidden
+    /// names, `node_modules` and what is not a document's name left out; no
+    /// link followed: a link to a document is kept only when the guard lets it
+    /// through to a regular file inside; a FIFO, socket or device never).
+    fn searched_docs(&self) -> Vec<DocPath> {
+        let ws = self.workspace();
+        let root = ws.root();
+        let walk = ignore::WalkBuilder::new(root)
+            .hidden(true)
+            .follow_links(false)
+            // A workspace need not be a git repository for its .gitignore to count.
+            .require_git(false)
+            .filter_entry(|e| e.file_name() != "node_modules")
+            .build();
+        let mut out = Vec::new();
+        for entry in walk.flatten() {
+            let Some(kind) = entry.file_type() else { continue };
+            if !(kind.is_file() || kind.is_symlink()) {
+                continue;
+            }
+            let Some(name) = entry.file_name().to_str() else {
+                continue;
+            };
+            if !cowriting_workspace::workspace::is_document_name(name) {
+                continue;
+            }
+            let Some(doc) = entry
+                .path()
+                .strip_prefix(root)
+                .ok()
+                .and_then(|rel| rel.to_str())
+                .and_then(|rel| DocPath::parse(rel).ok())
+            else {
+                continue;
+            };
+            let regular = kind.is_file()
+                || ws
+                    .doc_file(&doc)
+                    .is_ok_and(|t| std::fs::symlink_metadata(t).is_ok_and(|m| m.is_file()));
+            if regular {
+                out.push(doc);
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+/// What `re` finds in the text of `doc`, read from disk through the guard
+/// ([`DocReader`]): `grep` over its bytes first, and the document decoded and
+/// its hits placed only when there is a match (bytes that are no document,
+/// such as invalid UTF-8, are refused as a read would refuse them).
+fn search_file(
+    reader: &DocReader,
+    doc: &DocPath,
+    grep: &RegexMatcher,
+    searcher: &mut Searcher,
+    re: &Regex,
+    unit: Unit,
+) -> Result<Found> {
+    let bytes = reader.read_bytes(doc)?;
+    let text = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+    let decoded = || {
+        cowriting_core::document::Document::from_bytes(&bytes).map_err(|source| Error::Document {
+            path: doc.to_string(),
+            source,
+        })
+    };
+    if std::str::from_utf8(text).is_err() {
+        return decoded().map(|_| Found::default());
+    }
+    let mut any = AnyMatch(false);
+    searcher
+        .search_slice(grep, text, &mut any)
+        .map_err(|e| Error::Io {
+            path: doc.as_str().into(),
+            source: e,
+        })?;
+    let mut f = Found::default();
+    if any.0 {
+        search_text(&decoded()?, doc.as_str(), re, unit, &mut f);
+    }
+    Ok(f)
 }
 
 #[cfg(test)]
