@@ -1681,6 +1681,14 @@ fn read_only_tools_make_and_change_nothing() {
         ("list_threads", json!({ "document": "notes.md" })),
         ("recent_decisions", json!({})),
         ("authorship", json!({ "document": "notes.md" })),
+        (
+            "export_authorship",
+            json!({ "document": "notes.md", "format": "agent-trace" }),
+        ),
+        (
+            "export_authorship",
+            json!({ "document": "notes.md", "format": "ia-annotations" }),
+        ),
     ];
     let called: std::collections::BTreeSet<&str> = calls.iter().map(|(t, _)| *t).collect();
     assert_eq!(
