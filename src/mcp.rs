@@ -168,6 +168,12 @@ struct ListProposalsArgs {
     /// Only proposals in this state (default: all).
     #[serde(default)]
     state: Option<StateArg>,
+    /// Where to go on from: the `nextCursor` of the page before.
+    #[serde(default)]
+    cursor: Option<String>,
+    /// At most this many proposals (default 100, at most 500).
+    #[serde(default)]
+    limit: Whole<1>,
 }
 
 /// A thread status to list.
@@ -186,6 +192,12 @@ struct ListThreadsArgs {
     /// Only threads with this status (default: all).
     #[serde(default)]
     status: Option<StatusArg>,
+    /// Where to go on from: the `nextCursor` of the page before.
+    #[serde(default)]
+    cursor: Option<String>,
+    /// At most this many threads (default 100, at most 500).
+    #[serde(default)]
+    limit: Whole<1>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -437,7 +449,7 @@ impl CowritingMcp {
     }
 
     #[tool(
-        description = "List proposals waiting for the writer, optionally for one document and one state: pending (can be taken as is), stale (its target text changed since) or orphaned (its target text is gone).",
+        description = "List proposals waiting for the writer, optionally for one document and one state: pending (can be taken as is), stale (its target text changed since) or orphaned (its target text is gone). A page at a time (100 proposals, `limit` up to 500): `total` says how many match, `nextCursor` (given back as `cursor`) reads on; documents with none are left out.",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = schema::<ProposalsOut>()
     )]
@@ -453,7 +465,7 @@ impl CowritingMcp {
     }
 
     #[tool(
-        description = "List comment threads with their comments, optionally for one document and one status (open or resolved).",
+        description = "List comment threads with their comments, optionally for one document and one status (open or resolved). A page at a time (100 threads, `limit` up to 500): `total` says how many match, `nextCursor` (given back as `cursor`) reads on; documents with none are left out.",
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = schema::<ThreadsOut>()
     )]
@@ -609,6 +621,14 @@ impl CowritingMcp {
             };
             Ok((export_said(&out), out))
         }))
+    }
+}
+
+/// "More on the next page" in a listing's words, with the cursor to give back.
+fn push_more(text: &mut String, page: Option<&cowriting::ops::ItemsPage>, what: &str) {
+    if let Some(next) = page.and_then(|p| p.next_cursor.as_deref()) {
+        let total = page.map_or(0, |p| p.total);
+        text.push_str(&format!("({total} {what} in all; more with cursor \"{next}\")\n"));
     }
 }
 
@@ -853,7 +873,13 @@ impl CowritingMcp {
             StateArg::Stale => ProposalState::Stale,
             StateArg::Orphaned => ProposalState::Orphaned,
         });
-        let out = self.ops(client, None).proposals(a.document.as_deref(), state)?;
+        let limit = a.limit.get().unwrap_or(PAGE).min(MAX_PAGE);
+        let out = self.ops(client, None).proposals_page(
+            a.document.as_deref(),
+            state,
+            a.cursor.as_deref(),
+            limit,
+        )?;
         let mut text = String::new();
         for d in out.documents.iter().filter(|d| !d.proposals.is_empty()) {
             text.push_str(&format!("{}:\n", d.document));
@@ -865,6 +891,7 @@ impl CowritingMcp {
         if text.is_empty() {
             text.push_str("No proposals.\n");
         }
+        push_more(&mut text, out.page.as_ref(), "proposals");
         Ok((text, out))
     }
 
@@ -873,7 +900,10 @@ impl CowritingMcp {
             StatusArg::Open => ThreadStatus::Open,
             StatusArg::Resolved => ThreadStatus::Resolved,
         });
-        let out = self.ops(client, None).threads(a.document.as_deref(), status)?;
+        let limit = a.limit.get().unwrap_or(PAGE).min(MAX_PAGE);
+        let out =
+            self.ops(client, None)
+                .threads_page(a.document.as_deref(), status, a.cursor.as_deref(), limit)?;
         let mut text = String::new();
         for d in out.documents.iter().filter(|d| !d.threads.is_empty()) {
             text.push_str(&format!("{}:\n", d.document));
@@ -885,6 +915,7 @@ impl CowritingMcp {
         if text.is_empty() {
             text.push_str("No threads.\n");
         }
+        push_more(&mut text, out.page.as_ref(), "threads");
         Ok((text, out))
     }
 

@@ -1248,6 +1248,101 @@ fn authorship_is_the_clis_answer() {
     assert_eq!(bad["result"]["isError"], true, "{bad}");
 }
 
+/// Proposals and threads of a whole workspace are listed a page at a time:
+/// documents with none left out, every item once across the pages, in order,
+/// `total` on every page, a bad cursor refused by code.
+#[test]
+fn list_proposals_and_threads_page_a_large_review() {
+    let ws = Ws::new();
+    for i in 0..12 {
+        ws.write(
+            &format!("d{i:02}.md"),
+            "one two three four five six seven eight nine ten eleven twelve.\n",
+        );
+    }
+    ws.write("quiet.md", "Nothing to review.\n");
+    let mut mcp = Mcp::start(&ws);
+    let words = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    for i in 0..12 {
+        for w in words {
+            mcp.ok(
+                "propose_edit",
+                json!({ "document": format!("d{i:02}.md"), "find": w, "replacement": w.to_uppercase() }),
+            );
+        }
+        mcp.ok(
+            "create_thread",
+            json!({ "document": format!("d{i:02}.md"), "find": "twelve", "body": "Why twelve?" }),
+        );
+    }
+    // An untouched document with a sidecar of nothing is not listed either.
+    mcp.ok(
+        "create_thread",
+        json!({ "document": "quiet.md", "find": "Nothing", "body": "Really?" }),
+    );
+    let t = mcp.json("list_threads", json!({ "document": "quiet.md" }));
+    let quiet = t["documents"][0]["threads"][0]["id"].as_str().unwrap().to_owned();
+    ws.ok(&["thread", "resolve", "quiet.md", &quiet]);
+
+    for (tool, key, want) in [
+        ("list_proposals", "proposals", 120),
+        ("list_threads", "threads", 12),
+    ] {
+        let mut seen: Vec<(String, String)> = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut pages = 0;
+        loop {
+            // 35: pages cut inside a document (10 proposals each).
+            let mut args = json!({ "limit": 35 });
+            if key == "threads" {
+                args["status"] = json!("open");
+            }
+            if let Some(c) = &cursor {
+                args["cursor"] = json!(c);
+            }
+            let (text, page) = mcp.both(tool, args);
+            pages += 1;
+            assert_eq!(page["total"], want, "{tool}: {page}");
+            for d in page["documents"].as_array().unwrap() {
+                let items = d[key].as_array().unwrap();
+                assert!(!items.is_empty(), "{tool}: a document with none is left out");
+                for it in items {
+                    seen.push((
+                        d["document"].as_str().unwrap().to_owned(),
+                        it["id"].as_str().unwrap().to_owned(),
+                    ));
+                }
+            }
+            match page["nextCursor"].as_str() {
+                Some(c) => {
+                    assert!(text.contains(&format!("cursor {c:?}")), "{text}");
+                    cursor = Some(c.to_owned());
+                }
+                None => break,
+            }
+            assert!(pages < 10, "the pages end");
+        }
+        assert_eq!(seen.len(), want, "{tool}: every item once");
+        let mut unique = seen.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), want, "{tool}: none twice");
+        assert!(
+            seen.windows(2).all(|w| w[0].0 <= w[1].0),
+            "{tool}: in document order"
+        );
+        assert!(
+            seen.iter().all(|(d, _)| d != "quiet.md"),
+            "{tool}: quiet.md has nothing open"
+        );
+        assert_eq!(pages, want.div_ceil(35), "{tool}");
+    }
+    let (code, _) = mcp.err_info("list_proposals", json!({ "cursor": "page two" }));
+    assert_eq!(code.as_deref(), Some("bad_input"));
+}
+
 /// A workspace of many documents is listed a page at a time, each page small
 /// enough for an agent, filtered by folder and by what waits; the pages, put
 /// together, are the whole listing, once each.
@@ -1359,6 +1454,8 @@ fn every_number_argument_is_a_plain_integer_with_its_minimum() {
         [
             ("create_thread.occurrence", json!(1)),
             ("list_documents.limit", json!(1)),
+            ("list_proposals.limit", json!(1)),
+            ("list_threads.limit", json!(1)),
             ("propose_edit.end_byte", json!(0)),
             ("propose_edit.occurrence", json!(1)),
             ("propose_edit.start_byte", json!(0)),

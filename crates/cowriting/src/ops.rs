@@ -103,6 +103,51 @@ pub enum ThreadChange {
     Detach,
 }
 
+/// `docs` cut to the items `cursor..cursor + limit` (counted across the
+/// documents, in order), documents left with none dropped (unless
+/// `keep_empty`: a document the caller named); and where the page
+/// stands. A cursor is a count of items, as the page before answered it.
+fn page_of<D, T>(
+    docs: Vec<D>,
+    items: impl Fn(&mut D) -> &mut Vec<T>,
+    cursor: Option<&str>,
+    limit: usize,
+    keep_empty: bool,
+) -> Result<(Vec<D>, ItemsPage)> {
+    let skip: usize = match cursor {
+        None => 0,
+        Some(c) => c.parse().map_err(|_| {
+            Error::BadInput(format!(
+                "{c:?} is not a cursor of this listing (give back nextCursor)"
+            ))
+        })?,
+    };
+    let limit = limit.max(1);
+    let mut total = 0usize;
+    let mut out = Vec::new();
+    for mut d in docs {
+        let list = items(&mut d);
+        let (from, n) = (total, list.len());
+        total += n;
+        // This document's items that fall on the page.
+        let start = skip.saturating_sub(from).min(n);
+        let end = (skip + limit).saturating_sub(from).min(n);
+        if start < end || keep_empty {
+            list.truncate(end);
+            list.drain(..start);
+            out.push(d);
+        }
+    }
+    let next = skip + limit;
+    Ok((
+        out,
+        ItemsPage {
+            total: u32::try_from(total).unwrap_or(u32::MAX),
+            next_cursor: (next < total).then(|| next.to_string()),
+        },
+    ))
+}
+
 impl Ops {
     pub fn new(store: Arc<Store>, caller: Provenance, unit: Unit) -> Ops {
         Ops { store, caller, unit }
@@ -457,7 +502,11 @@ impl Ops {
                 d.proposals.retain(|p| p.state == want);
             }
         }
-        Ok(ProposalsOut { documents, errors })
+        Ok(ProposalsOut {
+            documents,
+            errors,
+            page: None,
+        })
     }
 
     /// The threads of `doc` (or of every document), optionally of one status.
@@ -472,7 +521,50 @@ impl Ops {
                 d.threads.retain(|t| t.status == want);
             }
         }
-        Ok(ThreadsOut { documents, errors })
+        Ok(ThreadsOut {
+            documents,
+            errors,
+            page: None,
+        })
+    }
+
+    /// A page of [`Ops::proposals`]: at most `limit` proposals after the
+    /// first `cursor` ones (a cursor is what the page before answered as
+    /// `nextCursor`), documents with none left out (but a document named). A proposal decided
+    /// between two pages shifts the rest by one.
+    pub fn proposals_page(
+        &self,
+        doc: Option<&str>,
+        state: Option<ProposalState>,
+        cursor: Option<&str>,
+        limit: usize,
+    ) -> Result<ProposalsOut> {
+        let all = self.proposals(doc, state)?;
+        let named = doc.is_some();
+        let (documents, page) = page_of(all.documents, |d| &mut d.proposals, cursor, limit, named)?;
+        Ok(ProposalsOut {
+            documents,
+            errors: all.errors,
+            page: Some(page),
+        })
+    }
+
+    /// A page of [`Ops::threads`], as [`Ops::proposals_page`] pages proposals.
+    pub fn threads_page(
+        &self,
+        doc: Option<&str>,
+        status: Option<ThreadStatus>,
+        cursor: Option<&str>,
+        limit: usize,
+    ) -> Result<ThreadsOut> {
+        let all = self.threads(doc, status)?;
+        let named = doc.is_some();
+        let (documents, page) = page_of(all.documents, |d| &mut d.threads, cursor, limit, named)?;
+        Ok(ThreadsOut {
+            documents,
+            errors: all.errors,
+            page: Some(page),
+        })
     }
 
     /// Who wrote what in `doc`.

@@ -98,6 +98,19 @@ pub struct ProposedOut {
 pub struct ProposalsOut {
     pub documents: Vec<views::DocProposals>,
     pub errors: Vec<views::DocError>,
+    /// A page's place in the whole listing (MCP's pages; none for the CLI's whole answer).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub page: Option<ItemsPage>,
+}
+
+/// Where a page of proposals or threads stands in the whole listing.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemsPage {
+    /// How many items (proposals, threads) match, on every page.
+    pub total: u32,
+    /// Where the next page starts (give it back as `cursor`); none after the last.
+    pub next_cursor: Option<String>,
 }
 
 /// Threads, by document.
@@ -105,6 +118,9 @@ pub struct ProposalsOut {
 pub struct ThreadsOut {
     pub documents: Vec<views::DocThreads>,
     pub errors: Vec<views::DocError>,
+    /// A page's place in the whole listing (MCP's pages; none for the CLI's whole answer).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub page: Option<ItemsPage>,
 }
 
 /// A thread as it is after an operation on it.
