@@ -14,10 +14,7 @@
 //! once both keep theirs, and a hand edit made in between is never overwritten.
 
 use crate::error::{Error, Result};
-use crate::fsutil::{self, Expect, WriteError};
-use crate::lock::DocLock;
-use crate::store::kept_changing;
-use crate::workspace::Workspace;
+use crate::workspace::{FileChange, Workspace};
 use std::collections::BTreeMap;
 
 /// Where the dictionary lives, under the workspace root.
@@ -135,43 +132,16 @@ fn render(lines: Vec<&str>) -> String {
 }
 
 fn read(ws: &Workspace) -> Result<Option<String>> {
-    let file = ws.internal_file(DICTIONARY_FILE)?;
-    match fsutil::read_regular(&file) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map(Some)
-            .map_err(|_| Error::BadInput(format!("{} is not UTF-8 text", file.display()))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io(&file)(e)),
-    }
+    ws.read_internal_text(DICTIONARY_FILE)
 }
 
 /// Read-modify-write the dictionary under its lock; `f` answers the new text,
 /// or `None` to leave the file as it is.
 fn update(ws: &Workspace, f: impl Fn(&str) -> Option<String>) -> Result<Dictionary> {
-    let _lock = lock(ws)?;
-    let file = ws.internal_file(DICTIONARY_FILE)?;
-    for _ in 0..20 {
-        let before = read(ws)?;
-        let text = before.as_deref().unwrap_or_default();
-        let Some(next) = f(text) else {
-            return Ok(Dictionary::parse(text));
-        };
-        match fsutil::replace(
-            &file,
-            next.as_bytes(),
-            Expect::of(before.as_deref().map(str::as_bytes)),
-        ) {
-            Ok(()) => return Ok(Dictionary::parse(&next)),
-            // A writer that takes no lock (a hand edit) came in between: read it again.
-            Err(WriteError::Changed) => continue,
-            Err(WriteError::Io(e)) => return Err(Error::io(&file)(e)),
-        }
-    }
-    Err(kept_changing(&file))
-}
-
-fn lock(ws: &Workspace) -> Result<DocLock> {
-    ws.lock_named(DICTIONARY_LOCK, "the dictionary")
+    let after = ws.update_internal_text(DICTIONARY_FILE, DICTIONARY_LOCK, "the dictionary", |text| {
+        Ok(f(text.unwrap_or_default()).map_or(FileChange::Keep, FileChange::Write))
+    })?;
+    Ok(Dictionary::parse(after.as_deref().unwrap_or_default()))
 }
 
 #[cfg(test)]

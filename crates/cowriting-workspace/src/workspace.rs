@@ -10,6 +10,17 @@ use cowriting_core::document::Document;
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
+/// What [`Workspace::update_internal_text`] makes of the text it read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileChange {
+    /// Leave the file as it is.
+    Keep,
+    /// Write this text in its place.
+    Write(String),
+    /// Remove the file (it says nothing any more).
+    Remove,
+}
+
 /// The folder that holds the sidecars.
 pub const SIDECAR_DIR: &str = ".threads";
 
@@ -276,6 +287,52 @@ impl Workspace {
     /// exists, must be a regular file (not a FIFO, socket, device or folder).
     pub fn internal_file(&self, rel: &str) -> Result<PathBuf> {
         self.internal(rel, Want::File)
+    }
+
+    /// The text of the workspace's own file `rel` (`.cowriting/dictionary.txt`,
+    /// `.cowriting/settings.toml`), read through [`Workspace::internal_file`];
+    /// `None` when there is none.
+    pub fn read_internal_text(&self, rel: &str) -> Result<Option<String>> {
+        let file = self.internal_file(rel)?;
+        match fsutil::read_regular(&file) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| Error::BadInput(format!("{} is not UTF-8 text", file.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io(&file)(e)),
+        }
+    }
+
+    /// Read-modify-write the workspace's own file `rel` under the lock
+    /// `lock` (`what` names it to a writer kept waiting), checked against what
+    /// was read before the rename: `change` answers what becomes of the text
+    /// read (`None`: no file). A writer that takes no lock (a hand edit)
+    /// coming in between makes it read and answer again. Answers the text as
+    /// it is after.
+    pub fn update_internal_text(
+        &self,
+        rel: &str,
+        lock: &str,
+        what: &str,
+        mut change: impl FnMut(Option<&str>) -> Result<FileChange>,
+    ) -> Result<Option<String>> {
+        let _lock = self.lock_named(lock, what)?;
+        let file = self.internal_file(rel)?;
+        for _ in 0..crate::store::REDO_LIMIT {
+            let before = self.read_internal_text(rel)?;
+            let expect = fsutil::Expect::of(before.as_deref().map(str::as_bytes));
+            let (written, after) = match change(before.as_deref())? {
+                FileChange::Keep => return Ok(before),
+                FileChange::Write(next) => (fsutil::replace(&file, next.as_bytes(), expect), Some(next)),
+                FileChange::Remove => (fsutil::remove(&file, expect).map(|_| ()), None),
+            };
+            match written {
+                Ok(()) => return Ok(after),
+                Err(fsutil::WriteError::Changed) => continue,
+                Err(fsutil::WriteError::Io(e)) => return Err(Error::io(&file)(e)),
+            }
+        }
+        Err(crate::store::kept_changing(&file))
     }
 
     /// [`Workspace::internal_file`] for a folder of cowriting's own

@@ -21,9 +21,7 @@
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::fsutil::{self, Expect, WriteError};
-use crate::store::kept_changing;
-use crate::workspace::Workspace;
+use crate::workspace::{FileChange, Workspace};
 
 /// Where the workspace's settings live, under its root.
 pub const SETTINGS_FILE: &str = ".cowriting/settings.toml";
@@ -57,7 +55,8 @@ pub fn valid_language(tag: &str) -> bool {
 impl WorkspaceSettings {
     /// Read `W/.cowriting/settings.toml` (nothing said when there is none).
     pub fn load(ws: &Workspace) -> Result<WorkspaceSettings> {
-        let (text, file) = read(ws)?;
+        let file = ws.internal_file(SETTINGS_FILE)?;
+        let text = read(ws)?;
         let mut out = WorkspaceSettings::default();
         let Some(text) = text else {
             return Ok(out);
@@ -93,59 +92,60 @@ impl WorkspaceSettings {
                 )));
             }
         }
-        let _lock = ws.lock_named(SETTINGS_LOCK, "the workspace's settings")?;
-        for _ in 0..20 {
-            let (before, file) = read(ws)?;
-            let mut table = match before.as_deref().map(str::parse::<toml::Table>) {
-                None => toml::Table::new(),
-                Some(Ok(t)) => t,
-                Some(Err(e)) => {
+        let file = ws.internal_file(SETTINGS_FILE)?;
+        ws.update_internal_text(
+            SETTINGS_FILE,
+            SETTINGS_LOCK,
+            "the workspace's settings",
+            |before| {
+                if before.is_some_and(|b| b.len() > MAX_BYTES) {
+                    return Err(too_large(&file));
+                }
+                let mut table = match before.map(str::parse::<toml::Table>) {
+                    None => toml::Table::new(),
+                    Some(Ok(t)) => t,
+                    Some(Err(e)) => {
+                        return Err(Error::BadInput(format!(
+                            "{} does not parse ({}); mend it by hand first",
+                            file.display(),
+                            e.message()
+                        )))
+                    }
+                };
+                let spelling = table
+                    .entry("spelling")
+                    .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+                let Some(spelling) = spelling.as_table_mut() else {
                     return Err(Error::BadInput(format!(
-                        "{} does not parse ({}); mend it by hand first",
-                        file.display(),
-                        e.message()
-                    )))
+                        "{}: spelling is not a table; mend it by hand first",
+                        file.display()
+                    )));
+                };
+                match tag {
+                    Some(tag) => {
+                        spelling.insert("language".into(), toml::Value::String(tag.to_owned()));
+                    }
+                    None => {
+                        spelling.remove("language");
+                    }
                 }
-            };
-            let spelling = table
-                .entry("spelling")
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-            let Some(spelling) = spelling.as_table_mut() else {
-                return Err(Error::BadInput(format!(
-                    "{}: spelling is not a table; mend it by hand first",
-                    file.display()
-                )));
-            };
-            match tag {
-                Some(tag) => {
-                    spelling.insert("language".into(), toml::Value::String(tag.to_owned()));
+                if spelling.is_empty() {
+                    table.remove("spelling");
                 }
-                None => {
-                    spelling.remove("language");
-                }
-            }
-            if spelling.is_empty() {
-                table.remove("spelling");
-            }
-            let next = toml::to_string(&table).map_err(|e| Error::BadInput(e.to_string()))?;
-            if before.as_deref() == Some(next.as_str()) || (before.is_none() && table.is_empty()) {
-                return WorkspaceSettings::load(ws);
-            }
-            let expect = Expect::of(before.as_deref().map(str::as_bytes));
-            // A file left saying nothing goes (no empty file in the writer's git status).
-            let written = if table.is_empty() {
-                fsutil::remove(&file, expect).map(|_| ())
-            } else {
-                fsutil::replace(&file, next.as_bytes(), expect)
-            };
-            match written {
-                Ok(()) => return WorkspaceSettings::load(ws),
-                // A hand edit came in between: read it again.
-                Err(WriteError::Changed) => continue,
-                Err(WriteError::Io(e)) => return Err(Error::io(&file)(e)),
-            }
-        }
-        Err(kept_changing(&ws.internal_file(SETTINGS_FILE)?))
+                let next = toml::to_string(&table).map_err(|e| Error::BadInput(e.to_string()))?;
+                Ok(
+                    if before == Some(next.as_str()) || (before.is_none() && table.is_empty()) {
+                        FileChange::Keep
+                    } else if table.is_empty() {
+                        // A file left saying nothing goes (no empty file in the writer's git status).
+                        FileChange::Remove
+                    } else {
+                        FileChange::Write(next)
+                    },
+                )
+            },
+        )?;
+        WorkspaceSettings::load(ws)
     }
 }
 
@@ -174,19 +174,17 @@ impl Workspace {
     }
 }
 
-fn read(ws: &Workspace) -> Result<(Option<String>, std::path::PathBuf)> {
-    let file = ws.internal_file(SETTINGS_FILE)?;
-    match fsutil::read_regular(&file) {
-        Ok(bytes) if bytes.len() > MAX_BYTES => Err(Error::BadInput(format!(
-            "{} is larger than {MAX_BYTES} bytes",
-            file.display()
-        ))),
-        Ok(bytes) => String::from_utf8(bytes)
-            .map(|t| (Some(t), file.clone()))
-            .map_err(|_| Error::BadInput(format!("{} is not UTF-8 text", file.display()))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((None, file)),
-        Err(e) => Err(Error::io(&file)(e)),
+/// The file's text, refused when larger than [`MAX_BYTES`].
+fn read(ws: &Workspace) -> Result<Option<String>> {
+    let text = ws.read_internal_text(SETTINGS_FILE)?;
+    match text {
+        Some(t) if t.len() > MAX_BYTES => Err(too_large(&ws.internal_file(SETTINGS_FILE)?)),
+        t => Ok(t),
     }
+}
+
+fn too_large(file: &std::path::Path) -> Error {
+    Error::BadInput(format!("{} is larger than {MAX_BYTES} bytes", file.display()))
 }
 
 #[cfg(test)]
