@@ -293,22 +293,13 @@ struct AuthorshipArgs {
     document: String,
 }
 
-/// A file format of a document's authorship.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-enum AuthorshipFormatArg {
-    /// An Agent Trace 0.1.0 record (JSON): the line ranges each contributor wrote.
-    AgentTrace,
-    /// The document followed by iA Writer's Markdown Annotations block.
-    IaAnnotations,
-}
-
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct ExportAuthorshipArgs {
     /// Workspace-relative document path.
     document: String,
-    /// `agent-trace` or `ia-annotations`.
-    format: AuthorshipFormatArg,
+    /// `agent-trace` (an Agent Trace 0.1.0 record, JSON) or `ia-annotations`
+    /// (the document followed by iA Writer's Markdown Annotations block).
+    format: AuthorshipFormat,
 }
 
 /// A document's authorship in a file format, to be saved where it is wanted.
@@ -609,10 +600,7 @@ impl CowritingMcp {
         ctx: RequestContext<RoleServer>,
     ) -> CallToolResult {
         answer(a.get().and_then(|a| {
-            let format = match a.format {
-                AuthorshipFormatArg::AgentTrace => AuthorshipFormat::AgentTrace,
-                AuthorshipFormatArg::IaAnnotations => AuthorshipFormat::IaAnnotations,
-            };
+            let format = a.format;
             let ops = self.ops(&Client::of(&ctx), None);
             let out = AuthorshipExportOut {
                 content: ops.authorship_export(&a.document, format)?,

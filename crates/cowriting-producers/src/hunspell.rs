@@ -100,11 +100,7 @@ impl Speller {
             producer: "spelling".into(),
             message,
         };
-        if language.is_empty()
-            || !language
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        {
+        if !cowriting_workspace::workspace_settings::valid_language(language) {
             return Err(bad(format!(
                 "{language:?} is not a dictionary name (say en_US, en_GB, …)"
             )));

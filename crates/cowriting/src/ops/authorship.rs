@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::path::Path;
 
 /// What the authorship of a document is exported as.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum AuthorshipFormat {
     /// An Agent Trace 0.1.0 record (JSON).
