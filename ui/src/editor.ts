@@ -9,7 +9,8 @@
 // as the writer types (extensions/spelling.ts), in a prose theme
 // (extensions/prose.ts), the new comment's box under the selection
 // (extensions/comment-box.ts), threads as notes in the right margin when it has
-// room (extensions/margin-notes.ts). CodeMirror's own history is not loaded: undo is the core's.
+// room (extensions/margin-notes.ts), a caret that stops blinking after a pause
+// (extensions/caret-rest.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension } from "@codemirror/state";
 import { EditorView, drawSelection, highlightSpecialChars, keymap, tooltips, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
@@ -31,6 +32,7 @@ import { reviewState } from "./extensions/review-field";
 import { spelling, type SpellingHandlers } from "./extensions/spelling";
 import { lookalikeMarks } from "./extensions/lookalike";
 import { seenInText } from "./extensions/seen";
+import { caretRest } from "./extensions/caret-rest";
 
 export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   focusThread(id: string): void;
@@ -62,6 +64,7 @@ export function createState(text: string, review: ReviewDto, handlers: EditorHan
     proseTheme,
     humanGutter,
     drawSelection(),
+    caretRest(),
     // Hidden characters (bidi overrides, zero-width spaces: hidden.ts) as a
     // named marker in place, never applied: what is shown is what is there.
     highlightSpecialChars({
