@@ -55,24 +55,7 @@ pub(crate) enum Command {
     /// or the document with iA Writer's annotation block; `import-ia` brings
     /// iA Writer's authorship in.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-    Authorship {
-        #[arg(required = true)]
-        doc: Option<String>,
-        /// agent-trace (Agent Trace 0.1.0 JSON: the lines each author wrote)
-        /// or ia-annotations (the document and iA Writer's Markdown
-        /// Annotations block: what iA Writer opens with its authorship).
-        #[arg(long, value_enum, value_name = "FORMAT")]
-        format: Option<AuthorshipFormatArg>,
-        /// Write the export to FILE (relative to the current folder; never
-        /// through a symlink) instead of stdout.
-        #[arg(short = 'o', long = "output", value_name = "FILE", requires = "format")]
-        output: Option<PathBuf>,
-        /// Replace FILE when it exists (a symlink is never followed or replaced).
-        #[arg(long, requires = "output")]
-        force: bool,
-        #[command(subcommand)]
-        action: Option<AuthorshipCommand>,
-    },
+    Authorship(AuthorshipArgs),
     /// A new, empty document (`.md` added when the name has no document
     /// ending; missing folders made). Nothing at that name is overwritten.
     New { name: String },
@@ -84,58 +67,13 @@ pub(crate) enum Command {
     /// A new folder (missing parents made).
     Mkdir { name: String },
     /// Propose replacing a range; prints the new proposal id. The document is not touched.
-    Propose {
-        doc: String,
-        #[command(flatten)]
-        target: Target,
-        /// The proposed text.
-        #[arg(long = "replace", value_name = "TEXT")]
-        replacement: String,
-        /// What the human asked for.
-        #[arg(long)]
-        instruction: Option<String>,
-        /// Why this edit, shown with it (default: the instruction).
-        #[arg(long)]
-        reason: Option<String>,
-        /// Groups the proposals of one agent turn.
-        #[arg(long = "turn", value_name = "ID")]
-        turn: Option<String>,
-        /// The model that wrote the replacement.
-        #[arg(long)]
-        model: Option<String>,
-        /// The agent session id.
-        #[arg(long)]
-        session: Option<String>,
-        /// The agent's id.
-        #[arg(long, default_value = "claude")]
-        agent: String,
-    },
+    Propose(ProposeArgs),
     /// List pending proposals with their state: pending, stale or orphaned.
     Proposals { doc: String },
     /// Accept a proposal, or with --all every pending one (of a turn, of a
     /// producer): the document file and the sidecar are updated, a batch in one
     /// transaction.
-    Accept {
-        doc: String,
-        /// The proposal (`pr_…`); not with --all.
-        #[arg(required_unless_present = "all", conflicts_with = "all")]
-        id: Option<String>,
-        #[command(flatten)]
-        batch: Batch,
-        /// Accept with your own version of the replacement.
-        #[arg(long = "with", value_name = "TEXT", conflicts_with = "all")]
-        with: Option<String>,
-        /// Accept even though the replacement holds characters that are invisible
-        /// or reorder the text around them (`proposals` lists them as "hidden");
-        /// without it such an accept is refused (exit 3).
-        #[arg(long)]
-        confirm_hidden: bool,
-        /// Accept a proposal whose exact text was found only at a likely place
-        /// (the words around it changed; `proposals` says "likely place"),
-        /// there; without it such a proposal is stale (exit 3). Not with --all.
-        #[arg(long, conflicts_with = "all")]
-        at_likely_place: bool,
-    },
+    Accept(AcceptArgs),
     /// Reject a proposal, or with --all every one (of a turn, of a producer),
     /// whatever its state: removed in one transaction; the document is untouched.
     Reject {
@@ -188,27 +126,7 @@ pub(crate) enum Command {
     /// review tools. Without -o the export goes to stdout. PDF is made by the
     /// desktop app's print engine (Export… in a document's menu or the
     /// palette); from here, export HTML and print that.
-    Export {
-        doc: String,
-        /// html, critic (Markdown with CriticMarkup), or pdf (the app only).
-        #[arg(long, value_enum)]
-        format: ExportFormatArg,
-        /// Write to FILE (relative to the current folder; anywhere you name,
-        /// never through a symlink) instead of stdout.
-        #[arg(short = 'o', long = "output", value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// HTML: show the pending proposals in place and the open threads as
-        /// numbered notes (default: a clean copy).
-        #[arg(long)]
-        with_review: bool,
-        /// Replace FILE when it exists (a symlink is never followed or replaced).
-        #[arg(long, requires = "output")]
-        force: bool,
-        /// HTML: keep remote images (opening the page then contacts the
-        /// servers they are on); by default each is its alt text, not loaded.
-        #[arg(long)]
-        remote_images: bool,
-    },
+    Export(ExportArgs),
     /// Search every document's text and every thread's comments (the files as
     /// they are on disk). Literal and case-insensitive unless told otherwise.
     Search {
@@ -405,6 +323,104 @@ pub(crate) enum ThreadCommand {
 
 /// The text a command works on: found by content, or given as a byte span.
 /// A batch decision's selection (`accept --all`, `reject --all`).
+/// The arguments of `authorship`.
+#[derive(Args)]
+pub(crate) struct AuthorshipArgs {
+    #[arg(required = true)]
+    pub(crate) doc: Option<String>,
+    /// agent-trace (Agent Trace 0.1.0 JSON: the lines each author wrote)
+    /// or ia-annotations (the document and iA Writer's Markdown
+    /// Annotations block: what iA Writer opens with its authorship).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) format: Option<AuthorshipFormatArg>,
+    /// Write the export to FILE (relative to the current folder; never
+    /// through a symlink) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE", requires = "format")]
+    pub(crate) output: Option<PathBuf>,
+    /// Replace FILE when it exists (a symlink is never followed or replaced).
+    #[arg(long, requires = "output")]
+    pub(crate) force: bool,
+    #[command(subcommand)]
+    pub(crate) action: Option<AuthorshipCommand>,
+}
+
+/// The arguments of `propose`.
+#[derive(Args)]
+pub(crate) struct ProposeArgs {
+    pub(crate) doc: String,
+    #[command(flatten)]
+    pub(crate) target: Target,
+    /// The proposed text.
+    #[arg(long = "replace", value_name = "TEXT")]
+    pub(crate) replacement: String,
+    /// What the human asked for.
+    #[arg(long)]
+    pub(crate) instruction: Option<String>,
+    /// Why this edit, shown with it (default: the instruction).
+    #[arg(long)]
+    pub(crate) reason: Option<String>,
+    /// Groups the proposals of one agent turn.
+    #[arg(long = "turn", value_name = "ID")]
+    pub(crate) turn: Option<String>,
+    /// The model that wrote the replacement.
+    #[arg(long)]
+    pub(crate) model: Option<String>,
+    /// The agent session id.
+    #[arg(long)]
+    pub(crate) session: Option<String>,
+    /// The agent's id.
+    #[arg(long, default_value = "claude")]
+    pub(crate) agent: String,
+}
+
+/// The arguments of `accept`.
+#[derive(Args)]
+pub(crate) struct AcceptArgs {
+    pub(crate) doc: String,
+    /// The proposal (`pr_…`); not with --all.
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub(crate) id: Option<String>,
+    #[command(flatten)]
+    pub(crate) batch: Batch,
+    /// Accept with your own version of the replacement.
+    #[arg(long = "with", value_name = "TEXT", conflicts_with = "all")]
+    pub(crate) with: Option<String>,
+    /// Accept even though the replacement holds characters that are invisible
+    /// or reorder the text around them (`proposals` lists them as "hidden");
+    /// without it such an accept is refused (exit 3).
+    #[arg(long)]
+    pub(crate) confirm_hidden: bool,
+    /// Accept a proposal whose exact text was found only at a likely place
+    /// (the words around it changed; `proposals` says "likely place"),
+    /// there; without it such a proposal is stale (exit 3). Not with --all.
+    #[arg(long, conflicts_with = "all")]
+    pub(crate) at_likely_place: bool,
+}
+
+/// The arguments of `export`.
+#[derive(Args)]
+pub(crate) struct ExportArgs {
+    pub(crate) doc: String,
+    /// html, critic (Markdown with CriticMarkup), or pdf (the app only).
+    #[arg(long, value_enum)]
+    pub(crate) format: ExportFormatArg,
+    /// Write to FILE (relative to the current folder; anywhere you name,
+    /// never through a symlink) instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// HTML: show the pending proposals in place and the open threads as
+    /// numbered notes (default: a clean copy).
+    #[arg(long)]
+    pub(crate) with_review: bool,
+    /// Replace FILE when it exists (a symlink is never followed or replaced).
+    #[arg(long, requires = "output")]
+    pub(crate) force: bool,
+    /// HTML: keep remote images (opening the page then contacts the
+    /// servers they are on); by default each is its alt text, not loaded.
+    #[arg(long)]
+    pub(crate) remote_images: bool,
+}
+
 #[derive(Args)]
 pub(crate) struct Batch {
     /// Every proposal of the document (accept: the pending ones; stale and
@@ -483,5 +499,22 @@ impl Target {
     pub(crate) fn target(&self) -> Result<cowriting::Target<'_>> {
         target_of(self.find.as_deref(), self.nth, self.start, self.end)
             .ok_or_else(|| Error::BadInput("give --find TEXT or --start B --end B".into()))
+    }
+}
+
+/// The target `--find TEXT [--nth K]` or `--start B --end B` names.
+fn target_of(
+    find: Option<&str>,
+    nth: Option<usize>,
+    start: Option<usize>,
+    end: Option<usize>,
+) -> Option<cowriting::Target<'_>> {
+    match (find, start, end) {
+        (Some(text), _, _) => Some(cowriting::Target::Text {
+            text,
+            occurrence: nth,
+        }),
+        (None, Some(start), Some(end)) => Some(cowriting::Target::Bytes(ByteRange::new(start, end))),
+        _ => None,
     }
 }
