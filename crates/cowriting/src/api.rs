@@ -50,6 +50,7 @@ mod spelling;
 pub use convert::from_text_changes;
 use convert::to_text_changes;
 pub use dto::*;
+pub use inbox::InboxOpen;
 
 mod backups;
 pub use backups::{backup_root, write_backups, RestoreReport, RestoredDto, UnrestoredDto, BACKUP_DIR_ENV};
@@ -67,6 +68,9 @@ pub struct Api {
     sessions: BTreeMap<DocPath, Session>,
     /// The hot-exit journal of unsaved buffers ([`backups`]), outside the workspace.
     backups: Option<backups::Backups>,
+    /// The Inbox's items of closed documents, read again only where their files
+    /// changed ([`crate::ops::inbox_cache`]); shared with the reads done off the lock.
+    inbox_cache: Arc<std::sync::Mutex<crate::ops::inbox_cache::InboxCache>>,
 }
 
 impl Api {
@@ -81,6 +85,7 @@ impl Api {
             identity,
             sessions: BTreeMap::new(),
             backups,
+            inbox_cache: Arc::default(),
         })
     }
 

@@ -18,7 +18,7 @@
 use crate::api::review_pass::{ReviewJob, ReviewProgress};
 use crate::api::{Api, FilingDto, Job, JobProgress, RestoreReport, WorkspaceInfo};
 use crate::ops::review::{drive, InSession, ReviewOut};
-use crate::ops::{InboxFilter, InboxOut, LintsOut, SearchOut, SearchQuery};
+use crate::ops::{InboxOut, LintsOut, SearchOut, SearchQuery};
 use crate::views::Unit;
 use cowriting_core::offset::Utf16Offset;
 use cowriting_producers::suggest::{CheckOutcome, ProducerKind};
@@ -331,7 +331,6 @@ impl Desk {
     /// The workspace's review (the Inbox): the open documents as the writer
     /// has them, taken under the lock; the rest read off it.
     pub fn inbox(&self) -> Result<InboxOut> {
-        let (ops, open) = self.with(|a| Ok(a.inbox_open()))?;
-        ops.inbox_with(&InboxFilter::default(), open)
+        self.with(|a| Ok(a.inbox_open()))?.read()
     }
 }

@@ -41,6 +41,7 @@ pub mod batch;
 mod documents;
 pub mod export;
 pub mod inbox;
+pub mod inbox_cache;
 mod page;
 pub mod review;
 pub mod sample;

@@ -4,26 +4,58 @@
 
 use super::*;
 use crate::ops::inbox::{doc_items, DocItems};
+use crate::ops::inbox_cache::InboxCache;
 use crate::ops::{InboxFilter, InboxOut};
 use cowriting_workspace::error::ErrorInfo;
 
 impl Api {
     /// The open documents' items (taken under the app's lock: they are in
-    /// memory) and the one API to read the others with, off that lock
-    /// ([`Ops::inbox_with`]).
-    pub fn inbox_open(&self) -> (Ops, BTreeMap<DocPath, std::result::Result<DocItems, ErrorInfo>>) {
+    /// memory), the one API to read the others with, off that lock, and what
+    /// was read of them last time ([`Ops::inbox_cached`]).
+    pub fn inbox_open(&self) -> InboxOpen {
         let open = self
             .sessions
             .iter()
             .map(|(d, s)| (d.clone(), doc_items(s, Unit::Utf16)))
             .collect();
-        (self.ops(), open)
+        InboxOpen {
+            ops: self.ops(),
+            open,
+            cache: self.inbox_cache.clone(),
+        }
     }
 
     /// The workspace's review, all of it, in one call (the lock held throughout).
     pub fn inbox(&self) -> Result<InboxOut> {
-        let (ops, open) = self.inbox_open();
-        ops.inbox_with(&InboxFilter::default(), open)
+        self.inbox_open().read()
+    }
+}
+
+/// What [`Api::inbox_open`] takes under the app's lock for the Inbox to be read off it.
+pub struct InboxOpen {
+    ops: Ops,
+    open: BTreeMap<DocPath, std::result::Result<DocItems, ErrorInfo>>,
+    cache: Arc<std::sync::Mutex<InboxCache>>,
+}
+
+impl InboxOpen {
+    /// The workspace's review: the open documents as given, the closed ones
+    /// read where their files changed since the last time.
+    pub fn read(self) -> Result<InboxOut> {
+        let mut cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.ops
+            .inbox_cached(&InboxFilter::default(), self.open, &mut cache)
+    }
+
+    /// How many closed documents the last listing read from their files.
+    pub fn last_read(&self) -> usize {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .last_read()
     }
 }
 

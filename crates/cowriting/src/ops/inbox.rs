@@ -13,8 +13,10 @@
 //! The CLI reads the files as they are ([`Ops::inbox`]); the app gives the
 //! documents it has open as the writer has them ([`doc_items`] on its
 //! sessions, under its lock) and the rest are read off its lock
-//! ([`Ops::inbox_with`]).
+//! ([`Ops::inbox_with`]), again only where their files changed
+//! ([`Ops::inbox_cached`], `inbox_cache`).
 
+use super::inbox_cache::InboxCache;
 use super::search::around;
 use super::*;
 use crate::views::{InboxDoc, InboxGroup, InboxProposal, InboxThread, LineContext};
@@ -263,7 +265,18 @@ impl Ops {
     pub fn inbox_with(
         &self,
         filter: &InboxFilter,
+        open: BTreeMap<DocPath, std::result::Result<DocItems, ErrorInfo>>,
+    ) -> Result<InboxOut> {
+        self.inbox_cached(filter, open, &mut InboxCache::new())
+    }
+
+    /// [`Ops::inbox_with`], reading again only the closed documents whose
+    /// files changed since `cache` last read them ([`InboxCache`]).
+    pub fn inbox_cached(
+        &self,
+        filter: &InboxFilter,
         mut open: BTreeMap<DocPath, std::result::Result<DocItems, ErrorInfo>>,
+        cache: &mut InboxCache,
     ) -> Result<InboxOut> {
         let ws = self.workspace();
         let mut docs: Vec<DocPath> = ws.list_sidecars().into_iter().map(|(d, _)| d).collect();
@@ -286,13 +299,18 @@ impl Ops {
             }
         }
         let (mut items, mut errors) = (Vec::new(), Vec::new());
+        cache.begin();
+        if filter.document.is_none() {
+            cache.retain(&docs.iter().collect());
+        }
         for doc in docs {
             let read = match open.remove(&doc) {
                 Some(given) => given,
-                None => self
-                    .session(&doc)
-                    .map_err(|e| e.info())
-                    .and_then(|s| doc_items(&s, self.unit)),
+                None => cache.items(ws, &doc, || {
+                    self.session(&doc)
+                        .map_err(|e| e.info())
+                        .and_then(|s| doc_items(&s, self.unit))
+                }),
             };
             match read {
                 Ok(d) => items.push((doc, d)),
