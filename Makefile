@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test check lint fmt bench perf perf-workspace deps ui ui-test app app-test no-test-hooks cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
+.PHONY: run test check lint fmt bench perf perf-workspace perf-session deps ui ui-test app app-test no-test-hooks cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
 
 deps:
 	@scripts/deps.sh
@@ -97,6 +97,11 @@ perf: app-test
 ## CLI status and search beside git and grep, the app's start, a click in the tree.
 perf-workspace: app-test cli
 	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf-workspace.mjs; else node perf-workspace.mjs; fi
+
+## A long session: an agent proposing from outside while the writer decides and
+## types; memory every 50 cycles beside a fresh app (CYCLES=N, default 300).
+perf-session: app-test cli
+	cd tests/e2e && if [ -z "$${DISPLAY:-}" ]; then xvfb-run -a -s "-screen 0 1280x800x24" node perf-session.mjs; else node perf-session.mjs; fi
 
 ## ---- The Debian package -------------------------------------------------------------
 ## Tauri's bundler (the npm @tauri-apps/cli in ui/, offline) makes the .deb from

@@ -7,13 +7,40 @@
 //! grouped: a typing change that continues the previous typing entry (touching
 //! where it ended, within [`GROUP_WINDOW`]) is composed into it.
 
-use crate::changeset::ChangeSet;
+use crate::changeset::{ChangeSet, Operation};
 use crate::contract::Outcome;
 use crate::model::{Anchor, Proposal};
 use std::time::{Duration, Instant};
 
 /// Undo steps kept; older ones are forgotten.
 pub const MAX_STEPS: usize = 1000;
+
+/// Bytes of undo and redo state kept at most (each step's snapshot, its
+/// changes' text, its decisions), roughly: past it the oldest undo steps are
+/// forgotten, the newest always kept. A step's snapshot grows with the
+/// document's attribution and review, so 1,000 steps of a document with
+/// hundreds of accepted proposals held tens of MiB, growing with every
+/// decision of a long session (issue 37).
+pub const MAX_BYTES: usize = 16 << 20;
+
+/// Roughly how many bytes a snapshot holds, for [`MAX_BYTES`].
+pub trait Weigh {
+    fn weigh(&self) -> usize;
+}
+
+/// The bytes of a change: its operations and the text it inserts.
+fn change_bytes(c: &ChangeSet) -> usize {
+    c.ops()
+        .iter()
+        .map(|op| {
+            std::mem::size_of::<Operation>()
+                + match op {
+                    Operation::Insert(t) => t.len(),
+                    _ => 0,
+                }
+        })
+        .sum()
+}
 
 /// Typing pauses longer than this start a new undo step.
 pub const GROUP_WINDOW: Duration = Duration::from_millis(1000);
@@ -51,12 +78,27 @@ pub struct Entry<S> {
     kind: EditKind,
     at: Instant,
     sealed: bool,
+    /// What it weighed when it was last put on a stack ([`Weigh`]).
+    bytes: usize,
+}
+
+impl<S: Weigh> Entry<S> {
+    fn weigh(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.before.weigh()
+            + self.after.as_ref().map_or(0, Weigh::weigh)
+            + change_bytes(&self.change)
+            + change_bytes(&self.inverse)
+            + self.review.len() * std::mem::size_of::<ReviewOp>()
+    }
 }
 
 #[derive(Clone, Debug)]
 pub struct History<S> {
     undo: Vec<Entry<S>>,
     redo: Vec<Entry<S>>,
+    /// What the entries of both stacks weigh, for [`MAX_BYTES`].
+    bytes: usize,
 }
 
 impl<S> Default for History<S> {
@@ -64,11 +106,12 @@ impl<S> Default for History<S> {
         History {
             undo: Vec::new(),
             redo: Vec::new(),
+            bytes: 0,
         }
     }
 }
 
-impl<S> History<S> {
+impl<S: Weigh> History<S> {
     /// Whether `change` would join the current typing group rather than start
     /// a new undo step. Ask before applying the change: a new step needs a
     /// snapshot of the state before it.
@@ -96,23 +139,25 @@ impl<S> History<S> {
         review: Vec<ReviewOp>,
         before: Option<S>,
     ) {
-        self.redo.clear();
+        for e in self.redo.drain(..) {
+            self.bytes -= e.bytes;
+        }
         let before = match before {
             Some(s) => s,
             None => {
-                let last = self
-                    .undo
-                    .last_mut()
-                    .expect("joins_group checked there is a group");
+                let last = self.undo.pop().expect("joins_group checked there is a group");
+                self.bytes -= last.bytes;
+                let mut last = last;
                 last.change = last.change.compose(&change).expect("consecutive changes compose");
                 last.inverse = inverse
                     .compose(&last.inverse)
                     .expect("consecutive inverses compose");
                 last.at = Instant::now();
+                self.put_undo(last);
                 return;
             }
         };
-        self.undo.push(Entry {
+        self.put_undo(Entry {
             change,
             inverse,
             before,
@@ -121,10 +166,36 @@ impl<S> History<S> {
             kind,
             at: Instant::now(),
             sealed: kind != EditKind::Typing,
+            bytes: 0,
         });
-        if self.undo.len() > MAX_STEPS {
-            self.undo.remove(0);
+    }
+
+    /// Push onto the undo stack, weighed; then forget the oldest steps past
+    /// [`MAX_STEPS`] or [`MAX_BYTES`] (never the newest).
+    fn put_undo(&mut self, mut entry: Entry<S>) {
+        entry.bytes = entry.weigh();
+        self.bytes += entry.bytes;
+        self.undo.push(entry);
+        let mut forget = 0;
+        let mut bytes = self.bytes;
+        while self.undo.len() - forget > 1 && (self.undo.len() - forget > MAX_STEPS || bytes > MAX_BYTES) {
+            bytes -= self.undo[forget].bytes;
+            forget += 1;
         }
+        if forget > 0 {
+            self.undo.drain(..forget);
+            self.bytes = bytes;
+        }
+    }
+
+    /// What the kept undo and redo state weighs, in bytes (see [`MAX_BYTES`]).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// How many undo steps are kept.
+    pub fn undo_len(&self) -> usize {
+        self.undo.len()
     }
 
     /// Merge the last `n` undo entries into one step (e.g. "accept all of a turn").
@@ -133,6 +204,7 @@ impl<S> History<S> {
             return;
         }
         let tail: Vec<Entry<S>> = self.undo.drain(self.undo.len() - n..).collect();
+        self.bytes -= tail.iter().map(|e| e.bytes).sum::<usize>();
         let mut iter = tail.into_iter();
         let mut merged = iter.next().expect("n >= 2");
         for e in iter {
@@ -148,7 +220,7 @@ impl<S> History<S> {
         }
         merged.sealed = true;
         merged.kind = EditKind::Other;
-        self.undo.push(merged);
+        self.put_undo(merged);
     }
 
     /// End the current typing group: the next keystroke starts a new undo step.
@@ -167,27 +239,34 @@ impl<S> History<S> {
     }
 
     pub fn pop_undo(&mut self) -> Option<Entry<S>> {
-        self.undo.pop()
+        let e = self.undo.pop()?;
+        self.bytes -= e.bytes;
+        Some(e)
     }
 
     pub fn push_redo(&mut self, mut entry: Entry<S>) {
         entry.sealed = true;
+        entry.bytes = entry.weigh();
+        self.bytes += entry.bytes;
         self.redo.push(entry);
     }
 
     pub fn pop_redo(&mut self) -> Option<Entry<S>> {
-        self.redo.pop()
+        let e = self.redo.pop()?;
+        self.bytes -= e.bytes;
+        Some(e)
     }
 
     pub fn push_undo(&mut self, mut entry: Entry<S>) {
         entry.sealed = true;
-        self.undo.push(entry);
+        self.put_undo(entry);
     }
 
     /// Forget everything (after a reload from disk replaced the text).
     pub fn clear(&mut self) {
         self.undo.clear();
         self.redo.clear();
+        self.bytes = 0;
     }
 }
 
@@ -209,6 +288,94 @@ mod tests {
     use super::*;
     use crate::offset::CharRange;
     use ropey::Rope;
+
+    impl Weigh for String {
+        fn weigh(&self) -> usize {
+            self.len()
+        }
+    }
+
+    /// The bytes the stacks hold, recomputed from scratch.
+    fn recount(h: &History<String>) -> usize {
+        h.undo.iter().chain(&h.redo).map(Entry::weigh).sum()
+    }
+
+    #[test]
+    fn heavy_snapshots_keep_fewer_steps_never_more_than_the_budget_and_the_newest_always() {
+        let mut doc = Rope::from_str("a");
+        let mut h = History::default();
+        let heavy = "x".repeat(1 << 20);
+        for i in 0..100 {
+            let cs = ChangeSet::replace(doc.len_chars(), CharRange::point(0), "y").unwrap();
+            let inv = cs.invert(&doc);
+            cs.apply(&mut doc).unwrap();
+            h.record(cs, inv, EditKind::Other, vec![], Some(format!("{i}{heavy}")));
+            assert!(h.bytes() <= MAX_BYTES, "{} bytes after step {i}", h.bytes());
+            assert_eq!(h.bytes(), recount(&h));
+        }
+        assert!((10..=16).contains(&h.undo_len()), "{} steps kept", h.undo_len());
+        assert!(h.pop_undo().unwrap().before.starts_with("99x"), "the newest kept");
+        // One snapshot over the whole budget is still kept: the last step can be undone.
+        let mut h = History::default();
+        let cs = ChangeSet::replace(1, CharRange::point(0), "y").unwrap();
+        h.record(
+            cs.clone(),
+            cs,
+            EditKind::Other,
+            vec![],
+            Some("x".repeat(MAX_BYTES + 1)),
+        );
+        assert_eq!(h.undo_len(), 1);
+    }
+
+    #[test]
+    fn the_weight_kept_is_the_weight_held_through_any_sequence() {
+        // A deterministic walk of record, typing, undo, redo, merge and clear.
+        let mut doc = Rope::from_str("abc");
+        let mut h: History<String> = History::default();
+        let mut seed = 7u64;
+        for step in 0..2_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            match (seed >> 33) % 7 {
+                0 | 1 => {
+                    let end = doc.len_chars();
+                    typed(&mut doc, &mut h, end, "t")
+                }
+                2 => {
+                    let cs = ChangeSet::replace(doc.len_chars(), CharRange::point(0), "o").unwrap();
+                    let inv = cs.invert(&doc);
+                    cs.apply(&mut doc).unwrap();
+                    let weight = "w".repeat((seed >> 40) as usize % 200_000);
+                    h.record(cs, inv, EditKind::Other, vec![], Some(weight));
+                }
+                3 => {
+                    if let Some(mut e) = h.pop_undo() {
+                        e.inverse.apply(&mut doc).unwrap();
+                        e.after = Some("after".repeat(step % 50));
+                        h.push_redo(e);
+                    }
+                }
+                4 => {
+                    if let Some(e) = h.pop_redo() {
+                        e.change.apply(&mut doc).unwrap();
+                        h.push_undo(e);
+                    }
+                }
+                5 => h.merge_last(2),
+                _ => {
+                    if step % 97 == 0 {
+                        h.clear();
+                    } else {
+                        h.seal();
+                    }
+                }
+            }
+            assert_eq!(h.bytes(), recount(&h), "step {step}");
+            assert!(h.undo_len() <= MAX_STEPS);
+        }
+    }
 
     fn typed(doc: &mut Rope, h: &mut History<String>, at: usize, s: &str) {
         let cs = ChangeSet::replace(doc.len_chars(), CharRange::point(at), s).unwrap();

@@ -82,6 +82,17 @@ struct Snapshot {
     tracked: HashMap<String, CharRange>,
 }
 
+impl cowriting_core::history::Weigh for Snapshot {
+    fn weigh(&self) -> usize {
+        self.spans.len() * std::mem::size_of::<cowriting_core::attribution::Span>()
+            + self
+                .tracked
+                .keys()
+                .map(|id| id.len() + std::mem::size_of::<(String, CharRange)>())
+                .sum::<usize>()
+    }
+}
+
 /// Where a pending proposal stands against the current text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
