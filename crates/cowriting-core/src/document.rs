@@ -129,9 +129,29 @@ impl Document {
     /// counts it as a line break, the rope does not). Found over the rope's
     /// chunks, cached per version.
     pub fn has_lone_cr(&self) -> bool {
-        *self
-            .lone_cr
-            .get_or_init(|| self.vs_code_breaks().any(|(_, cr)| cr))
+        *self.lone_cr.get_or_init(|| {
+            // Only the `\r`s are looked at; one that ends a chunk is decided by
+            // the next chunk's first byte.
+            let mut pending = false;
+            for chunk in self.rope.chunks() {
+                let b = chunk.as_bytes();
+                let Some(&first) = b.first() else {
+                    continue;
+                };
+                if pending && first != b'\n' {
+                    return true;
+                }
+                pending = false;
+                for i in memchr::memchr_iter(b'\r', b) {
+                    match b.get(i + 1) {
+                        Some(b'\n') => {}
+                        Some(_) => return true,
+                        None => pending = true,
+                    }
+                }
+            }
+            pending
+        })
     }
 
     /// Every place a line ends as VS Code counts lines, in order: the byte
@@ -194,6 +214,12 @@ impl Document {
         if rest.is_empty() {
             return true;
         }
+        // Most often within one chunk: no iterator.
+        let (chunk, chunk_start, _, _) = self.rope.chunk_at_byte(at.0);
+        let off = at.0 - chunk_start;
+        if off + rest.len() <= chunk.len() {
+            return &chunk.as_bytes()[off..off + rest.len()] == rest;
+        }
         let (chunks, chunk_start, _, _) = self.rope.chunks_at_byte(at.0);
         let mut skip = at.0 - chunk_start;
         for chunk in chunks {
@@ -225,6 +251,21 @@ impl Document {
             return;
         }
         let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        // The bytes an occurrence starting in `from..to` can reach, most often
+        // within one chunk: searched there, with no iterator.
+        let reach = to.saturating_add(n - 1).min(self.rope.len_bytes());
+        let (chunk, chunk_start, _, _) = self.rope.chunk_at_byte(from);
+        if reach <= chunk_start + chunk.len() {
+            let hay = &chunk.as_bytes()[from - chunk_start..reach - chunk_start];
+            let mut pos = 0;
+            while let Some(i) = finder.find(&hay[pos..]) {
+                if !hit(ByteOffset(from + pos + i)) {
+                    return;
+                }
+                pos += i + 1;
+            }
+            return;
+        }
         let (chunks, mut base, _, _) = self.rope.chunks_at_byte(from);
         // The last `n - 1` bytes before the current chunk: an occurrence that
         // starts there ends in this chunk (or a later one).
@@ -550,6 +591,17 @@ mod tests {
                 doc.find_first_in(needle, ByteRange::new(from, to)).map(|b| b.0),
                 inside.first().copied()
             );
+            // Small ranges, most within one chunk, some across a seam.
+            for from in (0..text.len()).step_by(331) {
+                let to = from + 40;
+                let inside: Vec<usize> = flat.iter().copied().filter(|&i| i >= from && i < to).collect();
+                let got: Vec<usize> = doc
+                    .find_in(needle, ByteRange::new(from, to))
+                    .into_iter()
+                    .map(|b| b.0)
+                    .collect();
+                assert_eq!(got, inside, "{needle:?} in {from}..{to}");
+            }
         }
         for at in (0..text.len()).step_by(997) {
             let (before, after) = (
@@ -579,6 +631,21 @@ mod tests {
         assert_eq!(got, flat);
         assert!(doc.has_lone_cr());
         assert!(!Document::new(&"ab\r\ncd\n".repeat(4000)).has_lone_cr());
+        // The one `\r` of a text ends a chunk: the next chunk's first byte decides.
+        let plain = "a".repeat(10_000);
+        let seam = Document::new(&plain).rope().chunks().next().unwrap().len();
+        let mut lone = plain.clone();
+        lone.replace_range(seam - 1..seam, "\r");
+        let lone = Document::new(&lone);
+        assert!(
+            lone.rope().chunks().next().unwrap().ends_with('\r'),
+            "the test needs its `\\r` at the first chunk's end"
+        );
+        assert!(lone.has_lone_cr());
+        let mut pair = plain.clone();
+        pair.replace_range(seam - 1..seam + 1, "\r\n");
+        assert!(!Document::new(&pair).has_lone_cr());
+        assert!(Document::new(&format!("{plain}\r")).has_lone_cr());
     }
 
     #[test]
