@@ -166,6 +166,8 @@ pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Res
 pub struct Resolver<'a> {
     doc: &'a Document,
     flat: std::cell::OnceCell<String>,
+    /// Built on first need, for every anchor: most are decided without a line.
+    lines: std::cell::OnceCell<Lines<'a>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -173,6 +175,7 @@ impl<'a> Resolver<'a> {
         Resolver {
             doc,
             flat: std::cell::OnceCell::new(),
+            lines: std::cell::OnceCell::new(),
         }
     }
 
@@ -195,7 +198,7 @@ impl<'a> Resolver<'a> {
         if fp.text.is_empty() {
             return resolve_insertion_point(doc, fp);
         }
-        let weigh = Weigher::new(doc, fp);
+        let weigh = Weigher::new(doc, fp, &self.lines);
         if let Some(answer) = weigh.exact_near_hint() {
             return answer.map_or(Resolution::Orphaned, |(s, e)| found(doc, s, e));
         }
@@ -313,12 +316,12 @@ enum Verdict {
     Undecided(Vec<Candidate>),
 }
 
-/// Weighs candidates against one fingerprint.
-struct Weigher<'a> {
-    doc: &'a Document,
+/// Weighs candidates against one fingerprint (`'d`: the document's).
+struct Weigher<'a, 'd> {
+    doc: &'d Document,
     fp: &'a Fingerprint,
-    /// Built on first use: most anchors are decided without a line.
-    lines: std::cell::OnceCell<Lines<'a>>,
+    /// The resolver's, built on first use.
+    lines: &'a std::cell::OnceCell<Lines<'d>>,
     distinctive: bool,
 }
 
@@ -328,12 +331,12 @@ fn wordy(c: Option<char>) -> bool {
     c.is_some_and(char::is_alphanumeric)
 }
 
-impl<'a> Weigher<'a> {
-    fn new(doc: &'a Document, fp: &'a Fingerprint) -> Self {
+impl<'a, 'd> Weigher<'a, 'd> {
+    fn new(doc: &'d Document, fp: &'a Fingerprint, lines: &'a std::cell::OnceCell<Lines<'d>>) -> Self {
         Weigher {
             doc,
             fp,
-            lines: std::cell::OnceCell::new(),
+            lines,
             distinctive: fp.text.chars().count() >= DISTINCTIVE_CHARS,
         }
     }
@@ -494,7 +497,7 @@ impl<'a> Weigher<'a> {
         }
     }
 
-    fn lines(&self) -> &Lines<'a> {
+    fn lines(&self) -> &'a Lines<'d> {
         self.lines.get_or_init(|| Lines::of(self.doc))
     }
 
@@ -916,6 +919,38 @@ mod tests {
             let r = resolve(&doc, &fp, None).range().unwrap();
             assert_eq!(r.start.0, line * 4, "line {line}");
         }
+    }
+
+    #[test]
+    fn one_resolver_for_many_anchors_answers_as_each_alone() {
+        // Lone `\r`s: the resolver's one table of lines serves every anchor.
+        let doc = Document::new("dup\rdup\rdup\r\nsome words here\rand more words there\n");
+        let mut fps: Vec<Fingerprint> = (0..3)
+            .map(|line| Fingerprint {
+                text: "dup".into(),
+                line_hint: line,
+                ..Fingerprint::default()
+            })
+            .collect();
+        fps.push(build_fingerprint(&doc, CharRange::new(18, 23)));
+        fps.push(Fingerprint {
+            text: "absent".into(),
+            ..Fingerprint::default()
+        });
+        let resolver = Resolver::new(&doc);
+        let together: Vec<Resolution> = fps.iter().map(|fp| resolver.resolve(fp, None)).collect();
+        let alone: Vec<Resolution> = fps.iter().map(|fp| resolve(&doc, fp, None)).collect();
+        assert_eq!(together, alone);
+        assert_eq!(
+            together,
+            vec![
+                Resolution::Found(CharRange::new(0, 3)),
+                Resolution::Found(CharRange::new(4, 7)),
+                Resolution::Found(CharRange::new(8, 11)),
+                Resolution::Found(CharRange::new(18, 23)),
+                Resolution::Orphaned,
+            ]
+        );
     }
 
     #[test]
