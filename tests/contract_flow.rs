@@ -469,7 +469,7 @@ fn a_backup_carries_unsaved_text_spans_and_decisions_into_a_new_session() {
         r.decisions, 1,
         "the accept waits for the save; the reject was written"
     );
-    assert_eq!(s.document().text(), "I receive mail. Teh end.\nMore.\n");
+    assert_eq!(s.document().flatten(), "I receive mail. Teh end.\nMore.\n");
     assert!(s.proposals().is_empty());
     assert!(s.is_dirty());
     let claude: Vec<String> = s

@@ -582,7 +582,7 @@ impl NaiveDoc {
 
 fn check_session(s: &Session, naive: &NaiveDoc) -> TestResult {
     s.check_invariants();
-    prop_assert_eq!(s.document().text(), naive.text());
+    prop_assert_eq!(s.document().flatten(), naive.text());
     prop_assert_eq!(human_coverage(s)?, naive.human.clone());
     Ok(())
 }
@@ -816,7 +816,7 @@ proptest! {
                 }
             }
             s.check_invariants();
-            prop_assert_eq!(s.document().text(), naive.text());
+            prop_assert_eq!(s.document().flatten(), naive.text());
             let threads = s.threads();
             prop_assert_eq!(threads.len(), 1);
             prop_assert_eq!(threads[0].range, Some(r), "step {}: {:?}", i, step);
@@ -848,7 +848,7 @@ proptest! {
         let id = s.propose(r, &replacement, agent_options()).unwrap();
         for (i, e) in edits.iter().enumerate() {
             r = apply_outside(&mut s, &mut naive, r, e);
-            prop_assert_eq!(s.document().text(), naive.text());
+            prop_assert_eq!(s.document().flatten(), naive.text());
             let views = s.proposals();
             prop_assert_eq!(views.len(), 1);
             prop_assert_eq!(views[0].state, ProposalState::Pending, "step {}: {:?}", i, e);
@@ -861,25 +861,25 @@ proptest! {
         let inside = format!("Z{inside_text}");
         s.seal_undo_group();
         s.replace(CharRange::new(x, y), &inside, EditKind::Other).unwrap();
-        let before_accept = s.document().text().to_owned();
+        let before_accept = s.document().flatten();
         let views = s.proposals();
         prop_assert_eq!(views[0].state, ProposalState::Stale);
         let err = s.accept(&id, None).unwrap_err();
         prop_assert_eq!(err.code(), ErrorCode::Stale, "{}", err);
-        prop_assert_eq!(s.document().text(), before_accept.as_str());
+        prop_assert_eq!(s.document().flatten(), before_accept.as_str());
         prop_assert_eq!(s.proposals().len(), 1);
 
         s.check_invariants();
         prop_assert!(s.undo().unwrap().is_some());
         s.check_invariants();
-        prop_assert_eq!(s.document().text(), naive.text());
+        prop_assert_eq!(s.document().flatten(), naive.text());
         let views = s.proposals();
         prop_assert_eq!(views[0].state, ProposalState::Pending);
         prop_assert_eq!(views[0].range, Some(r));
         s.accept(&id, None).unwrap();
         s.check_invariants();
         naive.apply(&[Edit { start: r.start.0, end: r.end.0, text: replacement.clone() }]);
-        prop_assert_eq!(s.document().text(), naive.text());
+        prop_assert_eq!(s.document().flatten(), naive.text());
         prop_assert!(s.proposals().is_empty());
     }
 }
@@ -1165,7 +1165,7 @@ proptest! {
         let mut d = Document::new(&doc);
         let fp = build_fingerprint(&d, pick_range(a, b, d.len_chars()));
         for (spec, builder, ops) in &edits {
-            let (cs, _) = build_change(d.text(), spec, ops, *builder);
+            let (cs, _) = build_change(&d.flatten(), spec, ops, *builder);
             d.apply(&cs).unwrap();
         }
         let live = live.map(|(x, y)| pick_range(x, y, d.len_chars()));
@@ -1173,7 +1173,7 @@ proptest! {
             match anchor::resolve(&d, &fp, live) {
                 Resolution::Found(r) => {
                     prop_assert!(r.start <= r.end && r.end.0 <= d.len_chars(), "{} in {} chars", r, d.len_chars());
-                    prop_assert_eq!(d.slice(r), fp.text.clone(), "found {} (live {:?}) in {:?}", r, live, d.text());
+                    prop_assert_eq!(d.slice(r), fp.text.clone(), "found {} (live {:?}) in {:?}", r, live, d.flatten());
                 }
                 // Relocated: the same words, only the whitespace between them changed.
                 Resolution::Relocated(r) => {
@@ -1181,14 +1181,14 @@ proptest! {
                     prop_assert!(now != fp.text, "relocated onto the exact text {:?}", now);
                     prop_assert!(
                         now.split_whitespace().eq(fp.text.split_whitespace()),
-                        "relocated {:?} onto {:?} in {:?}", fp.text, now, d.text()
+                        "relocated {:?} onto {:?} in {:?}", fp.text, now, d.flatten()
                     );
                     prop_assert!(!now.starts_with(char::is_whitespace) && !now.ends_with(char::is_whitespace));
                 }
                 // Likely: the exact text, at a place the fallback evidence found.
                 Resolution::Likely(r) => {
                     prop_assert!(r.start <= r.end && r.end.0 <= d.len_chars(), "{} in {} chars", r, d.len_chars());
-                    prop_assert_eq!(d.slice(r), fp.text.clone(), "likely {} (live {:?}) in {:?}", r, live, d.text());
+                    prop_assert_eq!(d.slice(r), fp.text.clone(), "likely {} (live {:?}) in {:?}", r, live, d.flatten());
                 }
                 Resolution::Orphaned => {}
             }

@@ -69,7 +69,7 @@ fn marked(s: &str) -> (String, CharRange) {
 }
 
 fn text(s: &Session) -> String {
-    s.document().text().to_owned()
+    s.document().flatten()
 }
 
 /// Spans as (text, author id) pairs.

@@ -57,7 +57,7 @@ pub use fallback::{rules as fallback_rules, set_rules as set_fallback_rules};
 
 use crate::document::Document;
 use crate::model::{Extra, Fingerprint};
-use crate::offset::{CharOffset, CharRange};
+use crate::offset::{ByteOffset, ByteRange, CharOffset, CharRange};
 use evidence::{Dir, Recorded, Side};
 use lines::Lines;
 use memchr::memmem;
@@ -135,58 +135,121 @@ pub fn build_fingerprint(doc: &Document, range: CharRange) -> Fingerprint {
 }
 
 /// The 0-based line, as VS Code counts lines (see [`Lines`]), that `byte` is on.
-/// Only the text before it is read.
 fn line_of_byte(doc: &Document, byte: usize) -> usize {
-    let b = doc.text().as_bytes();
-    let prefix = &b[..byte];
-    if memchr::memchr(b'\r', prefix).is_none() {
-        return doc.rope().byte_to_line(byte);
+    // The rope counts the `\n`s; VS Code a lone `\r` too.
+    let line = doc.rope().byte_to_line(byte);
+    if !doc.has_lone_cr() {
+        return line;
     }
-    memchr::memchr2_iter(b'\n', b'\r', prefix)
-        .filter(|&i| b[i] == b'\n' || b.get(i + 1) != Some(&b'\n'))
+    line + doc
+        .vs_code_breaks()
+        .take_while(|&(b, _)| b.0 < byte)
+        .filter(|&(_, lone_cr)| lone_cr)
         .count()
 }
 
 /// Resolve `fp` in `doc` by the ladder of the module docs. `live` is the range
-/// this session last tracked for the anchor, if any.
+/// this session last tracked for the anchor, if any. (To resolve many anchors
+/// in one document, use one [`Resolver`].)
 pub fn resolve(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Resolution {
-    if let Some(r) = live {
-        if r.end.0 <= doc.len_chars()
-            && r.len() == fp.text.chars().count()
-            && doc.rope().slice(r.as_range()) == fp.text.as_str()
-        {
-            return Resolution::Found(r);
+    Resolver::new(doc).resolve(fp, live)
+}
+
+/// Resolves fingerprints in one document by the ladder of the module docs.
+///
+/// Steps 1 and 2 (and [`locate_neighbourhood`], and insertion points) read
+/// the rope. Only weighing the candidates of a text whose exact context is
+/// gone needs the text contiguous: a resolver flattens it then, at most once,
+/// and drops it with itself. Make one for an operation that resolves many
+/// anchors (opening a document, the review view), and never keep one: the
+/// rope is the document's one copy of its text.
+pub struct Resolver<'a> {
+    doc: &'a Document,
+    flat: std::cell::OnceCell<String>,
+    /// Built on first need, for every anchor: most are decided without a line.
+    lines: std::cell::OnceCell<Lines<'a>>,
+}
+
+impl<'a> Resolver<'a> {
+    pub fn new(doc: &'a Document) -> Self {
+        Resolver {
+            doc,
+            flat: std::cell::OnceCell::new(),
+            lines: std::cell::OnceCell::new(),
         }
     }
-    if fp.text.is_empty() {
-        return resolve_insertion_point(doc, fp);
+
+    /// The text, flattened on first need.
+    fn text(&self) -> &str {
+        self.flat.get_or_init(|| self.doc.flatten())
     }
-    let weigh = Weigher::new(doc, fp);
-    if let Some(answer) = weigh.exact_near_hint() {
-        return answer.map_or(Resolution::Orphaned, |(s, e)| found(doc, s, e));
-    }
-    let text = doc.text();
-    // Asked only once the weighing picked a place (when it picks none, the
-    // answer is orphaned anyway).
-    let replaced = || replaced_in_place(text, fp);
-    let Some(words) = Rewrapped::of(&fp.text) else {
-        // One word: only its exact occurrences.
-        let n = fp.text.len();
-        let exact: Vec<(usize, usize)> = occurrences(text, &fp.text, 0, text.len())
-            .into_iter()
-            .map(|s| (s, s + n))
-            .collect();
-        return match weigh.decide(&exact, &fp.before, &fp.after) {
-            Some(((s, e), how)) if !replaced() => how.answer(found(doc, s, e)),
-            _ => Resolution::Orphaned,
+
+    /// See [`resolve`].
+    pub fn resolve(&self, fp: &Fingerprint, live: Option<CharRange>) -> Resolution {
+        let doc = self.doc;
+        if let Some(r) = live {
+            if r.end.0 <= doc.len_chars()
+                && r.len() == fp.text.chars().count()
+                && doc.rope().slice(r.as_range()) == fp.text.as_str()
+            {
+                return Resolution::Found(r);
+            }
+        }
+        if fp.text.is_empty() {
+            return resolve_insertion_point(doc, fp);
+        }
+        let weigh = Weigher::new(doc, fp, &self.lines);
+        if let Some(answer) = weigh.exact_near_hint() {
+            return answer.map_or(Resolution::Orphaned, |(s, e)| found(doc, s, e));
+        }
+        let rewrapped = Rewrapped::of(&fp.text);
+        // Every candidate below holds the text, or (re-wrapped) its longest
+        // word: when the document does not, there is nothing to weigh.
+        let needle = rewrapped.as_ref().map_or(fp.text.as_str(), |w| w.pivot().1);
+        if !doc.contains(needle) {
+            return Resolution::Orphaned;
+        }
+        let text = self.text();
+        // Asked only once the weighing picked a place (when it picks none, the
+        // answer is orphaned anyway).
+        let replaced = || replaced_in_place(text, fp);
+        let Some(words) = rewrapped else {
+            // One word: only its exact occurrences.
+            let n = fp.text.len();
+            let exact: Vec<(usize, usize)> = occurrences(text, &fp.text, 0, text.len())
+                .into_iter()
+                .map(|s| (s, s + n))
+                .collect();
+            return match weigh.decide(text, &exact, &fp.before, &fp.after) {
+                Some(((s, e), how)) if !replaced() => how.answer(found(doc, s, e)),
+                _ => Resolution::Orphaned,
+            };
         };
-    };
-    // Exact and re-wrapped occurrences compete on the same evidence: a copy of
-    // the exact text elsewhere does not win over its re-wrapped words at their
-    // place, nor the other way round, unless the context says so clearly.
-    let places = words.occurrences(text);
-    let (before, after) = words.context(fp);
-    match weigh.decide(&places, &before, &after) {
+        // Exact and re-wrapped occurrences compete on the same evidence: a copy of
+        // the exact text elsewhere does not win over its re-wrapped words at their
+        // place, nor the other way round, unless the context says so clearly.
+        let places = words.occurrences(text);
+        let (before, after) = words.context(fp);
+        let picked = weigh.decide(text, &places, &before, &after);
+        resolve_rewrapped(doc, fp, text, &words, picked, replaced)
+    }
+
+    /// See [`locate_neighbourhood`].
+    pub fn locate_neighbourhood(&self, fp: &Fingerprint, live: Option<CharRange>) -> Option<CharRange> {
+        locate_neighbourhood(self.doc, fp, live)
+    }
+}
+
+/// The answer for a re-wrapped text the weighing placed at `picked` (or not).
+fn resolve_rewrapped(
+    doc: &Document,
+    fp: &Fingerprint,
+    text: &str,
+    words: &Rewrapped<'_>,
+    picked: Option<((usize, usize), FoundBy)>,
+    replaced: impl Fn() -> bool,
+) -> Resolution {
+    match picked {
         Some(((s, e), how)) if !replaced() => {
             let (lead, trail) = (words.lead.len(), words.trail.len());
             let exact = s >= lead
@@ -253,12 +316,12 @@ enum Verdict {
     Undecided(Vec<Candidate>),
 }
 
-/// Weighs candidates against one fingerprint.
-struct Weigher<'a> {
-    doc: &'a Document,
+/// Weighs candidates against one fingerprint (`'d`: the document's).
+struct Weigher<'a, 'd> {
+    doc: &'d Document,
     fp: &'a Fingerprint,
-    /// Built on first use: most anchors are decided without a line.
-    lines: std::cell::OnceCell<Lines<'a>>,
+    /// The resolver's, built on first use.
+    lines: &'a std::cell::OnceCell<Lines<'d>>,
     distinctive: bool,
 }
 
@@ -268,27 +331,29 @@ fn wordy(c: Option<char>) -> bool {
     c.is_some_and(char::is_alphanumeric)
 }
 
-impl<'a> Weigher<'a> {
-    fn new(doc: &'a Document, fp: &'a Fingerprint) -> Self {
+impl<'a, 'd> Weigher<'a, 'd> {
+    fn new(doc: &'d Document, fp: &'a Fingerprint, lines: &'a std::cell::OnceCell<Lines<'d>>) -> Self {
         Weigher {
             doc,
             fp,
-            lines: std::cell::OnceCell::new(),
+            lines,
             distinctive: fp.text.chars().count() >= DISTINCTIVE_CHARS,
         }
     }
 
-    /// The place among `places` (byte ranges) that the ladder's rules pick, given
-    /// the recorded context `before` and `after`; where they would orphan it
-    /// for want of agreeing context (not for a tie of wholly agreeing copies),
-    /// the place the fallback evidence picks, if any.
+    /// The place among `places` (byte ranges of `text`, the document
+    /// flattened) that the ladder's rules pick, given the recorded context
+    /// `before` and `after`; where they would orphan it for want of agreeing
+    /// context (not for a tie of wholly agreeing copies), the place the
+    /// fallback evidence picks, if any.
     fn decide(
         &self,
+        text: &str,
         places: &[(usize, usize)],
         before: &str,
         after: &str,
     ) -> Option<((usize, usize), FoundBy)> {
-        match self.decide_by_ladder(places, before, after) {
+        match self.decide_by_ladder(text, places, before, after) {
             Verdict::Place(p) => Some((p, FoundBy::Ladder)),
             Verdict::Tie => None,
             Verdict::Undecided(cands) => {
@@ -296,7 +361,7 @@ impl<'a> Weigher<'a> {
                 let fa = fallback::Side::new(after, CONTEXT_CHARS, fallback::Way::After);
                 let far_lines = FAR_LINES.max(self.lines().count() / FAR_SHARE);
                 fallback::decide(
-                    self.doc.text(),
+                    text,
                     &cands,
                     [&fb, &fa],
                     self.fp.line_hint,
@@ -310,11 +375,10 @@ impl<'a> Weigher<'a> {
     }
 
     /// The place among `places` that the ladder's own rules pick.
-    fn decide_by_ladder(&self, places: &[(usize, usize)], before: &str, after: &str) -> Verdict {
+    fn decide_by_ladder(&self, text: &str, places: &[(usize, usize)], before: &str, after: &str) -> Verdict {
         if places.is_empty() {
             return Verdict::Tie;
         }
-        let text = self.doc.text();
         let rb = Recorded::new(before, CONTEXT_CHARS, Dir::Before);
         let ra = Recorded::new(after, CONTEXT_CHARS, Dir::After);
         // A cut word at either end of the anchored text, as recorded.
@@ -433,7 +497,7 @@ impl<'a> Weigher<'a> {
         }
     }
 
-    fn lines(&self) -> &Lines<'a> {
+    fn lines(&self) -> &'a Lines<'d> {
         self.lines.get_or_init(|| Lines::of(self.doc))
     }
 
@@ -442,26 +506,27 @@ impl<'a> Weigher<'a> {
     /// from `lineHint`. The first lines searched that hold such a place hold
     /// the nearest; `Some(None)` for a tie there, `None` when there is no such
     /// place anywhere (the whole ladder decides). [`Self::decide`] gives the
-    /// same answer, from every occurrence in the document.
+    /// same answer, from every occurrence in the document. Read on the rope.
     fn exact_near_hint(&self) -> Option<Option<(usize, usize)>> {
-        let (text, fp) = (self.doc.text(), self.fp);
+        let (doc, fp) = (self.doc, self.fp);
+        let len = doc.len_bytes();
         let no_context = fp.before.is_empty() && fp.after.is_empty();
         let before_at_edge = fp.before.chars().count() < CONTEXT_CHARS;
         let after_at_edge = fp.after.chars().count() < CONTEXT_CHARS;
         let whole = |s: usize| {
             let e = s + fp.text.len();
-            text[..s].ends_with(fp.before.as_str())
-                && text[e..].starts_with(fp.after.as_str())
+            doc.holds_before(ByteOffset(s), &fp.before)
+                && doc.holds_at(ByteOffset(e), &fp.after)
                 && (no_context
                     || ((!before_at_edge || s == fp.before.len())
-                        && (!after_at_edge || e + fp.after.len() == text.len())))
+                        && (!after_at_edge || e + fp.after.len() == len)))
         };
         let lines = self.lines();
         let count = lines.count();
         let hint = fp.line_hint.min(count - 1);
         let byte = |l: usize| {
             if l >= count {
-                text.len()
+                len
             } else {
                 lines.start_byte(l)
             }
@@ -469,8 +534,10 @@ impl<'a> Weigher<'a> {
         let mut radius = 0usize;
         loop {
             let (lo, hi) = (hint.saturating_sub(radius), (hint + radius + 1).min(count));
-            let hits: Vec<Candidate> = occurrences(text, &fp.text, byte(lo), byte(hi))
+            let hits: Vec<Candidate> = doc
+                .find_in(&fp.text, ByteRange::new(byte(lo), byte(hi)))
                 .into_iter()
+                .map(|s| s.0)
                 .filter(|&s| whole(s))
                 .map(|s| Candidate {
                     start: s,
@@ -527,6 +594,18 @@ struct Rewrapped<'a> {
 }
 
 impl<'a> Rewrapped<'a> {
+    /// The longest word (the first of the longest), with its index: the one
+    /// searched for.
+    fn pivot(&self) -> (usize, &'a str) {
+        let (i, w) = self
+            .words
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, w)| w.len())
+            .expect("two words or more");
+        (i, *w)
+    }
+
     fn of(text: &'a str) -> Option<Self> {
         let inner = text.trim_matches(char::is_whitespace);
         let words: Vec<&str> = inner
@@ -554,12 +633,7 @@ impl<'a> Rewrapped<'a> {
     /// with these words separated by whitespace runs, the exact text included.
     fn occurrences(&self, hay: &str) -> Vec<(usize, usize)> {
         // Search for the longest word; grow both ways from each hit.
-        let (pivot, word) = self
-            .words
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, w)| w.len())
-            .expect("two words or more");
+        let (pivot, word) = self.pivot();
         let ws_back = |at: usize| -> usize {
             let skipped: usize = hay[..at]
                 .chars()
@@ -678,19 +752,19 @@ fn found(doc: &Document, start: usize, end: usize) -> Resolution {
 }
 
 fn resolve_insertion_point(doc: &Document, fp: &Fingerprint) -> Resolution {
-    let text = doc.text();
     if fp.before.is_empty() && fp.after.is_empty() {
         // Only an empty document pins down a point with no context.
-        return if text.is_empty() {
+        return if doc.len_bytes() == 0 {
             Resolution::Found(CharRange::point(0))
         } else {
             Resolution::Orphaned
         };
     }
     let joined = format!("{}{}", fp.before, fp.after);
-    let points: Vec<(usize, usize)> = occurrences(text, &joined, 0, text.len() + 1)
+    let points: Vec<(usize, usize)> = doc
+        .find_all(&joined)
         .into_iter()
-        .map(|s| (s + fp.before.len(), s + fp.before.len()))
+        .map(|s| (s.0 + fp.before.len(), s.0 + fp.before.len()))
         .collect();
     match nearest_to_line(&Lines::of(doc), fp.line_hint, &points) {
         Some((p, _)) => found(doc, p, p),
@@ -701,14 +775,14 @@ fn resolve_insertion_point(doc: &Document, fp: &Fingerprint) -> Resolution {
 /// For a fingerprint that no longer resolves: where its neighbourhood still is.
 /// Returns the range between the recorded `before` and `after` context when both
 /// are found close together (the text there changed: the anchor is *stale*), or
-/// `None` when the neighbourhood is gone too (*orphaned*).
+/// `None` when the neighbourhood is gone too (*orphaned*). Read on the rope.
 pub fn locate_neighbourhood(doc: &Document, fp: &Fingerprint, live: Option<CharRange>) -> Option<CharRange> {
     if let Some(r) = live {
         if r.end.0 <= doc.len_chars() {
             return Some(r);
         }
     }
-    let text = doc.text();
+    let len = doc.len_bytes();
     // Context of a few chars proves nothing.
     if fp.before.chars().count() + fp.after.chars().count() < 8 {
         return None;
@@ -718,7 +792,7 @@ pub fn locate_neighbourhood(doc: &Document, fp: &Fingerprint, live: Option<CharR
     let before_starts = if fp.before.is_empty() {
         vec![0]
     } else {
-        occurrences(text, &fp.before, 0, text.len() + 1)
+        doc.find_all(&fp.before).into_iter().map(|b| b.0).collect()
     };
     for b in before_starts {
         if !fp.before.is_empty() && b != 0 && fp.before.chars().count() < CONTEXT_CHARS {
@@ -726,15 +800,18 @@ pub fn locate_neighbourhood(doc: &Document, fp: &Fingerprint, live: Option<CharR
             continue;
         }
         let from = b + fp.before.len();
-        let to = (from + window).min(text.len());
+        let to = (from + window).min(len);
         if fp.after.is_empty() {
-            if text.len() - from <= window {
-                hits.push((from, text.len()));
+            if len - from <= window {
+                hits.push((from, len));
             }
             continue;
         }
-        if let Some(i) = memmem::find(&text.as_bytes()[from..to], fp.after.as_bytes()) {
-            hits.push((from, from + i));
+        // The first `after` that lies wholly within `from..to`.
+        if let Some(last_start) = (to + 1).checked_sub(fp.after.len()).filter(|&l| l > from) {
+            if let Some(at) = doc.find_first_in(&fp.after, ByteRange::new(from, last_start)) {
+                hits.push((from, at.0));
+            }
         }
     }
     let (s, e) = nearest_to_line(&Lines::of(doc), fp.line_hint, &hits)?;
@@ -842,6 +919,38 @@ mod tests {
             let r = resolve(&doc, &fp, None).range().unwrap();
             assert_eq!(r.start.0, line * 4, "line {line}");
         }
+    }
+
+    #[test]
+    fn one_resolver_for_many_anchors_answers_as_each_alone() {
+        // Lone `\r`s: the resolver's one table of lines serves every anchor.
+        let doc = Document::new("dup\rdup\rdup\r\nsome words here\rand more words there\n");
+        let mut fps: Vec<Fingerprint> = (0..3)
+            .map(|line| Fingerprint {
+                text: "dup".into(),
+                line_hint: line,
+                ..Fingerprint::default()
+            })
+            .collect();
+        fps.push(build_fingerprint(&doc, CharRange::new(18, 23)));
+        fps.push(Fingerprint {
+            text: "absent".into(),
+            ..Fingerprint::default()
+        });
+        let resolver = Resolver::new(&doc);
+        let together: Vec<Resolution> = fps.iter().map(|fp| resolver.resolve(fp, None)).collect();
+        let alone: Vec<Resolution> = fps.iter().map(|fp| resolve(&doc, fp, None)).collect();
+        assert_eq!(together, alone);
+        assert_eq!(
+            together,
+            vec![
+                Resolution::Found(CharRange::new(0, 3)),
+                Resolution::Found(CharRange::new(4, 7)),
+                Resolution::Found(CharRange::new(8, 11)),
+                Resolution::Found(CharRange::new(18, 23)),
+                Resolution::Orphaned,
+            ]
+        );
     }
 
     #[test]

@@ -10,6 +10,11 @@
 //!   Unicode line-break features), so a CRLF pair is one line break.
 //! - Documents over [`MAX_DOCUMENT_BYTES`] are refused.
 //!
+//! - The rope is the only copy of the text: nothing flattened is kept beside
+//!   it. [`Document::flatten`] builds the whole text as a new `String` for the
+//!   caller to use and drop; the rest reads the rope ([`Document::slice`],
+//!   [`Document::find_all`], [`Document::contains`], its chunks).
+//!
 //! Conversions between the offset units of [`crate::offset`] are O(log n).
 
 use crate::changeset::{ChangeError, ChangeSet};
@@ -52,9 +57,8 @@ pub struct Document {
     rope: Rope,
     version: u64,
     bom: bool,
-    /// The flattened text of the current version, built on first use.
-    flat: OnceLock<String>,
-    /// Whether that text has a lone `\r`, found on first use.
+    /// Whether the text has a lone `\r`, found on first use (a fact of the
+    /// current version, never the text itself).
     lone_cr: OnceLock<bool>,
 }
 
@@ -64,7 +68,6 @@ impl Clone for Document {
             rope: self.rope.clone(),
             version: self.version,
             bom: self.bom,
-            flat: OnceLock::new(),
             lone_cr: OnceLock::new(),
         }
     }
@@ -77,7 +80,6 @@ impl Document {
             rope: Rope::from_str(text),
             version: 0,
             bom: false,
-            flat: OnceLock::new(),
             lone_cr: OnceLock::new(),
         }
     }
@@ -116,18 +118,201 @@ impl Document {
         &self.rope
     }
 
-    /// The whole text as one string (cached per version).
-    pub fn text(&self) -> &str {
-        self.flat.get_or_init(|| self.rope.to_string())
+    /// The whole text as one new string: O(n) time and memory on every call.
+    /// For an algorithm that truly needs it contiguous, for the operation at
+    /// hand; never kept (the rope is the document's one copy of its text).
+    pub fn flatten(&self) -> String {
+        self.rope.to_string()
     }
 
     /// Whether a `\r` not followed by `\n` ends a line somewhere (VS Code
-    /// counts it as a line break, the rope does not). Cached per version.
+    /// counts it as a line break, the rope does not). Found over the rope's
+    /// chunks, cached per version.
     pub fn has_lone_cr(&self) -> bool {
         *self.lone_cr.get_or_init(|| {
-            let b = self.text().as_bytes();
-            memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'))
+            // Only the `\r`s are looked at; one that ends a chunk is decided by
+            // the next chunk's first byte.
+            let mut pending = false;
+            for chunk in self.rope.chunks() {
+                let b = chunk.as_bytes();
+                let Some(&first) = b.first() else {
+                    continue;
+                };
+                if pending && first != b'\n' {
+                    return true;
+                }
+                pending = false;
+                for i in memchr::memchr_iter(b'\r', b) {
+                    match b.get(i + 1) {
+                        Some(b'\n') => {}
+                        Some(_) => return true,
+                        None => pending = true,
+                    }
+                }
+            }
+            pending
         })
+    }
+
+    /// Every place a line ends as VS Code counts lines, in order: the byte
+    /// offset of each `\n`, and of each lone `\r` (one not followed by `\n`,
+    /// flagged `true`). Read from the rope's chunks (a CRLF pair split between
+    /// two chunks is still one pair).
+    pub fn vs_code_breaks(&self) -> impl Iterator<Item = (ByteOffset, bool)> + '_ {
+        Breaks {
+            chunks: self.rope.chunks(),
+            chunk: &[],
+            base: 0,
+            pos: 0,
+            pending_cr: None,
+        }
+    }
+
+    /// The byte offset of every occurrence of a non-empty `needle`, in order,
+    /// overlapping ones included; searched over the rope's chunks (an
+    /// occurrence split between chunks is found too), nothing flattened.
+    pub fn find_all(&self, needle: &str) -> Vec<ByteOffset> {
+        self.find_in(needle, ByteRange::new(0, self.len_bytes()))
+    }
+
+    /// [`Document::find_all`], of the occurrences that start in `starts`
+    /// (they may end past it).
+    pub fn find_in(&self, needle: &str, starts: ByteRange) -> Vec<ByteOffset> {
+        let mut out = Vec::new();
+        self.find_each(needle, starts, |at| {
+            out.push(at);
+            true
+        });
+        out
+    }
+
+    /// The first of [`Document::find_in`].
+    pub fn find_first_in(&self, needle: &str, starts: ByteRange) -> Option<ByteOffset> {
+        let mut found = None;
+        self.find_each(needle, starts, |at| {
+            found = Some(at);
+            false
+        });
+        found
+    }
+
+    /// Whether a non-empty `needle` occurs in the text (see [`Document::find_all`]).
+    pub fn contains(&self, needle: &str) -> bool {
+        self.find_first_in(needle, ByteRange::new(0, self.len_bytes()))
+            .is_some()
+    }
+
+    /// Whether the text from byte `at` on begins with `s` (`at` need not be a
+    /// char boundary: then it does not).
+    pub fn holds_at(&self, at: ByteOffset, s: &str) -> bool {
+        let len = self.rope.len_bytes();
+        match at.0.checked_add(s.len()) {
+            Some(end) if end <= len => {}
+            _ => return false,
+        }
+        let mut rest = s.as_bytes();
+        if rest.is_empty() {
+            return true;
+        }
+        // Most often within one chunk: no iterator.
+        let (chunk, chunk_start, _, _) = self.rope.chunk_at_byte(at.0);
+        let off = at.0 - chunk_start;
+        if off + rest.len() <= chunk.len() {
+            return &chunk.as_bytes()[off..off + rest.len()] == rest;
+        }
+        let (chunks, chunk_start, _, _) = self.rope.chunks_at_byte(at.0);
+        let mut skip = at.0 - chunk_start;
+        for chunk in chunks {
+            let c = &chunk.as_bytes()[skip..];
+            skip = 0;
+            let k = c.len().min(rest.len());
+            if c[..k] != rest[..k] {
+                return false;
+            }
+            rest = &rest[k..];
+            if rest.is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the text before byte `at` ends with `s`.
+    pub fn holds_before(&self, at: ByteOffset, s: &str) -> bool {
+        at.0 >= s.len() && self.holds_at(ByteOffset(at.0 - s.len()), s)
+    }
+
+    /// Calls `hit` with each occurrence of `needle` that starts in `starts`,
+    /// in order, while it returns true.
+    fn find_each(&self, needle: &str, starts: ByteRange, mut hit: impl FnMut(ByteOffset) -> bool) {
+        let n = needle.len();
+        let (from, to) = (starts.start.0, starts.end.0.min(self.rope.len_bytes()));
+        if n == 0 || from >= to {
+            return;
+        }
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        // The bytes an occurrence starting in `from..to` can reach, most often
+        // within one chunk: searched there, with no iterator.
+        let reach = to.saturating_add(n - 1).min(self.rope.len_bytes());
+        let (chunk, chunk_start, _, _) = self.rope.chunk_at_byte(from);
+        if reach <= chunk_start + chunk.len() {
+            let hay = &chunk.as_bytes()[from - chunk_start..reach - chunk_start];
+            let mut pos = 0;
+            while let Some(i) = finder.find(&hay[pos..]) {
+                if !hit(ByteOffset(from + pos + i)) {
+                    return;
+                }
+                pos += i + 1;
+            }
+            return;
+        }
+        let (chunks, mut base, _, _) = self.rope.chunks_at_byte(from);
+        // The last `n - 1` bytes before the current chunk: an occurrence that
+        // starts there ends in this chunk (or a later one).
+        let mut carry: Vec<u8> = Vec::with_capacity(2 * n);
+        let mut report = |at: usize| at < from || hit(ByteOffset(at));
+        for chunk in chunks {
+            if base - carry.len() >= to {
+                return;
+            }
+            let chunk = chunk.as_bytes();
+            if !carry.is_empty() {
+                let kept = carry.len();
+                carry.extend_from_slice(&chunk[..chunk.len().min(n - 1)]);
+                let mut pos = 0;
+                while let Some(i) = finder.find(&carry[pos..]) {
+                    let at = base - kept + pos + i;
+                    if pos + i >= kept || at >= to {
+                        break;
+                    }
+                    if !report(at) {
+                        return;
+                    }
+                    pos += i + 1;
+                }
+                carry.truncate(kept);
+            }
+            let mut pos = 0;
+            while let Some(i) = finder.find(&chunk[pos..]) {
+                let at = base + pos + i;
+                if at >= to {
+                    return;
+                }
+                if !report(at) {
+                    return;
+                }
+                pos += i + 1;
+            }
+            if chunk.len() >= n - 1 {
+                carry.clear();
+                carry.extend_from_slice(&chunk[chunk.len() - (n - 1)..]);
+            } else {
+                carry.extend_from_slice(chunk);
+                let drop = carry.len().saturating_sub(n - 1);
+                carry.drain(..drop);
+            }
+            base += chunk.len();
+        }
     }
 
     /// Bumped by every applied change.
@@ -170,7 +355,6 @@ impl Document {
     pub fn apply(&mut self, change: &ChangeSet) -> Result<(), DocumentError> {
         change.apply(&mut self.rope)?;
         self.version += 1;
-        self.flat = OnceLock::new();
         self.lone_cr = OnceLock::new();
         Ok(())
     }
@@ -180,7 +364,6 @@ impl Document {
         self.rope = other.rope;
         self.bom = other.bom;
         self.version += 1;
-        self.flat = OnceLock::new();
         self.lone_cr = OnceLock::new();
     }
 
@@ -293,6 +476,58 @@ impl Document {
     }
 }
 
+/// [`Document::vs_code_breaks`]: a walk over the chunks that allocates nothing
+/// (a `\r` that ends a chunk waits for the next chunk's first byte).
+struct Breaks<'a> {
+    chunks: ropey::iter::Chunks<'a>,
+    chunk: &'a [u8],
+    /// The byte offset of `chunk` in the text.
+    base: usize,
+    /// Where in `chunk` to look on from.
+    pos: usize,
+    pending_cr: Option<usize>,
+}
+
+impl Iterator for Breaks<'_> {
+    type Item = (ByteOffset, bool);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.pos < self.chunk.len() {
+                if let Some(at) = self.pending_cr.take() {
+                    if self.chunk[self.pos] != b'\n' {
+                        return Some((ByteOffset(at), true));
+                    }
+                }
+                let Some(i) = memchr::memchr2(b'\n', b'\r', &self.chunk[self.pos..]) else {
+                    self.pos = self.chunk.len();
+                    continue;
+                };
+                let i = self.pos + i;
+                self.pos = i + 1;
+                if self.chunk[i] == b'\n' {
+                    return Some((ByteOffset(self.base + i), false));
+                }
+                match self.chunk.get(i + 1) {
+                    // A CRLF pair: its `\n` comes next.
+                    Some(b'\n') => {}
+                    Some(_) => return Some((ByteOffset(self.base + i), true)),
+                    None => self.pending_cr = Some(self.base + i),
+                }
+            } else {
+                match self.chunks.next() {
+                    Some(c) => {
+                        self.base += self.chunk.len();
+                        self.chunk = c.as_bytes();
+                        self.pos = 0;
+                    }
+                    None => return self.pending_cr.take().map(|at| (ByteOffset(at), true)),
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,12 +545,115 @@ mod tests {
         assert!(Document::new("x\r").has_lone_cr());
     }
 
+    /// A document of many chunks whose every chunk seam falls inside what is
+    /// searched for, and whose `\r\n` pairs and lone `\r`s sit on seams too.
+    fn seamy() -> (String, Document) {
+        let unit = "ab\rcd\r\nab\r\r\nxé";
+        let text = unit.repeat(4000);
+        let doc = Document::new(&text);
+        assert!(doc.rope().chunks().count() > 20, "the test needs many chunks");
+        assert!(
+            doc.rope().chunks().any(|c| c.ends_with('\r')),
+            "the test needs a `\\r` at a chunk's end"
+        );
+        (text, doc)
+    }
+
+    #[test]
+    fn searching_the_rope_finds_what_a_flat_search_finds_across_chunk_seams() {
+        let (text, doc) = seamy();
+        for needle in [
+            "ab",
+            "\r\n",
+            "b\rc",
+            "\r\r\nxéab",
+            "éab\rcd\r\nab\r\r\nxéa",
+            "é",
+            "zz",
+            &text[..7000],
+        ] {
+            let flat: Vec<usize> = (0..text.len())
+                .filter(|&i| text.as_bytes()[i..].starts_with(needle.as_bytes()))
+                .collect();
+            let found: Vec<usize> = doc.find_all(needle).into_iter().map(|b| b.0).collect();
+            assert_eq!(found, flat, "{needle:?}");
+            assert_eq!(doc.contains(needle), !flat.is_empty());
+            // Within a range: the starts in it, ends may pass it.
+            let (from, to) = (text.len() / 3 + 1, 2 * text.len() / 3);
+            let inside: Vec<usize> = flat.iter().copied().filter(|&i| i >= from && i < to).collect();
+            let got: Vec<usize> = doc
+                .find_in(needle, ByteRange::new(from, to))
+                .into_iter()
+                .map(|b| b.0)
+                .collect();
+            assert_eq!(got, inside, "{needle:?} in {from}..{to}");
+            assert_eq!(
+                doc.find_first_in(needle, ByteRange::new(from, to)).map(|b| b.0),
+                inside.first().copied()
+            );
+            // Small ranges, most within one chunk, some across a seam.
+            for from in (0..text.len()).step_by(331) {
+                let to = from + 40;
+                let inside: Vec<usize> = flat.iter().copied().filter(|&i| i >= from && i < to).collect();
+                let got: Vec<usize> = doc
+                    .find_in(needle, ByteRange::new(from, to))
+                    .into_iter()
+                    .map(|b| b.0)
+                    .collect();
+                assert_eq!(got, inside, "{needle:?} in {from}..{to}");
+            }
+        }
+        for at in (0..text.len()).step_by(997) {
+            let (before, after) = (
+                &text.as_bytes()[at.saturating_sub(40)..at],
+                &text.as_bytes()[at..(at + 40).min(text.len())],
+            );
+            if let (Ok(before), Ok(after)) = (std::str::from_utf8(before), std::str::from_utf8(after)) {
+                assert!(doc.holds_at(ByteOffset(at), after) && doc.holds_before(ByteOffset(at), before));
+                // The text has no `!`: one byte more never agrees, at the end or not.
+                assert!(!doc.holds_at(ByteOffset(at), &format!("{after}!")));
+                assert!(!doc.holds_before(ByteOffset(at), &format!("!{before}")));
+            }
+        }
+        assert!(!doc.holds_at(ByteOffset(text.len() - 1), "é"));
+        assert!(doc.holds_at(ByteOffset(text.len()), ""));
+    }
+
+    #[test]
+    fn line_breaks_are_read_across_chunk_seams() {
+        let (text, doc) = seamy();
+        let b = text.as_bytes();
+        let flat: Vec<(usize, bool)> = memchr::memchr2_iter(b'\n', b'\r', b)
+            .filter(|&i| b[i] == b'\n' || b.get(i + 1) != Some(&b'\n'))
+            .map(|i| (i, b[i] == b'\r'))
+            .collect();
+        let got: Vec<(usize, bool)> = doc.vs_code_breaks().map(|(o, cr)| (o.0, cr)).collect();
+        assert_eq!(got, flat);
+        assert!(doc.has_lone_cr());
+        assert!(!Document::new(&"ab\r\ncd\n".repeat(4000)).has_lone_cr());
+        // The one `\r` of a text ends a chunk: the next chunk's first byte decides.
+        let plain = "a".repeat(10_000);
+        let seam = Document::new(&plain).rope().chunks().next().unwrap().len();
+        let mut lone = plain.clone();
+        lone.replace_range(seam - 1..seam, "\r");
+        let lone = Document::new(&lone);
+        assert!(
+            lone.rope().chunks().next().unwrap().ends_with('\r'),
+            "the test needs its `\\r` at the first chunk's end"
+        );
+        assert!(lone.has_lone_cr());
+        let mut pair = plain.clone();
+        pair.replace_range(seam - 1..seam + 1, "\r\n");
+        assert!(!Document::new(&pair).has_lone_cr());
+        assert!(Document::new(&format!("{plain}\r")).has_lone_cr());
+    }
+
     #[test]
     fn bom_and_crlf_round_trip_byte_for_byte() {
         let bytes = b"\xEF\xBB\xBFline one\r\nline two\nthree\r\n".to_vec();
         let doc = Document::from_bytes(&bytes).unwrap();
         assert!(doc.has_bom());
-        assert_eq!(doc.text(), "line one\r\nline two\nthree\r\n");
+        assert_eq!(doc.flatten(), "line one\r\nline two\nthree\r\n");
         assert_eq!(doc.to_bytes(), bytes);
         // CRLF counts once: three line breaks, four lines (the last empty).
         assert_eq!(doc.len_lines(), 4);
@@ -369,10 +707,10 @@ mod tests {
     #[test]
     fn apply_bumps_version_and_refreshes_text() {
         let mut doc = Document::new("abc");
-        assert_eq!(doc.text(), "abc");
+        assert_eq!(doc.flatten(), "abc");
         doc.apply(&ChangeSet::replace(3, CharRange::new(1, 2), "ü").unwrap())
             .unwrap();
         assert_eq!(doc.version(), 1);
-        assert_eq!(doc.text(), "aüc");
+        assert_eq!(doc.flatten(), "aüc");
     }
 }

@@ -4,7 +4,7 @@
 //! cowriting.trailer`, else the user's `[git] trailer`).
 
 use crate::{git_err, open_repo};
-use cowriting_core::anchor::{resolve, Resolution};
+use cowriting_core::anchor::{Resolution, Resolver};
 use cowriting_core::document::Document;
 use cowriting_core::model::{parse_artifact, Provenance};
 use cowriting_core::offset::CharRange;
@@ -384,10 +384,14 @@ pub fn staged_co_authors(repo: &git2::Repository, index: &git2::Index) -> Result
                 continue;
             }
         };
-        let added = inserted_ranges(old.as_ref().map_or("", Document::text), new.text());
+        let added = inserted_ranges(
+            &old.as_ref().map_or_else(String::new, Document::flatten),
+            &new.flatten(),
+        );
         if added.is_empty() {
             continue;
         }
+        let resolver = Resolver::new(&new);
         for at in artifact
             .attributions
             .iter()
@@ -396,7 +400,7 @@ pub fn staged_co_authors(repo: &git2::Repository, index: &git2::Index) -> Result
             let Some(fp) = artifact.fingerprint(&at.anchor_id) else {
                 continue;
             };
-            if let Resolution::Found(r) = resolve(&new, fp, None) {
+            if let Resolution::Found(r) = resolver.resolve(fp, None) {
                 if added.iter().any(|a| a.overlaps(&r)) {
                     if let Some(t) = agent_trailer(&at.author, style) {
                         if !trailers.contains(&t) {

@@ -43,7 +43,7 @@
 use crate::error::{Error, ErrorCode, ErrorInfo, Result};
 use crate::ledger::{Entry, Filed, Ledger};
 use crate::lock::DocLock;
-use cowriting_core::anchor::{build_fingerprint, locate_neighbourhood, resolve, Resolution};
+use cowriting_core::anchor::{build_fingerprint, Resolution, Resolver};
 use cowriting_core::attribution::{RecordMeta, Span, SpanAuthor, Spans};
 use cowriting_core::changeset::{ChangeSet, RangeAssoc};
 use cowriting_core::contract::{self, Outcome, Suggestion};
@@ -519,8 +519,13 @@ impl Session {
         if text.is_empty() {
             return Err(Error::BadInput("the text to find is empty".into()));
         }
-        let hay = self.doc.text();
-        let hits: Vec<usize> = hay.match_indices(text).map(|(i, _)| i).collect();
+        // As `str::match_indices` counts them: no two overlap.
+        let mut hits: Vec<usize> = Vec::new();
+        for at in self.doc.find_all(text) {
+            if hits.last().is_none_or(|&last| at.0 >= last + text.len()) {
+                hits.push(at.0);
+            }
+        }
         let doc = self.doc_path.to_string();
         let at = match (hits.len(), nth) {
             (0, _) => {
@@ -553,21 +558,22 @@ impl Session {
 
     /// Every pending proposal with its state against the current text.
     pub fn proposals(&self) -> Vec<ProposalView> {
+        let resolver = Resolver::new(&self.doc);
         self.artifact
             .proposals
             .iter()
-            .map(|p| self.proposal_view(p))
+            .map(|p| self.proposal_view(p, &resolver))
             .collect()
     }
 
     pub fn proposal(&self, id: &str) -> Result<ProposalView> {
         self.artifact
             .proposal(id)
-            .map(|p| self.proposal_view(p))
+            .map(|p| self.proposal_view(p, &Resolver::new(&self.doc)))
             .ok_or_else(|| self.not_found("proposal", id))
     }
 
-    fn proposal_view(&self, p: &Proposal) -> ProposalView {
+    fn proposal_view(&self, p: &Proposal, resolver: &Resolver<'_>) -> ProposalView {
         let Some(fp) = self.artifact.fingerprint(&p.anchor_id) else {
             return ProposalView {
                 proposal: p.clone(),
@@ -589,7 +595,7 @@ impl Session {
                 let reason = format!("its target text changed from {:?} to {:?}", fp.text, now);
                 (ProposalState::Stale, Some(r), Some(now), Some(reason))
             }
-            None => match resolve(&self.doc, fp, None) {
+            None => match resolver.resolve(fp, None) {
                 Resolution::Found(r) => (ProposalState::Pending, Some(r), None, None),
                 Resolution::Relocated(r) => {
                     let now = self.doc.slice(r);
@@ -611,7 +617,7 @@ impl Session {
                         Some(reason),
                     )
                 }
-                Resolution::Orphaned => match locate_neighbourhood(&self.doc, fp, None) {
+                Resolution::Orphaned => match resolver.locate_neighbourhood(fp, None) {
                     Some(r) => {
                         let now = self.doc.slice(r);
                         let reason = format!("its target text changed from {:?} to {:?}", fp.text, now);

@@ -943,7 +943,7 @@ mod tests {
         std::fs::write(outside.path().join("out.md"), "outside\n").unwrap();
         std::os::unix::fs::symlink(outside.path().join("out.md"), dir.path().join("out.md")).unwrap();
         let alias = DocPath::parse("alias.md").unwrap();
-        assert_eq!(ws.read_document(&alias).unwrap().text(), "real text\n");
+        assert_eq!(ws.read_document(&alias).unwrap().flatten(), "real text\n");
         ws.write_document(&alias, &Document::from_bytes(b"edited\n").unwrap())
             .unwrap();
         assert_eq!(

@@ -175,7 +175,7 @@ impl Api {
         let s = &self.sessions[&doc];
         Ok(DocView {
             path: doc.to_string(),
-            text: s.document().text().to_owned(),
+            text: s.document().flatten(),
             version: s.document().version(),
             dirty: s.is_dirty(),
             review: review_of(s),
@@ -787,12 +787,15 @@ mod tests {
         api.open_document("d.md").unwrap();
         let chosen = vec![ids[0].clone(), ids[2].clone()];
         let applied = api.accept_all("d.md", &chosen).unwrap();
-        assert_eq!(api.session("d.md").unwrap().document().text(), "1 two 3 four\n");
+        assert_eq!(
+            api.session("d.md").unwrap().document().flatten(),
+            "1 two 3 four\n"
+        );
         assert_eq!(applied.review.proposals.len(), 1, "the other one stays pending");
         let undone = api.undo("d.md").unwrap();
         assert_eq!(undone.review.proposals.len(), 3, "one undo step takes both back");
         assert_eq!(
-            api.session("d.md").unwrap().document().text(),
+            api.session("d.md").unwrap().document().flatten(),
             "one two three four\n"
         );
         api.reject_all("d.md", &chosen).unwrap();
@@ -859,7 +862,7 @@ mod tests {
         let err = api.accept("d.md", &id, None).unwrap_err();
         assert_eq!(err.code(), cowriting_workspace::ErrorCode::NotFound, "{err}");
         assert!(err.to_string().contains("already accepted"), "{err}");
-        assert_eq!(api.session("d.md").unwrap().document().text(), once);
+        assert_eq!(api.session("d.md").unwrap().document().flatten(), once);
         // Undo takes the accept back (a legitimate way back to pending) ...
         let undone = api.undo("d.md").unwrap();
         assert_eq!(undone.review.proposals.len(), 1);

@@ -312,8 +312,8 @@ impl Ops {
             };
             spans.push((sp.range, i));
         }
-        let text = s.document().text();
-        let (whole, sections) = cowriting_core::authorship::report(text, &spans, authors.len());
+        let text = s.document().flatten();
+        let (whole, sections) = cowriting_core::authorship::report(&text, &spans, authors.len());
         let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
         let shares = |c: &cowriting_core::authorship::Counts| {
             let mut out: Vec<AuthorShare> = authors

@@ -17,13 +17,9 @@ impl<'a> Lines<'a> {
         if !doc.has_lone_cr() {
             return Lines::Rope(doc);
         }
-        let b = doc.text().as_bytes();
-        let mut starts = vec![0];
-        for i in memchr::memchr2_iter(b'\n', b'\r', b) {
-            if b[i] == b'\n' || b.get(i + 1) != Some(&b'\n') {
-                starts.push(i + 1);
-            }
-        }
+        let starts = std::iter::once(0)
+            .chain(doc.vs_code_breaks().map(|(b, _)| b.0 + 1))
+            .collect();
         Lines::Starts(starts)
     }
 

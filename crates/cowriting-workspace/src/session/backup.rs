@@ -125,7 +125,7 @@ impl Session {
             version: BACKUP_VERSION,
             doc: self.doc_path.as_str().to_owned(),
             base: base.clone(),
-            text: self.doc.text().to_owned(),
+            text: self.doc.flatten(),
             bom: self.doc.has_bom(),
             records: serialize_artifact(&records),
             decisions,
@@ -201,7 +201,7 @@ impl Session {
             Ok(disk) => sha256_hex(&disk.to_bytes()) != backup.base,
             Err(_) => true,
         };
-        let change = cowriting_core::diff::text_change(self.doc.text(), &backup.text);
+        let change = cowriting_core::diff::text_change(&self.doc.flatten(), &backup.text);
         self.apply_with(&change, EditKind::Other, Vec::new(), Vec::new())?;
         // History starts afresh: undoing the restored text while keeping its
         // decisions would save decisions without their text.

@@ -332,7 +332,7 @@ impl Session {
             self.doc.set_bom(disk.has_bom());
             return Ok(None);
         }
-        let change = cowriting_core::diff::text_change(self.doc.text(), disk.text());
+        let change = cowriting_core::diff::text_change(&self.doc.flatten(), &disk.flatten());
         self.apply_with(&change, EditKind::Other, Vec::new(), Vec::new())?;
         self.doc.set_bom(disk.has_bom());
         self.history.seal();
@@ -362,8 +362,8 @@ impl Session {
     /// conflict again. Returns the change, or `None` when the text is the same.
     pub fn apply_merge(&mut self, merged: &str, theirs: &Document) -> Result<Option<ChangeSet>> {
         self.history.seal();
-        let change =
-            (merged != self.doc.text()).then(|| cowriting_core::diff::text_change(self.doc.text(), merged));
+        let change = (self.doc.rope() != merged)
+            .then(|| cowriting_core::diff::text_change(&self.doc.flatten(), merged));
         if let Some(change) = &change {
             self.apply_change(change, EditKind::Other)?;
             self.history.seal();

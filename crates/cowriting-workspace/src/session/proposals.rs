@@ -65,8 +65,9 @@ impl Session {
     /// query: nothing is written.
     pub fn pending_overlaps(&self, range: CharRange, replacement: &str, author: &Provenance) -> Overlaps {
         let mut out = Overlaps::default();
+        let resolver = Resolver::new(&self.doc);
         for p in &self.artifact.proposals {
-            let Some(r) = self.pending_range(p) else {
+            let Some(r) = self.pending_range(p, &resolver) else {
                 continue;
             };
             let same = r == range
@@ -86,20 +87,21 @@ impl Session {
     /// [`Session::proposals`] says of them without the rest of the view (a
     /// client indexes it once for many lookups).
     pub fn pending_ranges(&self) -> Vec<(CharRange, &Proposal)> {
+        let resolver = Resolver::new(&self.doc);
         self.artifact
             .proposals
             .iter()
-            .filter_map(|p| Some((self.pending_range(p)?, p)))
+            .filter_map(|p| Some((self.pending_range(p, &resolver)?, p)))
             .collect()
     }
 
     /// Where `p` is, when it is pending: its state in [`Session::proposals`]
     /// without the rest of the view.
-    fn pending_range(&self, p: &Proposal) -> Option<CharRange> {
+    fn pending_range(&self, p: &Proposal, resolver: &Resolver<'_>) -> Option<CharRange> {
         let fp = self.artifact.fingerprint(&p.anchor_id)?;
         match self.tracked.get(&p.anchor_id) {
             Some(&r) => (r.end.0 <= self.doc.len_chars() && self.doc.slice(r) == fp.text).then_some(r),
-            None => match resolve(&self.doc, fp, None) {
+            None => match resolver.resolve(fp, None) {
                 Resolution::Found(r) => Some(r),
                 _ => None,
             },
@@ -384,9 +386,10 @@ impl Session {
     /// batch is refused whole, before it decides anything.
     fn check_all_confirmed(&self, ids: &[String]) -> Result<()> {
         let asked: HashSet<&str> = ids.iter().map(String::as_str).collect();
+        let resolver = Resolver::new(&self.doc);
         for p in &self.artifact.proposals {
             if asked.contains(p.id.as_str()) {
-                self.check_confirmed(&p.id, &p.replacement, self.pending_range(p))?;
+                self.check_confirmed(&p.id, &p.replacement, self.pending_range(p, &resolver))?;
             }
         }
         Ok(())

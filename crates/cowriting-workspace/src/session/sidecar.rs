@@ -89,6 +89,7 @@ impl Session {
                 .iter()
                 .map(|p| (p.anchor_id.clone(), false)),
         );
+        let resolver = Resolver::new(&self.doc);
         for (id, may_relocate) in ids {
             let Some(fp) = self.artifact.fingerprint(&id) else {
                 continue;
@@ -102,7 +103,7 @@ impl Session {
                     }
                     tracked.insert(id, r);
                 }
-                _ => match resolve(&self.doc, fp, live) {
+                _ => match resolver.resolve(fp, live) {
                     Resolution::Found(r) => {
                         tracked.insert(id, r);
                     }
@@ -336,9 +337,10 @@ impl Session {
     pub(super) fn load_spans(&mut self, a: &Artifact) {
         self.spans = Spans::new();
         self.orphan_attributions.clear();
+        let resolver = Resolver::new(&self.doc);
         for at in &a.attributions {
             let anchor = a.anchors.get(&at.anchor_id);
-            let found = anchor.and_then(|an| resolve(&self.doc, &an.fingerprint, None).range());
+            let found = anchor.and_then(|an| resolver.resolve(&an.fingerprint, None).range());
             match (found, anchor) {
                 (Some(range), Some(an)) if !range.is_empty() => self.spans.insert_loaded(Span {
                     range,

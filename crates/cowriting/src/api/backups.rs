@@ -602,7 +602,7 @@ mod tests {
     /// The spans of `d.md` in `api` as (text, author id).
     fn spans_of(api: &Api) -> Vec<(String, String)> {
         let s = &api.sessions[&DocPath::parse("d.md").unwrap()];
-        let text: Vec<char> = s.document().text().chars().collect();
+        let text: Vec<char> = s.document().rope().chars().collect();
         s.spans()
             .map(|sp| {
                 let t: String = text[sp.range.start.0..sp.range.end.0].iter().collect();

@@ -29,23 +29,25 @@ impl Texts {
     }
 
     fn merge(&self, s: &Session) -> Merge {
-        let (mine, theirs) = (s.document().text(), self.theirs.text());
+        // The merge reads contiguous texts: flattened for it, dropped after it.
+        let (mine, theirs) = (s.document().flatten(), self.theirs.flatten());
         match &self.base {
-            Some(base) => Merge::new(base, mine, theirs),
-            None => Merge::without_base(mine, theirs),
+            Some(base) => Merge::new(base, &mine, &theirs),
+            None => Merge::without_base(&mine, &theirs),
         }
     }
 
     /// Names the three texts (and the file's byte order mark): any change to one changes it.
     fn token(&self, s: &Session) -> String {
         let mut bytes = vec![u8::from(self.base.is_some()), u8::from(self.theirs.has_bom())];
-        for t in [
-            self.base.as_deref().unwrap_or(""),
-            s.document().text(),
-            self.theirs.text(),
-        ] {
-            bytes.extend_from_slice(&(t.len() as u64).to_le_bytes());
-            bytes.extend_from_slice(t.as_bytes());
+        let base = self.base.as_deref().unwrap_or("");
+        bytes.extend_from_slice(&(base.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(base.as_bytes());
+        for t in [s.document().rope(), self.theirs.rope()] {
+            bytes.extend_from_slice(&(t.len_bytes() as u64).to_le_bytes());
+            for chunk in t.chunks() {
+                bytes.extend_from_slice(chunk.as_bytes());
+            }
         }
         sha256(&bytes).iter().map(|b| format!("{b:02x}")).collect()
     }

@@ -116,7 +116,7 @@ impl Ops {
         let doc = self.doc(doc)?;
         let s = self.review_session(&doc)?;
         let (authors, spans) = spans_by_author(&s);
-        let text = s.document().text();
+        let text = &s.document().flatten();
         Ok(match format {
             AuthorshipFormat::AgentTrace => {
                 let contributors: Vec<agent_trace::Contributor> = authors
@@ -209,7 +209,7 @@ impl Ops {
     pub fn import_ia_annotations(&self, doc: &str, file: Option<&Path>) -> Result<ImportIaOut> {
         let doc = self.doc(doc)?;
         let mut s = self.review_session(&doc)?;
-        let text = s.document().text().to_owned();
+        let text = s.document().flatten();
         let (source, own) = match file {
             Some(f) => {
                 let bytes = std::fs::read(f).map_err(|e| Error::BadInput(format!("{}: {e}", f.display())))?;

@@ -123,7 +123,7 @@ pub fn review_of(s: &Session) -> review::Review {
 /// data with `with_review` (CriticMarkup always has it: it is what the format is
 /// for); remote images loaded only with `remote_images` ([`html::Images`]).
 pub fn render(s: &Session, format: ExportFormat, with_review: bool, remote_images: bool) -> Rendered {
-    let text = s.document().text();
+    let text = &s.document().flatten();
     let name = s.doc_path().as_str().rsplit('/').next().unwrap_or_default();
     let fallback = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
     let review = (with_review || format == ExportFormat::Critic).then(|| review_of(s));

@@ -120,8 +120,7 @@ fn context(doc: &Document, unit: Unit, from: u32, to: u32) -> Option<LineContext
             .ok(),
     };
     let (start, end) = (chars(from)?, chars(to)?);
-    let bytes = doc.char_range_to_bytes(CharRange::new(start.0, end.0));
-    let (before, after) = around(doc.text(), bytes.start.0, bytes.end.0);
+    let (before, after) = around(doc, CharRange::new(start.0, end.0));
     Some(LineContext {
         line: doc.char_to_line_col(start).line as u32 + 1,
         before,

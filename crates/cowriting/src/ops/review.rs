@@ -119,7 +119,7 @@ impl Turn {
     /// A review pass over `scope` (chars of the session's text; the whole
     /// text when `None`), cut into parts within the model's budget.
     pub fn review(s: &Session, scope: Option<CharRange>, instruction: Option<String>) -> Result<Turn> {
-        let snapshot = s.document().text().to_owned();
+        let snapshot = s.document().flatten();
         let scope = match scope {
             Some(r) if r.is_empty() => {
                 return Err(Error::BadInput(
@@ -185,7 +185,7 @@ impl Turn {
                  Claude needs the text it is about"
             ))
         })?;
-        let snapshot = s.document().text().to_owned();
+        let snapshot = s.document().flatten();
         let anchored = s.document().char_to_byte(range.start).0..s.document().char_to_byte(range.end).0;
         let instruction = instruction.map(|i| i.trim().to_owned()).filter(|i| !i.is_empty());
         let comments: Vec<(String, String)> = view
@@ -546,8 +546,8 @@ impl Ops {
         };
         let mut in_session = |snapshot: &str, f: &mut InSession| -> Result<()> {
             let mut s = self.review_session(doc)?;
-            let now = s.document().text();
-            let change = (now != snapshot).then(|| cowriting_core::diff::text_change(snapshot, now));
+            let change = (s.document().rope() != snapshot)
+                .then(|| cowriting_core::diff::text_change(snapshot, &s.document().flatten()));
             f(&mut s, change.as_ref())
         };
         drive(turn, out, cfg, cancel, &mut in_session, &mut |_, _, landed| {

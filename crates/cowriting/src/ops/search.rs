@@ -147,7 +147,9 @@ fn search_text(
     unit: Unit,
     found: &mut Found,
 ) {
-    for m in re.find_iter(doc.text()) {
+    // The regex reads contiguous text: flattened for this search, dropped after it.
+    let text = doc.flatten();
+    for m in re.find_iter(&text) {
         if m.is_empty() {
             continue;
         }
@@ -158,18 +160,24 @@ fn search_text(
     }
 }
 
-/// The words around bytes `start..end` of `text` on its lines: up to
-/// [`CONTEXT_CHARS`] characters before it on its first line and after it on
-/// its last, trimmed at the outer ends.
-pub(crate) fn around(text: &str, start: usize, end: usize) -> (String, String) {
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-    let before = &text[line_start..start];
-    let before: String = {
-        let skip = before.chars().count().saturating_sub(CONTEXT_CHARS);
-        before.chars().skip(skip).collect()
+/// The words around `range` of `doc` on its lines: up to [`CONTEXT_CHARS`]
+/// characters before it on its first line and after it on its last, trimmed
+/// at the outer ends. Read from the rope (lines end at `\n`).
+pub(crate) fn around(doc: &Document, range: CharRange) -> (String, String) {
+    let rope = doc.rope();
+    let (start, end) = (range.start.0, range.end.0);
+    let line_start = rope.line_to_char(rope.char_to_line(start));
+    let last = rope.char_to_line(end);
+    // The `\n` that ends the line `end` is on, or the end of the text.
+    let line_end = if last + 1 < rope.len_lines() {
+        rope.line_to_char(last + 1) - 1
+    } else {
+        rope.len_chars()
     };
-    let after: String = text[end..line_end].chars().take(CONTEXT_CHARS).collect();
+    let before: String = rope
+        .slice(line_start.max(start.saturating_sub(CONTEXT_CHARS))..start)
+        .into();
+    let after: String = rope.slice(end..line_end.min(end + CONTEXT_CHARS)).into();
     (
         before.trim_start().to_owned(),
         after.trim_end_matches('\r').to_owned(),
@@ -178,11 +186,10 @@ pub(crate) fn around(text: &str, start: usize, end: usize) -> (String, String) {
 
 /// A text hit at bytes `start..end` of `doc`, with the words around it on its line.
 fn hit(doc: &Document, unit: Unit, name: &str, start: usize, end: usize) -> views::SearchHitDto {
-    let text = doc.text();
-    let (before, after) = around(text, start, end);
     let range = doc
         .byte_range_to_chars(ByteRange::new(start, end))
         .expect("a regex match is on char boundaries");
+    let (before, after) = around(doc, range);
     let (from, to) = unit.of(doc, range);
     views::SearchHitDto {
         document: name.to_owned(),
@@ -190,7 +197,7 @@ fn hit(doc: &Document, unit: Unit, name: &str, start: usize, end: usize) -> view
         to,
         line: doc.char_to_line_col(range.start).line as u32 + 1,
         before,
-        text: text[start..end].to_owned(),
+        text: doc.slice(range),
         after,
     }
 }
@@ -573,14 +580,50 @@ mod tests {
     #[test]
     fn a_hit_has_its_line_and_the_words_around_it() {
         let doc = Document::new("# T\n\nLe café est très « bon » ici, vraiment.\r\nEnd");
-        let start = doc.text().find("très").unwrap();
+        let text = doc.flatten();
+        let start = text.find("très").unwrap();
         let h = hit(&doc, Unit::Utf16, "a.md", start, start + "très".len());
         assert_eq!((h.line, h.text.as_str()), (3, "très"));
         assert_eq!(h.before, "Le café est ");
         assert_eq!(h.after, " « bon » ici, vraiment.");
-        let utf16 = doc.text()[..start].encode_utf16().count() as u32;
+        let utf16 = text[..start].encode_utf16().count() as u32;
         assert_eq!((h.from, h.to), (utf16, utf16 + 4));
         let h = hit(&doc, Unit::Byte, "a.md", start, start + "très".len());
         assert_eq!((h.from, h.to), (start as u32, (start + 5) as u32));
+    }
+
+    /// What `around` said when it read the flattened text: the rope must say the same.
+    fn around_flat(text: &str, start: usize, end: usize) -> (String, String) {
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let before = &text[line_start..start];
+        let skip = before.chars().count().saturating_sub(CONTEXT_CHARS);
+        let before: String = before.chars().skip(skip).collect();
+        let after: String = text[end..line_end].chars().take(CONTEXT_CHARS).collect();
+        (
+            before.trim_start().to_owned(),
+            after.trim_end_matches('\r').to_owned(),
+        )
+    }
+
+    #[test]
+    fn the_words_around_a_range_are_read_from_the_rope_as_from_the_flat_text() {
+        let long = "é".repeat(50);
+        for text in [
+            "one\ntwo three\r\nfour\n".to_owned(),
+            format!("{long} mid {long}\r\n\n  x\ry\n"),
+            "\n\n\r\n".to_owned(),
+            "no newline at all, quite a long line of words to cut at thirty-two chars".to_owned(),
+            String::new(),
+        ] {
+            let doc = Document::new(&text);
+            let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            for (i, &s) in bounds.iter().enumerate() {
+                for &e in bounds[i..].iter().step_by(3) {
+                    let range = doc.byte_range_to_chars(ByteRange::new(s, e)).unwrap();
+                    assert_eq!(around(&doc, range), around_flat(&text, s, e), "{text:?} {s}..{e}");
+                }
+            }
+        }
     }
 }

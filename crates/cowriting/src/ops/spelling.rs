@@ -77,7 +77,7 @@ impl Ops {
     /// Lint `doc` as it is on disk (see [`lint_texts`]).
     pub fn lint(&self, doc: &str, cancel: &Cancel) -> Result<LintOut> {
         let doc = self.doc(doc)?;
-        let text = self.workspace().read_document(&doc)?.text().to_string();
+        let text = self.workspace().read_document(&doc)?.flatten();
         let mut out = lint_texts(self.workspace(), &[text], self.unit, cancel)?;
         Ok(LintOut {
             document: doc.to_string(),
