@@ -300,11 +300,19 @@ pub fn typescript() -> String {
         }
     }
     out.push_str("}\n");
-    let raw: Vec<String> = COMMANDS.iter().filter(|c| c.raw()).map(|c| format!("\"{}\"", c.name)).collect();
+    let raw: Vec<String> = COMMANDS
+        .iter()
+        .filter(|c| c.raw())
+        .map(|c| format!("\"{}\"", c.name))
+        .collect();
     out.push_str("// The commands that answer raw bytes (an ArrayBuffer), not JSON.\n");
     out.push_str(&format!(
         "export type RawCommands = {};\n",
-        if raw.is_empty() { "never".to_owned() } else { raw.join(" | ") }
+        if raw.is_empty() {
+            "never".to_owned()
+        } else {
+            raw.join(" | ")
+        }
     ));
     out
 }
@@ -340,7 +348,11 @@ mod tests {
             "  export_document: { path: unknown; format: unknown; withReview: unknown; remoteImages: unknown };\n"
         ));
         let raw: Vec<&str> = COMMANDS.iter().filter(|c| c.raw()).map(|c| c.name).collect();
-        assert_eq!(raw, ["document_text"], "a document's text goes as raw bytes, and only it");
+        assert_eq!(
+            raw,
+            ["document_text"],
+            "a document's text goes as raw bytes, and only it"
+        );
         assert!(typescript().contains("export type RawCommands = \"document_text\";\n"));
         let mut names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
         names.sort_unstable();

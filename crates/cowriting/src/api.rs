@@ -634,7 +634,11 @@ mod tests {
         let (_dir, mut api) = setup("Héllo 😀\r\nworld\n");
         let v = api.open_document("d.md").unwrap();
         let bytes = api.document_text("d.md", v.version).unwrap();
-        assert_eq!(bytes, "Héllo 😀\r\nworld\n".as_bytes(), "the buffer byte for byte, CRLF kept");
+        assert_eq!(
+            bytes,
+            "Héllo 😀\r\nworld\n".as_bytes(),
+            "the buffer byte for byte, CRLF kept"
+        );
         let change = TextChange {
             from: Utf16Offset(0),
             to: Utf16Offset(0),
@@ -643,8 +647,14 @@ mod tests {
         let now = api.edit("d.md", v.version, &[change], true).unwrap().version;
         let stale = api.document_text("d.md", v.version).unwrap_err();
         assert_eq!(stale.code(), crate::ErrorCode::OutOfStep, "{stale}");
-        assert_eq!(api.document_text("d.md", now).unwrap(), "Oh. Héllo 😀\r\nworld\n".as_bytes());
-        assert_eq!(api.document_text("other.md", now).unwrap_err().code(), crate::ErrorCode::NotFound);
+        assert_eq!(
+            api.document_text("d.md", now).unwrap(),
+            "Oh. Héllo 😀\r\nworld\n".as_bytes()
+        );
+        assert_eq!(
+            api.document_text("other.md", now).unwrap_err().code(),
+            crate::ErrorCode::NotFound
+        );
     }
 
     #[test]
