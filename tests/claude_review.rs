@@ -722,7 +722,7 @@ fn in_the_app_items_land_through_the_writers_typing_and_cancel_keeps_them() {
     with(&mut |a| {
         let review = a.review("essay.md").unwrap();
         let t = &review.threads[0];
-        let text = a.open_document("essay.md").unwrap().text;
+        let text = a.text_of("essay.md");
         let at = text.find("A second reader helps.").unwrap();
         assert_eq!(
             t.from.map(|f| f as usize),

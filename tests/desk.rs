@@ -204,7 +204,7 @@ fn a_job_whose_document_changed_while_it_ran_files_nothing_and_says_so() {
     assert_eq!(e.info().code, ErrorCode::Producer, "{e}");
     assert!(e.to_string().contains("changed while thefix ran"), "{e}");
     assert_eq!(pending(&desk), 0, "nothing filed on a text it was not run on");
-    let text = desk.with(|a| a.open_document("d.md")).unwrap().text;
+    let text = desk.with(|a| Ok(a.text_of("d.md"))).unwrap();
     assert_eq!(text, format!("Now. {DOC}"), "the writer's typing stays");
 }
 

@@ -56,7 +56,7 @@ fn setup() -> (tempfile::TempDir, tempfile::TempDir, Api, String) {
 /// Replace `old` (once) with `new` in the buffer, as the editor would send it.
 fn type_over(api: &mut Api, old: &str, new: &str) {
     let v = api.open_document("d.md").unwrap();
-    let at = v.text.find(old).unwrap();
+    let at = api.text_of("d.md").find(old).unwrap();
     api.edit(
         "d.md",
         v.version,
@@ -71,7 +71,7 @@ fn type_over(api: &mut Api, old: &str, new: &str) {
 }
 
 fn text(api: &mut Api) -> String {
-    api.open_document("d.md").unwrap().text
+    api.text_of("d.md")
 }
 
 /// The hunks of a merge view: (side, mine, theirs).

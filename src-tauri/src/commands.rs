@@ -7,6 +7,12 @@
 //! `ui/src/bindings/commands.ts` for the UI's `invoke` to be checked against
 //! (`tsc`).
 //!
+//! A row answering [`Response`] answers raw bytes (an `ArrayBuffer` in the
+//! UI), not JSON: a document's text goes so ([`document_text`]), for the web
+//! process to hold it once, in the editor, rather than as a JSON answer, the
+//! string parsed out of it and the editor's copy. The UI's list names those
+//! rows (`RawCommands`), and its `call` answers them as an `ArrayBuffer`.
+//!
 //! Every command runs off the main thread, which paints the window: a `sync`
 //! row becomes a `#[tauri::command(async)] fn` (Tauri runs it on its async
 //! runtime's threads), an `async` row an `async fn` (it awaits work on the
@@ -25,6 +31,7 @@ use cowriting::ops::review::ReviewOut;
 use cowriting::ops::{AuthorshipOut, DictionaryOut, ExportFormat, ExportOut, InboxOut, LintsOut, SearchOut};
 use cowriting::suggest::CheckOutcome;
 use cowriting::Utf16Offset;
+use tauri::ipc::Response;
 use tauri::{AppHandle, Emitter, Manager};
 
 /// One command of the table: its name and its arguments' names (in Rust;
@@ -33,6 +40,16 @@ use tauri::{AppHandle, Emitter, Manager};
 pub struct Command {
     pub name: &'static str,
     pub args: &'static [&'static str],
+    /// The answer's type as the row writes it (`Response`: raw bytes).
+    pub answer: &'static str,
+}
+
+#[cfg(test)]
+impl Command {
+    /// Answers raw bytes, not JSON.
+    pub fn raw(&self) -> bool {
+        self.answer == "Response"
+    }
 }
 
 /// Writes the table's commands, their handler and their list; see the module docs.
@@ -53,6 +70,7 @@ macro_rules! commands {
         pub const COMMANDS: &[Command] = &[$(Command {
             name: stringify!($name),
             args: &[$(stringify!($arg)),*],
+            answer: stringify!($ret),
         }),*];
     };
     (@one sync $(#[$doc:meta])* $name:ident($app:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty $body:block) => {
@@ -117,7 +135,12 @@ fn emit<T: serde::Serialize + Clone>(app: &AppHandle, event: &'static str) -> im
 
 commands! {
     sync workspace(app) -> WorkspaceInfo { api(&app, |a| Ok(a.workspace())) }
+    /// Open a document: what the UI shows of it but its text (`document_text`).
     sync open_document(app, path: String) -> DocView { api(&app, |a| a.open_document(&path)) }
+    /// An open document's text at `version` (its `DocView`'s), as raw UTF-8 bytes.
+    sync document_text(app, path: String, version: u64) -> Response {
+        api(&app, |a| a.document_text(&path, version)).map(Response::new)
+    }
     /// Close a document, discarding unsaved changes (the UI asks first).
     sync close_document(app, path: String) -> () { api(&app, |a| a.close_document(&path)) }
     sync new_document(app, name: String) -> DocView { api(&app, |a| a.new_document(&name)) }
@@ -277,6 +300,20 @@ pub fn typescript() -> String {
         }
     }
     out.push_str("}\n");
+    let raw: Vec<String> = COMMANDS
+        .iter()
+        .filter(|c| c.raw())
+        .map(|c| format!("\"{}\"", c.name))
+        .collect();
+    out.push_str("// The commands that answer raw bytes (an ArrayBuffer), not JSON.\n");
+    out.push_str(&format!(
+        "export type RawCommands = {};\n",
+        if raw.is_empty() {
+            "never".to_owned()
+        } else {
+            raw.join(" | ")
+        }
+    ));
     out
 }
 
@@ -310,6 +347,13 @@ mod tests {
         assert!(typescript().contains(
             "  export_document: { path: unknown; format: unknown; withReview: unknown; remoteImages: unknown };\n"
         ));
+        let raw: Vec<&str> = COMMANDS.iter().filter(|c| c.raw()).map(|c| c.name).collect();
+        assert_eq!(
+            raw,
+            ["document_text"],
+            "a document's text goes as raw bytes, and only it"
+        );
+        assert!(typescript().contains("export type RawCommands = \"document_text\";\n"));
         let mut names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
         names.sort_unstable();
         names.dedup();

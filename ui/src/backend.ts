@@ -32,14 +32,24 @@ import type { TextChange } from "./bindings/TextChange";
 import type { Utf16Offset } from "./bindings/Utf16Offset";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import type { AuthorshipOut } from "./bindings/AuthorshipOut";
-import type { Commands } from "./bindings/commands";
+import type { Commands, RawCommands } from "./bindings/commands";
+import { Text } from "@codemirror/state";
+
+/**
+ * An open document: the core's view of it (`open_document`) with its text.
+ * From the app the text is CodeMirror's `Text`, made straight from the raw
+ * bytes `document_text` answers ({@link textOfBytes}); a test's backend may give a string.
+ */
+export interface OpenedDoc extends DocView {
+  text: Text | string;
+}
 
 export interface Backend {
   workspace(): Promise<WorkspaceInfo>;
-  openDocument(path: string): Promise<DocView>;
+  openDocument(path: string): Promise<OpenedDoc>;
   closeDocument(path: string): Promise<void>;
   /** A new, empty document (`.md` added when the name has no document ending), opened in the core. */
-  newDocument(name: string): Promise<DocView>;
+  newDocument(name: string): Promise<OpenedDoc>;
   /** Rename or move a document with its review data; an open one keeps its buffer and undo. Answers the new name. */
   renameDocument(from: string, to: string): Promise<string>;
   /** Move a document and its review data to the system trash; an open one is closed in the core. */
@@ -180,21 +190,70 @@ export function errorMessage(e: unknown): string {
   return String(e);
 }
 
+/** How `EditorState.create` splits a string into lines (CodeMirror's default line separator). */
+const LINE_BREAK = /\r\n?|\n/;
+/** Bytes decoded at a time: a block ends after a line feed (never inside a character or a CRLF). */
+const BLOCK = 1 << 16;
+
+/**
+ * A document's text from its UTF-8 bytes (the app's `document_text`) as
+ * CodeMirror's `Text`, the lines `EditorState.create` would make of the
+ * string. Decoded a block of lines at a time, so no string of the whole text
+ * is made beside the editor's lines (a 5 MB document was held three times:
+ * the JSON answer, the string parsed out of it, the editor's). Anything but
+ * bytes is refused: the text never comes as a JSON string.
+ */
+export function textOfBytes(bytes: unknown): Text {
+  let all: Uint8Array;
+  // By its tag, not `instanceof`: an ArrayBuffer of another realm is bytes too.
+  if (Object.prototype.toString.call(bytes) === "[object ArrayBuffer]") all = new Uint8Array(bytes as ArrayBuffer);
+  else if (ArrayBuffer.isView(bytes)) all = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  else throw new Error(`a document's text arrived as ${typeof bytes}, not as raw bytes`);
+  // ignoreBOM: a U+FEFF that is in the text stays (the core keeps a file's BOM apart).
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const lines = [""];
+  for (let at = 0; at < all.length; ) {
+    let end = Math.min(at + BLOCK, all.length);
+    if (end < all.length) {
+      const lf = all.indexOf(0x0a, end - 1);
+      end = lf < 0 ? all.length : lf + 1;
+    }
+    const parts = decoder.decode(all.subarray(at, end)).split(LINE_BREAK);
+    lines[lines.length - 1] += parts[0];
+    for (let i = 1; i < parts.length; i++) lines.push(parts[i]);
+    at = end;
+  }
+  return Text.of(lines);
+}
+
 /** The real backend: Tauri's `invoke` and `listen` (and its window API for the title). */
 export async function tauriBackend(): Promise<Backend> {
   const { invoke } = await import("@tauri-apps/api/core");
   const { listen } = await import("@tauri-apps/api/event");
   const on = async <T>(event: string, f: (p: T) => void) => listen<T>(event, (e) => f(e.payload));
-  // A command of the app's table by its name, with exactly its arguments.
+  // A command of the app's table by its name, with exactly its arguments; one
+  // that answers raw bytes (`RawCommands`) answers an ArrayBuffer.
   const call = <T, C extends keyof Commands>(
     command: C,
     ...args: Commands[C] extends Record<string, never> ? [] : [Commands[C]]
-  ): Promise<T> => invoke<T>(command, args[0]);
+  ): Promise<C extends RawCommands ? ArrayBuffer : T> => invoke(command, args[0]);
+  // A document's view, then its text at that version; a reload from disk in
+  // between makes the text's version newer (refused as out of step): asked again.
+  const opened = async (first: DocView): Promise<OpenedDoc> => {
+    for (let v = first, attempt = 0; ; attempt++) {
+      try {
+        return { ...v, text: textOfBytes(await call("document_text", { path: v.path, version: v.version })) };
+      } catch (e) {
+        if (attempt >= 2 || !isErrorInfo(e) || e.code !== "out_of_step") throw e;
+      }
+      v = await call<DocView, "open_document">("open_document", { path: v.path });
+    }
+  };
   return {
     workspace: () => call("workspace"),
-    openDocument: (path) => call("open_document", { path }),
+    openDocument: async (path) => opened(await call("open_document", { path })),
     closeDocument: (path) => call("close_document", { path }),
-    newDocument: (name) => call("new_document", { name }),
+    newDocument: async (name) => opened(await call("new_document", { name })),
     renameDocument: (from, to) => call("rename_document", { from, to }),
     trashDocument: (path) => call("trash_document", { path }),
     newFolder: (name) => call("new_folder", { name }),

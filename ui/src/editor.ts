@@ -11,7 +11,7 @@
 // (extensions/comment-box.ts), threads as notes in the right margin when it has
 // room (extensions/margin-notes.ts), a caret that stops blinking after a pause
 // (extensions/caret-rest.ts). CodeMirror's own history is not loaded: undo is the core's.
-import { Compartment, EditorState, type Extension } from "@codemirror/state";
+import { Compartment, EditorState, type Extension, type Text } from "@codemirror/state";
 import { EditorView, drawSelection, highlightSpecialChars, keymap, tooltips, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
 import { markdown } from "@codemirror/lang-markdown";
@@ -58,7 +58,8 @@ export const readOnly = new Compartment();
  */
 const cspNonce = (document.getElementById("csp-nonce") as HTMLStyleElement | null)?.nonce ?? "";
 
-export function createState(text: string, review: ReviewDto, handlers: EditorHandlers): EditorState {
+/** `text`: the document (a `Text` made from the core's bytes, backend.ts `textOfBytes`). */
+export function createState(text: string | Text, review: ReviewDto, handlers: EditorHandlers): EditorState {
   const extensions: Extension[] = [
     EditorView.cspNonce.of(cspNonce),
     proseTheme,

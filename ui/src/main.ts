@@ -11,13 +11,12 @@
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import type { DocView } from "./bindings/DocView";
 import type { IdentityDto } from "./bindings/IdentityDto";
 import type { Notice } from "./bindings/Notice";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { AutoSaver } from "./autosave";
-import { errorMessage, tauriBackend, type Backend } from "./backend";
+import { errorMessage, tauriBackend, type Backend, type OpenedDoc } from "./backend";
 import { buildCommands, editorKeys, type Command } from "./commands";
 import { askIdentity } from "./dialogs/welcome";
 import { $ } from "./dom";
@@ -271,7 +270,7 @@ export class App {
   }
 
   /** A document the core opened, as a tab (not activated). */
-  addDoc(v: DocView) {
+  addDoc(v: OpenedDoc) {
     if (this.docs.has(v.path)) return;
     const doc: OpenDoc = { path: v.path, state: null as unknown as EditorState, version: v.version, dirty: v.dirty, saving: false, conflict: false };
     doc.state = createState(v.text, v.review, this.handlers(doc));

@@ -16,9 +16,11 @@
 //
 // Invariants (checked by `checkInvariants`):
 //  1. every position is within the document;
-//  2. `gutter` holds one marker at the start of each line a human span touches
-//     (a span touches line L when `from <= L.to && to > L.from`), and nothing else;
-//  3. `staleCount` is the number of proposals whose state is not "pending".
+//  2. `staleCount` is the number of proposals whose state is not "pending".
+//
+// The gutter's marks (a line a human span touches: `from <= L.to && to > L.from`)
+// are not kept for the whole document: `gutterIn` reads them off `humanSpans`
+// for the lines on screen.
 import { MapMode, RangeSet, RangeValue, type ChangeDesc, type Range, type Text } from "@codemirror/state";
 import { GutterMarker } from "@codemirror/view";
 import type { ProposalDto } from "./bindings/ProposalDto";
@@ -125,8 +127,6 @@ export class ReviewState {
     readonly agentSpans: RangeSet<Placed<SpanDto>>,
     /** Spans by a human: the core's, and what the writer typed since. */
     readonly humanSpans: RangeSet<Placed<SpanDto>>,
-    /** One marker at the start of each line a human span touches. */
-    readonly gutter: RangeSet<GutterMarker>,
     /** Proposals not pending (stale or orphaned). */
     readonly staleCount: number,
     /** How many spans the writer typed since the core's word. */
@@ -167,22 +167,16 @@ export class ReviewState {
       (s.author.kind === "human" ? human : agent).push(new Placed(s, i, false).range(from, to));
     }
     const humanSpans = RangeSet.of(human, true);
-    // The lines each human span touches (not a scan of every line: a 5 MB document has 75,000).
-    const starts = new Set<number>();
-    for (const { from, to } of human) {
-      for (let n = doc.lineAt(from).number, last = doc.lineAt(to - 1).number; n <= last; n++) starts.add(doc.line(n).from);
-    }
-    const gutter = RangeSet.of([...starts].sort((a, b) => a - b).map((from) => humanMarker.range(from)));
     const stale = dto.proposals.reduce((n, p) => n + (p.state !== "pending" ? 1 : 0), 0);
-    return new ReviewState(dto, RangeSet.of(proposals, true), RangeSet.of(threads, true), RangeSet.of(agent, true), humanSpans, gutter, stale, 0, false);
+    return new ReviewState(dto, RangeSet.of(proposals, true), RangeSet.of(threads, true), RangeSet.of(agent, true), humanSpans, stale, 0, false);
   }
 
   /**
-   * Through a change to `doc` (the new document). A pending proposal whose
+   * Through a change. A pending proposal whose
    * target was typed into turns stale at once (the core confirms on its next
    * word); with `byWriter`, inserted text is shown as the writer's in the gutter.
    */
-  map(changes: ChangeDesc, doc: Text, byWriter: boolean): ReviewState {
+  map(changes: ChangeDesc, byWriter: boolean): ReviewState {
     if (changes.empty) return this;
     const regions: Region[] = [];
     const inserted: { from: number; to: number }[] = [];
@@ -208,30 +202,7 @@ export class ReviewState {
       const add = inserted.map((r) => new Placed(localSpan(r), base + typed++, false).range(r.from, r.to));
       humanSpans = humanSpans.update({ add, sort: true });
     }
-    // The gutter: the lines an edit touched are marked again; the rest only move
-    // (a line start an edit did not touch stays a line start).
-    let gutter = this.gutter.map(changes);
-    if (gutter.size || humanSpans.size) {
-      const lines: { first: number; last: number }[] = [];
-      for (const r of regions) {
-        const first = doc.lineAt(r.fromB).number;
-        const last = doc.lineAt(r.toB).number;
-        const prev = lines[lines.length - 1];
-        if (prev && first <= prev.last) prev.last = Math.max(prev.last, last);
-        else lines.push({ first, last });
-      }
-      for (const l of lines) {
-        const marks: { from: number }[] = [];
-        markLines(doc, humanSpans, l.first, l.last, marks);
-        gutter = gutter.update({
-          filter: () => false,
-          filterFrom: doc.line(l.first).from,
-          filterTo: doc.line(l.last).to,
-          add: marks.map((m) => humanMarker.range(m.from)),
-        });
-      }
-    }
-    return new ReviewState(this.dto, proposals, threads, agentSpans, humanSpans, gutter, stale, typed, true);
+    return new ReviewState(this.dto, proposals, threads, agentSpans, humanSpans, stale, typed, true);
   }
 
   /** The review with every position as it is now (built on demand, then kept): for the panel, the status bar, navigation. */
@@ -282,22 +253,26 @@ export class ReviewState {
     return b ? { ...b.v.record, from: b.from, to: b.to } : null;
   }
 
+  /**
+   * The gutter's marks for the lines of `doc` from the one at `from` to the one
+   * at `to` (what is on screen): one at the start of each line a human span touches.
+   */
+  gutterIn(doc: Text, from: number, to: number): RangeSet<GutterMarker> {
+    if (this.humanSpans.size === 0) return RangeSet.empty;
+    const marks: { from: number }[] = [];
+    markLines(doc, this.humanSpans, doc.lineAt(from).number, doc.lineAt(to).number, marks);
+    return RangeSet.of(marks.map((m) => humanMarker.range(m.from)));
+  }
+
   /** Throws if an invariant (see the top of this file) does not hold. For tests. */
   checkInvariants(doc: Text) {
     const fail = (n: number, what: string) => {
       throw new Error(`review state invariant ${n}: ${what}`);
     };
-    for (const set of [this.proposals, this.threads, this.agentSpans, this.humanSpans, this.gutter] as RangeSet<RangeValue>[]) {
+    for (const set of [this.proposals, this.threads, this.agentSpans, this.humanSpans] as RangeSet<RangeValue>[]) {
       for (const c = set.iter(); c.value; c.next()) if (c.from < 0 || c.to > doc.length || c.from > c.to) fail(1, `range ${c.from}..${c.to} in a document of ${doc.length}`);
     }
-    const want: number[] = [];
-    const marks: { from: number }[] = [];
-    markLines(doc, this.humanSpans, 1, doc.lines, marks);
-    for (const m of marks) want.push(m.from);
-    const got: number[] = [];
-    for (const c = this.gutter.iter(); c.value; c.next()) got.push(c.from);
-    if (want.join() !== got.join()) fail(2, `gutter at [${got}], lines with human text at [${want}]`);
     const stale = this.toDto().proposals.filter((p) => p.state !== "pending").length;
-    if (stale !== this.staleCount) fail(3, `staleCount ${this.staleCount}, ${stale} not pending`);
+    if (stale !== this.staleCount) fail(2, `staleCount ${this.staleCount}, ${stale} not pending`);
   }
 }

@@ -13,6 +13,7 @@ import { createState } from "../src/editor";
 import { fromCore, reviewField, reviewOf, setReview, staleCountOf } from "../src/extensions/review-field";
 import { decorationSpecs, mapReview } from "../src/review-model";
 import { ReviewState } from "../src/review-state";
+import { humanGutter, humanMarkers } from "../src/extensions/attribution";
 
 /** mulberry32: small, seedable. */
 function rng(seed: number) {
@@ -142,9 +143,10 @@ function naiveGutter(review: ReviewDto, state: EditorState): number[] {
   return out;
 }
 
-function gutterOf(state: EditorState): number[] {
+/** The gutter's marks for the lines from the one at `from` to the one at `to` (all of them by default). */
+function gutterOf(state: EditorState, from = 0, to = state.doc.length): number[] {
   const out: number[] = [];
-  for (const c = state.field(reviewField)!.gutter.iter(); c.value; c.next()) out.push(c.from);
+  for (const c = state.field(reviewField)!.gutterIn(state.doc, from, to).iter(); c.value; c.next()) out.push(c.from);
   return out;
 }
 
@@ -162,6 +164,8 @@ function check(state: EditorState, naive: ReviewDto, r: Rng) {
   same(gutterOf(state), naiveGutter(naive, state));
   const a = r.int(len + 1);
   const b = Math.min(len, a + r.int(20));
+  const [first, last] = [state.doc.lineAt(a).from, state.doc.lineAt(b).to];
+  same(gutterOf(state, a, b), naiveGutter(naive, state).filter((at) => at >= first && at <= last));
   for (const visible of [[{ from: 0, to: len }], [{ from: a, to: b }], [{ from: 0, to: a }, { from: b, to: len }]]) {
     same(rs.decorations(visible, len), decorationSpecs(naive, visible, len));
   }
@@ -293,5 +297,28 @@ describe("a keystroke costs what it touches", () => {
     expect(shown).toEqual(want);
     expect(humanLines.length).toBeGreaterThan(0);
     expect(want.size).toBeGreaterThan(0);
+  });
+
+  it("the gutter's marks of a long document are made for the viewport only", () => {
+    const lines = Array.from({ length: 50_000 }, (_, i) => `Line ${i}, all of it the writer's own.`);
+    const doc = lines.join("\n");
+    const review: ReviewDto = { proposals: [], threads: [], spans: [{ id: "s", from: 0, to: doc.length, line: 1, text: "", author: human, turnId: null, instruction: null, createdAt: "" }], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
+    const parent = document.createElement("div");
+    document.body.append(parent);
+    const view = new EditorView({ state: EditorState.create({ doc, extensions: [reviewField.init((s) => ReviewState.of(review, s.doc)), humanGutter] }), parent });
+    views.push(view);
+    const at = view.state.doc.line(30_000).from;
+    view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+    const marks = humanMarkers(view);
+    const { from, to } = view.viewport;
+    expect(from).toBeGreaterThan(0);
+    const inView = view.state.doc.lineAt(to).number - view.state.doc.lineAt(from).number + 1;
+    expect(inView).toBeLessThan(5_000);
+    // Every line of the viewport marked (the whole text is the writer's), none outside it.
+    expect(marks.size).toBe(inView);
+    for (const c = marks.iter(); c.value; c.next()) expect(c.from >= from && c.from <= to).toBe(true);
+    expect(humanMarkers(view)).toBe(marks); // asked again, unchanged: not made again
+    view.dispatch({ changes: { from: at, insert: "x" } });
+    expect(humanMarkers(view)).not.toBe(marks);
   });
 });

@@ -175,11 +175,32 @@ impl Api {
         let s = &self.sessions[&doc];
         Ok(DocView {
             path: doc.to_string(),
-            text: s.document().flatten(),
             version: s.document().version(),
             dirty: s.is_dirty(),
             review: review_of(s),
         })
+    }
+
+    /// An open document's text at `version` (the one its [`DocView`] gave),
+    /// as UTF-8 bytes. Another version is refused as out of step (the text
+    /// changed in between, e.g. reloaded from disk): the UI opens it again.
+    pub fn document_text(&self, path: &str, version: u64) -> Result<Vec<u8>> {
+        let s = self.session(path)?;
+        if s.document().version() != version {
+            return Err(Error::OutOfStep {
+                path: path.to_owned(),
+                version,
+                current: s.document().version(),
+            });
+        }
+        Ok(s.document().flatten().into_bytes())
+    }
+
+    /// Tests: an open (or now opened) document's text as the UI gets it.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn text_of(&mut self, path: &str) -> String {
+        let v = self.open_document(path).unwrap();
+        String::from_utf8(self.document_text(path, v.version).unwrap()).unwrap()
     }
 
     /// Close a document, discarding unsaved changes (the UI asks first).
@@ -614,6 +635,34 @@ mod tests {
     }
 
     #[test]
+    fn the_text_is_utf8_bytes_at_the_version_the_document_view_gave() {
+        let (_dir, mut api) = setup("Héllo 😀\r\nworld\n");
+        let v = api.open_document("d.md").unwrap();
+        let bytes = api.document_text("d.md", v.version).unwrap();
+        assert_eq!(
+            bytes,
+            "Héllo 😀\r\nworld\n".as_bytes(),
+            "the buffer byte for byte, CRLF kept"
+        );
+        let change = TextChange {
+            from: Utf16Offset(0),
+            to: Utf16Offset(0),
+            insert: "Oh. ".into(),
+        };
+        let now = api.edit("d.md", v.version, &[change], true).unwrap().version;
+        let stale = api.document_text("d.md", v.version).unwrap_err();
+        assert_eq!(stale.code(), crate::ErrorCode::OutOfStep, "{stale}");
+        assert_eq!(
+            api.document_text("d.md", now).unwrap(),
+            "Oh. Héllo 😀\r\nworld\n".as_bytes()
+        );
+        assert_eq!(
+            api.document_text("other.md", now).unwrap_err().code(),
+            crate::ErrorCode::NotFound
+        );
+    }
+
+    #[test]
     fn a_renamed_open_document_keeps_its_buffer_unsaved_edits_and_undo() {
         let (dir, mut api) = setup("Hello.\n");
         let v = api.open_document("d.md").unwrap();
@@ -629,7 +678,7 @@ mod tests {
         assert_eq!(api.rename_document("d.md", "sub/e").unwrap(), "sub/e.md");
         assert_eq!(api.dirty_documents(), ["sub/e.md"]);
         let v = api.open_document("sub/e.md").unwrap();
-        assert_eq!(v.text, "Well, Hello.\n");
+        assert_eq!(api.text_of("sub/e.md"), "Well, Hello.\n");
         assert!(v.dirty);
         assert_eq!(v.review.threads.len(), 1);
         assert!(api.review("d.md").is_err(), "no session under the old name");
@@ -644,7 +693,7 @@ mod tests {
         assert!(!dir.path().join(".threads/d.md.json").exists());
         // Undo goes on; the save writes under the new name.
         assert_eq!(api.undo("sub/e.md").unwrap().changes.len(), 1);
-        assert_eq!(api.open_document("sub/e.md").unwrap().text, "Hello.\n");
+        assert_eq!(api.text_of("sub/e.md"), "Hello.\n");
         api.redo("sub/e.md").unwrap();
         let saved = api.save("sub/e.md").unwrap();
         assert!(!saved.dirty);
@@ -656,10 +705,8 @@ mod tests {
 
         // New: opened at once; refused when taken. New folders show until they hold a document.
         let fresh = api.new_document("fresh").unwrap();
-        assert_eq!(
-            (fresh.path.as_str(), fresh.text.as_str(), fresh.dirty),
-            ("fresh.md", "", false)
-        );
+        assert_eq!((fresh.path.as_str(), fresh.dirty), ("fresh.md", false));
+        assert_eq!(api.text_of("fresh.md"), "");
         assert_eq!(
             api.new_document("sub/e.md").unwrap_err().code(),
             crate::ErrorCode::Exists
@@ -745,8 +792,7 @@ mod tests {
             )
             .unwrap();
         assert!(ack.dirty);
-        let v2 = api.open_document("d.md").unwrap();
-        assert_eq!(v2.text, "a😀éb\n");
+        assert_eq!(api.text_of("d.md"), "a😀éb\n");
         // An offset inside the surrogate pair is refused.
         let err = api
             .edit(
@@ -903,10 +949,11 @@ mod tests {
             .unwrap();
         drop(s);
         let v = api.open_document("d.md").unwrap();
+        let text = api.text_of("d.md");
         assert_eq!(v.review.proposals[0].from, Some(3), "UTF-16: the emoji counts 2");
         let applied = api.accept("d.md", &id, None).unwrap();
         // Apply the UTF-16 changes to a JS-like string model and compare.
-        let mut units: Vec<u16> = v.text.encode_utf16().collect();
+        let mut units: Vec<u16> = text.encode_utf16().collect();
         for c in applied.changes.iter().rev() {
             let ins: Vec<u16> = c.insert.encode_utf16().collect();
             units.splice(c.from.0..c.to.0, ins);
@@ -988,12 +1035,12 @@ mod tests {
             api.file_changed(&root.join("d.md")),
             vec![Notice::Conflict { path: "d.md".into() }]
         );
-        assert_eq!(api.open_document("d.md").unwrap().text, "my zero one two\n");
+        assert_eq!(api.text_of("d.md"), "my zero one two\n");
         let merge = api.merge_view("d.md").unwrap();
         assert!(!merge.parts.is_empty());
         let applied = api.reload_document("d.md").unwrap();
         assert!(!applied.dirty);
-        assert_eq!(api.open_document("d.md").unwrap().text, "theirs\n");
+        assert_eq!(api.text_of("d.md"), "theirs\n");
         // Saving is our own write: no notice.
         let v = api.open_document("d.md").unwrap();
         api.edit(

@@ -2,6 +2,8 @@
 import type { ReviewDto } from "./ReviewDto";
 
 /**
- * An open document.
+ * An open document, without its text: [`crate::api::Api::document_text`]
+ * answers that at `version`, as UTF-8 bytes (the app sends them raw, not as
+ * a JSON string: the web process then holds the text once, in the editor).
  */
-export type DocView = { path: string, text: string, version: number, dirty: boolean, review: ReviewDto, };
+export type DocView = { path: string, version: number, dirty: boolean, review: ReviewDto, };

@@ -3,6 +3,7 @@
 export interface Commands {
   workspace: Record<string, never>;
   open_document: { path: unknown };
+  document_text: { path: unknown; version: unknown };
   close_document: { path: unknown };
   new_document: { name: unknown };
   rename_document: { from: unknown; to: unknown };
@@ -60,3 +61,5 @@ export interface Commands {
   open_link: { url: unknown };
   quit: Record<string, never>;
 }
+// The commands that answer raw bytes (an ArrayBuffer), not JSON.
+export type RawCommands = "document_text";

@@ -2,16 +2,33 @@
 // text, and a tooltip over text accepted from a producer (who, when, which turn,
 // the instruction).
 import { RangeSet, type Extension } from "@codemirror/state";
-import { gutter, hoverTooltip } from "@codemirror/view";
+import { gutter, hoverTooltip, type EditorView, type GutterMarker } from "@codemirror/view";
 import { age } from "../util";
-import { humanMarker } from "../review-state";
+import { humanMarker, type ReviewState } from "../review-state";
 import { reviewField } from "./review-field";
 import { setText } from "../hidden";
 
-/** A mark beside each line with the writer's own text: markers kept in the review state, mapped per edit. */
+/**
+ * The gutter's marks for what is on screen (the viewport's lines), read off
+ * the review's human spans; made again only when the review (mapped per edit)
+ * or the viewport changed, as the gutter asks at every update.
+ */
+export function humanMarkers(view: EditorView): RangeSet<GutterMarker> {
+  const review = view.state.field(reviewField, false);
+  if (!review) return RangeSet.empty;
+  const { from, to } = view.viewport;
+  const last = shown.get(view);
+  if (last && last.review === review && last.from === from && last.to === to) return last.marks;
+  const marks = review.gutterIn(view.state.doc, from, to);
+  shown.set(view, { review, from, to, marks });
+  return marks;
+}
+const shown = new WeakMap<EditorView, { review: ReviewState; from: number; to: number; marks: RangeSet<GutterMarker> }>();
+
+/** A mark beside each line with the writer's own text. */
 export const humanGutter: Extension = gutter({
   class: "cm-human-gutter",
-  markers: (view) => view.state.field(reviewField)?.gutter ?? RangeSet.empty,
+  markers: humanMarkers,
   initialSpacer: () => humanMarker,
 });
 

@@ -23,7 +23,7 @@ export const reviewField = StateField.define<ReviewState | null>({
   update(value, tr) {
     for (const e of tr.effects) if (e.is(setReview)) return ReviewState.of(e.value, tr.newDoc);
     if (!value || !tr.docChanged) return value;
-    return value.map(tr.changes, tr.newDoc, !tr.annotation(fromCore));
+    return value.map(tr.changes, !tr.annotation(fromCore));
   },
 });
 

@@ -577,7 +577,7 @@ mod tests {
     }
 
     fn type_at_end(api: &mut Api, text: &str) {
-        let end = api.open_document("d.md").unwrap().text.encode_utf16().count();
+        let end = api.text_of("d.md").encode_utf16().count();
         edit_at(api, end, end, text);
     }
 
@@ -669,7 +669,7 @@ mod tests {
             "the snapshot is not rewritten by typing"
         );
         assert_eq!(journal_lines(&dir), 3);
-        let text = api.open_document("d.md").unwrap().text;
+        let text = api.text_of("d.md");
         let spans = spans_of(&api);
         let bots = spans.iter().filter(|(_, who)| who.contains("bot")).count();
         assert_eq!(bots, 2, "bot's span split by typing inside it: {spans:?}");
@@ -679,8 +679,7 @@ mod tests {
         let mut api = f.api();
         let report = api.restore_backups();
         assert_eq!(report.restored.len(), 1, "{report:?}");
-        let v = api.open_document("d.md").unwrap();
-        assert_eq!(v.text, text);
+        assert_eq!(api.text_of("d.md"), text);
         assert_eq!(spans_of(&api), spans, "each half keeps bot as its author");
         // The restored buffer is written as a new snapshot; the old journal goes.
         assert!(write_backups(&api.backups_due()).is_empty());
@@ -688,7 +687,7 @@ mod tests {
         drop(api);
         let mut api = f.api();
         api.restore_backups();
-        assert_eq!(api.open_document("d.md").unwrap().text, text);
+        assert_eq!(api.text_of("d.md"), text);
     }
 
     #[test]
@@ -711,12 +710,12 @@ mod tests {
         api.undo("d.md").unwrap(); // the accept goes: its span too
         write_backups(&api.backups_due());
         assert_eq!(journal_lines(&dir), 0, "the decisions changed: a new snapshot");
-        let text = api.open_document("d.md").unwrap().text;
+        let text = api.text_of("d.md");
         drop(api);
         let mut api = f.api();
         let report = api.restore_backups();
         assert_eq!(report.restored[0].decisions, 0, "{report:?}");
-        assert_eq!(api.open_document("d.md").unwrap().text, text);
+        assert_eq!(api.text_of("d.md"), text);
         let spans = spans_of(&api);
         assert!(!spans.iter().any(|(_, who)| who.contains("bot")), "{spans:?}");
         assert_eq!(spans.len(), 1, "the writer's \"ab\": {spans:?}");
@@ -739,7 +738,7 @@ mod tests {
         std::fs::write(&journal, &whole[..whole.len() - 7]).unwrap();
         let mut api = f.api();
         api.restore_backups();
-        assert_eq!(api.open_document("d.md").unwrap().text, "the quick fox\n12");
+        assert_eq!(api.text_of("d.md"), "the quick fox\n12");
         drop(api);
         // Lines of an older snapshot (a crash between a snapshot and its
         // journal's removal) are not applied to a newer one.
@@ -757,7 +756,7 @@ mod tests {
         drop(api);
         let mut api = f.api();
         api.restore_backups();
-        assert_eq!(api.open_document("d.md").unwrap().text, "the slow fox\n12");
+        assert_eq!(api.text_of("d.md"), "the slow fox\n12");
     }
 
     #[test]
@@ -785,11 +784,11 @@ mod tests {
             );
         }
         assert!(snapshots >= 1, "the journal was folded into a snapshot");
-        let text = api.open_document("d.md").unwrap().text;
+        let text = api.text_of("d.md");
         drop(api);
         let mut api = f.api();
         api.restore_backups();
-        assert_eq!(api.open_document("d.md").unwrap().text, text);
+        assert_eq!(api.text_of("d.md"), text);
     }
 
     /// Typing in a 5 MB document: a journal line against rewriting the
@@ -851,7 +850,7 @@ mod tests {
             "the temp file is not a backup: {report:?}"
         );
         assert!(!torn.exists(), "the dead writer's temp file is removed");
-        assert!(api.open_document("d.md").unwrap().text.ends_with(" and more"));
+        assert!(api.text_of("d.md").ends_with(" and more"));
     }
 
     #[test]
@@ -870,7 +869,7 @@ mod tests {
         assert_eq!(files_in(&dir).len(), 2);
         assert!(api.backups_due().is_empty(), "nothing changed since");
         let v = api.open_document("d.md").unwrap();
-        let n = v.text.encode_utf16().count();
+        let n = api.text_of("d.md").encode_utf16().count();
         api.edit(
             "d.md",
             v.version,
@@ -937,7 +936,7 @@ mod tests {
         );
         assert!(report.unrestored.is_empty());
         let v = api.open_document("d.md").unwrap();
-        assert_eq!(v.text, "the slow fox\nMore.\n");
+        assert_eq!(api.text_of("d.md"), "the slow fox\nMore.\n");
         assert!(v.dirty);
         assert!(
             v.review.proposals.is_empty(),
@@ -981,7 +980,7 @@ mod tests {
         let report = api.restore_backups();
         assert_eq!(report.restored.len(), 1);
         assert!(report.restored[0].file_changed);
-        assert_eq!(api.open_document("d.md").unwrap().text, "the quick fox\nmine\n");
+        assert_eq!(api.text_of("d.md"), "the quick fox\nmine\n");
     }
 
     #[test]

@@ -154,13 +154,14 @@ pub struct ReviewDto {
     pub entry: DocEntry,
 }
 
-/// An open document.
+/// An open document, without its text: [`crate::api::Api::document_text`]
+/// answers that at `version`, as UTF-8 bytes (the app sends them raw, not as
+/// a JSON string: the web process then holds the text once, in the editor).
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct DocView {
     pub path: String,
-    pub text: String,
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub version: u64,
     pub dirty: bool,

@@ -46,7 +46,7 @@ mod tests {
         std::fs::write(dir.path().join("c.md"), "fox in c\n").unwrap();
         let mut api = Api::open(dir.path()).unwrap();
         let v = api.open_document("b.md").unwrap();
-        let end = v.text.encode_utf16().count();
+        let end = api.text_of("b.md").encode_utf16().count();
         let insert = "fox typed\n".to_owned();
         api.edit(
             "b.md",
