@@ -41,7 +41,7 @@ use cowriting::error::{Error, ErrorInfo, Result};
 use cowriting::identity::AgentClient;
 use cowriting::model::ThreadStatus;
 use cowriting::offset::ByteRange;
-use cowriting::ops::review::ReviewOut;
+use cowriting::ops::claude_review::ReviewOut;
 use cowriting::ops::{
     AuthorshipFormat, AuthorshipOut, DecisionsOut, DocFilter, DocumentsPage, NewDocumentOut, Ops,
     ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut, ThreadsOut,

@@ -27,7 +27,7 @@ use cowriting::api::{
 };
 use cowriting::desk::Desk;
 use cowriting::merge::Choice;
-use cowriting::ops::review::ReviewOut;
+use cowriting::ops::claude_review::ReviewOut;
 use cowriting::ops::{AuthorshipOut, DictionaryOut, ExportFormat, ExportOut, InboxOut, LintsOut, SearchOut};
 use cowriting::suggest::CheckOutcome;
 use cowriting::Utf16Offset;

@@ -117,7 +117,7 @@ pub(crate) fn review(ctx: &Ctx, doc: &str, instruction: Option<String>, target: 
 
 /// Print what a review pass or a question in a thread filed; the exit code
 /// of why it stopped early, if it did.
-pub(crate) fn finish_review(ctx: &Ctx, out: &cowriting::ops::review::ReviewOut) -> Result<i32> {
+pub(crate) fn finish_review(ctx: &Ctx, out: &cowriting::ops::claude_review::ReviewOut) -> Result<i32> {
     warn(&out.warnings);
     ctx.print(out, |o| {
         let n = |k: usize, what: &str| format!("{k} {what}{}", plural(k));

@@ -12,12 +12,12 @@
 //! event; the desk knows nothing of windows or events.
 //!
 //! Its rules are the CLI's: Check document is [`crate::ops::check_document`],
-//! a review pass is [`crate::ops::review::drive`]; only where a job's session
+//! a review pass is [`crate::ops::claude_review::drive`]; only where a job's session
 //! comes from differs (the open one here, one on the files for `ops`).
 
 use crate::api::review_pass::{ReviewJob, ReviewProgress};
 use crate::api::{Api, FilingDto, Job, JobProgress, RestoreReport, WorkspaceInfo};
-use crate::ops::review::{drive, InSession, ReviewOut};
+use crate::ops::claude_review::{drive, InSession, ReviewOut};
 use crate::ops::{InboxOut, LintsOut, SearchOut, SearchQuery};
 use crate::views::Unit;
 use cowriting_core::offset::Utf16Offset;

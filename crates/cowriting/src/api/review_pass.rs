@@ -5,12 +5,12 @@
 //! every change the writer makes from it ([`Session::track`]) — run off the
 //! lock and off the UI thread, and each item filed in the open session as it
 //! arrives, items read together in one write (placed on the copy, carried to
-//! the text as it is then, [`crate::ops::review::Turn::file_all`]), with
+//! the text as it is then, [`crate::ops::claude_review::Turn::file_all`]), with
 //! progress for the UI after each
 //! (which then fetches the review in order with the writer's edits).
 
 use super::*;
-use crate::ops::review::{Landed, ReviewOut, Turn};
+use crate::ops::claude_review::{Landed, ReviewOut, Turn};
 use serde::Serialize;
 #[cfg(feature = "ts")]
 use ts_rs::TS;

@@ -3,7 +3,7 @@
 //! with the review data as CriticMarkup ([`critic`]), for other review tools.
 //!
 //! Rendering is pure: the session's text and its review data become plain
-//! data ([`review::Review`], byte ranges of the text) and the renderers know
+//! data ([`annotations::Annotations`], byte ranges of the text) and the renderers know
 //! nothing of sessions or files. An export of the app's open document shows
 //! its text as the writer has it (unsaved edits included); the CLI's, the text
 //! on disk. Writing the file the writer named goes through the workspace's
@@ -16,9 +16,9 @@ use cowriting_workspace::outfile;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+pub mod annotations;
 pub mod critic;
 pub mod html;
-pub mod review;
 
 #[cfg(feature = "ts")]
 use ts_rs::TS;
@@ -72,11 +72,11 @@ pub struct Rendered {
     pub threads: u32,
 }
 
-/// The review data of `s` as an export shows it: pending proposals placed on
+/// The review data of `s` as an export shows it (its annotations): pending proposals placed on
 /// their targets, stale and orphaned ones listed; open threads (placed, or
 /// listed when orphaned or detached). Resolved threads are done with and left out.
-pub fn review_of(s: &Session) -> review::Review {
-    let mut out = review::Review::default();
+pub fn annotations_of(s: &Session) -> annotations::Annotations {
+    let mut out = annotations::Annotations::default();
     for p in views::proposals(s, Unit::Byte) {
         let reason = p
             .contract
@@ -85,13 +85,13 @@ pub fn review_of(s: &Session) -> review::Review {
             .or(p.instruction.clone())
             .filter(|r| !r.trim().is_empty());
         match (p.state, p.from, p.to) {
-            (ProposalState::Pending, Some(from), Some(to)) => out.edits.push(review::Edit {
+            (ProposalState::Pending, Some(from), Some(to)) => out.edits.push(annotations::Edit {
                 range: from as usize..to as usize,
                 replacement: p.replacement,
                 author: p.author.label,
                 reason,
             }),
-            (state, ..) => out.lost_edits.push(review::LostEdit {
+            (state, ..) => out.lost_edits.push(annotations::LostEdit {
                 target: p.target,
                 replacement: p.replacement,
                 author: p.author.label,
@@ -103,13 +103,13 @@ pub fn review_of(s: &Session) -> review::Review {
         if t.status != ThreadStatus::Open {
             continue;
         }
-        out.notes.push(review::Note {
+        out.notes.push(annotations::Note {
             range: t.from.zip(t.to).map(|(from, to)| from as usize..to as usize),
             anchored_text: t.anchored_text,
             comments: t
                 .comments
                 .into_iter()
-                .map(|c| review::Comment {
+                .map(|c| annotations::Comment {
                     author: c.author.label,
                     body: c.body,
                 })
@@ -126,7 +126,7 @@ pub fn render(s: &Session, format: ExportFormat, with_review: bool, remote_image
     let text = &s.document().flatten();
     let name = s.doc_path().as_str().rsplit('/').next().unwrap_or_default();
     let fallback = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-    let review = (with_review || format == ExportFormat::Critic).then(|| review_of(s));
+    let review = (with_review || format == ExportFormat::Critic).then(|| annotations_of(s));
     let (proposals, threads) = review
         .as_ref()
         .map_or((0, 0), |r| (r.edits.len() as u32, r.notes.len() as u32));

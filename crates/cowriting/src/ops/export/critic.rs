@@ -6,7 +6,7 @@
 //!   a comment: `{>>claude (claude-sonnet-4-5): tighter<<}`.
 //! - An open thread: `{==its text==}{>>ada: first comment<<}{>>bob: a reply<<}`,
 //!   a comment each, in order (a reply is never run into the comment before it).
-//!   Marks never nest or overlap ([`super::review::Layout`] says what goes
+//!   Marks never nest or overlap ([`super::annotations::Layout`] says what goes
 //!   where): a thread over a proposal becomes a bare comment after it.
 //! - What has no place in the text (an orphaned or detached thread, a stale or
 //!   orphaned proposal, one overlapping a placed proposal) is listed after the
@@ -22,14 +22,14 @@
 //!   CriticMarkup processor misreads.) Everything else — line ends (CRLF
 //!   kept), multibyte text — is copied as it is.
 
-use super::review::{Layout, Mark, Review};
+use super::annotations::{Annotations, Layout, Mark};
 
 /// The opening pairs after a `{`, and the closing pairs before a `}`.
 const OPENERS: [&str; 5] = ["++", "--", "~~", "==", ">>"];
 const CLOSERS: [&str; 5] = ["++", "--", "~~", "==", "<<"];
 
 /// `text` with `review` as CriticMarkup.
-pub fn render(text: &str, review: &Review) -> String {
+pub fn render(text: &str, review: &Annotations) -> String {
     let layout = Layout::of(review, text.len());
     let mut out = String::with_capacity(text.len() + 64 * layout.placed.len());
     let mut at = 0;
@@ -103,7 +103,7 @@ pub fn render(text: &str, review: &Review) -> String {
 
 /// A thread's comments in one line of a comment of its own (the list of what
 /// has no place): `ada: first — bob: reply`.
-fn thread_words(comments: &[super::review::Comment]) -> String {
+fn thread_words(comments: &[super::annotations::Comment]) -> String {
     comments
         .iter()
         .map(|c| format!("{}: {}", c.author, c.body))
@@ -112,7 +112,7 @@ fn thread_words(comments: &[super::review::Comment]) -> String {
 }
 
 /// A thread's comments, a `{>>author: body<<}` each, in order.
-fn thread_comments(comments: &[super::review::Comment]) -> String {
+fn thread_comments(comments: &[super::annotations::Comment]) -> String {
     comments
         .iter()
         .map(|c| comment(&format!("{}: {}", c.author, c.body)))
@@ -169,7 +169,7 @@ fn escape(s: &str, inside: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::review::{Comment, Edit, LostEdit, Note};
+    use super::super::annotations::{Comment, Edit, LostEdit, Note};
     use super::*;
     use regex::Regex;
 
@@ -251,7 +251,7 @@ mod tests {
     #[test]
     fn each_kind_of_mark_as_the_spec_writes_it() {
         let text = "The cat sat on the mat.\n";
-        let review = Review {
+        let review = Annotations {
             edits: vec![
                 edit(text, "cat", 0, "dog"),
                 Edit {
@@ -275,7 +275,7 @@ mod tests {
     #[test]
     fn the_texts_own_markup_is_not_read_as_marks_and_round_trips() {
         let text = "Use {++ and ++} for additions, {>>x<<} and a~>b; café 😀\r\nSecond {== line ==}\r\n";
-        let review = Review {
+        let review = Annotations {
             edits: vec![
                 edit(text, "{++ and ++}", 0, "{-- x --} ~> y"),
                 edit(text, "café", 0, "naïve 😀"),
@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn threads_touching_proposals_and_each_other_stay_readable() {
         let text = "alpha beta gamma delta\n";
-        let review = Review {
+        let review = Annotations {
             // beta gamma → B G; a thread on "alpha beta" overlaps it; one on
             // "delta"; one on "gamma delta" overlaps both.
             edits: vec![edit(text, "beta gamma", 0, "B G")],
@@ -326,7 +326,7 @@ mod tests {
     #[test]
     fn what_has_no_place_is_listed_after_the_text() {
         let text = "One line";
-        let review = Review {
+        let review = Annotations {
             edits: vec![edit(text, "One line", 0, "A line"), edit(text, "line", 0, "row")],
             notes: vec![Note {
                 range: None,
@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn no_review_is_the_text_escaped() {
-        assert_eq!(render("a {==b==} c", &Review::default()), "a &#123;==b==} c");
-        assert_eq!(render("", &Review::default()), "");
+        assert_eq!(render("a {==b==} c", &Annotations::default()), "a &#123;==b==} c");
+        assert_eq!(render("", &Annotations::default()), "");
     }
 }

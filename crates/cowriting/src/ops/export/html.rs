@@ -13,10 +13,10 @@
 //! struck through, the replacement inserted after it) and the open threads'
 //! text highlighted with a numbered note; the notes (each thread's comments,
 //! their Markdown rendered and sanitized too) and whatever has no place in the
-//! text follow the document. Marks never overlap ([`super::review::Layout`]);
+//! text follow the document. Marks never overlap ([`super::annotations::Layout`]);
 //! a mark that crosses Markdown elements is shown on each piece of text it covers.
 
-use super::review::{Layout, Mark, Review};
+use super::annotations::{Annotations, Layout, Mark};
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use std::fmt::Write as _;
 
@@ -130,7 +130,7 @@ pub fn title(text: &str, fallback: &str) -> String {
 
 /// The standalone page of `text`, titled [`title`]; with `review`, its
 /// review data shown (see the module docs).
-pub fn render(text: &str, fallback_title: &str, review: Option<&Review>, images: Images) -> String {
+pub fn render(text: &str, fallback_title: &str, review: Option<&Annotations>, images: Images) -> String {
     let title = title(text, fallback_title);
     let mut body = match review {
         Some(r) => with_review(text, r, images),
@@ -187,7 +187,7 @@ fn escape(s: &str) -> String {
 
 /// The note number of each thread, in the order the reader meets them: the
 /// placed ones in text order, then those not placed.
-fn note_numbers(review: &Review, layout: &Layout) -> Vec<usize> {
+fn note_numbers(review: &Annotations, layout: &Layout) -> Vec<usize> {
     let mut number = vec![0; review.notes.len()];
     let placed = layout.placed.iter().filter_map(|p| match p.mark {
         Mark::Highlight(i) | Mark::Comment(i) => Some(i),
@@ -200,7 +200,7 @@ fn note_numbers(review: &Review, layout: &Layout) -> Vec<usize> {
 }
 
 /// The document's HTML with the review in place, and the notes after it.
-fn with_review(text: &str, review: &Review, images: Images) -> String {
+fn with_review(text: &str, review: &Annotations, images: Images) -> String {
     let layout = Layout::of(review, text.len());
     let numbers = note_numbers(review, &layout);
     // What each mark leaves after the text it covers, by where it ends.
@@ -258,7 +258,7 @@ fn with_review(text: &str, review: &Review, images: Images) -> String {
 
 struct Writer<'a> {
     text: &'a str,
-    review: &'a Review,
+    review: &'a Annotations,
     layout: &'a Layout,
     numbers: &'a [usize],
     /// `(end, index into layout.placed)`, sorted.
@@ -376,13 +376,19 @@ fn who(author: &str, reason: Option<&str>) -> String {
 
 /// The notes after the document: each thread's comments, and what has no
 /// place in the text.
-fn notes_section(text: &str, review: &Review, layout: &Layout, numbers: &[usize], images: Images) -> String {
+fn notes_section(
+    text: &str,
+    review: &Annotations,
+    layout: &Layout,
+    numbers: &[usize],
+    images: Images,
+) -> String {
     let placed_edits = layout
         .placed
         .iter()
         .filter(|p| matches!(p.mark, Mark::Edit(_)))
         .count();
-    let mut s = String::from("<section class=\"cw-review\">\n<h2>Review</h2>\n");
+    let mut s = String::from("<section class=\"cw-review\">\n<h2>Annotations</h2>\n");
     let _ = writeln!(
         s,
         "<p class=\"cw-summary\">{} shown in place (<del>removed</del> <ins>inserted</ins>); {} with {} (<mark>highlighted</mark>, numbered).</p>",
@@ -553,7 +559,7 @@ sup.cw-ref a { font-family: system-ui, sans-serif; font-size: 0.72em; font-weigh
 
 #[cfg(test)]
 mod tests {
-    use super::super::review::{Comment, Edit, Note};
+    use super::super::annotations::{Comment, Edit, Note};
     use super::*;
 
     #[test]
@@ -634,7 +640,7 @@ mod tests {
         assert!(asked.contains("src=\"https://tracker.example/c.png\""), "{asked}");
         assert!(asked.contains("img-src * data: file:"), "{asked}");
         // A comment's image, in the review's notes, likewise.
-        let r = Review {
+        let r = Annotations {
             edits: vec![],
             notes: vec![Note {
                 range: None,
@@ -651,12 +657,12 @@ mod tests {
         assert!(page.contains("[image: pixel]"), "{page}");
     }
 
-    fn review(text: &str) -> Review {
+    fn review(text: &str) -> Annotations {
         let at = |s: &str| {
             let i = text.find(s).unwrap();
             i..i + s.len()
         };
-        Review {
+        Annotations {
             edits: vec![
                 Edit {
                     range: at("quick"),
@@ -724,13 +730,13 @@ mod tests {
     #[test]
     fn marks_in_code_and_across_paragraphs() {
         let text = "Use `let x` here.\n\nNext para.\n";
-        let r = Review {
+        let r = Annotations {
             notes: vec![Note {
                 range: Some(text.find("x` here.").unwrap()..text.find("Next").unwrap() + 4),
                 anchored_text: "x".into(),
                 comments: vec![],
             }],
-            ..Review::default()
+            ..Annotations::default()
         };
         let page = render(text, "t", Some(&r), Images::Local);
         let body = &page[page.find("<main").unwrap()..];

@@ -59,7 +59,7 @@ pub struct LostEdit {
 
 /// What an export with review data shows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Review {
+pub struct Annotations {
     pub edits: Vec<Edit>,
     pub notes: Vec<Note>,
     pub lost_edits: Vec<LostEdit>,
@@ -99,7 +99,7 @@ pub struct Layout {
 impl Layout {
     /// Lay out `review` over a text of `len` bytes. Ranges past `len` or
     /// reversed are treated as not placed.
-    pub fn of(review: &Review, len: usize) -> Layout {
+    pub fn of(review: &Annotations, len: usize) -> Layout {
         let mut out = Layout::default();
         let valid = |r: &Range<usize>| r.start <= r.end && r.end <= len;
 
@@ -205,9 +205,9 @@ mod tests {
 
     #[test]
     fn overlapping_proposals_keep_the_first_in_text_order() {
-        let review = Review {
+        let review = Annotations {
             edits: vec![edit(4..9), edit(0..5), edit(9..9), edit(9..12)],
-            ..Review::default()
+            ..Annotations::default()
         };
         let l = Layout::of(&review, 20);
         assert_eq!(l.overlapping_edits, vec![0]);
@@ -217,10 +217,10 @@ mod tests {
 
     #[test]
     fn a_thread_over_a_proposal_becomes_a_comment_after_it() {
-        let review = Review {
+        let review = Annotations {
             edits: vec![edit(2..6)],
             notes: vec![note(Some(0..4)), note(Some(8..10)), note(Some(9..12)), note(None)],
-            ..Review::default()
+            ..Annotations::default()
         };
         let l = Layout::of(&review, 20);
         assert_eq!(l.unplaced_notes, vec![3]);
@@ -249,10 +249,10 @@ mod tests {
 
     #[test]
     fn an_insertion_inside_a_thread_keeps_the_thread_from_highlighting() {
-        let review = Review {
+        let review = Annotations {
             edits: vec![edit(5..5)],
             notes: vec![note(Some(2..8)), note(Some(5..5))],
-            ..Review::default()
+            ..Annotations::default()
         };
         let l = Layout::of(&review, 20);
         assert_eq!(
