@@ -14,9 +14,9 @@
 // CYCLES (default 300) and EVERY (default 50) in the environment. Prints a
 // Markdown table for docs/performance.md.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLI, processTree, startApp, startDriver, tempDir, testHome } from "./support.mjs";
+import { CLI, memoryTree, startApp, startDriver, tempDir, testHome } from "./support.mjs";
 
 const CYCLES = Number(process.env.CYCLES ?? 300);
 const EVERY = Number(process.env.EVERY ?? 50);
@@ -33,31 +33,8 @@ const { env } = testHome({ enabled: [] });
 const cli = (...args) => execFileSync(CLI, ["-w", ws, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 const f1 = (x) => x.toFixed(1);
-
-/** MiB of the processes below the driver's app: RSS, anonymous, PSS (the checker apart). */
-function memory(rootPids) {
-  const total = { rss: 0, anon: 0, pss: 0, parts: {} };
-  const seen = new Set();
-  for (const root of rootPids)
-    for (const p of processTree(root)) {
-      if (seen.has(p)) continue;
-      seen.add(p);
-      try {
-        const status = readFileSync(`/proc/${p}/status`, "utf8");
-        const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8");
-        if (cmd.includes("--harper-checker") || /^Name:\s+(sh|bash|WebKitWebDriver|tauri-driver)$/m.test(status)) continue;
-        const kb = (re, t) => Number(t.match(re)?.[1] ?? 0) / 1024;
-        total.rss += kb(/^VmRSS:\s+(\d+)/m, status);
-        total.anon += kb(/^RssAnon:\s+(\d+)/m, status);
-        total.pss += kb(/^Pss:\s+(\d+)/m, readFileSync(`/proc/${p}/smaps_rollup`, "utf8"));
-        const name = status.match(/^Name:\s+(.*)$/m)?.[1] ?? String(p);
-        total.parts[name] = (total.parts[name] ?? 0) + kb(/^RssAnon:\s+(\d+)/m, status);
-      } catch {
-        /* gone */
-      }
-    }
-  return total;
-}
+/** Each process's anonymous memory, for the table. */
+const anonParts = (m) => m.parts.map((x) => `${x.name} ${f1(x.anon)}`).join(", ");
 
 /** The app processes on `ws` (the app and what it started). */
 function appRoots() {
@@ -83,11 +60,13 @@ const review = (b) => b.execute(() => window.__cowriting.review());
 async function settled(b) {
   await b.execute(() => window.__cowriting.idle());
   await pause(3000); // the watcher, autosave and the web process's collector
-  return memory(appRoots());
+  return memoryTree(...appRoots());
 }
 
 const rows = [];
 const driver = await startDriver(env);
+// Stopped at the end, and however else the run ends (a failure): a driver left running holds the display.
+process.on("exit", () => driver.stop());
 let b = await startApp(driver.port, ws);
 const t0 = Date.now();
 let decideMs = [];
@@ -111,7 +90,7 @@ try {
       const m = await settled(b);
       const elements = await b.execute(() => document.getElementsByTagName("*").length);
       rows.push({ cycle: k + 1, minutes: (Date.now() - t0) / 60_000, elements, ...m });
-      const parts = Object.entries(m.parts).map(([n, v]) => `${n} ${f1(v)}`).join(", ");
+      const parts = anonParts(m);
       console.error(`cycle ${k + 1}: RSS ${f1(m.rss)} anon ${f1(m.anon)} PSS ${f1(m.pss)} MiB (anon: ${parts}); ${elements} elements`);
     }
   }
@@ -134,15 +113,15 @@ try {
 
 const first = rows[0];
 const last = rows[rows.length - 1];
-const per1000 = (k) => ((last[k] - first[k]) / (last.cycle - first.cycle)) * 1000;
+// Growth needs two readings (CYCLES past the first EVERY).
+const per1000 = (k) => (last.cycle > first.cycle ? f1(((last[k] - first[k]) / (last.cycle - first.cycle)) * 1000) : "—");
 decideMs = decideMs.sort((x, y) => x - y);
 const p50 = decideMs[Math.floor(decideMs.length / 2)];
-const anonParts = (m) => Object.entries(m.parts).map(([n, v]) => `${n} ${f1(v)}`).join(", ");
 console.log(`| cycle | minutes | RSS | anon | PSS | anon by process | page elements |\n| --- | --- | --- | --- | --- | --- | --- |`);
 for (const r of rows) console.log(`| ${r.cycle} | ${f1(r.minutes)} | ${f1(r.rss)} | ${f1(r.anon)} | ${f1(r.pss)} | ${anonParts(r)} | ${r.elements} |`);
 console.log(`| fresh app, same files | | ${f1(fresh.rss)} | ${f1(fresh.anon)} | ${f1(fresh.pss)} | ${anonParts(fresh)} | |`);
 console.log(
-  `\nGrowth per 1,000 cycles after cycle ${first.cycle}: RSS ${f1(per1000("rss"))}, anon ${f1(per1000("anon"))}, PSS ${f1(per1000("pss"))} MiB; ` +
+  `\nGrowth per 1,000 cycles after cycle ${first.cycle}: RSS ${per1000("rss")}, anon ${per1000("anon")}, PSS ${per1000("pss")} MiB; ` +
     `at the end over a fresh app: RSS +${f1(last.rss - fresh.rss)}, anon +${f1(last.anon - fresh.anon)}, PSS +${f1(last.pss - fresh.pss)} MiB; ` +
     `a decision by keyboard, proposal on screen to gone: p50 ${p50} ms over ${decideMs.length}.`,
 );

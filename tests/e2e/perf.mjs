@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { remote } from "webdriverio";
-import { processTree } from "./support.mjs";
+import { memoryTree, processTree } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
@@ -114,42 +114,6 @@ const pct = (xs, p) => {
 };
 const f1 = (x) => x.toFixed(1);
 
-/** The pids of `root` and of every process below it (from /proc's parent links). */
-/** kB figures of one process: RSS, anonymous RSS, PSS; null when it is gone. */
-function figures(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (re, text) => Number(text.match(re)?.[1] ?? 0);
-    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
-    const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    return {
-      name: status.match(/^Name:\s+(.*)$/m)?.[1] ?? String(pid),
-      checker: cmd.includes("--harper-checker"),
-      rss: kb(/^VmRSS:\s+(\d+)/m, status),
-      anon: kb(/^RssAnon:\s+(\d+)/m, status),
-      pss: kb(/^Pss:\s+(\d+)/m, rollup),
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** The memory of the process `pid` started and its descendants, in MiB: totals (the checker apart) and each process's. */
-function memoryTree(pid) {
-  const zero = () => ({ rss: 0, anon: 0, pss: 0 });
-  const total = zero();
-  const checker = zero();
-  const parts = [];
-  for (const p of processTree(pid)) {
-    const f = figures(p);
-    if (!f || f.name === "sh" || f.name === "bash") continue;
-    const into = f.checker ? checker : total;
-    for (const k of ["rss", "anon", "pss"]) into[k] += f[k] / 1024;
-    parts.push(`${f.checker ? "checker" : f.name} ${f1(f.rss / 1024)}`);
-  }
-  return { ...total, checker, parts };
-}
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const ws = mkdtempSync(join(tmpdir(), "cowriting-perf-ws-"));
@@ -216,7 +180,7 @@ try {
       anon: pick((m) => m.anon),
       pss: pick((m) => m.pss),
       checker: pick((m) => m.checker.rss),
-      parts: runs[Math.floor(runs.length / 2)].parts,
+      parts: runs[Math.floor(runs.length / 2)].parts.map((x) => `${x.name} ${f1(x.rss)}`),
     };
   };
   const m = Object.fromEntries(programs.map(([k]) => [k, med(k)]));

@@ -286,3 +286,46 @@ export function processTree(root) {
   for (let i = 0; i < out.length; i++) for (const [pid, pp] of parent) if (pp === out[i]) out.push(pid);
   return out;
 }
+
+/** kB figures of one process: RSS, anonymous RSS, PSS; null when it is gone. */
+function processMemory(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (re, text) => Number(text.match(re)?.[1] ?? 0);
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    return {
+      name: status.match(/^Name:\s+(.*)$/m)?.[1] ?? String(pid),
+      checker: cmd.includes("--harper-checker"),
+      rss: kb(/^VmRSS:\s+(\d+)/m, status),
+      anon: kb(/^RssAnon:\s+(\d+)/m, status),
+      pss: kb(/^Pss:\s+(\d+)/m, rollup),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The memory of the processes `roots` started and their descendants, in MiB
+ * (`make perf`, `make perf-session`): totals with Harper's checker apart, and
+ * each process's (`parts`: name, RSS, anonymous). Shells are not counted.
+ */
+export function memoryTree(...roots) {
+  const zero = () => ({ rss: 0, anon: 0, pss: 0 });
+  const total = zero();
+  const checker = zero();
+  const parts = [];
+  const seen = new Set();
+  for (const root of roots)
+    for (const p of processTree(root)) {
+      if (seen.has(p)) continue;
+      seen.add(p);
+      const f = processMemory(p);
+      if (!f || f.name === "sh" || f.name === "bash") continue;
+      const into = f.checker ? checker : total;
+      for (const k of ["rss", "anon", "pss"]) into[k] += f[k] / 1024;
+      parts.push({ name: f.checker ? "checker" : f.name, rss: f.rss / 1024, anon: f.anon / 1024 });
+    }
+  return { ...total, checker, parts };
+}
