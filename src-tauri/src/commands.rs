@@ -22,7 +22,7 @@
 
 use crate::{AppState, Res};
 use cowriting::api::{
-    Api, Applied, DocView, EditAck, FilingDto, IdentityDto, MergeOutcome, MergeView, RestoreReport,
+    Api, Applied, DocEntry, DocView, EditAck, FilingDto, IdentityDto, MergeOutcome, MergeView, RestoreReport,
     ReviewDto, SaveResult, SettingsDto, TextChange, WorkspaceInfo,
 };
 use cowriting::desk::Desk;
@@ -144,7 +144,7 @@ commands! {
     /// Close a document, discarding unsaved changes (the UI asks first).
     sync close_document(app, path: String) -> () { api(&app, |a| a.close_document(&path)) }
     sync new_document(app, name: String) -> DocView { api(&app, |a| a.new_document(&name)) }
-    sync rename_document(app, from: String, to: String) -> String { api(&app, |a| a.rename_document(&from, &to)) }
+    sync rename_document(app, from: String, to: String) -> DocEntry { api(&app, |a| a.rename_document(&from, &to)) }
     sync trash_document(app, path: String) -> () { api(&app, |a| a.trash_document(&path)) }
     sync new_folder(app, name: String) -> String { api(&app, |a| a.new_folder(&name)) }
     sync edit(app, path: String, version: u64, changes: Vec<TextChange>, typing: bool) -> EditAck {

@@ -8,6 +8,7 @@ import type { Applied } from "./bindings/Applied";
 import type { CheckOutcome } from "./bindings/CheckOutcome";
 import type { Choice } from "./bindings/Choice";
 import type { DictionaryOut } from "./bindings/DictionaryOut";
+import type { DocEntry } from "./bindings/DocEntry";
 import type { DocView } from "./bindings/DocView";
 import type { EditAck } from "./bindings/EditAck";
 import type { ErrorInfo } from "./bindings/ErrorInfo";
@@ -50,8 +51,8 @@ export interface Backend {
   closeDocument(path: string): Promise<void>;
   /** A new, empty document (`.md` added when the name has no document ending), opened in the core. */
   newDocument(name: string): Promise<OpenedDoc>;
-  /** Rename or move a document with its review data; an open one keeps its buffer and undo. Answers the new name. */
-  renameDocument(from: string, to: string): Promise<string>;
+  /** Rename or move a document with its review data; an open one keeps its buffer and undo. Answers its entry under the new name (the tree moves one row). */
+  renameDocument(from: string, to: string): Promise<DocEntry>;
   /** Move a document and its review data to the system trash; an open one is closed in the core. */
   trashDocument(path: string): Promise<void>;
   /** A new folder; answers its path. */

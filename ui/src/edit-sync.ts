@@ -10,7 +10,7 @@ import type { ReviewDto } from "./bindings/ReviewDto";
 import type { TextChange } from "./bindings/TextChange";
 import { createState, readOnly } from "./editor";
 import { fromCore, setReview, staleCountOf } from "./extensions/review-field";
-import { renderPanel } from "./views/panel";
+import { renderPanel, shownStale } from "./views/panel";
 import { renderDirty, renderStatus, updateWordCount } from "./views/status";
 import { treeEntryChanged } from "./views/tree";
 import { say } from "./views/live";
@@ -28,9 +28,10 @@ export function sendEdit(app: App, path: string, changes: TextChange[], typing: 
   // An edit inside a proposal shows it stale at once, in the panel too.
   // (A count the editor keeps: reading the whole review per keystroke would cost O(records).)
   const stale = app.view ? staleCountOf(app.view.state) : 0;
+  const before = shownStale();
   // Said once, as it happens (a screen reader does not see the proposal's mark change).
-  if (stale > app.shownStale && app.active === path) say(staleWords(stale - app.shownStale, path));
-  if (stale !== app.shownStale) renderPanel(app);
+  if (stale > before && app.active === path) say(staleWords(stale - before, path));
+  if (stale !== before) renderPanel(app);
   app.autosaver.changed();
   void app.enqueue(async () => {
     try {

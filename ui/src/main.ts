@@ -48,7 +48,7 @@ import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount }
 import { renderTabs } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
-import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
+import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved } from "./views/tree";
 import { setText, visibleText } from "./hidden";
 import { confirmHiddenChars } from "./views/confirm-hidden";
 import { confirmLikelyPlace } from "./views/confirm-place";
@@ -88,9 +88,6 @@ export class App {
   commands: Command[] = [];
   /** Reply drafts by thread: a re-render (e.g. another writer's change) never loses one. */
   drafts = new Map<string, string>();
-  /** What the panel last showed, to skip re-rendering an unchanged review. */
-  shownReview = "";
-  shownStale = 0;
   lastOpenMs = 0;
   /** The producer runs' chips above the status bar. */
   tasks = new TaskChips(
@@ -542,7 +539,14 @@ export class App {
     inboxChanged(this);
     switch (n.kind) {
       case "treeChanged":
+        // Another branch checked out: anything may differ.
         await refreshTree(this);
+        break;
+      case "entryChanged":
+        treeEntryAdded(this, n.entry);
+        break;
+      case "documentRemoved":
+        treeEntryRemoved(this, n.path, n.folderLeft);
         break;
       case "reviewChanged":
         if (this.docs.has(n.path)) {

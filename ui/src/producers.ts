@@ -9,7 +9,6 @@ import { refreshReview } from "./edit-sync";
 import { checkSummary, filingSummary, fromCheck, newJobId, type Outcome } from "./jobs";
 import type { Task } from "./tasks";
 import { toast } from "./views/modal";
-import { refreshTree } from "./views/tree";
 import type { Utf16Offset } from "./bindings/Utf16Offset";
 
 const delay = (ms: number) => new Promise<void>((r) => window.setTimeout(r, ms));
@@ -67,9 +66,8 @@ export async function runProducer(
 /** After a run filed: show the core's review (fetched in order with the edits, so positions match the view). */
 export async function afterFiling(app: App, path: string) {
   // The review carries the document's tree entry; a document not open changed
-  // on disk, which the watcher reports.
+  // on disk, which the watcher reports (`entryChanged`).
   if (app.docs.has(path)) await refreshReview(app, path);
-  else await refreshTree(app);
 }
 
 /**

@@ -10,6 +10,7 @@ import { q, stubLayout, until } from "./dom";
 import type { Notice } from "../src/bindings/Notice";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
+import { nextRevision } from "./fake-backend";
 
 const TEXT = "Every piece of writing begins as a mess.\n\nThe first draft is where we find out.";
 const at = (s: string) => TEXT.indexOf(s);
@@ -40,6 +41,7 @@ function proposal(id: string, target: string, replacement: string): ProposalDto 
 }
 
 const review = (proposals: ProposalDto[]): ReviewDto => ({
+  revision: nextRevision(),
   proposals,
   threads: [],
   spans: [],
@@ -59,10 +61,10 @@ const fake = vi.hoisted(() => ({
 
 vi.mock("../src/backend", async (importOriginal) => {
   const orig = await importOriginal<typeof import("../src/backend")>();
-  const { fakeBackend } = await import("./fake-backend");
+  const { fakeBackend, nextRevision } = await import("./fake-backend");
   const decide = (ids: string[]) => {
     fake.history.push(fake.review!);
-    fake.review = { ...fake.review!, proposals: fake.review!.proposals.filter((p) => !ids.includes(p.id)) };
+    fake.review = { ...fake.review!, revision: nextRevision(), proposals: fake.review!.proposals.filter((p) => !ids.includes(p.id)) };
     return { changes: [], version: 2, dirty: true, review: fake.review };
   };
   const backend = fakeBackend(
@@ -83,7 +85,7 @@ vi.mock("../src/backend", async (importOriginal) => {
       reject: async (_p, id) => decide([id]),
       acceptTurn: async () => decide(fake.review!.proposals.map((p) => p.id)),
       undo: async () => {
-        fake.review = fake.history.pop() ?? fake.review;
+        fake.review = { ...(fake.history.pop() ?? fake.review!), revision: nextRevision() };
         return { changes: [], version: 3, dirty: true, review: fake.review! };
       },
       settings: async () => ({
@@ -240,6 +242,21 @@ describe("decisions spoken", () => {
     fake.notice!({ kind: "reviewChanged", path: "essay.md" });
     await new Promise((r) => setTimeout(r, 200));
     expect(said("polite").length).toBe(before);
+  });
+
+  it("draws the panel again only for a review of another revision", async () => {
+    const card = () => q('.review-body .card[data-proposal="p-mess"]');
+    const drawn = card();
+    expect(drawn).not.toBeNull();
+    // The same revision again (the core changed nothing): the cards are the ones drawn.
+    fake.notice!({ kind: "reviewChanged", path: "essay.md" });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(card(), "not drawn again").toBe(drawn);
+    // Another revision, even of the same proposals: drawn again.
+    fake.review = { ...fake.review!, revision: nextRevision() };
+    fake.notice!({ kind: "reviewChanged", path: "essay.md" });
+    await until(() => card() !== drawn, "the panel drawn again");
+    expect(card()).not.toBeNull();
   });
 
   it("says once that typing in a proposal turned it stale", async () => {
@@ -437,7 +454,7 @@ describe("keyboard", () => {
       anchoredText: "piece of writing",
       comments: [{ id: "c1", author: { kind: "human", id: "ada@example.com", label: "Ada", model: null, sdk: null, sessionId: null }, body: "Which piece?", createdAt: new Date().toISOString() }],
     };
-    fake.review = { ...fake.review!, threads: [thread] };
+    fake.review = { ...fake.review!, revision: nextRevision(), threads: [thread] };
     fake.notice!({ kind: "reviewChanged", path: "essay.md" });
     await until(() => q(".cm-thread"), "the thread in the text");
     view().dispatch({ selection: { anchor: 0 } });
@@ -450,7 +467,7 @@ describe("keyboard", () => {
     expect(text()).toContain("Line 1. On 'piece of writing'.");
     expect(text()).toContain("Ada, just now: Which piece?");
     // Resolve from the view (the fake answers with the thread resolved).
-    fake.review = { ...fake.review!, threads: [{ ...thread, status: "resolved" }] };
+    fake.review = { ...fake.review!, revision: nextRevision(), threads: [{ ...thread, status: "resolved" }] };
     const lines = await saying(() => Array.from(document.querySelectorAll<HTMLButtonElement>(".av-actions button")).find((b) => b.textContent === "Resolve")!.click());
     expect(lines).toEqual(["Thread resolved."]);
     await until(() => text().includes("Thread 1 of 1, resolved"), "the thread read again, resolved");

@@ -21,7 +21,8 @@ interface Pending {
 }
 
 const fake = vi.hoisted(() => {
-  const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
+  let revisions = 0;
+  const emptyReview = (): ReviewDto => ({ revision: ++revisions, proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
   const state = {
     text: "Alpha beta gamma.\n\nDelta epsilon zeta.",
     review: emptyReview(),

@@ -21,9 +21,9 @@ const fake = vi.hoisted(() => ({
 
 vi.mock("../src/backend", async (importOriginal) => {
   const orig = await importOriginal<typeof import("../src/backend")>();
-  const { fakeBackend } = await import("./fake-backend");
+  const { fakeBackend, nextRevision } = await import("./fake-backend");
   const decide = (ids: string[]) => {
-    fake.review = { ...fake.review!, proposals: fake.review!.proposals.filter((p) => !ids.includes(p.id)) };
+    fake.review = { ...fake.review!, revision: nextRevision(), proposals: fake.review!.proposals.filter((p) => !ids.includes(p.id)) };
     return { changes: [], version: 2, dirty: true, review: fake.review };
   };
   const backend = fakeBackend(

@@ -4,7 +4,8 @@
 // core's refusal); a new document opens focused; Ctrl+N; the palette finds
 // the commands by "new" and "file"; a rename keeps the tab, its buffer and
 // unsaved state, and later edits go under the new name; Delete asks, then the
-// tab closes; a new folder shows in the tree. The real app:
+// tab closes; a new folder shows in the tree; none of these lists the
+// workspace again (the tree moves the rows the answers name). The real app:
 // tests/e2e/documents.test.mjs.
 import { describe, expect, it, vi } from "vitest";
 import { EditorView } from "@codemirror/view";
@@ -17,6 +18,10 @@ const fake = vi.hoisted(() => ({
   edits: [] as string[],
   renames: [] as [string, string][],
   trashed: [] as string[],
+  /** How many times the app listed the workspace. */
+  listings: 0,
+  /** ... when it had started. */
+  atStart: 0,
 }));
 
 vi.mock("../src/backend", async (importOriginal) => {
@@ -24,7 +29,7 @@ vi.mock("../src/backend", async (importOriginal) => {
   const { fakeBackend, emptyReview } = await import("./fake-backend");
   const exists = (path: string) => ({ code: "exists", message: `${path}: a file already exists; nothing was changed` });
   const backend = fakeBackend({
-    workspace: async () => ({
+    workspace: async () => (fake.listings++, {
       root: "/ws",
       name: "ws",
       branch: null,
@@ -36,7 +41,8 @@ vi.mock("../src/backend", async (importOriginal) => {
       const path = documentName(name);
       if (fake.files.has(path)) throw exists(path);
       fake.files.set(path, "");
-      return { path, text: "", version: 1, dirty: false, review: emptyReview() };
+      // As the core answers: the review's entry is the new document's.
+      return { path, text: "", version: 1, dirty: false, review: { ...emptyReview(), entry: { path, proposals: 0, openThreads: 0, sidecarError: false } } };
     },
     renameDocument: async (from, to) => {
       const path = documentName(to);
@@ -44,7 +50,7 @@ vi.mock("../src/backend", async (importOriginal) => {
       fake.files.set(path, fake.files.get(from) ?? "");
       fake.files.delete(from);
       fake.renames.push([from, path]);
-      return path;
+      return { path, proposals: 0, openThreads: 0, sidecarError: false };
     },
     trashDocument: async (path) => {
       fake.files.delete(path);
@@ -81,6 +87,7 @@ describe("documents", () => {
     stubLayout();
     await import("../src/main");
     await until(() => q(".btn-new-doc"), "the empty workspace's New document");
+    fake.atStart = fake.listings;
     expect(q(".tree-empty")!.textContent).toContain("No Markdown or text files here.");
     expect(q(".editor-host .empty")!.textContent).toContain("This folder has no documents yet.");
     expect(q(".btn-new-doc-main"), "the editor's place offers it too").not.toBeNull();
@@ -203,5 +210,9 @@ describe("documents", () => {
     await until(() => q(".name-input"), "a new document's name field");
     expect(q<HTMLInputElement>(".name-input")!.value).toBe("chapters/");
     key("Escape");
+  });
+
+  it("no click listed the workspace again: new, rename, delete and new folder each moved their rows", () => {
+    expect(fake.listings - fake.atStart).toBe(0);
   });
 });

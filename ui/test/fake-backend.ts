@@ -5,7 +5,11 @@ import type { Backend } from "../src/backend";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 
-export const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
+/** A new review revision per answer, as the core gives one per change (`ReviewDto.revision`). */
+let revisions = 0;
+export const nextRevision = () => ++revisions;
+
+export const emptyReview = (): ReviewDto => ({ revision: nextRevision(), proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
 
 export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto = emptyReview): Backend {
   const no = async () => {

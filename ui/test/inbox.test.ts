@@ -148,7 +148,9 @@ const fake = vi.hoisted(() => ({
 vi.mock("../src/backend", async (importOriginal) => {
   const orig = await importOriginal<typeof import("../src/backend")>();
   const { fakeBackend } = await import("./fake-backend");
+  let revisions = 0;
   const reviewOf = (path: string): ReviewDto => ({
+    revision: ++revisions,
     proposals: fake.out!.groups.flatMap((g) => g.proposals.filter((p) => p.document === path).map((p) => p.proposal)),
     threads: fake.out!.groups.flatMap((g) => g.threads.filter((t) => t.document === path).map((t) => t.thread)),
     spans: [],

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { q, stubLayout, until } from "./dom";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 
-const emptyReview = (): ReviewDto => ({ proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
+let revisions = 0;
+const emptyReview = (): ReviewDto => ({ revision: ++revisions, proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
 
 const asked = vi.hoisted(() => ({ count: 0 }));
 

@@ -91,7 +91,7 @@ describe("messages", () => {
     expect(checkSummary([])).toBe("No producers are enabled");
   });
   it("drops the review from a filing summary", () => {
-    const full = { ...filing({ filed: 2 }), review: { proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } } };
+    const full = { ...filing({ filed: 2 }), review: { revision: 1, proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } } };
     expect(filingSummary(full)).toEqual(filing({ filed: 2 }));
     expect("review" in filingSummary(full)).toBe(false);
   });

@@ -26,7 +26,7 @@ const fake = vi.hoisted(() => ({
 
 vi.mock("../src/backend", async (importOriginal) => {
   const orig = await importOriginal<typeof import("../src/backend")>();
-  const { fakeBackend } = await import("./fake-backend");
+  const { fakeBackend, nextRevision } = await import("./fake-backend");
   const backend = fakeBackend(
     {
       workspace: async () => ({
@@ -43,7 +43,7 @@ vi.mock("../src/backend", async (importOriginal) => {
       },
       accept: async (_p, id) => {
         fake.calls.push(`accept ${id}`);
-        fake.review = { ...fake.review!, proposals: fake.review!.proposals.filter((p) => p.id !== id) };
+        fake.review = { ...fake.review!, revision: nextRevision(), proposals: fake.review!.proposals.filter((p) => p.id !== id) };
         return { changes: [], version: 2, dirty: true, review: fake.review };
       },
     },

@@ -33,7 +33,8 @@ function thread(id: string, from: number | null, to: number | null, body: string
   };
 }
 
-const review = (threads: ThreadDto[]): ReviewDto => ({ proposals: [], threads, spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
+let revisions = 0;
+const review = (threads: ThreadDto[]): ReviewDto => ({ revision: ++revisions, proposals: [], threads, spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } });
 
 describe("notesInView", () => {
   it("in a 5 MB document with 1,000 threads, gives notes for the threads on screen only", () => {

@@ -144,7 +144,7 @@ describe("Compare & merge", () => {
         changes: [{ from: utf16(0), to: utf16(MINE.length), insert: merged }],
         version: 2,
         dirty: true,
-        review: { proposals: [], threads: [], spans: [], sidecarError: null, canUndo: true, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } },
+        review: { revision: 900, proposals: [], threads: [], spans: [], sidecarError: null, canUndo: true, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } },
       },
     };
     apply().click();

@@ -90,6 +90,7 @@ beforeAll(async () => {
   const joinFrom = at("mess.") + 5;
   const splitAt = at("second reader") + 6;
   fake.review = {
+    revision: 900,
     proposals: [
       proposal("p-join", joinFrom, joinFrom + 1, [
         { tag: "delete", text: "\n" },

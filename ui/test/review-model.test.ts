@@ -6,6 +6,7 @@ const author = { kind: "agent", id: "claude", model: "m", label: "claude (m)", s
 
 function review(): ReviewDto {
   return {
+    revision: 1,
     proposals: [
       {
         id: "p1",

@@ -99,7 +99,7 @@ function randomReview(r: Rng, len: number): ReviewDto {
     const [from, to] = range(r, len, 30, false);
     spans.push({ id: `s${i}`, from, to, line: 1, text: "", author: r.next() < 0.5 ? human : agent, turnId: null, instruction: null, createdAt: "" });
   }
-  return { proposals, threads, spans, sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
+  return { revision: 1, proposals, threads, spans, sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
 }
 
 /** A position biased to the edges of the review's records (the cases mapping gets wrong). */
@@ -211,6 +211,7 @@ describe("the review state against the naive model", () => {
 
   it("turns a proposal stale at once when typed into, and counts it", () => {
     const review: ReviewDto = {
+      revision: 1,
       proposals: [{ id: "p", state: "pending", from: 4, to: 9, line: 1, target: "quick", replacement: "slow", current: null, reason: null, diff: [], author: agent, turnId: null, instruction: null, createdAt: "", contract: null, hidden: [], likelyPlace: false }],
       threads: [],
       spans: [],
@@ -239,7 +240,7 @@ describe("a keystroke costs what it touches", () => {
   /** 2,000 lines with 300 proposals and 300 spans (half the writer's), spread evenly. */
   function big() {
     const doc = Array.from({ length: 2000 }, (_, i) => `Line ${i} of the quiet fox, revised.`).join("\n");
-    const review: ReviewDto = { proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
+    const review: ReviewDto = { revision: 1, proposals: [], threads: [], spans: [], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
     for (let i = 0; i < 300; i++) {
       const from = doc.indexOf("quiet", (i * doc.length) / 300);
       const diff = [{ tag: "delete" as const, text: "quiet" }, { tag: "insert" as const, text: "calm" }];
@@ -302,7 +303,7 @@ describe("a keystroke costs what it touches", () => {
   it("the gutter's marks of a long document are made for the viewport only", () => {
     const lines = Array.from({ length: 50_000 }, (_, i) => `Line ${i}, all of it the writer's own.`);
     const doc = lines.join("\n");
-    const review: ReviewDto = { proposals: [], threads: [], spans: [{ id: "s", from: 0, to: doc.length, line: 1, text: "", author: human, turnId: null, instruction: null, createdAt: "" }], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
+    const review: ReviewDto = { revision: 1, proposals: [], threads: [], spans: [{ id: "s", from: 0, to: doc.length, line: 1, text: "", author: human, turnId: null, instruction: null, createdAt: "" }], sidecarError: null, canUndo: false, canRedo: false, entry: { path: "", proposals: 0, openThreads: 0, sidecarError: false } };
     const parent = document.createElement("div");
     document.body.append(parent);
     const view = new EditorView({ state: EditorState.create({ doc, extensions: [reviewField.init((s) => ReviewState.of(review, s.doc)), humanGutter] }), parent });

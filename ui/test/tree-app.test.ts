@@ -3,12 +3,14 @@
 // but for the way to the open document; a closed folder shows the badges of
 // what it holds; a click opens a folder; only the rows on screen are drawn;
 // opening a document does not draw the tree anew; Ctrl+P finds one by a few
-// letters of its name. The real app:
+// letters of its name; the watcher's notices move one row each, and nothing
+// lists the workspace again. The real app:
 // tests/e2e/perf-workspace.mjs (a benchmark).
 import { describe, expect, it, vi } from "vitest";
 import { q, stubLayout, until } from "./dom";
+import type { Notice } from "../src/bindings/Notice";
 
-const fake = vi.hoisted(() => ({ listed: 0 }));
+const fake = vi.hoisted(() => ({ listed: 0, notice: null as ((n: Notice) => void) | null }));
 
 vi.mock("../src/backend", async (importOriginal) => {
   const orig = await importOriginal<typeof import("../src/backend")>();
@@ -25,6 +27,10 @@ vi.mock("../src/backend", async (importOriginal) => {
       return { root: "/big", name: "big", branch: null, documents, emptyFolders: [] };
     },
     openDocument: async (path) => ({ path, text: `# ${path}\n`, version: 1, dirty: false, review: emptyReview() }),
+    onNotice: async (f) => {
+      fake.notice = f;
+      return () => undefined;
+    },
   });
   return { ...orig, tauriBackend: async () => backend };
 });
@@ -95,5 +101,28 @@ describe("a large workspace's tree", () => {
     input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
     await until(() => q<HTMLElement>(".tree-item.active")?.dataset.path === "guide/part-49/p69.md", "the document open, its folders opened in the tree");
     input.value = "";
+  });
+
+  it("another writer's changes move one row each; nothing lists the workspace again", async () => {
+    const listed = fake.listed;
+    const badge = (sel: string, kind: string) => q(`${sel} .badge-${kind}`)?.textContent ?? null;
+    // A new document in a closed folder: the folder's badges count it.
+    expect(badge('.tree-folder[data-folder="guide/part-1"]', "proposals")).toBeNull();
+    fake.notice!({ kind: "entryChanged", entry: { path: "guide/part-1/new.md", proposals: 2, openThreads: 0, sidecarError: false } });
+    await until(() => badge('.tree-folder[data-folder="guide/part-1"]', "proposals") === "2", "the closed folder counting the new document");
+    // A closed document's review changed: its row's badges.
+    q<HTMLButtonElement>('.tree-folder[data-folder="guide/part-0"]')!.click();
+    await until(() => q('.tree-item[data-path="guide/part-0/p1.md"]'), "the folder opened");
+    fake.notice!({ kind: "entryChanged", entry: { path: "guide/part-0/p1.md", proposals: 0, openThreads: 3, sidecarError: false } });
+    await until(() => badge('.tree-item[data-path="guide/part-0/p1.md"]', "threads") === "3", "the row's new badge");
+    // Removed: the row goes, its neighbours stay, the folder stays open.
+    fake.notice!({ kind: "documentRemoved", path: "guide/part-0/p2.md", folderLeft: true });
+    await until(() => !q('.tree-item[data-path="guide/part-0/p2.md"]'), "the row gone");
+    expect(q('.tree-item[data-path="guide/part-0/p3.md"]'), "its neighbour stays").not.toBeNull();
+    expect(q('.tree-folder[data-folder="guide/part-0"]')!.getAttribute("aria-expanded")).toBe("true");
+    expect(fake.listed, "no notice but a checkout lists the workspace").toBe(listed);
+    // Another branch checked out: the one notice that lists it all again.
+    fake.notice!({ kind: "treeChanged" });
+    await until(() => fake.listed === listed + 1, "the listing read again");
   });
 });

@@ -512,6 +512,43 @@ impl Workspace {
         out
     }
 
+    /// Whether [`Workspace::list_documents`] would list `doc` now, asked of
+    /// one path (the watcher's, where a whole listing would cost a walk):
+    /// every folder on the way a real, visible folder (not hidden, not
+    /// `node_modules`, not a link), and the document a regular file, or a
+    /// link the guard lets through to one.
+    pub fn is_listed_document(&self, doc: &DocPath) -> bool {
+        let rel = doc.as_str();
+        let Some(name) = rel.rsplit('/').next() else {
+            return false;
+        };
+        if !is_document_name(name) {
+            return false;
+        }
+        let mut at = self.root.clone();
+        let mut parts = rel.split('/').peekable();
+        while let Some(part) = parts.next() {
+            if part.starts_with('.') || part == "node_modules" {
+                return false;
+            }
+            at.push(part);
+            let Ok(meta) = std::fs::symlink_metadata(&at) else {
+                return false;
+            };
+            if parts.peek().is_some() {
+                if !meta.is_dir() {
+                    return false;
+                }
+            } else if !meta.is_file() {
+                return meta.is_symlink()
+                    && self
+                        .doc_file(doc)
+                        .is_ok_and(|t| std::fs::symlink_metadata(t).is_ok_and(|m| m.is_file()));
+            }
+        }
+        true
+    }
+
     /// Every folder the listing walks ([`Workspace::list_documents`]: real
     /// folders, not hidden, not `node_modules`, not symlinks), workspace-relative, sorted.
     pub fn list_folders(&self) -> Vec<String> {
@@ -1117,5 +1154,73 @@ mod tests {
         assert!(matches!(err, Error::OutsideWorkspace { .. }), "{err}");
         // A new file through the symlinked folder is refused too.
         assert!(ws.doc_file(&DocPath::parse("link/new.md").unwrap()).is_err());
+    }
+
+    /// One path asked is what the whole listing says, on a hostile tree:
+    /// hidden and `node_modules` folders, links to folders and files inside
+    /// and outside, a dangling link, a link into `.git`, a FIFO, a folder with
+    /// a document's name, a name with a newline.
+    #[test]
+    fn one_path_asked_agrees_with_the_listing() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("o.md"), "x").unwrap();
+        let r = dir.path();
+        for d in ["a/b", ".git", ".hidden", "node_modules/p", "dir.md", "c"] {
+            std::fs::create_dir_all(r.join(d)).unwrap();
+        }
+        for f in [
+            "top.md",
+            "a/one.md",
+            "a/b/two.txt",
+            "a/notes.rs",
+            ".git/h.md",
+            ".hidden/x.md",
+            "node_modules/p/r.md",
+            "c/line\nbreak.md",
+            ".git/config",
+        ] {
+            std::fs::write(r.join(f), "x").unwrap();
+        }
+        symlink(r.join("a"), r.join("linked")).unwrap();
+        symlink(outside.path(), r.join("out")).unwrap();
+        symlink(r.join("a/one.md"), r.join("c/to-one.md")).unwrap();
+        symlink(outside.path().join("o.md"), r.join("c/to-out.md")).unwrap();
+        symlink(r.join(".git/config"), r.join("c/to-git.md")).unwrap();
+        symlink(r.join("missing.md"), r.join("c/dangling.md")).unwrap();
+        nix_mkfifo(&r.join("c/fifo.md"));
+        let ws = Workspace::open(r).unwrap();
+        let listed = ws.list_documents();
+        // Every path a walk that follows everything finds, asked one by one.
+        let mut asked = 0;
+        let mut stack = vec![(r.to_path_buf(), 0)];
+        while let Some((at, depth)) = stack.pop() {
+            for e in std::fs::read_dir(&at).unwrap().flatten() {
+                let path = e.path();
+                let rel = path.strip_prefix(r).unwrap().to_string_lossy().into_owned();
+                if path.is_dir() && depth < 3 {
+                    stack.push((path.clone(), depth + 1));
+                }
+                let Ok(doc) = DocPath::parse(&rel) else { continue };
+                asked += 1;
+                assert_eq!(ws.is_listed_document(&doc), listed.contains(&doc), "{rel}");
+            }
+        }
+        assert!(asked >= 12, "{asked}");
+        let names: Vec<&str> = listed.iter().map(DocPath::as_str).collect();
+        assert!(
+            names.contains(&"a/one.md") && names.contains(&"c/to-one.md"),
+            "{names:?}"
+        );
+        assert!(
+            !names.contains(&"c/to-out.md") && !names.contains(&"c/to-git.md"),
+            "{names:?}"
+        );
+    }
+
+    fn nix_mkfifo(path: &Path) {
+        let status = std::process::Command::new("mkfifo").arg(path).status().unwrap();
+        assert!(status.success());
     }
 }

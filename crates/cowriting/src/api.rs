@@ -33,7 +33,6 @@ use cowriting_workspace::ledger::LEDGER_DIR;
 use cowriting_workspace::session::{Session, Target};
 use cowriting_workspace::store::Store;
 use cowriting_workspace::workspace::{DocPath, Workspace, SIDECAR_DIR};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -43,6 +42,7 @@ mod inbox;
 mod jobs;
 mod merge;
 mod notices;
+mod open;
 pub mod review_pass;
 mod search;
 mod settings;
@@ -65,7 +65,8 @@ const _: fn() = || {
 pub struct Api {
     store: Arc<Store>,
     identity: Provenance,
-    sessions: BTreeMap<DocPath, Session>,
+    /// The open documents, each with its review revision ([`open`]).
+    sessions: open::OpenSessions,
     /// The hot-exit journal of unsaved buffers ([`backups`]), outside the workspace.
     backups: Option<backups::Backups>,
     /// The Inbox's items of closed documents, read again only where their files
@@ -83,7 +84,7 @@ impl Api {
         Ok(Api {
             store: Arc::new(Store::new(ws)),
             identity,
-            sessions: BTreeMap::new(),
+            sessions: open::OpenSessions::default(),
             backups,
             inbox_cache: Arc::default(),
         })
@@ -172,12 +173,12 @@ impl Api {
             let s = Session::open(self.store.clone(), doc.clone(), self.identity.clone())?;
             self.sessions.insert(doc.clone(), s);
         }
-        let s = &self.sessions[&doc];
+        let (s, revision) = self.sessions.with_revision(&doc).ok_or_else(|| not_open(path))?;
         Ok(DocView {
             path: doc.to_string(),
             version: s.document().version(),
             dirty: s.is_dirty(),
-            review: review_of(s),
+            review: review_of(s, revision),
         })
     }
 
@@ -225,8 +226,9 @@ impl Api {
 
     /// Rename or move a document with its review data ([`Ops::rename_document`]).
     /// An open one goes on under the new name with its buffer, unsaved edits
-    /// and undo (its hot-exit backup follows). Returns the new name.
-    pub fn rename_document(&mut self, from: &str, to: &str) -> Result<String> {
+    /// and undo (its hot-exit backup follows). Returns the entry under the
+    /// new name (its badges): the tree moves one row and lists nothing.
+    pub fn rename_document(&mut self, from: &str, to: &str) -> Result<DocEntry> {
         let out = self.ops().rename_document(from, to)?;
         let (from, to) = (DocPath::parse(&out.from)?, DocPath::parse(&out.to)?);
         if let Some(mut s) = self.sessions.remove(&from) {
@@ -238,7 +240,16 @@ impl Api {
                 self.backup_stale(&to);
             }
         }
-        Ok(out.to)
+        Ok(self.entry_now(&to))
+    }
+
+    /// A document's entry in the tree as the app has it now: an open one's
+    /// with its unsaved decisions, a closed one's from its sidecar.
+    fn entry_now(&self, doc: &DocPath) -> DocEntry {
+        match self.sessions.get(doc) {
+            Some(s) => entry_of(s),
+            None => self.entry_on_disk(doc).unwrap_or_else(|| entry_with(doc, None)),
+        }
     }
 
     /// Move a document and its review data to the system trash
@@ -299,22 +310,22 @@ impl Api {
 
     /// The review state of an open document.
     pub fn review(&self, path: &str) -> Result<ReviewDto> {
-        Ok(review_of(self.session(path)?))
+        self.review_now(&DocPath::parse(path)?)
+    }
+
+    /// The review of an open document as it is now, with its revision.
+    fn review_now(&self, doc: &DocPath) -> Result<ReviewDto> {
+        let (s, revision) = self
+            .sessions
+            .with_revision(doc)
+            .ok_or_else(|| not_open(&doc.to_string()))?;
+        Ok(review_of(s, revision))
     }
 
     /// Who wrote how much of an open document, as it is in the buffer
     /// ([`Ops::authorship_of`]).
     pub fn authorship(&self, path: &str) -> Result<crate::ops::AuthorshipOut> {
         self.ops().authorship_of(self.session(path)?)
-    }
-
-    fn applied(s: &Session, before: &Document, change: Option<&ChangeSet>) -> Applied {
-        Applied {
-            changes: change.map(|c| to_text_changes(before, c)).unwrap_or_default(),
-            version: s.document().version(),
-            dirty: s.is_dirty(),
-            review: review_of(s),
-        }
     }
 
     /// Run `f` on a session and report the change it made to the text.
@@ -326,7 +337,22 @@ impl Api {
         let s = self.session_mut(path)?;
         let before = s.document().clone();
         let change = f(s)?;
-        Ok(Self::applied(s, &before, change.as_ref()))
+        let doc = s.doc_path().clone();
+        self.applied(&doc, &before, change.as_ref())
+    }
+
+    /// What a change to an open document's text did, as the UI applies it.
+    fn applied(&self, doc: &DocPath, before: &Document, change: Option<&ChangeSet>) -> Result<Applied> {
+        let (s, revision) = self
+            .sessions
+            .with_revision(doc)
+            .ok_or_else(|| not_open(&doc.to_string()))?;
+        Ok(Applied {
+            changes: change.map(|c| to_text_changes(before, c)).unwrap_or_default(),
+            version: s.document().version(),
+            dirty: s.is_dirty(),
+            review: review_of(s, revision),
+        })
     }
 
     /// Accept a proposal (optionally with the human's edited replacement).
@@ -405,13 +431,13 @@ impl Api {
         } else {
             Some(s.save()?)
         };
+        let doc = s.doc_path().clone();
         let result = SaveResult {
             dirty: s.is_dirty(),
             conflict: report.is_none(),
             sidecar_skipped: report.and_then(|r| r.sidecar_skipped),
-            review: review_of(s),
+            review: self.review_now(&doc)?,
         };
-        let doc = s.doc_path().clone();
         if result.dirty {
             self.backup_stale(&doc);
         } else {
@@ -429,7 +455,8 @@ impl Api {
     fn thread_op<T>(&mut self, path: &str, op: impl FnOnce(&mut Session) -> Result<T>) -> Result<ReviewDto> {
         let s = self.session_mut(path)?;
         op(s)?;
-        Ok(review_of(s))
+        let doc = s.doc_path().clone();
+        self.review_now(&doc)
     }
 
     pub fn new_thread(
@@ -525,8 +552,9 @@ fn not_open(path: &str) -> Error {
     }
 }
 
-fn review_of(s: &Session) -> ReviewDto {
+fn review_of(s: &Session, revision: u64) -> ReviewDto {
     ReviewDto {
+        revision,
         proposals: views::proposals(s, Unit::Utf16),
         threads: views::threads(s, Unit::Utf16),
         spans: views::spans(s, Unit::Utf16),
@@ -675,7 +703,12 @@ mod tests {
         api.new_thread("d.md", Utf16Offset(6), Utf16Offset(11), "Why?")
             .unwrap();
 
-        assert_eq!(api.rename_document("d.md", "sub/e").unwrap(), "sub/e.md");
+        let entry = api.rename_document("d.md", "sub/e").unwrap();
+        assert_eq!(
+            (entry.path.as_str(), entry.open_threads),
+            ("sub/e.md", 1),
+            "the new name, with its badges"
+        );
         assert_eq!(api.dirty_documents(), ["sub/e.md"]);
         let v = api.open_document("sub/e.md").unwrap();
         assert_eq!(api.text_of("sub/e.md"), "Well, Hello.\n");

@@ -8,7 +8,12 @@ import type { ThreadDto } from "./ThreadDto";
 /**
  * Everything the review panel and the decorations need.
  */
-export type ReviewDto = { proposals: Array<ProposalDto>, threads: Array<ThreadDto>, spans: Array<SpanDto>, 
+export type ReviewDto = { 
+/**
+ * Changes whenever the review may have changed, and never repeats while
+ * the app runs (`api::open`): a view compares this, not the review.
+ */
+revision: number, proposals: Array<ProposalDto>, threads: Array<ThreadDto>, spans: Array<SpanDto>, 
 /**
  * Why review is unavailable (corrupt or newer sidecar), if it is.
  */

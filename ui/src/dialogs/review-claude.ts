@@ -17,7 +17,6 @@ import type { Task } from "../tasks";
 import { utf16, wordCount } from "../util";
 import { closeModal, modal, toast } from "../views/modal";
 import { showPanel } from "../views/panel";
-import { refreshTree } from "../views/tree";
 
 /** The dialog: what Claude will read (the selection, or the whole document) and what to look for. */
 export function reviewWithClaude(app: App) {
@@ -122,8 +121,8 @@ export async function runReview(app: App, path: string, from: number | null, to:
   const r = await runTurn(app, task, (job) =>
     app.backend.reviewDocument(path, from === null ? null : utf16(from), to === null ? null : utf16(to), instruction, job),
   );
+  // An open document's review carries its tree entry; a closed one's comes from the watcher.
   if (app.docs.has(path)) await refreshReview(app, path);
-  void refreshTree(app);
   finishTask(app, task, path, r, false);
   if (r && !("error" in r) && (r.threads.length || r.proposals.length) && app.active === path) {
     showPanel(app, r.proposals.length ? "review" : "threads");

@@ -2,7 +2,7 @@
 // reported (proposals, threads, attribution spans), its positions mapped through
 // the writer's edits until the core's next word. `reviewState(review)` is the
 // extension; `setReview` replaces the review, `fromCore` marks the core's own
-// changes, `reviewOf` / `staleCountOf` read it; `selectProposal` marks one
+// changes, `reviewOf` / `reviewRevisionOf` / `staleCountOf` read it; `selectProposal` marks one
 // proposal apart in the text.
 import { Annotation, StateEffect, StateField, type EditorState, type Extension } from "@codemirror/state";
 import type { ReviewDto } from "../bindings/ReviewDto";
@@ -47,6 +47,11 @@ export function reviewState(review: ReviewDto): Extension {
 /** The review of `state` with its positions as they are now (built when asked for, not per keystroke). */
 export function reviewOf(state: EditorState): ReviewDto | null {
   return state.field(reviewField, false)?.toDto() ?? null;
+}
+
+/** The core's revision of the review `state` holds (`ReviewDto.revision`): a view compares this, not the review. */
+export function reviewRevisionOf(state: EditorState): number | null {
+  return state.field(reviewField, false)?.dto.revision ?? null;
 }
 
 /** How many of `state`'s proposals are not pending (kept as edits turn them stale; cheap per keystroke). */

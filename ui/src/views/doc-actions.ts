@@ -10,7 +10,7 @@ import { h } from "../dom";
 import { documentName, folderName, nameProblem, stemRange } from "../doc-names";
 import { exportDocument } from "../dialogs/export";
 import { ask, closeModal, menu, modal, toast } from "./modal";
-import { refreshTree } from "./tree";
+import { treeEntryAdded, treeEntryRemoved, treeFolderAdded } from "./tree";
 import { setText } from "../hidden";
 import { openAuthorship } from "../dialogs/authorship";
 
@@ -83,8 +83,8 @@ export function newDocument(app: App, folder = "") {
       const v = await app.backend.newDocument(raw);
       closeModal(app);
       app.addDoc(v);
+      treeEntryAdded(app, v.review.entry);
       app.activate(v.path);
-      await refreshTree(app);
     },
   });
 }
@@ -101,11 +101,12 @@ export function renameDocument(app: App, path: string | null = app.active) {
     hint: (raw) => (documentName(raw) === path ? "" : `Renamed to ${documentName(raw)}; its comments and proposals go with it`),
     submit: async (raw) => {
       // In order with the edits still on their way to the core.
-      const to = await app.queue.then(() => app.backend.renameDocument(path, raw));
+      const entry = await app.queue.then(() => app.backend.renameDocument(path, raw));
       closeModal(app);
-      app.renamed(path, to);
-      await refreshTree(app);
-      toast(`Renamed to ${to}`);
+      app.renamed(path, entry.path);
+      treeEntryRemoved(app, path, true);
+      treeEntryAdded(app, entry);
+      toast(`Renamed to ${entry.path}`);
     },
   });
 }
@@ -127,7 +128,7 @@ export async function deleteDocument(app: App, path: string | null = app.active)
   });
   if (!done) return;
   if (app.docs.has(path)) app.dropTab(path);
-  await refreshTree(app);
+  treeEntryRemoved(app, path, true);
   toast(`${path} moved to the trash`);
 }
 
@@ -144,7 +145,7 @@ export function newFolder(app: App, parent = "") {
     submit: async (raw) => {
       const folder = await app.backend.newFolder(raw);
       closeModal(app);
-      await refreshTree(app);
+      treeFolderAdded(app, folder);
       toast(`Folder ${folder}/ made: click it to add a document`);
     },
   });

@@ -1,8 +1,10 @@
 // The right-hand panel's shell: which tab shows (Review, Threads, Inbox or
 // Search), and re-rendering Review and Threads only when the review shown
-// changed (the Inbox is told: it fetches the workspace's review again).
+// changed, by its revision (the Inbox is told: it fetches the workspace's
+// review again).
 import type { App } from "../main";
 import { $ } from "../dom";
+import { reviewRevisionOf, staleCountOf } from "../extensions/review-field";
 import { showPane } from "./panes";
 import { inboxChanged } from "./inbox-panel";
 import { renderReviewPanel } from "./review-panel";
@@ -25,15 +27,33 @@ export function showPanel(app: App, tab: PanelTab) {
   }
 }
 
-/** Re-render the panel for the active document's review (skipped when unchanged), and the banner. */
+/**
+ * What the panel last drew: the document, the core's review revision, and
+ * how many proposals the writer's edits have turned stale since (the editor
+ * counts those); the panel's own state, read by nothing else but `shownStale`.
+ */
+const shown = { key: "", stale: 0 };
+
+/** How many stale proposals the panel shows now (the edits' round trip says the new ones aloud). */
+export function shownStale(): number {
+  return shown.stale;
+}
+
+/**
+ * Re-render the panel for the active document's review, when it changed: the
+ * core gives each review a revision that never repeats, so one number is
+ * compared, not the review (and the review is built only when drawn). The banner too.
+ */
 export function renderPanel(app: App) {
-  const review = app.review();
-  const key = `${app.active}\u0000${review ? JSON.stringify(review) : ""}`;
-  app.shownStale = review?.proposals.filter((p) => p.state !== "pending").length ?? 0;
-  if (key !== app.shownReview) {
+  const state = app.view?.state;
+  const revision = state ? reviewRevisionOf(state) : null;
+  const stale = state ? staleCountOf(state) : 0;
+  const key = revision === null ? "" : `${app.active}\u0000${revision}\u0000${stale}`;
+  if (key !== shown.key) {
     // The same document's review changed (not another document shown): the Inbox may too.
-    if (app.shownReview.startsWith(`${app.active}\u0000`)) inboxChanged(app);
-    app.shownReview = key;
+    if (shown.key.startsWith(`${app.active}\u0000`)) inboxChanged(app);
+    shown.key = key;
+    shown.stale = stale;
     renderReviewPanel(app);
     renderThreadsPanel(app);
   }

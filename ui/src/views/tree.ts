@@ -194,18 +194,33 @@ function badges(d: DocEntry): (HTMLElement | null)[] {
 }
 
 /**
- * A core answer said what a document's entry is now (every review carries it):
- * its row's badges are redrawn if they changed, and nothing is read — a decision
- * does not make the app list the workspace again.
+ * A document is on disk with this entry (a new or renamed one, or the
+ * watcher's `entryChanged`): its row is added if the tree lacks it, else its
+ * badges follow (`treeEntryChanged`). Nothing is read.
+ */
+export function treeEntryAdded(app: App, entry: DocEntry) {
+  const ws = app.ws;
+  if (!ws) return;
+  if (ws.documents.some((d) => d.path === entry.path)) return treeEntryChanged(app, entry);
+  // Its folders come with it, and it is in none of the empty ones now.
+  const documents = [...ws.documents, entry];
+  const emptyFolders = ws.emptyFolders.filter((f) => !entry.path.startsWith(`${f}/`));
+  workspaceChanged(app, { ...ws, documents, emptyFolders });
+}
+
+/**
+ * A core answer said what a listed document's entry is now (every review
+ * carries it): its row's badges are redrawn if they changed, and nothing is
+ * read — a decision does not make the app list the workspace again.
  */
 export function treeEntryChanged(app: App, entry: DocEntry) {
-  const docs = app.ws?.documents;
-  const i = docs?.findIndex((d) => d.path === entry.path) ?? -1;
-  if (!docs || i < 0) return;
-  const old = docs[i];
+  const ws = app.ws;
+  const i = ws?.documents.findIndex((d) => d.path === entry.path) ?? -1;
+  if (!ws || i < 0) return;
+  const old = ws.documents[i];
   if (old.proposals === entry.proposals && old.openThreads === entry.openThreads && old.sidecarError === entry.sidecarError) return;
-  docs[i] = entry;
-  if (tree.ws === app.ws && tree.root && replaceEntry(tree.root, entry)) {
+  ws.documents[i] = entry;
+  if (tree.ws === ws && tree.root && replaceEntry(tree.root, entry)) {
     // The row and the closed folders it is in, as drawn now.
     tree.rows = visibleRows(tree.root, tree.open);
     draw(app, true);
@@ -215,8 +230,42 @@ export function treeEntryChanged(app: App, entry: DocEntry) {
   renderStatus(app);
 }
 
+/**
+ * A document is gone (deleted, renamed, or removed on disk): its row goes.
+ * `folderLeft`: its folder is still there, and shows as empty if nothing else
+ * is in it.
+ */
+export function treeEntryRemoved(app: App, path: string, folderLeft: boolean) {
+  const ws = app.ws;
+  if (!ws || !ws.documents.some((d) => d.path === path)) return;
+  const documents = ws.documents.filter((d) => d.path !== path);
+  const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+  const emptyFolders = [...ws.emptyFolders];
+  if (folderLeft && folder && !documents.some((d) => d.path.startsWith(`${folder}/`)) && !emptyFolders.includes(folder)) emptyFolders.push(folder);
+  workspaceChanged(app, { ...ws, documents, emptyFolders });
+}
+
+/** A folder was made (New folder…): it shows, empty, until a document is in it. */
+export function treeFolderAdded(app: App, folder: string) {
+  const ws = app.ws;
+  if (!ws || ws.emptyFolders.includes(folder) || ws.documents.some((d) => d.path.startsWith(`${folder}/`))) return;
+  workspaceChanged(app, { ...ws, emptyFolders: [...ws.emptyFolders, folder] });
+}
+
+/** The listing changed here, without being read: the tree is built again from it (its open folders kept). */
+function workspaceChanged(app: App, ws: NonNullable<App["ws"]>) {
+  app.ws = ws;
+  inboxChanged(app);
+  renderTree(app);
+  renderStatus(app);
+}
+
+/**
+ * Read the whole listing again: only for what may have changed anything (git
+ * checked out another branch: the `treeChanged` notice). Every other change
+ * names its rows (`treeEntryAdded`, `treeEntryChanged`, `treeEntryRemoved`, `treeFolderAdded`).
+ */
 export async function refreshTree(app: App) {
-  // What changed the tree's badges (a decision, a save, another writer) can change the Inbox too.
   inboxChanged(app);
   const w = await app.backend.workspace().catch(() => null);
   if (w) {

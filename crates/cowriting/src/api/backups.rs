@@ -306,15 +306,24 @@ impl Api {
             return Vec::new();
         };
         let mut due = Vec::new();
-        for (doc, s) in &mut self.sessions {
-            let told = b.told.get(doc);
-            if told
-                .is_some_and(|k| k.version == s.document().version() && k.decisions == s.unsaved_decisions())
-            {
-                // Dirty changes only with the text or the decisions, or at a
-                // save or keep-mine, which ask for a recheck.
+        // Dirty changes only with the text or the decisions, or at a save or
+        // keep-mine, which ask for a recheck: the others are not borrowed to
+        // change (which would move their review revision, `open`).
+        let changed: Vec<DocPath> = self
+            .sessions
+            .iter()
+            .filter(|(doc, s)| {
+                !b.told.get(*doc).is_some_and(|k| {
+                    k.version == s.document().version() && k.decisions == s.unsaved_decisions()
+                })
+            })
+            .map(|(doc, _)| doc.clone())
+            .collect();
+        for doc in &changed {
+            let Some(s) = self.sessions.get_mut(doc) else {
                 continue;
-            }
+            };
+            let told = b.told.get(doc);
             let key = key_of(s);
             match told {
                 Some(k) if *k == key => continue,
@@ -347,7 +356,7 @@ impl Api {
         let closed: Vec<DocPath> = b
             .told
             .keys()
-            .filter(|d| !self.sessions.contains_key(*d))
+            .filter(|d| !self.sessions.contains_key(d))
             .cloned()
             .collect();
         for doc in closed {
@@ -601,7 +610,7 @@ mod tests {
 
     /// The spans of `d.md` in `api` as (text, author id).
     fn spans_of(api: &Api) -> Vec<(String, String)> {
-        let s = &api.sessions[&DocPath::parse("d.md").unwrap()];
+        let s = api.sessions.get(&DocPath::parse("d.md").unwrap()).unwrap();
         let text: Vec<char> = s.document().rope().chars().collect();
         s.spans()
             .map(|sp| {

@@ -29,7 +29,7 @@ pub struct WorkspaceInfo {
 }
 
 /// One document in the file tree, with its badges.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct DocEntry {
@@ -141,6 +141,10 @@ pub struct IdentityDto {
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct ReviewDto {
+    /// Changes whenever the review may have changed, and never repeats while
+    /// the app runs (`api::open`): a view compares this, not the review.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub revision: u64,
     pub proposals: Vec<ProposalDto>,
     pub threads: Vec<ThreadDto>,
     pub spans: Vec<SpanDto>,
@@ -220,8 +224,19 @@ pub struct SaveResult {
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Notice {
-    /// Documents or badges changed: refresh the tree.
+    /// Anything in the workspace may have changed (another branch checked
+    /// out, a repository made): read the tree again. The one notice that
+    /// asks for a whole listing; every other names what changed.
     TreeChanged,
+    /// A document is on disk with these badges: new, changed, or its review
+    /// data changed while it is closed. Its row, added if missing.
+    #[serde(rename_all = "camelCase")]
+    EntryChanged { entry: DocEntry },
+    /// A document is no longer on disk (deleted, or renamed by another
+    /// program: the new name comes as an `EntryChanged`). `folder_left`: the
+    /// folder it was in is still there (shown empty if nothing else is in it).
+    #[serde(rename_all = "camelCase")]
+    DocumentRemoved { path: String, folder_left: bool },
     /// The sidecar of an open document changed: fetch its review.
     #[serde(rename_all = "camelCase")]
     ReviewChanged { path: String },

@@ -34,7 +34,7 @@ impl Api {
 /// What [`Api::inbox_open`] takes under the app's lock for the Inbox to be read off it.
 pub struct InboxOpen {
     ops: Ops,
-    open: BTreeMap<DocPath, std::result::Result<DocItems, ErrorInfo>>,
+    open: std::collections::BTreeMap<DocPath, std::result::Result<DocItems, ErrorInfo>>,
     cache: Arc<std::sync::Mutex<InboxCache>>,
 }
 

@@ -28,14 +28,16 @@ impl Api {
     pub fn file_job(&mut self, path: &str, job: &Job, outcome: RunOutcome) -> Result<FilingDto> {
         let s = self.session_mut(path)?;
         let filing = job.file(s, outcome)?;
+        let warnings = s.take_warnings();
+        let doc = s.doc_path().clone();
         Ok(FilingDto {
             producer: filing.producer,
             turn_id: filing.turn_id,
             filed: filing.filed.len() as u32,
             skipped: filing.skipped,
             migrated: filing.migrated as u32,
-            warnings: s.take_warnings(),
-            review: review_of(s),
+            warnings,
+            review: self.review_now(&doc)?,
         })
     }
 

@@ -108,8 +108,8 @@ impl Api {
             .map_err(|e| Error::BadInput(format!("{path}: {e}")))?;
         let before = s.document().clone();
         let change = s.apply_merge(&merged, &texts.theirs)?;
-        let applied = Self::applied(s, &before, change.as_ref());
         let doc = s.doc_path().clone();
+        let applied = self.applied(&doc, &before, change.as_ref())?;
         // The backup's base is the file merged with.
         self.backup_stale(&doc);
         Ok(MergeOutcome::Applied { applied })

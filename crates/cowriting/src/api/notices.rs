@@ -1,6 +1,9 @@
-//! What a file event means for the open documents: the watcher's events
-//! become notices (tree changed, review changed, reloaded, conflict, gone);
-//! the store's own writes and the app's own saves become none.
+//! What a file event means for the open documents and the tree: the
+//! watcher's events become notices that name what changed (a document's
+//! entry, a document removed, a review changed, reloaded, conflict, gone), so
+//! the UI updates a row and lists nothing; only a change of git's HEAD asks
+//! for the whole tree again. The store's own writes and the app's own saves
+//! become none.
 
 use super::*;
 
@@ -43,28 +46,48 @@ impl Api {
             if self.store.is_own_write(path) {
                 return Vec::new();
             }
-            let mut out = vec![Notice::TreeChanged];
-            if let Ok(dp) = DocPath::parse(doc) {
-                if let Some(s) = self.sessions.get_mut(&dp) {
-                    // A corrupt file is recorded on the session and shown with the review.
-                    let _ = s.reload_sidecar();
-                    out.push(Notice::ReviewChanged { path: dp.to_string() });
-                }
+            let Ok(dp) = DocPath::parse(doc) else {
+                return Vec::new();
+            };
+            if let Some(s) = self.sessions.get_mut(&dp) {
+                // A corrupt file is recorded on the session and shown with the
+                // review, which carries the tree entry too.
+                let _ = s.reload_sidecar();
+                return vec![Notice::ReviewChanged { path: dp.to_string() }];
             }
-            return out;
+            // A closed document's badges, if it is a document still there.
+            return self
+                .entry_on_disk(&dp)
+                .map_or_else(Vec::new, |entry| vec![Notice::EntryChanged { entry }]);
         }
         let Ok(dp) = DocPath::parse(&rel_str) else {
             return Vec::new();
         };
-        let Some(s) = self.sessions.get_mut(&dp) else {
-            return if cowriting_workspace::workspace::is_document_name(&rel_str) {
-                vec![Notice::TreeChanged]
-            } else {
+        if !self.sessions.contains_key(&dp) {
+            if !cowriting_workspace::workspace::is_document_name(&rel_str) {
+                return Vec::new();
+            }
+            if let Some(entry) = self.entry_on_disk(&dp) {
+                return vec![Notice::EntryChanged { entry }];
+            }
+            // Not listed now. Under a hidden folder or `node_modules` it never
+            // was (the listing skips those): nothing to say.
+            let skipped = dp
+                .as_str()
+                .split('/')
+                .any(|c| c.starts_with('.') || c == "node_modules");
+            return if skipped {
                 Vec::new()
+            } else {
+                vec![self.removed(&dp)]
             };
+        }
+        let removed = self.removed(&dp);
+        let Some(s) = self.sessions.get_mut(&dp) else {
+            return Vec::new();
         };
         match s.changed_on_disk() {
-            Err(_) => vec![Notice::DocumentGone { path: dp.to_string() }, Notice::TreeChanged],
+            Err(_) => vec![Notice::DocumentGone { path: dp.to_string() }, removed],
             Ok(false) => Vec::new(),
             Ok(true) if s.is_dirty() => vec![Notice::Conflict { path: dp.to_string() }],
             Ok(true) => {
@@ -86,5 +109,115 @@ impl Api {
                 }
             }
         }
+    }
+
+    /// A closed document's entry as it is on disk now (its sidecar read for
+    /// the badges), or `None` when it is not a document file there. Through
+    /// the store, so through the path guard: a link is not followed.
+    pub(super) fn entry_on_disk(&self, doc: &DocPath) -> Option<DocEntry> {
+        if !self.store.workspace().is_listed_document(doc) {
+            return None;
+        }
+        Some(match self.store.load(doc) {
+            Ok(review) => entry_with(doc, review.as_ref()),
+            Err(_) => DocEntry {
+                sidecar_error: true,
+                ..entry_with(doc, None)
+            },
+        })
+    }
+
+    /// The notice that `doc` is no longer on disk.
+    fn removed(&self, doc: &DocPath) -> Notice {
+        let folder = doc.as_str().rsplit_once('/').map_or("", |(f, _)| f);
+        let root = self.root();
+        Notice::DocumentRemoved {
+            path: doc.to_string(),
+            folder_left: folder.is_empty()
+                || std::fs::symlink_metadata(root.join(folder)).is_ok_and(|m| m.is_dir()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every notice but git's HEAD names what changed, so the tree updates a
+    /// row: another writer's review of a closed document, a new file, one
+    /// removed (with whether its folder is left), an open one gone.
+    #[test]
+    fn notices_name_the_document_and_its_badges() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(root.join("sub/closed.md"), "one two\n").unwrap();
+        std::fs::write(root.join("open.md"), "three\n").unwrap();
+        let mut api = Api::open(root).unwrap();
+        api.open_document("open.md").unwrap();
+        // Another writer comments on the closed document.
+        // (Its own store: the app's would take the write for its own.)
+        let store = Arc::new(Store::new(Workspace::open(root).unwrap()));
+        let other = Ops::new(store, Provenance::human("o"), Unit::Utf16);
+        let target = Target::Text {
+            text: "one",
+            occurrence: None,
+        };
+        other.new_thread("sub/closed.md", target, "hm").unwrap();
+        let root = api.root().to_path_buf();
+        let entry = |path: &str, threads: u32| Notice::EntryChanged {
+            entry: DocEntry {
+                path: path.into(),
+                proposals: 0,
+                open_threads: threads,
+                sidecar_error: false,
+            },
+        };
+        assert_eq!(
+            api.file_changed(&root.join(".threads/sub/closed.md.json")),
+            vec![entry("sub/closed.md", 1)]
+        );
+        // A new document; a file that is not one; one in a hidden folder.
+        std::fs::write(root.join("sub/new.md"), "x\n").unwrap();
+        assert_eq!(
+            api.file_changed(&root.join("sub/new.md")),
+            vec![entry("sub/new.md", 0)]
+        );
+        std::fs::write(root.join("sub/code.rs"), "x\n").unwrap();
+        assert!(api.file_changed(&root.join("sub/code.rs")).is_empty());
+        std::fs::create_dir_all(root.join(".hidden")).unwrap();
+        std::fs::write(root.join(".hidden/x.md"), "x\n").unwrap();
+        assert!(api.file_changed(&root.join(".hidden/x.md")).is_empty());
+        // Removed: its folder is left, or gone with it.
+        std::fs::remove_file(root.join("sub/new.md")).unwrap();
+        let removed = |path: &str, folder_left: bool| Notice::DocumentRemoved {
+            path: path.into(),
+            folder_left,
+        };
+        assert_eq!(
+            api.file_changed(&root.join("sub/new.md")),
+            vec![removed("sub/new.md", true)]
+        );
+        std::fs::remove_dir_all(root.join("sub")).unwrap();
+        assert_eq!(
+            api.file_changed(&root.join("sub/closed.md")),
+            vec![removed("sub/closed.md", false)]
+        );
+        // An open document gone: the tab is told, and the row goes.
+        std::fs::remove_file(root.join("open.md")).unwrap();
+        assert_eq!(
+            api.file_changed(&root.join("open.md")),
+            vec![
+                Notice::DocumentGone {
+                    path: "open.md".into()
+                },
+                removed("open.md", true)
+            ]
+        );
+        // Another branch checked out: the one notice that lists everything again.
+        assert_eq!(
+            api.file_changed(&root.join(".git/HEAD")),
+            vec![Notice::TreeChanged]
+        );
     }
 }

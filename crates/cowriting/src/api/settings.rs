@@ -125,7 +125,7 @@ impl Api {
     /// Write as `user` from now on: the API's author and every open session's.
     fn take_identity(&mut self, user: &UserConfig) {
         let author = Human::resolve(user, self.root()).author();
-        for s in self.sessions.values_mut() {
+        for (_, s) in self.sessions.iter_mut() {
             s.set_identity(author.clone());
         }
         self.identity = author;
