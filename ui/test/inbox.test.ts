@@ -12,7 +12,7 @@ import type { InboxProposal } from "../src/bindings/InboxProposal";
 import type { InboxThread } from "../src/bindings/InboxThread";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
-import { choices, countsText, decisions, filterGroups, itemsOf, NO_FILTERS, step } from "../src/inbox";
+import { choices, countsText, decisions, filterGroups, itemsOf, NO_FILTERS, step } from "../src/model/inbox";
 import { q, stubLayout, until } from "./dom";
 
 const TEXTS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { restoredLine, restoreNotice, unrestoredLine } from "../src/restore";
+import { restoredLine, restoreNotice, unrestoredLine } from "../src/model/restore";
 
 describe("the restore notice", () => {
   it("names the document and counts its decisions", () => {

@@ -4,7 +4,7 @@ import type { App } from "../main";
 import { h } from "../dom";
 import { askResult, errorText, plural, snippet } from "../jobs";
 import { afterFiling, runProducer } from "../producers";
-import { utf16, wordCount } from "../util";
+import { utf16, wordCount } from "../model/util";
 import { closeModal, modal, modalOpen, toast } from "../views/modal";
 import { showPanel } from "../views/panel";
 import { ensureCard, reveal } from "../views/review-panel";

@@ -14,7 +14,7 @@ import { contextLine } from "../diff-text";
 import { docName, proposalReading, threadReading, type ProposalReading } from "../announce";
 import { h } from "../dom";
 import { showReview } from "../edit-sync";
-import { age, authorLabel, proposalAt } from "../util";
+import { age, authorLabel, proposalAt } from "../model/util";
 import { say } from "./live";
 import { closeModal, modal, toast } from "./modal";
 import { reveal } from "./review-panel";

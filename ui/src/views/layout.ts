@@ -22,7 +22,7 @@ import { wirePanes } from "./panes";
 import { toggleTabFocus, toggleTint } from "./status";
 import { LIVE_REGIONS } from "./live";
 import { cycleTab } from "./tabs";
-import { arrowTarget } from "../util";
+import { arrowTarget } from "../model/util";
 
 /** The window's elements, which the views fill in; set once at start. */
 export const LAYOUT = `

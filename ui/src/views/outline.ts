@@ -6,7 +6,7 @@ import { EditorView } from "@codemirror/view";
 import type { App } from "../main";
 import { $, h } from "../dom";
 import { outlineOf, type OutlineInfo } from "../extensions/outline";
-import { fuzzyScore } from "../util";
+import { fuzzyScore } from "../model/util";
 import { openPicker } from "./palette";
 
 /** The outline version the sidebar shows (rebuilt only when the headings changed, not when they moved). */

@@ -1,11 +1,11 @@
 // The command palette (Ctrl+Shift+P): the commands filtered as the writer
 // types, chosen with the arrows and Enter or a click; the same picker serves
-// Go to document… (Ctrl+P: a few letters of its name, fuzzy.ts) and Go to
+// Go to document… (Ctrl+P: a few letters of its name, model/fuzzy.ts) and Go to
 // heading… (views/outline.ts).
 import type { App } from "../main";
 import type { Command } from "../commands";
 import { h } from "../dom";
-import { bestMatches } from "../fuzzy";
+import { bestMatches } from "../model/fuzzy";
 import { closeModal, modal } from "./modal";
 
 /** Whether `c` is what `typed` asks for: every word of it in its title or keywords. */

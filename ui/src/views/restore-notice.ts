@@ -3,7 +3,7 @@
 import type { App } from "../main";
 import type { RestoreReport } from "../bindings/RestoreReport";
 import { $, h } from "../dom";
-import { restoreNotice } from "../restore";
+import { restoreNotice } from "../model/restore";
 
 /**
  * After a crash: open each document restored from the last session in a tab

@@ -12,7 +12,7 @@ import { $, h } from "../dom";
 import { selectProposal } from "../extensions/review-field";
 import { plural } from "../jobs";
 import { checkDocument } from "../producers";
-import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../util";
+import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../model/util";
 import { LazyList } from "./lazy-list";
 import { hiddenFlag } from "./confirm-hidden";
 import { decisionLabel } from "../announce";

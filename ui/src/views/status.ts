@@ -5,7 +5,7 @@
 import type { App } from "../main";
 import { $, h } from "../dom";
 import { coreOp } from "../edit-sync";
-import { wordCount } from "../util";
+import { wordCount } from "../model/util";
 import { openMerge } from "./merge-view";
 import { renderTabs } from "./tabs";
 import { setText, visibleText } from "../hidden";

@@ -6,7 +6,7 @@
 // and out of the Tab order (Ctrl+W closes).
 import type { App } from "../main";
 import { $, h } from "../dom";
-import { arrowTarget } from "../util";
+import { arrowTarget } from "../model/util";
 
 export function renderTabs(app: App) {
   const tabs = $(".tabs");
