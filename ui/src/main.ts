@@ -86,8 +86,6 @@ export class App {
   focusedProposal: string | null = null;
   /** The palette's commands, which the editor's keys run too (commands.ts). */
   commands: Command[] = [];
-  /** Reply drafts by thread: a re-render (e.g. another writer's change) never loses one. */
-  drafts = new Map<string, string>();
   /** What the panel last showed, to skip re-rendering an unchanged review. */
   shownReview = "";
   shownStale = 0;
@@ -99,10 +97,6 @@ export class App {
   );
   /** The last producer run that filed something (the e2e hooks read it). */
   lastFiling: FilingSummary | null = null;
-  /** The Ask Claude… instruction typed but not sent (the dialog was closed). */
-  askDraft = "";
-  /** The Review with Claude… instruction typed but not sent. */
-  reviewDraft = "";
   /** How the last review pass or thread question ended (the e2e hooks read it). */
   lastReview: ReviewOut | null = null;
   /** The window title last set (views/status.ts renderTitle); set again only when it changes. */
