@@ -44,7 +44,7 @@ import { renderOutline } from "./views/outline";
 import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
-import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
+import { renderBanner, renderDirty, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
@@ -79,11 +79,7 @@ export class App {
   refreshTimer: number | undefined;
   /** Whether Tab moves the focus out of the text rather than indenting (Ctrl+M; views/status.ts). */
   tabFocus = localStorage.getItem(TAB_FOCUS_KEY) === "on";
-  /** Whether Claude's text is tinted (views/status.ts toggles it). */
-  tint = true;
   panelTab: PanelTab = "review";
-  /** The proposal last revealed (its card is marked; views/review-panel.ts). */
-  focusedProposal: string | null = null;
   /** The palette's commands, which the editor's keys run too (commands.ts). */
   commands: Command[] = [];
   /** What the panel last showed, to skip re-rendering an unchanged review. */
@@ -99,8 +95,6 @@ export class App {
   lastFiling: FilingSummary | null = null;
   /** How the last review pass or thread question ended (the e2e hooks read it). */
   lastReview: ReviewOut | null = null;
-  /** The window title last set (views/status.ts renderTitle); set again only when it changes. */
-  shownTitle = "";
   /** Who the writer is (the status bar shows it); null until the core said. */
   me: IdentityDto | null = null;
   /** The Inbox tab's state (views/inbox-panel.ts). */
@@ -314,7 +308,7 @@ export class App {
     } else {
       this.view.setState(doc.state);
     }
-    host.classList.toggle("tint-off", !this.tint);
+    host.classList.toggle("tint-off", !tinted());
     this.tasks.showFor(path);
     renderTabs(this);
     renderTree(this);

@@ -7,7 +7,7 @@ import { afterFiling, runProducer } from "../producers";
 import { utf16, wordCount } from "../model/util";
 import { closeModal, modal, modalOpen, toast } from "../views/modal";
 import { showPanel } from "../views/panel";
-import { ensureCard, reveal } from "../views/review-panel";
+import { ensureCard, markFocused, reveal } from "../views/review-panel";
 
 /** The instruction typed but not sent (the dialog was closed): the next opening shows it. */
 let draft = "";
@@ -115,9 +115,6 @@ function revealTurn(app: App, path: string, turnId: string, docAtStart: unknown)
   const focus = document.activeElement;
   const free = !focus || focus === document.body || app.view.dom.contains(focus) || !!focus.closest(".jobs");
   if (free && !modalOpen() && app.view.state.doc === docAtStart) reveal(app, first);
-  else {
-    app.focusedProposal = first.id;
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
-  }
+  else markFocused(first.id);
   ensureCard(first.id)?.scrollIntoView({ block: "nearest" });
 }

@@ -11,6 +11,17 @@ import { renderTabs } from "./tabs";
 import { setText, visibleText } from "../hidden";
 import { say } from "./live";
 
+/** The window title last set: set again only when it changes. */
+let shownTitle = "";
+
+/** Whether Claude's text is tinted (the status bar's button, Ctrl+Shift+A); on at each start. */
+let tint = true;
+
+/** Whether Claude's text is tinted. */
+export function tinted(): boolean {
+  return tint;
+}
+
 /**
  * The window's title: "● essay.md — sample" while the active document has unsaved
  * changes, "essay.md — sample" once saved, the workspace's name with no document
@@ -27,8 +38,8 @@ export function windowTitle(workspace: string | null, path: string | null, dirty
 export function renderTitle(app: App) {
   const doc = app.current;
   const title = windowTitle(app.ws?.name ?? null, doc?.path ?? null, doc?.dirty ?? false);
-  if (title === app.shownTitle) return;
-  app.shownTitle = title;
+  if (title === shownTitle) return;
+  shownTitle = title;
   document.title = title;
   void app.backend.setTitle(title).catch(() => undefined);
 }
@@ -47,7 +58,7 @@ export function renderStatus(app: App) {
   $(".st-proposals").className = `st-proposals${stale ? " has-stale" : ""}`;
   const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
   $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
-  $(".st-tint").classList.toggle("off", !app.tint);
+  $(".st-tint").classList.toggle("off", !tint);
   $(".st-tabfocus").hidden = !app.tabFocus;
   const you = $(".st-you");
   setText(you, app.me ? `✎ ${app.me.display}` : "");
@@ -67,8 +78,8 @@ export function renderDirty(app: App) {
 
 /** Show or hide the tint on Claude's text (the status bar's button, Ctrl+Shift+A). */
 export function toggleTint(app: App) {
-  app.tint = !app.tint;
-  $(".editor-host").classList.toggle("tint-off", !app.tint);
+  tint = !tint;
+  $(".editor-host").classList.toggle("tint-off", !tint);
   renderStatus(app);
 }
 
