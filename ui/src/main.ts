@@ -44,7 +44,7 @@ import { renderOutline } from "./views/outline";
 import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
-import { renderBanner, renderDirty, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
+import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
 import { renderTabs } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
@@ -501,9 +501,20 @@ export class App {
     doc.conflict = false;
     showReview(this, path, result.review);
     if (result.sidecarSkipped) toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
-    renderDirty(this);
+    this.dirtyChanged();
     renderBanner(this);
     return true;
+  }
+
+  /**
+   * A document's unsaved state changed (an edit, the core's answer, a save):
+   * a preview tab the writer changed is theirs from then on (views/inbox-panel.ts);
+   * the tab's dot and the status bar's word for it follow.
+   */
+  dirtyChanged() {
+    this.inbox.keepChanged((p) => this.docs.get(p)?.dirty ?? false);
+    renderTabs(this);
+    renderStatus(this);
   }
 
   /** Save every open document with unsaved changes (the palette's and the Inbox's Save all). */

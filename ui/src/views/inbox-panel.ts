@@ -46,6 +46,15 @@ export class InboxView {
   timer: number | undefined;
   seq = 0;
   error: string | null = null;
+
+  /**
+   * The preview tab's document has unsaved changes: the writer changed it (or
+   * decided in it), and it is theirs from then on, no longer a preview (kept,
+   * even after a save).
+   */
+  keepChanged(dirty: (path: string) => boolean) {
+    if (this.preview !== null && dirty(this.preview)) this.preview = null;
+  }
 }
 
 const visible = () => !($(".inbox-body") as HTMLElement).hidden;
@@ -345,6 +354,7 @@ async function goTo(app: App, item: InboxItem) {
     await app.run(() => app.backend.closeDocument(previous));
     app.dropTab(previous);
   }
+  v.keepChanged((p) => app.docs.get(p)?.dirty ?? false);
   renderTabs(app);
   if (app.active !== item.document || !app.view) return;
   const review = app.review();

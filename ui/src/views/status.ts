@@ -7,7 +7,6 @@ import { $, h } from "../dom";
 import { coreOp } from "../edit-sync";
 import { wordCount } from "../model/util";
 import { openMerge } from "./merge-view";
-import { renderTabs } from "./tabs";
 import { setText, visibleText } from "../hidden";
 import { say } from "./live";
 
@@ -70,10 +69,9 @@ export function updateWordCount(app: App) {
   $(".st-words").textContent = app.view ? `${wordCount(app.view.state.doc.toString()).toLocaleString()} words` : "";
 }
 
-/** The unsaved state changed: the tab's dot and the status bar's word for it. */
+/** A document's unsaved state changed (edit-sync.ts tells it here): App.dirtyChanged. */
 export function renderDirty(app: App) {
-  renderTabs(app);
-  renderStatus(app);
+  app.dirtyChanged();
 }
 
 /** Show or hide the tint on Claude's text (the status bar's button, Ctrl+Shift+A). */

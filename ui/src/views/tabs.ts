@@ -18,8 +18,7 @@ export function renderTabs(app: App) {
     const doc = app.docs.get(p)!;
     const close = h("button", { class: "tab-close", title: "Close (Ctrl+W)", text: "×", tabindex: "-1", "aria-hidden": "true" });
     // A document the Inbox opened to show an item, unchanged: the next item's
-    // replaces it. Once changed it is the writer's: kept, even after a save.
-    if (app.inbox.preview === p && doc.dirty) app.inbox.preview = null;
+    // replaces it (once changed it is the writer's: InboxView.keepChanged).
     const preview = app.inbox.preview === p;
     const name = p.split("/").pop() ?? p;
     const active = p === app.active;
