@@ -22,7 +22,6 @@ import { toggle, toggleFocus, toggleReadingWidth, toggleReflow } from "./views/p
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTabFocus, toggleTint } from "./views/status";
 import { openAccessibleView } from "./views/accessible-view";
-import { cycleTab } from "./views/tabs";
 import { openKeysHelp } from "./views/keys-help";
 import { gotoInboxItem, openInbox } from "./views/inbox-panel";
 import { openSearch } from "./views/search-panel";
@@ -129,8 +128,8 @@ export function buildCommands(app: App): Command[] {
     { id: "close", title: "Close document", keys: "Ctrl+W", run: () => app.active && void app.closeTab(app.active) },
     { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => openPalette(app) },
     { id: "quick-open", title: "Go to document…", keys: "Ctrl+P", keywords: "open file find quick name", run: () => openQuickOpen(app) },
-    { id: "next-tab", title: "Next document tab", keys: "Ctrl+Tab", keywords: "switch ctrl+pagedown", run: () => cycleTab(app, 1) },
-    { id: "prev-tab", title: "Previous document tab", keys: "Ctrl+Shift+Tab", keywords: "switch ctrl+pageup", run: () => cycleTab(app, -1) },
+    { id: "next-tab", title: "Next document tab", keys: "Ctrl+Tab", keywords: "switch ctrl+pagedown", run: () => app.cycleTab(1) },
+    { id: "prev-tab", title: "Previous document tab", keys: "Ctrl+Shift+Tab", keywords: "switch ctrl+pageup", run: () => app.cycleTab(-1) },
     {
       id: "tab-focus",
       title: "Toggle Tab moves focus (Tab leaves the text instead of indenting)",

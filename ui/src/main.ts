@@ -45,7 +45,7 @@ import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
 import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
-import { renderTabs } from "./views/tabs";
+import { renderTabs, type TabActions } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree } from "./views/tree";
@@ -252,9 +252,33 @@ export class App {
       const v = await this.run(() => this.backend.openDocument(path));
       if (!v) return false;
       this.addDoc(v);
-      renderTabs(this);
+      this.showTabs();
     }
     return true;
+  }
+
+  /** What a tab does (views/tabs.ts). */
+  private readonly tabActions: TabActions = {
+    activate: (path) => this.activate(path),
+    close: async (path) => {
+      await this.closeTab(path);
+      return this.active;
+    },
+  };
+
+  /** Draw the tabs of the open documents (views/tabs.ts). */
+  showTabs() {
+    const preview = this.inbox.preview;
+    const tabs = this.order.map((path) => ({ path, dirty: this.docs.get(path)!.dirty, preview: path === preview }));
+    renderTabs({ tabs, active: this.active }, this.tabActions);
+  }
+
+  /** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */
+  cycleTab(dir: 1 | -1) {
+    const n = this.order.length;
+    if (!n) return;
+    const i = this.active ? this.order.indexOf(this.active) : -1;
+    this.activate(this.order[(i + dir + n) % n]);
   }
 
   /** A document the core opened, as a tab (not activated). */
@@ -285,7 +309,7 @@ export class App {
       window.clearTimeout(this.refreshTimer);
     }
     if (this.ws) rememberTabs(this.ws.root, this.order, this.active);
-    renderTabs(this);
+    this.showTabs();
     renderBanner(this);
     renderStatus(this);
   }
@@ -310,7 +334,7 @@ export class App {
     }
     host.classList.toggle("tint-off", !tinted());
     this.tasks.showFor(path);
-    renderTabs(this);
+    this.showTabs();
     renderTree(this);
     renderBanner(this);
     renderPanel(this);
@@ -360,7 +384,7 @@ export class App {
         this.view?.destroy();
         this.view = null;
         renderEditorEmpty(this);
-        renderTabs(this);
+        this.showTabs();
         renderPanel(this);
         renderStatus(this);
         // The last document closed: the keyboard goes on to the list to open one from (or New document), never the page.
@@ -368,7 +392,7 @@ export class App {
           document.querySelector<HTMLElement>(".btn-new-doc-main, .tree-item.active, .tree-item")?.focus();
         }
       }
-    } else renderTabs(this);
+    } else this.showTabs();
   }
 
   // ---- decisions and saving (the edits' round trip is in edit-sync.ts) ---------------
@@ -513,7 +537,7 @@ export class App {
    */
   dirtyChanged() {
     this.inbox.keepChanged((p) => this.docs.get(p)?.dirty ?? false);
-    renderTabs(this);
+    this.showTabs();
     renderStatus(this);
   }
 

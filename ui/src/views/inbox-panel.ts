@@ -25,7 +25,6 @@ import { age, authorLabel } from "../model/util";
 import { LazyList } from "./lazy-list";
 import { ask, toast } from "./modal";
 import { showPanel } from "./panel";
-import { renderTabs } from "./tabs";
 import { reveal } from "./review-panel";
 import { visibleNodes } from "../hidden";
 import { hiddenFlag } from "./confirm-hidden";
@@ -355,7 +354,7 @@ async function goTo(app: App, item: InboxItem) {
     app.dropTab(previous);
   }
   v.keepChanged((p) => app.docs.get(p)?.dirty ?? false);
-  renderTabs(app);
+  app.showTabs();
   if (app.active !== item.document || !app.view) return;
   const review = app.review();
   if (item.kind === "proposal") {
