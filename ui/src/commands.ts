@@ -102,7 +102,7 @@ export function buildCommands(app: App): Command[] {
     { id: "inbox-next", title: "Next item in the Inbox (across documents)", keys: "F4", run: () => void gotoInboxItem(app, 1) },
     { id: "inbox-prev", title: "Previous item in the Inbox (across documents)", keys: "Shift+F4", run: () => void gotoInboxItem(app, -1) },
     { id: "save-all", title: "Save all", keys: "", keywords: "every document unsaved", run: () => void app.saveAll() },
-    { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(app) },
+    { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint() },
     { id: "authorship", title: "Who wrote this document (authorship report)…", keys: "", keywords: "authorship disclosure AI share statement", run: () => void openAuthorship(app) },
     { id: "heading", title: "Go to heading…", keys: "Ctrl+Shift+O", run: () => openHeadingPicker(app) },
     { id: "toggle-sidebar", title: "Show or hide the sidebar (documents, outline)", keys: "Ctrl+B", run: () => toggle("sidebar") },

@@ -132,7 +132,7 @@ export async function openAuthorship(app: App, path: string | null = app.active)
             .then(() => toast("The authorship statement is on the clipboard."))
             .catch((e) => toast(errorMessage(e), "error")),
       ],
-      [tinted() ? "Hide Claude tint" : "Tint Claude's text", () => toggleTint(app)],
+      [tinted() ? "Hide Claude tint" : "Tint Claude's text", () => toggleTint()],
     ],
     "Authorship",
     "Close",

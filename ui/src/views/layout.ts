@@ -87,7 +87,7 @@ export function wireChrome(app: App) {
   wirePanes(app);
   $(".ws-open").addEventListener("click", () => void app.openFolderDialog());
   $(".ws-new").addEventListener("click", () => newDocument(app));
-  $(".st-tint").addEventListener("click", () => toggleTint(app));
+  $(".st-tint").addEventListener("click", () => toggleTint());
   $(".st-palette").addEventListener("click", () => openPalette(app));
   $(".st-settings").addEventListener("click", () => void openSettings(app));
   $(".st-you").addEventListener("click", () => void openSettings(app));
