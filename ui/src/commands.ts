@@ -137,7 +137,7 @@ export function buildCommands(app: App): Command[] {
       keywords: "accessibility keyboard screen reader indent",
       run: () => toggleTabFocus(app),
     },
-    { id: "keys", title: "Keyboard and screen reader help (every key)", keys: "Alt+F1", keywords: "accessibility shortcuts keys help", run: () => openKeysHelp(app) },
+    { id: "keys", title: "Keyboard and screen reader help (every key)", keys: "Alt+F1", keywords: "accessibility shortcuts keys help", run: () => openKeysHelp(app.commands, app) },
     { id: "quit", title: "Quit", keys: "Ctrl+Q", run: () => void app.requestQuit() },
   ];
 }
