@@ -40,7 +40,7 @@ import { rememberTabs, rememberedTabs } from "./open-tabs";
 import { say } from "./views/live";
 import { arrivalWords, decisionWords, pendingCount, undoWords } from "./announce";
 import type { ProposalDto } from "./bindings/ProposalDto";
-import { renderOutline } from "./views/outline";
+import { jumpToHeading, renderOutline, type OutlineActions } from "./views/outline";
 import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
@@ -217,6 +217,9 @@ export class App {
 
   // ---- tabs and documents ----------------------------------------------------------
 
+  /** What the outline does (views/outline.ts). */
+  private readonly outlineActions: OutlineActions = { jump: (i) => jumpToHeading(this, i) };
+
   /** The editor's handlers of an open document; they read its path when called (a rename changes it). */
   handlers(doc: { path: string }): EditorHandlers {
     return {
@@ -226,7 +229,7 @@ export class App {
       reject: (id) => void this.reject(id),
       focusThread: (id) => focusThread(this, id),
       authorLabel: (a) => authorLabel(a, this.me),
-      onOutline: (info) => renderOutline(this, info),
+      onOutline: (info) => renderOutline({ ...info, documentShown: this.view !== null }, this.outlineActions),
       keys: editorKeys(this),
       spelling: spellingHandlers(this),
       comment: { submit: (from, to, body) => fileThread(this, doc.path, from, to, body) },
