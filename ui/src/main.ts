@@ -13,6 +13,7 @@ import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { IdentityDto } from "./bindings/IdentityDto";
 import type { Notice } from "./bindings/Notice";
+import type { RestoreReport } from "./bindings/RestoreReport";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { AutoSaver } from "./autosave";
@@ -43,7 +44,7 @@ import type { ProposalDto } from "./bindings/ProposalDto";
 import { jumpToHeading, renderOutline, type OutlineActions } from "./views/outline";
 import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
-import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
+import { dismissRestoreNotice, showRestoreNotice } from "./views/restore-notice";
 import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
 import { renderTabs, type TabActions } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
@@ -156,7 +157,7 @@ export class App {
     renderStatus(this);
     await this.loadSettings();
     const restored = await this.backend.restoredBackups().catch(() => null);
-    if (restored) await showRestored(this, restored);
+    if (restored) await this.reopenRestored(restored);
     // Every tab that was open (hot exit brought back those with unsaved work).
     const listed = new Set(w.documents.map((d) => d.path));
     for (const p of tabs.order) if (listed.has(p)) await this.ensureOpen(p);
@@ -170,6 +171,23 @@ export class App {
     void renderRecent(this);
     // The first run with no name anywhere (settings, git): ask once.
     if (this.me?.ask) askIdentity(this);
+  }
+
+  /**
+   * After a crash: open each document restored from the last session in a tab
+   * (unsaved, as the core says), the first in front, and say so in a notice. A
+   * file that changed on disk since also gets the conflict banner (keep mine /
+   * load theirs / compare).
+   */
+  async reopenRestored(report: RestoreReport) {
+    for (const r of report.restored) {
+      await this.open(r.path);
+      const doc = this.docs.get(r.path);
+      if (doc && r.fileChanged) doc.conflict = true;
+    }
+    const first = report.restored[0];
+    if (first) this.activate(first.path);
+    showRestoreNotice(report);
   }
 
   /** Who the writer is and how autosave goes, from the user's settings. */
