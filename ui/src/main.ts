@@ -4,10 +4,14 @@
 // open a workspace, open/activate/close documents, decide on proposals, save,
 // the watcher's notices, quit. The edits' round trip with the core is in
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
-// and banner, panels, palette, modals); the dialogs in dialogs/ (Ask Claude…,
-// Settings, the first run's question); autosave's timing in autosave.ts;
-// producer runs in producers.ts; commands and keys in commands.ts; the editor
-// in editor.ts and its extensions in extensions/.
+// and banner, panels, palette, modals), which keep what only they show (the
+// tint, the title last set, the proposal last revealed, reply drafts), some
+// drawn from a plain model and actions App builds (the tabs, the outline); the
+// dialogs in dialogs/ (Ask Claude…, Settings, the first run's question), Ask
+// Claude… and Review with Claude… keeping their drafts; autosave's timing in
+// autosave.ts; producer runs in producers.ts; commands and keys in
+// commands.ts; the editor in editor.ts and its extensions in extensions/; pure
+// models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";

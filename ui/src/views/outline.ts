@@ -1,7 +1,7 @@
 // The outline in the sidebar: the document's headings indented by level (kept
 // by extensions/outline.ts as the writer types), the one the cursor is under
-// marked; a click jumps there. "Go to heading…" (Ctrl+Shift+O) picks one by a
-// fuzzy match of its words.
+// marked; a click jumps there (drawn from a plain model with its jump action).
+// "Go to heading…" (Ctrl+Shift+O) picks one by a fuzzy match of its words.
 import { EditorView } from "@codemirror/view";
 import type { App } from "../main";
 import { $, h } from "../dom";
