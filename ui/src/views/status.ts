@@ -38,7 +38,7 @@ export function windowTitle(workspace: string | null, path: string | null, dirty
   return visibleText(`${dirty ? "● " : ""}${name} — ${workspace}`);
 }
 
-/** The window's title for the active document: App.current, App.ws. */
+/** Show the window's title for the active document and the workspace. */
 export function renderTitle(app: App) {
   const doc = app.current;
   showTitle(windowTitle(app.ws?.name ?? null, doc?.path ?? null, doc?.dirty ?? false), (t) => app.backend.setTitle(t));
@@ -52,7 +52,7 @@ export function showTitle(title: string, setTitle: (title: string) => Promise<un
   void setTitle(title).catch(() => undefined);
 }
 
-/** What the status bar shows (besides the word count and the tint, which it keeps itself). */
+/** What the status bar shows, but for the word count (`updateWordCount`) and the tint (this module's). */
 export interface StatusModel {
   /** The workspace's git branch; null: none. */
   branch: string | null;

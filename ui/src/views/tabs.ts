@@ -113,4 +113,3 @@ function focusTab(path: string | null) {
   for (const l of labels) l.tabIndex = l === label ? 0 : -1;
   label.focus();
 }
-
