@@ -44,7 +44,7 @@ async function before(ref: string): Promise<Make> {
   mkdirSync(dir, { recursive: true });
   for (const f of ["editor.ts", "review-model.ts"]) {
     const src = execFileSync("git", ["show", `${ref}:ui/src/${f}`], { cwd: HERE, encoding: "utf8" });
-    writeFileSync(join(dir, f), src.replace(/from "\.\/(util|bindings\/\w+)"/g, 'from "../../../src/$1"'));
+    writeFileSync(join(dir, f), src.replace(/from "\.\/util"/g, 'from "../../../src/model/util"').replace(/from "\.\/(bindings\/\w+)"/g, 'from "../../../src/$1"'));
   }
   const mod = await import(/* @vite-ignore */ join(dir, "editor.ts"));
   return (text, review) => mod.createState(text, review, handlers);

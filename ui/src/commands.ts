@@ -22,7 +22,6 @@ import { toggle, toggleFocus, toggleReadingWidth, toggleReflow } from "./views/p
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTabFocus, toggleTint } from "./views/status";
 import { openAccessibleView } from "./views/accessible-view";
-import { cycleTab } from "./views/tabs";
 import { openKeysHelp } from "./views/keys-help";
 import { gotoInboxItem, openInbox } from "./views/inbox-panel";
 import { openSearch } from "./views/search-panel";
@@ -103,7 +102,7 @@ export function buildCommands(app: App): Command[] {
     { id: "inbox-next", title: "Next item in the Inbox (across documents)", keys: "F4", run: () => void gotoInboxItem(app, 1) },
     { id: "inbox-prev", title: "Previous item in the Inbox (across documents)", keys: "Shift+F4", run: () => void gotoInboxItem(app, -1) },
     { id: "save-all", title: "Save all", keys: "", keywords: "every document unsaved", run: () => void app.saveAll() },
-    { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint(app) },
+    { id: "tint", title: "Toggle Claude tint", keys: "Ctrl+Shift+A", run: () => toggleTint() },
     { id: "authorship", title: "Who wrote this document (authorship report)…", keys: "", keywords: "authorship disclosure AI share statement", run: () => void openAuthorship(app) },
     { id: "heading", title: "Go to heading…", keys: "Ctrl+Shift+O", run: () => openHeadingPicker(app) },
     { id: "toggle-sidebar", title: "Show or hide the sidebar (documents, outline)", keys: "Ctrl+B", run: () => toggle("sidebar") },
@@ -129,8 +128,8 @@ export function buildCommands(app: App): Command[] {
     { id: "close", title: "Close document", keys: "Ctrl+W", run: () => app.active && void app.closeTab(app.active) },
     { id: "palette", title: "Command palette", keys: "Ctrl+Shift+P", run: () => openPalette(app) },
     { id: "quick-open", title: "Go to document…", keys: "Ctrl+P", keywords: "open file find quick name", run: () => openQuickOpen(app) },
-    { id: "next-tab", title: "Next document tab", keys: "Ctrl+Tab", keywords: "switch ctrl+pagedown", run: () => cycleTab(app, 1) },
-    { id: "prev-tab", title: "Previous document tab", keys: "Ctrl+Shift+Tab", keywords: "switch ctrl+pageup", run: () => cycleTab(app, -1) },
+    { id: "next-tab", title: "Next document tab", keys: "Ctrl+Tab", keywords: "switch ctrl+pagedown", run: () => app.cycleTab(1) },
+    { id: "prev-tab", title: "Previous document tab", keys: "Ctrl+Shift+Tab", keywords: "switch ctrl+pageup", run: () => app.cycleTab(-1) },
     {
       id: "tab-focus",
       title: "Toggle Tab moves focus (Tab leaves the text instead of indenting)",
@@ -138,7 +137,7 @@ export function buildCommands(app: App): Command[] {
       keywords: "accessibility keyboard screen reader indent",
       run: () => toggleTabFocus(app),
     },
-    { id: "keys", title: "Keyboard and screen reader help (every key)", keys: "Alt+F1", keywords: "accessibility shortcuts keys help", run: () => openKeysHelp(app) },
+    { id: "keys", title: "Keyboard and screen reader help (every key)", keys: "Alt+F1", keywords: "accessibility shortcuts keys help", run: () => openKeysHelp(app.commands, app) },
     { id: "quit", title: "Quit", keys: "Ctrl+Q", run: () => void app.requestQuit() },
   ];
 }

@@ -4,15 +4,20 @@
 // open a workspace, open/activate/close documents, decide on proposals, save,
 // the watcher's notices, quit. The edits' round trip with the core is in
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
-// and banner, panels, palette, modals); the dialogs in dialogs/ (Ask Claude…,
-// Settings, the first run's question); autosave's timing in autosave.ts;
-// producer runs in producers.ts; commands and keys in commands.ts; the editor
-// in editor.ts and its extensions in extensions/.
+// and banner, panels, palette, modals), which keep what only they show (the
+// tint, the title last set, the proposal last revealed, reply drafts), some
+// drawn from a plain model and actions App builds (the tabs, the outline); the
+// dialogs in dialogs/ (Ask Claude…, Settings, the first run's question), Ask
+// Claude… and Review with Claude… keeping their drafts; autosave's timing in
+// autosave.ts; producer runs in producers.ts; commands and keys in
+// commands.ts; the editor in editor.ts and its extensions in extensions/; pure
+// models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { IdentityDto } from "./bindings/IdentityDto";
 import type { Notice } from "./bindings/Notice";
+import type { RestoreReport } from "./bindings/RestoreReport";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import { AutoSaver } from "./autosave";
@@ -31,7 +36,7 @@ import type { ReviewOut } from "./bindings/ReviewOut";
 import { forgetLints } from "./extensions/spelling";
 import { spellingHandlers } from "./spelling";
 import { TaskChips } from "./tasks";
-import { authorLabel } from "./util";
+import { authorLabel } from "./model/util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { coverageQuestion, splitSeen } from "./coverage";
@@ -40,12 +45,12 @@ import { rememberTabs, rememberedTabs } from "./open-tabs";
 import { say } from "./views/live";
 import { arrivalWords, decisionWords, pendingCount, undoWords } from "./announce";
 import type { ProposalDto } from "./bindings/ProposalDto";
-import { renderOutline } from "./views/outline";
+import { jumpToHeading, renderOutline, type OutlineActions } from "./views/outline";
 import { refreshMerge, type MergeUi } from "./views/merge-view";
 import { renderPanel, type PanelTab } from "./views/panel";
-import { dismissRestoreNotice, showRestored } from "./views/restore-notice";
-import { renderBanner, renderDirty, renderStatus, renderTitle, updateWordCount } from "./views/status";
-import { renderTabs } from "./views/tabs";
+import { dismissRestoreNotice, showRestoreNotice } from "./views/restore-notice";
+import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
+import { renderTabs, type TabActions } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved } from "./views/tree";
@@ -79,15 +84,9 @@ export class App {
   refreshTimer: number | undefined;
   /** Whether Tab moves the focus out of the text rather than indenting (Ctrl+M; views/status.ts). */
   tabFocus = localStorage.getItem(TAB_FOCUS_KEY) === "on";
-  /** Whether Claude's text is tinted (views/status.ts toggles it). */
-  tint = true;
   panelTab: PanelTab = "review";
-  /** The proposal last revealed (its card is marked; views/review-panel.ts). */
-  focusedProposal: string | null = null;
   /** The palette's commands, which the editor's keys run too (commands.ts). */
   commands: Command[] = [];
-  /** Reply drafts by thread: a re-render (e.g. another writer's change) never loses one. */
-  drafts = new Map<string, string>();
   lastOpenMs = 0;
   /** The producer runs' chips above the status bar. */
   tasks = new TaskChips(
@@ -96,14 +95,8 @@ export class App {
   );
   /** The last producer run that filed something (the e2e hooks read it). */
   lastFiling: FilingSummary | null = null;
-  /** The Ask Claude… instruction typed but not sent (the dialog was closed). */
-  askDraft = "";
-  /** The Review with Claude… instruction typed but not sent. */
-  reviewDraft = "";
   /** How the last review pass or thread question ended (the e2e hooks read it). */
   lastReview: ReviewOut | null = null;
-  /** The window title last set (views/status.ts renderTitle); set again only when it changes. */
-  shownTitle = "";
   /** Who the writer is (the status bar shows it); null until the core said. */
   me: IdentityDto | null = null;
   /** The Inbox tab's state (views/inbox-panel.ts). */
@@ -165,7 +158,7 @@ export class App {
     renderStatus(this);
     await this.loadSettings();
     const restored = await this.backend.restoredBackups().catch(() => null);
-    if (restored) await showRestored(this, restored);
+    if (restored) await this.reopenRestored(restored);
     // Every tab that was open (hot exit brought back those with unsaved work).
     const listed = new Set(w.documents.map((d) => d.path));
     for (const p of tabs.order) if (listed.has(p)) await this.ensureOpen(p);
@@ -179,6 +172,23 @@ export class App {
     void renderRecent(this);
     // The first run with no name anywhere (settings, git): ask once.
     if (this.me?.ask) askIdentity(this);
+  }
+
+  /**
+   * After a crash: open each document restored from the last session in a tab
+   * (unsaved, as the core says), the first in front, and say so in a notice. A
+   * file that changed on disk since also gets the conflict banner (keep mine /
+   * load theirs / compare).
+   */
+  async reopenRestored(report: RestoreReport) {
+    for (const r of report.restored) {
+      await this.open(r.path);
+      const doc = this.docs.get(r.path);
+      if (doc && r.fileChanged) doc.conflict = true;
+    }
+    const first = report.restored[0];
+    if (first) this.activate(first.path);
+    showRestoreNotice(report);
   }
 
   /** Who the writer is and how autosave goes, from the user's settings. */
@@ -226,6 +236,9 @@ export class App {
 
   // ---- tabs and documents ----------------------------------------------------------
 
+  /** What the outline does (views/outline.ts). */
+  private readonly outlineActions: OutlineActions = { jump: (i) => jumpToHeading(this, i) };
+
   /** The editor's handlers of an open document; they read its path when called (a rename changes it). */
   handlers(doc: { path: string }): EditorHandlers {
     return {
@@ -235,7 +248,7 @@ export class App {
       reject: (id) => void this.reject(id),
       focusThread: (id) => focusThread(this, id),
       authorLabel: (a) => authorLabel(a, this.me),
-      onOutline: (info) => renderOutline(this, info),
+      onOutline: (info) => renderOutline({ ...info, documentShown: this.view !== null }, this.outlineActions),
       keys: editorKeys(this),
       spelling: spellingHandlers(this),
       comment: { submit: (from, to, body) => fileThread(this, doc.path, from, to, body) },
@@ -261,9 +274,33 @@ export class App {
       const v = await this.run(() => this.backend.openDocument(path));
       if (!v) return false;
       this.addDoc(v);
-      renderTabs(this);
+      this.showTabs();
     }
     return true;
+  }
+
+  /** What a tab does (views/tabs.ts). */
+  private readonly tabActions: TabActions = {
+    activate: (path) => this.activate(path),
+    close: async (path) => {
+      await this.closeTab(path);
+      return this.active;
+    },
+  };
+
+  /** Draw the tabs of the open documents (views/tabs.ts). */
+  showTabs() {
+    const preview = this.inbox.preview;
+    const tabs = this.order.map((path) => ({ path, dirty: this.docs.get(path)!.dirty, preview: path === preview }));
+    renderTabs({ tabs, active: this.active }, this.tabActions);
+  }
+
+  /** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */
+  cycleTab(dir: 1 | -1) {
+    const n = this.order.length;
+    if (!n) return;
+    const i = this.active ? this.order.indexOf(this.active) : -1;
+    this.activate(this.order[(i + dir + n) % n]);
   }
 
   /** A document the core opened, as a tab (not activated). */
@@ -294,7 +331,7 @@ export class App {
       window.clearTimeout(this.refreshTimer);
     }
     if (this.ws) rememberTabs(this.ws.root, this.order, this.active);
-    renderTabs(this);
+    this.showTabs();
     renderBanner(this);
     renderStatus(this);
   }
@@ -317,9 +354,9 @@ export class App {
     } else {
       this.view.setState(doc.state);
     }
-    host.classList.toggle("tint-off", !this.tint);
+    host.classList.toggle("tint-off", !tinted());
     this.tasks.showFor(path);
-    renderTabs(this);
+    this.showTabs();
     renderTree(this);
     renderBanner(this);
     renderPanel(this);
@@ -369,7 +406,7 @@ export class App {
         this.view?.destroy();
         this.view = null;
         renderEditorEmpty(this);
-        renderTabs(this);
+        this.showTabs();
         renderPanel(this);
         renderStatus(this);
         // The last document closed: the keyboard goes on to the list to open one from (or New document), never the page.
@@ -377,7 +414,7 @@ export class App {
           document.querySelector<HTMLElement>(".btn-new-doc-main, .tree-item.active, .tree-item")?.focus();
         }
       }
-    } else renderTabs(this);
+    } else this.showTabs();
   }
 
   // ---- decisions and saving (the edits' round trip is in edit-sync.ts) ---------------
@@ -510,9 +547,20 @@ export class App {
     doc.conflict = false;
     showReview(this, path, result.review);
     if (result.sidecarSkipped) toast(`Saved ${path}; review data not written: ${result.sidecarSkipped.message}`, "error");
-    renderDirty(this);
+    this.dirtyChanged();
     renderBanner(this);
     return true;
+  }
+
+  /**
+   * A document's unsaved state changed (an edit, the core's answer, a save):
+   * a preview tab the writer changed is theirs from then on (views/inbox-panel.ts);
+   * the tab's dot and the status bar's word for it follow.
+   */
+  dirtyChanged() {
+    this.inbox.keepChanged((p) => this.docs.get(p)?.dirty ?? false);
+    this.showTabs();
+    renderStatus(this);
   }
 
   /** Save every open document with unsaved changes (the palette's and the Inbox's Save all). */

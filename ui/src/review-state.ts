@@ -4,7 +4,7 @@
 // touch without visiting their ranges). A keystroke costs what it touches and
 // what is on screen, never a pass over all records.
 //
-// `review-model.ts` keeps the naive model (`mapReview` over arrays, then
+// `model/review-model.ts` keeps the naive model (`mapReview` over arrays, then
 // `decorationSpecs`): this module must give the same answers, which
 // test/review-state.test.ts checks after random edits.
 //
@@ -28,7 +28,7 @@ import type { ProposalState } from "./bindings/ProposalState";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SpanDto } from "./bindings/SpanDto";
 import type { ThreadDto } from "./bindings/ThreadDto";
-import { decorationSpecs, localSpan, touchedBy, type DecoSpec } from "./review-model";
+import { decorationSpecs, localSpan, touchedBy, type DecoSpec } from "./model/review-model";
 
 /**
  * A record placed in the text. `index` is its place in the core's list (the

@@ -6,7 +6,7 @@
 import { fromCore, reviewOf } from "./extensions/review-field";
 import type { App } from "./main";
 import { typeAtPace, typeInTurn } from "./typing-measure";
-import { utf16 } from "./util";
+import { utf16 } from "./model/util";
 
 /** Read-only hooks (the tests assert on the editor's state) and measurements. */
 export function installTestHooks(app: App) {

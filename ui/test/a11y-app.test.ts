@@ -473,4 +473,21 @@ describe("keyboard", () => {
     await until(() => text().includes("Thread 1 of 1, resolved"), "the thread read again, resolved");
     key("Escape", {}, q(".av-text")!);
   });
+
+  it("keeps a reply being typed when the Threads panel is drawn again", async () => {
+    q<HTMLButtonElement>(".pt-threads")!.click();
+    const box = () => q<HTMLTextAreaElement>('.thread[data-thread="th-1"] .reply-box');
+    await until(() => box(), "the thread's reply box");
+    const typed = box()!;
+    typed.value = "Not sent yet";
+    typed.dispatchEvent(new Event("input"));
+    // Another writer answers: the panel is drawn anew.
+    const [thread] = fake.review!.threads;
+    const answer = { ...thread.comments[0], id: "c2", body: "This one." };
+    fake.review = { ...fake.review!, revision: nextRevision(), threads: [{ ...thread, comments: [...thread.comments, answer] }] };
+    fake.notice!({ kind: "reviewChanged", path: "essay.md" });
+    await until(() => box() && box() !== typed, "the thread's card drawn again");
+    expect(box()!.value).toBe("Not sent yet");
+    q<HTMLButtonElement>(".pt-review")!.click();
+  });
 });

@@ -40,7 +40,7 @@ vi.mock("../src/backend", async (importOriginal) => {
       acceptAll: async (_p, ids) => {
         fake.calls.push(`acceptAll ${ids.join(",")}`);
         // p1's text replaced by three words: the word count follows at once.
-        const { utf16 } = await import("../src/util");
+        const { utf16 } = await import("../src/model/util");
         const changes = ids.includes("p1") ? [{ from: utf16(0), to: utf16(8), insert: "A single word" }] : [];
         return { ...decide(ids), changes };
       },

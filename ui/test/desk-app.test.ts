@@ -144,6 +144,35 @@ describe("Ctrl+Enter", () => {
   });
 });
 
+describe("drafts", () => {
+  it("keeps an instruction typed in Ask Claude… or Review with Claude… when the dialog closes, and not once it is sent", async () => {
+    const dialogs = [
+      { open: () => key("k", { ctrlKey: true }), box: ".ask-instruction", run: ".btn-ask-run" },
+      { open: () => key("k", { ctrlKey: true, altKey: true, code: "KeyK" }), box: ".review-instruction", run: ".btn-review-run" },
+    ];
+    for (const d of dialogs) {
+      view().dispatch({ selection: { anchor: 0, head: 5 } });
+      d.open();
+      await until(() => q(d.box), d.box);
+      const area = q<HTMLTextAreaElement>(d.box)!;
+      expect(area.value, `${d.box} empty at first`).toBe("");
+      area.value = "Half a thought";
+      area.dispatchEvent(new Event("input"));
+      q<HTMLButtonElement>(".modal-cancel")!.click();
+      expect(q(d.box), "the dialog closed").toBeNull();
+      d.open();
+      await until(() => q(d.box), `${d.box} again`);
+      expect(q<HTMLTextAreaElement>(d.box)!.value, `${d.box} keeps the draft`).toBe("Half a thought");
+      q<HTMLButtonElement>(d.run)!.click();
+      expect(q(d.box), "sent: the dialog closed").toBeNull();
+      d.open();
+      await until(() => q(d.box), `${d.box} after sending`);
+      expect(q<HTMLTextAreaElement>(d.box)!.value, `${d.box} empty after sending`).toBe("");
+      q<HTMLButtonElement>(".modal-cancel")!.click();
+    }
+  });
+});
+
 describe("with no workspace", () => {
   it("the title is the app's name", async () => {
     const { App } = await import("../src/main");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestMatches, fuzzyScore } from "../src/fuzzy";
+import { bestMatches, fuzzyScore } from "../src/model/fuzzy";
 
 describe("Go to document's matching", () => {
   it("finds letters in order, not necessarily together, any case", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { choicesToSave, languageName, matchingRules, ruleOn, splitName } from "../src/grammar-rules";
+import { choicesToSave, languageName, matchingRules, ruleOn, splitName } from "../src/model/grammar-rules";
 import type { RuleInfo } from "../src/bindings/RuleInfo";
 
 const rules: RuleInfo[] = [

@@ -12,7 +12,7 @@ import type { InboxProposal } from "../src/bindings/InboxProposal";
 import type { InboxThread } from "../src/bindings/InboxThread";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
-import { choices, countsText, decisions, filterGroups, itemsOf, NO_FILTERS, step } from "../src/inbox";
+import { choices, countsText, decisions, filterGroups, itemsOf, NO_FILTERS, step } from "../src/model/inbox";
 import { q, stubLayout, until } from "./dom";
 
 const TEXTS: Record<string, string> = {
@@ -264,10 +264,16 @@ describe("the Inbox tab", () => {
     await until(() => active().includes("c.md") && view().state.selection.main.from === 0 && view().state.selection.main.to === 5, "the thread's text selected");
     expect(q(".inbox-body")!.hidden).toBe(false);
     expect(q('.tab[data-path="c.md"]')?.classList.contains("preview")).toBe(true);
-    // Changed, a preview tab is the writer's: the Inbox moving on leaves it open.
+    // Changed, a preview tab is the writer's (saved too): the Inbox moving on leaves it open.
     view().dispatch({ changes: { from: 0, insert: "So " }, userEvent: "input.type" });
     await until(() => q('.tab[data-path="c.md"]')?.classList.contains("dirty"), "c.md changed");
     expect(q('.tab[data-path="c.md"]')?.classList.contains("preview")).toBe(false);
+    // Saved, it stays the writer's.
+    key("s", { ctrlKey: true });
+    await until(() => !q('.tab[data-path="c.md"]')?.classList.contains("dirty"), "c.md saved");
+    expect(q('.tab[data-path="c.md"]')?.classList.contains("preview")).toBe(false);
+    view().dispatch({ changes: { from: 0, insert: "And " }, userEvent: "input.type" });
+    await until(() => q('.tab[data-path="c.md"]')?.classList.contains("dirty"), "c.md changed again");
     key("F4");
     await until(() => active().includes("a.md"), "on to a.md");
     expect(q('.tab[data-path="c.md"]')).not.toBeNull();

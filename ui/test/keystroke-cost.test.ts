@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EditorState, Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import { allJoins, codeRanges, type Join } from "../src/reflow";
+import { allJoins, codeRanges, type Join } from "../src/model/reflow";
 import { reflow, setReflow } from "../src/extensions/reflow";
 
 const WORDS = "the writer revised each sentence until it said exactly what she meant".split(" ");
@@ -72,7 +72,7 @@ describe("a keystroke in a long paragraph", () => {
 });
 
 // The joins as re-flow found them before it read only lines' starts and ends:
-// the same rules on whole lines (a naive model of src/reflow.ts's joinsIn).
+// the same rules on whole lines (a naive model of src/model/reflow.ts's joinsIn).
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const BLOCK_START = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|>|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|`{3,}|~{3,}|=+[ \t]*$|-+[ \t]*$|\*(?:[ \t]*\*){2,}[ \t]*$|_(?:[ \t]*_){2,}[ \t]*$|\||<)/;
 const ATX = /^ {0,3}#{1,6}(?:[ \t]|$)/;

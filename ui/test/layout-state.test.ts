@@ -1,7 +1,7 @@
 // The layout's rules: preferences kept in storage (what is not understood is
 // the default), how the panels show at a width, and what a toggle changes.
 import { describe, expect, it } from "vitest";
-import { BREAKPOINT, DEFAULT_PREFS, PREFS_KEY, loadPrefs, paneLayout, savePrefs, togglePane } from "../src/layout-state";
+import { BREAKPOINT, DEFAULT_PREFS, PREFS_KEY, loadPrefs, paneLayout, savePrefs, togglePane } from "../src/model/layout-state";
 
 const store = (init: Record<string, string> = {}) => {
   const m = new Map(Object.entries(init));

@@ -1,8 +1,8 @@
-// The margin notes' stacking (src/margin-layout.ts): hand cases, then random
+// The margin notes' stacking (src/model/margin-layout.ts): hand cases, then random
 // stacks against a naive model (each top as a closed form over the notes
 // before and after it) and the invariants. Reproducible: a failure names its seed.
 import { describe, expect, it } from "vitest";
-import { stackNotes, type NoteBox } from "../src/margin-layout";
+import { stackNotes, type NoteBox } from "../src/model/margin-layout";
 
 const box = (top: number, height = 40): NoteBox => ({ top, height });
 

@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { q, stubLayout, until } from "./dom";
 import { EditorView } from "@codemirror/view";
-import { utf16 } from "../src/util";
+import { utf16 } from "../src/model/util";
 import type { Choice } from "../src/bindings/Choice";
 import type { MergeOutcome } from "../src/bindings/MergeOutcome";
 import type { MergePart } from "../src/bindings/MergePart";

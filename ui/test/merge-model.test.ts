@@ -18,7 +18,7 @@ import {
   step,
   summary,
   undecided,
-} from "../src/merge-model";
+} from "../src/model/merge-model";
 
 const same = (text: string): MergePart => ({ kind: "same", text });
 const hunk = (side: "mine" | "theirs" | "conflict", base: string, mine: string, theirs: string): MergePart => ({

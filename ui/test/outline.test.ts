@@ -3,7 +3,7 @@
 // change it. The panel and the editor's tracking: test/reading-app.test.ts.
 import { describe, expect, it } from "vitest";
 import { Text } from "@codemirror/state";
-import { extractOutline, headingAt, mayChangeOutline, plainHeading } from "../src/outline";
+import { extractOutline, headingAt, mayChangeOutline, plainHeading } from "../src/model/outline";
 
 const outline = (s: string) => extractOutline(s).map((h) => [h.level, h.text, s.slice(h.from, h.to)]);
 

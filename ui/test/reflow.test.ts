@@ -3,7 +3,7 @@
 // hard break.
 import { describe, expect, it } from "vitest";
 import { Text } from "@codemirror/state";
-import { AUTO_REFLOW_MAX, HARD_WRAP_LINES, allJoins, autoReflow, codeRanges, isHardWrapped } from "../src/reflow";
+import { AUTO_REFLOW_MAX, HARD_WRAP_LINES, allJoins, autoReflow, codeRanges, isHardWrapped } from "../src/model/reflow";
 
 // Node's, where the tests run (the UI's types have no Node in them).
 declare const process: { cwd(): string };

@@ -1,5 +1,9 @@
+// What the notice after a crash says (model/restore.ts), and the notice drawn
+// from the core's report alone (views/restore-notice.ts): its lines, marked a
+// warning when something was not restored or a file changed since, dismissed.
 import { describe, expect, it } from "vitest";
-import { restoredLine, restoreNotice, unrestoredLine } from "../src/restore";
+import { restoredLine, restoreNotice, unrestoredLine } from "../src/model/restore";
+import { dismissRestoreNotice, showRestoreNotice } from "../src/views/restore-notice";
 
 describe("the restore notice", () => {
   it("names the document and counts its decisions", () => {
@@ -37,5 +41,40 @@ describe("the restore notice", () => {
     });
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^Restored unsaved changes to a\.md/);
+  });
+});
+
+describe("the restore notice shown", () => {
+  const notice = () => document.querySelector<HTMLElement>(".restore-notice")!;
+  const lines = () => Array.from(notice().querySelectorAll(".rn-line"), (l) => l.textContent);
+
+  it("shows nothing when nothing was restored", () => {
+    document.body.innerHTML = `<div class="restore-notice" role="status" hidden></div>`;
+    showRestoreNotice({ restored: [], unrestored: [] });
+    expect(notice().hidden).toBe(true);
+    expect(notice().childElementCount).toBe(0);
+  });
+
+  it("lists what was restored, a warning only when something went wrong, until dismissed", () => {
+    document.body.innerHTML = `<div class="restore-notice" role="status" hidden></div>`;
+    const fine = { restored: [{ path: "a.md", fileChanged: false, decisions: 0 }], unrestored: [] };
+    showRestoreNotice(fine);
+    expect(notice().hidden).toBe(false);
+    expect(lines()).toEqual(restoreNotice(fine));
+    expect(notice().classList.contains("rn-warn")).toBe(false);
+    const changed = { restored: [{ path: "a.md", fileChanged: true, decisions: 0 }], unrestored: [] };
+    showRestoreNotice(changed);
+    expect(lines()).toEqual(restoreNotice(changed));
+    expect(notice().classList.contains("rn-warn")).toBe(true);
+    const lost = { restored: [], unrestored: [{ path: null, message: "bad", keptAs: "/k" }] };
+    showRestoreNotice(lost);
+    expect(lines()).toEqual(restoreNotice(lost));
+    expect(notice().classList.contains("rn-warn")).toBe(true);
+    notice().querySelector<HTMLButtonElement>(".rn-dismiss")!.click();
+    expect(notice().hidden).toBe(true);
+    expect(notice().childElementCount).toBe(0);
+    showRestoreNotice(fine);
+    dismissRestoreNotice();
+    expect(notice().hidden).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
-import { decorationSpecs, mapReview } from "../src/review-model";
+import { decorationSpecs, mapReview } from "../src/model/review-model";
 
 const author = { kind: "agent", id: "claude", model: "m", label: "claude (m)", sdk: null, sessionId: null };
 

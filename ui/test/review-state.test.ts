@@ -11,7 +11,7 @@ import type { SpanDto } from "../src/bindings/SpanDto";
 import type { ThreadDto } from "../src/bindings/ThreadDto";
 import { createState } from "../src/editor";
 import { fromCore, reviewField, reviewOf, setReview, staleCountOf } from "../src/extensions/review-field";
-import { decorationSpecs, mapReview } from "../src/review-model";
+import { decorationSpecs, mapReview } from "../src/model/review-model";
 import { ReviewState } from "../src/review-state";
 import { humanGutter, humanMarkers } from "../src/extensions/attribution";
 

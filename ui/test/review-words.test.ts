@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReviewOut } from "../src/bindings/ReviewOut";
-import { landedSoFar, mentionsClaude, progressLabel, reviewResult, skippedDetails } from "../src/review-words";
+import { landedSoFar, mentionsClaude, progressLabel, reviewResult, skippedDetails } from "../src/model/review-words";
 
 const out = (o: Partial<ReviewOut>): ReviewOut => ({
   document: "essay.md",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
-import { age, applyTextChanges, arrowTarget, authorLabel, groupByTurn, nextProposal, producerOf, proposalAt, utf16, wordCount } from "../src/util";
+import { age, applyTextChanges, arrowTarget, authorLabel, groupByTurn, nextProposal, producerOf, proposalAt, utf16, wordCount } from "../src/model/util";
 
 function proposal(id: string, from: number | null, turnId: string | null, state: ProposalDto["state"] = "pending"): ProposalDto {
   return {

@@ -4,10 +4,13 @@ import type { App } from "../main";
 import { h } from "../dom";
 import { askResult, errorText, plural, snippet } from "../jobs";
 import { afterFiling, runProducer } from "../producers";
-import { utf16, wordCount } from "../util";
+import { utf16, wordCount } from "../model/util";
 import { closeModal, modal, modalOpen, toast } from "../views/modal";
 import { showPanel } from "../views/panel";
-import { ensureCard, reveal } from "../views/review-panel";
+import { ensureCard, markFocused, reveal } from "../views/review-panel";
+
+/** The instruction typed but not sent (the dialog was closed): the next opening shows it. */
+let draft = "";
 
 /** Open the dialog for the selected text (Ctrl+K); a toast says what is missing. */
 export function askClaude(app: App) {
@@ -29,7 +32,7 @@ export function askClaude(app: App) {
     placeholder: "What should Claude do? (e.g. Tighten this; keep the voice)",
     "aria-label": "Instruction for Claude",
   });
-  area.value = app.askDraft;
+  area.value = draft;
   const error = h("div", { class: "ask-error", role: "alert" });
   error.hidden = true;
   const go = h("button", { class: "btn-ask-run", text: "Ask Claude", "data-action": "Ask" });
@@ -56,12 +59,12 @@ export function askClaude(app: App) {
     // The view's selection is mapped through any change the core made meanwhile (a reload).
     const now = app.active === path && app.view ? app.view.state.selection.main : sel;
     const range = now.empty ? sel : now;
-    app.askDraft = "";
+    draft = "";
     closeModal(app);
     void runAsk(app, path, range.from, range.to, instruction);
   };
   area.addEventListener("input", () => {
-    app.askDraft = area.value;
+    draft = area.value;
     error.hidden = true;
   });
   area.addEventListener("keydown", (e) => {
@@ -112,9 +115,6 @@ function revealTurn(app: App, path: string, turnId: string, docAtStart: unknown)
   const focus = document.activeElement;
   const free = !focus || focus === document.body || app.view.dom.contains(focus) || !!focus.closest(".jobs");
   if (free && !modalOpen() && app.view.state.doc === docAtStart) reveal(app, first);
-  else {
-    app.focusedProposal = first.id;
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === first.id);
-  }
+  else markFocused(first.id);
   ensureCard(first.id)?.scrollIntoView({ block: "nearest" });
 }

@@ -12,7 +12,7 @@ import { h } from "../dom";
 import { visibleText } from "../hidden";
 import { plural } from "../jobs";
 import { modal, toast } from "../views/modal";
-import { toggleTint } from "../views/status";
+import { tinted, toggleTint } from "../views/status";
 
 /** An author as the report names them: you, an agent with its model, or unknown. */
 export function shareLabel(a: AuthorShare, myId: string | null): string {
@@ -132,7 +132,7 @@ export async function openAuthorship(app: App, path: string | null = app.active)
             .then(() => toast("The authorship statement is on the clipboard."))
             .catch((e) => toast(errorMessage(e), "error")),
       ],
-      [app.tint ? "Hide Claude tint" : "Tint Claude's text", () => toggleTint(app)],
+      [tinted() ? "Hide Claude tint" : "Tint Claude's text", () => toggleTint()],
     ],
     "Authorship",
     "Close",

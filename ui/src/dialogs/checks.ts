@@ -2,10 +2,10 @@
 // checks against (the Hunspell dictionaries installed; Harper's English
 // follows it), the workspace's own language (before the writer's) and every Harper rule Check document runs, each with a switch,
 // found by a filter. Saved with the dialog's Save (the core keeps only the
-// choices that differ from the default: grammar-rules.ts).
+// choices that differ from the default: model/grammar-rules.ts).
 import type { SettingsDto } from "../bindings/SettingsDto";
 import { h } from "../dom";
-import { choicesToSave, languageName, matchingRules, ruleOn, splitName } from "../grammar-rules";
+import { choicesToSave, languageName, matchingRules, ruleOn, splitName } from "../model/grammar-rules";
 
 export interface ChecksFieldset {
   element: HTMLFieldSetElement;

@@ -2,15 +2,21 @@
 // (`.cowriting/dictionary.txt`) that spelling as you type and Check document
 // leave out, each with a remove button, and a field to add one. A change is
 // written by the core at once (not with Save) and the underlines are redone.
-import type { App } from "../main";
+import type { EditorView } from "@codemirror/view";
 import type { DictionaryOut } from "../bindings/DictionaryOut";
-import { errorMessage } from "../backend";
+import { errorMessage, type Backend } from "../backend";
 import { h } from "../dom";
 import { dictionaryChanged } from "../extensions/spelling";
 import { toast } from "../views/modal";
 
+/** What the fieldset needs of the app (App is one): the core's dictionary calls, and the editor whose underlines are redone. */
+export interface DictionaryHost {
+  readonly backend: Pick<Backend, "dictionary" | "addWord" | "removeWord">;
+  readonly view: EditorView | null;
+}
+
 /** The fieldset, filled once the core has read the dictionary. */
-export function dictionaryFieldset(app: App): HTMLFieldSetElement {
+export function dictionaryFieldset(app: DictionaryHost): HTMLFieldSetElement {
   const list = h("ul", { class: "set-words", "aria-label": "Words in this workspace's dictionary" });
   const note = h("span", { class: "set-note set-words-file" });
   const word = h("input", { class: "set-word", type: "text", spellcheck: "false", placeholder: "a word to accept", "aria-label": "Add a word" });

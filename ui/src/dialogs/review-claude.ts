@@ -1,9 +1,10 @@
 // Claude as an editor: "Review with Claude…" (Ctrl+Alt+K) on the selection or
-// the whole document, with an optional instruction, and "Ask Claude" in a
-// thread (its button, or a reply that starts with @claude). Each runs as a
-// task chip that says which section Claude is reading and what landed so far;
-// comments and proposals appear in the text one by one as they arrive while
-// the writer keeps typing. Cancel keeps what landed.
+// the whole document, with an optional instruction (its draft kept when the
+// dialog closes), and "Ask Claude" in a thread (its button, or a reply that
+// starts with @claude). Each runs as a task chip that says which section
+// Claude is reading and what landed so far; comments and proposals appear in
+// the text one by one as they arrive while the writer keeps typing. Cancel
+// keeps what landed.
 import type { App } from "../main";
 import type { ReviewOut } from "../bindings/ReviewOut";
 import type { ReviewProgress } from "../bindings/ReviewProgress";
@@ -12,11 +13,14 @@ import { h } from "../dom";
 import { refreshReview } from "../edit-sync";
 import { errorText, newJobId, plural, snippet } from "../jobs";
 import { startInOrder } from "../producers";
-import { progressLabel, reviewResult, skippedDetails } from "../review-words";
+import { progressLabel, reviewResult, skippedDetails } from "../model/review-words";
 import type { Task } from "../tasks";
-import { utf16, wordCount } from "../util";
+import { utf16, wordCount } from "../model/util";
 import { closeModal, modal, toast } from "../views/modal";
 import { showPanel } from "../views/panel";
+
+/** The instruction typed but not sent (the dialog was closed): the next opening shows it. */
+let draft = "";
 
 /** The dialog: what Claude will read (the selection, or the whole document) and what to look for. */
 export function reviewWithClaude(app: App) {
@@ -39,7 +43,7 @@ export function reviewWithClaude(app: App) {
     placeholder: "What should Claude look for? (optional: e.g. check the argument; tighten for a general reader)",
     "aria-label": "What Claude should look for",
   });
-  area.value = app.reviewDraft;
+  area.value = draft;
   const go = h("button", { class: "btn-review-run", text: "Review", "data-action": "Review" });
   const cancel = h("button", { class: "modal-cancel", text: "Cancel" });
   const body = h(
@@ -61,11 +65,11 @@ export function reviewWithClaude(app: App) {
     const instruction = area.value.trim() || null;
     const now = app.active === path && app.view ? app.view.state.selection.main : sel;
     const range = whole ? null : now.empty ? sel : now;
-    app.reviewDraft = "";
+    draft = "";
     closeModal(app);
     void runReview(app, path, range ? range.from : null, range ? range.to : null, instruction);
   };
-  area.addEventListener("input", () => (app.reviewDraft = area.value));
+  area.addEventListener("input", () => (draft = area.value));
   area.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.isComposing) {
       e.preventDefault();

@@ -1,12 +1,19 @@
 // The first run's question, asked once when neither the settings nor git name
 // the writer: a name and an e-mail for their comments, typing and decisions.
 // Save or Skip, the core remembers it was asked (Settings… changes it later).
-import type { App } from "../main";
-import { errorMessage } from "../backend";
+import type { IdentityDto } from "../bindings/IdentityDto";
+import { errorMessage, type Backend } from "../backend";
 import { h } from "../dom";
-import { closeModal, modal, toast } from "../views/modal";
+import { closeModal, modal, toast, type ModalHost } from "../views/modal";
 
-export function askIdentity(app: App) {
+/** What the question needs of the app (App is one): the dialog's host, the core to tell, and who the writer is now. */
+export interface WelcomeHost extends ModalHost {
+  readonly backend: Pick<Backend, "saveIdentity">;
+  setIdentity(me: IdentityDto): void;
+}
+
+/** Ask who the writer is (a dialog); the answer, or Skip, goes to the core. */
+export function askIdentity(app: WelcomeHost) {
   const name = h("input", { class: "welcome-name", type: "text", autocomplete: "name", spellcheck: "false", placeholder: "Ada Lovelace" });
   const email = h("input", { class: "welcome-email", type: "email", autocomplete: "email", spellcheck: "false", placeholder: "ada@example.org (optional)" });
   const error = h("div", { class: "set-error", role: "alert" });

@@ -3,7 +3,7 @@
 // the instruction).
 import { RangeSet, type Extension } from "@codemirror/state";
 import { gutter, hoverTooltip, type EditorView, type GutterMarker } from "@codemirror/view";
-import { age } from "../util";
+import { age } from "../model/util";
 import { humanMarker, type ReviewState } from "../review-state";
 import { reviewField } from "./review-field";
 import { setText } from "../hidden";

@@ -6,7 +6,7 @@ import type { Extension, Transaction } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
 import type { TextChange } from "../bindings/TextChange";
 import { fromCore } from "./review-field";
-import { utf16 } from "../util";
+import { utf16 } from "../model/util";
 
 export interface CoreSyncHandlers {
   /** A change the writer made in the view (already applied there). */

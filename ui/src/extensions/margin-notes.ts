@@ -3,12 +3,12 @@
 // words, in the threads' yellow (proposals are green and stay in the text).
 // Drawn in a CodeMirror layer, only for the threads on screen, only when the
 // margin has room (not at the full reading width, not in a narrow window); the
-// notes are stacked so none overlaps another (margin-layout.ts). A click on a
+// notes are stacked so none overlaps another (model/margin-layout.ts). A click on a
 // note shows its thread, as a click on its text does.
 import type { Extension } from "@codemirror/state";
 import { layer, type EditorView, type LayerMarker, type ViewUpdate } from "@codemirror/view";
 import type { AuthorDto } from "../bindings/AuthorDto";
-import { stackNotes } from "../margin-layout";
+import { stackNotes } from "../model/margin-layout";
 import type { ReviewState } from "../review-state";
 import { reviewField } from "./review-field";
 import { setText, visibleText } from "../hidden";

@@ -7,7 +7,7 @@
 // headings or of the heading the cursor is under.
 import { ChangeSet, type Extension, type Text } from "@codemirror/state";
 import { EditorView, ViewPlugin, type ViewUpdate } from "@codemirror/view";
-import { extractOutline, headingAt, mayChangeOutline, type Heading } from "../outline";
+import { extractOutline, headingAt, mayChangeOutline, type Heading } from "../model/outline";
 
 /** What the outline shows: the headings, and the index of the one the cursor is under (-1: none). */
 export interface OutlineInfo {

@@ -5,7 +5,7 @@
 // line (then the whole text, as a fence changes what follows it).
 import { StateEffect, StateField, type EditorState, type Extension, type Text } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, WidgetType, type DecorationSet } from "@codemirror/view";
-import { autoReflow, codeRanges, joinsIn, startMatches, type Join } from "../reflow";
+import { autoReflow, codeRanges, joinsIn, startMatches, type Join } from "../model/reflow";
 
 /** Turns re-flow on or off for the document. */
 const setReflowOn = StateEffect.define<boolean>();

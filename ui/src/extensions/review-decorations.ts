@@ -5,7 +5,7 @@
 import type { Extension } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, WidgetType, type DecorationSet, type ViewUpdate } from "@codemirror/view";
 import type { ProposalDto } from "../bindings/ProposalDto";
-import type { DecoSpec } from "../review-model";
+import type { DecoSpec } from "../model/review-model";
 import { appendWithNewlines } from "../diff-text";
 import { reviewField, selectedProposal } from "./review-field";
 import { hiddenFlag } from "../views/confirm-hidden";

@@ -14,10 +14,10 @@ import { contextLine } from "../diff-text";
 import { docName, proposalReading, threadReading, type ProposalReading } from "../announce";
 import { h } from "../dom";
 import { showReview } from "../edit-sync";
-import { age, authorLabel, proposalAt } from "../util";
+import { age, authorLabel, proposalAt } from "../model/util";
 import { say } from "./live";
 import { closeModal, modal, toast } from "./modal";
-import { reveal } from "./review-panel";
+import { focusedProposal, reveal } from "./review-panel";
 import { focusThread } from "./threads-panel";
 
 type Mode = "proposals" | "threads";
@@ -35,7 +35,7 @@ export function openAccessibleView(app: App) {
   if (!app.view || !app.active || !review) return toast("Open a document first.");
   if (!review.proposals.length && !review.threads.length) return toast(`No proposals or threads in ${docName(app.active)}.`);
   const pos = app.view.state.selection.main.head;
-  const focused = review.proposals.find((p) => p.id === app.focusedProposal && p.from !== null && p.from <= pos && pos <= (p.to ?? p.from));
+  const focused = review.proposals.find((p) => p.id === focusedProposal() && p.from !== null && p.from <= pos && pos <= (p.to ?? p.from));
   const proposal = focused ?? proposalAt(review.proposals, pos);
   // An open thread at the cursor (a resolved one is not what the writer came to review).
   const thread = review.threads.find((t) => t.status === "open" && t.from !== null && t.to !== null && t.from <= pos && pos <= t.to);

@@ -3,10 +3,9 @@
 // (a Cyrillic "а" in "pаypal") (`ProposalDto.hidden`, found by the core): the
 // question names them by code point; a yes is told to the core, which refuses
 // such an accept otherwise (`needs_confirmation`).
-import type { App } from "../main";
 import type { ProposalDto } from "../bindings/ProposalDto";
-import { errorMessage } from "../backend";
-import { ask, toast } from "./modal";
+import { errorMessage, type Backend } from "../backend";
+import { ask, toast, type ModalHost } from "./modal";
 
 /** The question for `proposals` (those with hidden characters); null when none has any. */
 export function hiddenQuestion(proposals: ProposalDto[]): string | null {
@@ -19,7 +18,7 @@ export function hiddenQuestion(proposals: ProposalDto[]): string | null {
 }
 
 /** Ask before accepting `proposals` of `path` when any would insert hidden characters; true to go on. */
-export async function confirmHiddenChars(app: App, path: string | null, proposals: ProposalDto[]): Promise<boolean> {
+export async function confirmHiddenChars(app: ModalHost & { readonly backend: Pick<Backend, "confirmHidden"> }, path: string | null, proposals: ProposalDto[]): Promise<boolean> {
   const question = hiddenQuestion(proposals);
   if (!question || !path) return true;
   if ((await ask(question, ["Accept anyway", "Cancel"], app)) !== "Accept anyway") return false;

@@ -3,11 +3,10 @@
 // fallback evidence, `ProposalDto.likelyPlace`), so the place is the writer's
 // to confirm. A yes is told to the core, which keeps such a proposal stale
 // otherwise; a misapplied edit costs more than a question.
-import type { App } from "../main";
 import type { ProposalDto } from "../bindings/ProposalDto";
-import { errorMessage } from "../backend";
+import { errorMessage, type Backend } from "../backend";
 import { visibleText } from "../hidden";
-import { ask, toast } from "./modal";
+import { ask, toast, type ModalHost } from "./modal";
 
 /** The question for `p`, naming the place by its line and the words found there. */
 export function placeQuestion(p: ProposalDto): string {
@@ -16,7 +15,7 @@ export function placeQuestion(p: ProposalDto): string {
 }
 
 /** Ask before accepting `p` of `path` at its likely place; true to go on (and for any other proposal). */
-export async function confirmLikelyPlace(app: App, path: string | null, p: ProposalDto | undefined): Promise<boolean> {
+export async function confirmLikelyPlace(app: ModalHost & { readonly backend: Pick<Backend, "confirmPlace"> }, path: string | null, p: ProposalDto | undefined): Promise<boolean> {
   if (!p?.likelyPlace || !path) return true;
   if ((await ask(placeQuestion(p), ["Accept here", "Cancel"], app)) !== "Accept here") return false;
   try {

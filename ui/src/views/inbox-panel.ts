@@ -19,13 +19,12 @@ import { errorMessage } from "../backend";
 import { appendWithNewlines } from "../diff-text";
 import { $, h } from "../dom";
 import { coreOp } from "../edit-sync";
-import { choices, countsText, decisions, documentsOf, filterGroups, itemsOf, NO_FILTERS, step, type InboxFilters, type InboxItem, type InboxPlace, type InboxState } from "../inbox";
+import { choices, countsText, decisions, documentsOf, filterGroups, itemsOf, NO_FILTERS, step, type InboxFilters, type InboxItem, type InboxPlace, type InboxState } from "../model/inbox";
 import { plural } from "../jobs";
-import { age, authorLabel } from "../util";
+import { age, authorLabel } from "../model/util";
 import { LazyList } from "./lazy-list";
 import { ask, toast } from "./modal";
 import { showPanel } from "./panel";
-import { renderTabs } from "./tabs";
 import { reveal } from "./review-panel";
 import { visibleNodes } from "../hidden";
 import { hiddenFlag } from "./confirm-hidden";
@@ -46,6 +45,15 @@ export class InboxView {
   timer: number | undefined;
   seq = 0;
   error: string | null = null;
+
+  /**
+   * The preview tab's document has unsaved changes: the writer changed it (or
+   * decided in it), and it is theirs from then on, no longer a preview (kept,
+   * even after a save).
+   */
+  keepChanged(dirty: (path: string) => boolean) {
+    if (this.preview !== null && dirty(this.preview)) this.preview = null;
+  }
 }
 
 const visible = () => !($(".inbox-body") as HTMLElement).hidden;
@@ -345,7 +353,8 @@ async function goTo(app: App, item: InboxItem) {
     await app.run(() => app.backend.closeDocument(previous));
     app.dropTab(previous);
   }
-  renderTabs(app);
+  v.keepChanged((p) => app.docs.get(p)?.dirty ?? false);
+  app.showTabs();
   if (app.active !== item.document || !app.view) return;
   const review = app.review();
   if (item.kind === "proposal") {

@@ -1,9 +1,8 @@
 // Keyboard and screen reader help (Alt+F1, and the palette): every command
-// with its key (app.commands, the palette's list), and the keys that are not
-// commands — moving in the tab lists, leaving the text, the review view's.
-import type { App } from "../main";
+// with its key (App.commands, the palette's list, as given), and the keys that
+// are not commands — moving in the tab lists, leaving the text, the review view's.
 import { h } from "../dom";
-import { modal } from "./modal";
+import { modal, type ModalHost } from "./modal";
 
 /** Keys that are not commands of the palette: what they do. */
 export const OTHER_KEYS: [string, string][] = [
@@ -15,9 +14,9 @@ export const OTHER_KEYS: [string, string][] = [
   ["Esc", "close a dialog: the focus goes back to what opened it"],
 ];
 
-/** The help dialog: a table of keys, the commands' first. */
-export function openKeysHelp(app: App) {
-  const rows = [...app.commands.filter((c) => c.keys).map((c): [string, string] => [c.keys, c.title]), ...OTHER_KEYS];
+/** The help dialog over `host`: a table of keys, the commands' first (those with a key). */
+export function openKeysHelp(commands: readonly { keys: string; title: string }[], host: ModalHost) {
+  const rows = [...commands.filter((c) => c.keys).map((c): [string, string] => [c.keys, c.title]), ...OTHER_KEYS];
   const table = h(
     "table",
     { class: "keys-table" },
@@ -25,6 +24,6 @@ export function openKeysHelp(app: App) {
     h("tbody", {}, ...rows.map(([keys, what]) => h("tr", {}, h("td", {}, h("kbd", { text: keys })), h("td", { text: what })))),
   );
   const box = h("div", { class: "keys-help", tabindex: "0", role: "region", "aria-label": "Keys" }, table);
-  modal(app, "Keyboard and screen reader help", box, []);
+  modal(host, "Keyboard and screen reader help", box, []);
   box.focus();
 }

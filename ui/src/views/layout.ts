@@ -21,8 +21,7 @@ import { openSearch } from "./search-panel";
 import { wirePanes } from "./panes";
 import { toggleTabFocus, toggleTint } from "./status";
 import { LIVE_REGIONS } from "./live";
-import { cycleTab } from "./tabs";
-import { arrowTarget } from "../util";
+import { arrowTarget } from "../model/util";
 
 /** The window's elements, which the views fill in; set once at start. */
 export const LAYOUT = `
@@ -88,7 +87,7 @@ export function wireChrome(app: App) {
   wirePanes(app);
   $(".ws-open").addEventListener("click", () => void app.openFolderDialog());
   $(".ws-new").addEventListener("click", () => newDocument(app));
-  $(".st-tint").addEventListener("click", () => toggleTint(app));
+  $(".st-tint").addEventListener("click", () => toggleTint());
   $(".st-palette").addEventListener("click", () => openPalette(app));
   $(".st-settings").addEventListener("click", () => void openSettings(app));
   $(".st-you").addEventListener("click", () => void openSettings(app));
@@ -111,7 +110,7 @@ export function wireChrome(app: App) {
     if (e.ctrlKey && !e.altKey && (e.key === "Tab" || e.key === "PageDown" || e.key === "PageUp")) {
       // The next / previous document's tab (Ctrl+Tab, Ctrl+PageDown / Ctrl+Shift+Tab, Ctrl+PageUp).
       e.preventDefault();
-      if (!modalOpen()) cycleTab(app, e.key === "PageUp" || (e.key === "Tab" && e.shiftKey) ? -1 : 1);
+      if (!modalOpen()) app.cycleTab(e.key === "PageUp" || (e.key === "Tab" && e.shiftKey) ? -1 : 1);
     } else if (e.ctrlKey && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "m" && !e.defaultPrevented) {
       // Outside the editor (which has its own binding): Tab moves focus, on or off.
       e.preventDefault();

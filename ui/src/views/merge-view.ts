@@ -30,7 +30,7 @@ import {
   undecided,
   type Hunk,
   type MergeState,
-} from "../merge-model";
+} from "../model/merge-model";
 import { renderBanner } from "./status";
 import { toast } from "./modal";
 import { say } from "./live";

@@ -2,7 +2,6 @@
 // `closeModal`), a question that resolves to the button chosen (`ask`), a
 // menu at a point (`menu`: a tree item's), and the toast at the bottom
 // (`toast`). One modal or menu at a time, in .modal-root.
-import type { App } from "../main";
 import { $, h } from "../dom";
 import { setText } from "../hidden";
 import { say } from "./live";
@@ -32,6 +31,11 @@ let opener: HTMLElement | null = null;
 let onClose: (() => void) | null = null;
 let dialogs = 0;
 
+/** What a dialog needs of the app (App is one): the editor, which gets the focus back when what opened the dialog is gone. */
+export interface ModalHost {
+  readonly view: { focus(): void } | null;
+}
+
 /** Note what has the focus as a dialog opens over the window (unless it is in the dialog being replaced). */
 function noteOpener() {
   const active = document.activeElement;
@@ -43,11 +47,11 @@ function noteOpener() {
 }
 
 /** Give the focus back to what opened the dialog, else to the editor. */
-function restoreFocus(app: App) {
+function restoreFocus(host: ModalHost) {
   const to = opener;
   opener = null;
   if (to?.isConnected && !to.closest("[hidden]") && !to.hasAttribute("disabled")) to.focus();
-  else app.view?.focus();
+  else host.view?.focus();
 }
 
 /** Name a dialog box: by its heading, else by `label`; modal, so a screen reader keeps to it. */
@@ -107,7 +111,7 @@ function focusInside(box: HTMLElement) {
  * Tab kept inside it, Esc or Cancel closing it and giving the focus back to
  * what opened it. A dialog that only reports says `dismiss = "Close"`.
  */
-export function modal(app: App, title: string | null, body: HTMLElement, buttons: [string, () => void][], label = "Dialog", dismiss = "Cancel") {
+export function modal(host: ModalHost, title: string | null, body: HTMLElement, buttons: [string, () => void][], label = "Dialog", dismiss = "Cancel") {
   noteOpener();
   const root = $(".modal-root");
   const box = h("div", { class: "modal", role: "dialog" });
@@ -120,19 +124,19 @@ export function modal(app: App, title: string | null, body: HTMLElement, buttons
     for (const [label, f] of buttons) {
       const b = h("button", { text: label, "data-action": label });
       b.addEventListener("click", () => {
-        closeModal(app);
+        closeModal(host);
         f();
       });
       row.append(b);
     }
     const cancel = h("button", { text: dismiss, class: "modal-cancel" });
-    cancel.addEventListener("click", () => closeModal(app));
+    cancel.addEventListener("click", () => closeModal(host));
     row.append(cancel);
     box.append(row);
   }
   const backdrop = h("div", { class: "backdrop" }, box);
   backdrop.addEventListener("mousedown", (e) => {
-    if (e.target === backdrop) closeModal(app);
+    if (e.target === backdrop) closeModal(host);
   });
   root.replaceChildren(backdrop);
   focusInside(box);
@@ -144,16 +148,16 @@ export function modalOpen(): boolean {
 }
 
 /** Close the dialog and give the focus back to what opened it (else the editor). */
-export function closeModal(app: App) {
+export function closeModal(host: ModalHost) {
   const close = onClose;
   onClose = null;
   $(".modal-root").replaceChildren();
-  restoreFocus(app);
+  restoreFocus(host);
   close?.();
 }
 
 /** Ask with buttons; resolves to the label chosen (null when dismissed: Esc, or another dialog over it). */
-export function ask(question: string, options: string[], app: App | null = null): Promise<string | null> {
+export function ask(question: string, options: string[], host: ModalHost | null = null): Promise<string | null> {
   return new Promise((resolve) => {
     noteOpener();
     const root = $(".modal-root");
@@ -166,7 +170,7 @@ export function ask(question: string, options: string[], app: App | null = null)
       b.addEventListener("click", () => {
         onClose = null;
         root.replaceChildren();
-        if (app) restoreFocus(app);
+        if (host) restoreFocus(host);
         resolve(o);
       });
       row.append(b);
@@ -179,7 +183,7 @@ export function ask(question: string, options: string[], app: App | null = null)
 }
 
 /** A menu at `at` (a right click, or under a ⋯ button): arrows and Enter or a click choose, Esc or a click elsewhere closes. */
-export function menu(app: App, at: { x: number; y: number }, items: [string, () => void][]) {
+export function menu(host: ModalHost, at: { x: number; y: number }, items: [string, () => void][]) {
   noteOpener();
   const root = $(".modal-root");
   const list = h("div", { class: "menu", role: "menu" });
@@ -204,11 +208,11 @@ export function menu(app: App, at: { x: number; y: number }, items: [string, () 
   // A named region: a menu over the window is content too, and every content is in a landmark.
   const backdrop = h("div", { class: "menu-backdrop", role: "region", "aria-label": "Menu" }, list);
   backdrop.addEventListener("mousedown", (e) => {
-    if (e.target === backdrop) closeModal(app);
+    if (e.target === backdrop) closeModal(host);
   });
   backdrop.addEventListener("contextmenu", (e) => {
     e.preventDefault();
-    if (e.target === backdrop) closeModal(app);
+    if (e.target === backdrop) closeModal(host);
   });
   root.replaceChildren(backdrop);
   buttons[0]?.focus();

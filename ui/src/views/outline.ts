@@ -1,32 +1,42 @@
 // The outline in the sidebar: the document's headings indented by level (kept
 // by extensions/outline.ts as the writer types), the one the cursor is under
-// marked; a click jumps there. "Go to heading…" (Ctrl+Shift+O) picks one by a
-// fuzzy match of its words.
+// marked; a click jumps there (drawn from a plain model with its jump action).
+// "Go to heading…" (Ctrl+Shift+O) picks one by a fuzzy match of its words.
 import { EditorView } from "@codemirror/view";
 import type { App } from "../main";
 import { $, h } from "../dom";
 import { outlineOf, type OutlineInfo } from "../extensions/outline";
-import { fuzzyScore } from "../util";
+import { fuzzyScore } from "../model/util";
 import { openPicker } from "./palette";
 
 /** The outline version the sidebar shows (rebuilt only when the headings changed, not when they moved). */
 let shown = -1;
 
-/** Show `info` in the sidebar's outline. */
-export function renderOutline(app: App, info: OutlineInfo) {
+/** What the outline shows: the headings and the one the cursor is under (extensions/outline.ts), and whether a document is shown. */
+export interface OutlineModel extends Pick<OutlineInfo, "headings" | "current" | "version"> {
+  documentShown: boolean;
+}
+
+/** What the outline does: a heading clicked (its index). */
+export interface OutlineActions {
+  jump(i: number): void;
+}
+
+/** Show the outline in the sidebar (rebuilt when its version changed; else only the current heading's mark moves). */
+export function renderOutline(model: OutlineModel, actions: OutlineActions) {
   const list = $(".outline");
-  if (info.version !== shown) {
-    shown = info.version;
+  if (model.version !== shown) {
+    shown = model.version;
     list.replaceChildren();
-    if (!info.headings.length) list.append(h("div", { class: "outline-empty", text: app.view ? "No headings." : "" }));
-    info.headings.forEach((hd, i) => {
+    if (!model.headings.length) list.append(h("div", { class: "outline-empty", text: model.documentShown ? "No headings." : "" }));
+    model.headings.forEach((hd, i) => {
       const item = h("button", { class: `outline-item lvl-${hd.level}`, "data-index": String(i), title: hd.text }, hd.text || "(empty heading)");
-      item.addEventListener("click", () => jumpToHeading(app, i));
+      item.addEventListener("click", () => actions.jump(i));
       list.append(item);
     });
   }
   const was = list.querySelector(".outline-item.current");
-  const now = info.current >= 0 ? list.children[info.current] : null;
+  const now = model.current >= 0 ? list.children[model.current] : null;
   if (was !== now) {
     was?.classList.remove("current");
     was?.removeAttribute("aria-current");

@@ -1,12 +1,12 @@
 // The command palette (Ctrl+Shift+P): the commands filtered as the writer
 // types, chosen with the arrows and Enter or a click; the same picker serves
-// Go to document… (Ctrl+P: a few letters of its name, fuzzy.ts) and Go to
+// Go to document… (Ctrl+P: a few letters of its name, model/fuzzy.ts) and Go to
 // heading… (views/outline.ts).
 import type { App } from "../main";
 import type { Command } from "../commands";
 import { h } from "../dom";
-import { bestMatches } from "../fuzzy";
-import { closeModal, modal } from "./modal";
+import { bestMatches } from "../model/fuzzy";
+import { closeModal, modal, type ModalHost } from "./modal";
 
 /** Whether `c` is what `typed` asks for: every word of it in its title or keywords. */
 export function matches(c: Command, typed: string): boolean {
@@ -35,8 +35,8 @@ export interface Picker<T> {
 
 let pickers = 0;
 
-/** Open `p` in the modal: the field focused, the list under it. */
-export function openPicker<T>(app: App, p: Picker<T>) {
+/** Open `p` in a dialog over `host`: the field focused, the list under it. */
+export function openPicker<T>(host: ModalHost, p: Picker<T>) {
   // A combobox: the field keeps the focus, the list is its listbox, the selected row its active descendant.
   const listId = `picker-list-${++pickers}`;
   const input = h("input", {
@@ -52,7 +52,7 @@ export function openPicker<T>(app: App, p: Picker<T>) {
   let selected = p.initial ?? 0;
   const filtered = () => p.filter(input.value);
   const pick = (item: T) => {
-    closeModal(app);
+    closeModal(host);
     p.pick(item);
   };
   const render = () => {
@@ -96,7 +96,7 @@ export function openPicker<T>(app: App, p: Picker<T>) {
   input.addEventListener("keydown", onKey);
   list.addEventListener("keydown", onKey);
   render();
-  modal(app, null, h("div", { class: "palette" }, input, list), [], p.dialogLabel ?? p.label);
+  modal(host, null, h("div", { class: "palette" }, input, list), [], p.dialogLabel ?? p.label);
   input.focus();
 }
 

@@ -1,4 +1,4 @@
-// The window's layout (layout-state.ts holds the rules): the side panels shown
+// The window's layout (model/layout-state.ts holds the rules): the side panels shown
 // or hidden (buttons at the tab bar's ends, Ctrl+B and Ctrl+Alt+B, kept across
 // restarts), docked when the window has room and over the text when it has not;
 // focus mode (Ctrl+Alt+F: no panels, the tab and status bars faded, the text
@@ -7,7 +7,7 @@
 import type { App } from "../main";
 import { $ } from "../dom";
 import { reflowOn, setReflow } from "../extensions/reflow";
-import { loadPrefs, paneLayout, savePrefs, togglePane, type LayoutPrefs, type Pane } from "../layout-state";
+import { loadPrefs, paneLayout, savePrefs, togglePane, type LayoutPrefs, type Pane } from "../model/layout-state";
 import { modalOpen } from "./modal";
 import { openHeadingPicker } from "./outline";
 

@@ -12,11 +12,19 @@ import { $, h } from "../dom";
 import { selectProposal } from "../extensions/review-field";
 import { plural } from "../jobs";
 import { checkDocument } from "../producers";
-import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../util";
+import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../model/util";
 import { LazyList } from "./lazy-list";
 import { hiddenFlag } from "./confirm-hidden";
 import { decisionLabel } from "../announce";
 import { coverageLabel, markSeen, onSeen, watchSeen } from "../coverage";
+
+/** The proposal last revealed or marked: its card shows it, and it stands for the cursor's when none is under it. */
+let focused: string | null = null;
+
+/** The proposal last revealed or marked (its card is marked); null: none yet. */
+export function focusedProposal(): string | null {
+  return focused;
+}
 
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
 export function renderReviewPanel(app: App) {
@@ -124,7 +132,7 @@ function groupSection(app: App, g: ProposalGroup): HTMLElement {
 
 /** One proposal: its word diff, why, and what can be done with it; a click shows it in the text. */
 function proposalCard(app: App, p: ProposalDto): HTMLElement {
-  const card = h("article", { class: `card card-${p.state}${p.id === app.focusedProposal ? " focused" : ""}`, "data-proposal": p.id });
+  const card = h("article", { class: `card card-${p.state}${p.id === focused ? " focused" : ""}`, "data-proposal": p.id });
   const diff = h("div", { class: "card-diff" });
   for (const part of p.diff) {
     const span = h("span", { class: `diff-${part.tag}` });
@@ -208,16 +216,24 @@ function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
 /** Put the cursor at a proposal, scrolled into view, and mark it in the text and its card; the editor focused unless `focus` is false. */
 export function reveal(app: App, p: ProposalDto, focus = true) {
   if (!app.view || p.from === null) return;
-  app.focusedProposal = p.id;
+  focused = p.id;
   if (app.active) markSeen(app.active, [p.id]);
   app.view.dispatch({
     selection: { anchor: p.from },
     effects: [selectProposal.of(p.id), EditorView.scrollIntoView(p.from, { y: "center" })],
   });
   if (focus) app.view.focus();
-  for (const el of Array.from(document.querySelectorAll(".card"))) {
-    el.classList.toggle("focused", (el as HTMLElement).dataset.proposal === p.id);
-  }
+  markCards(p.id);
+}
+
+/** Mark a proposal's card as the one in focus without moving the cursor (the writer is busy elsewhere). */
+export function markFocused(id: string) {
+  focused = id;
+  markCards(id);
+}
+
+function markCards(id: string) {
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>(".card"))) el.classList.toggle("focused", el.dataset.proposal === id);
 }
 
 /** The proposal under the cursor, else the one last revealed. */
@@ -225,8 +241,8 @@ export function proposalAtCursor(app: App): ProposalDto | null {
   const review = app.review();
   if (!review || !app.view) return null;
   const pos = app.view.state.selection.main.head;
-  const focused = review.proposals.find((p) => p.id === app.focusedProposal);
-  return proposalAt(review.proposals, pos) ?? focused ?? null;
+  const last = review.proposals.find((p) => p.id === focused);
+  return proposalAt(review.proposals, pos) ?? last ?? null;
 }
 
 /** Move to the next (1) or previous (-1) proposal in the text (Alt+] / Alt+[). */

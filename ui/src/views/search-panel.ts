@@ -3,6 +3,7 @@
 // unsaved text included). Results come grouped by document, each with its line
 // and the words around the match; a click opens the document with the match
 // selected, or the thread in the Threads tab. Searches as the writer types.
+// The tab is built with what it does (`SearchActions`), not the App.
 import type { App } from "../main";
 import type { SearchOut } from "../bindings/SearchOut";
 import type { SearchHitDto } from "../bindings/SearchHitDto";
@@ -33,8 +34,15 @@ export function summary(out: SearchOut): string {
 
 let seq = 0;
 
+/** What the Search tab does: ask the core, and go to a result. */
+export interface SearchActions {
+  search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean): Promise<SearchOut>;
+  goToHit(hit: SearchHitDto): void;
+  goToThread(document: string, id: string): void;
+}
+
 /** Build the tab's form once. */
-export function renderSearchPanel(app: App) {
+export function renderSearchPanel(actions: SearchActions) {
   const body = $(".search-body");
   if (body.querySelector(".search-form")) return;
   const input = h("input", { class: "search-input", type: "search", placeholder: "Search the workspace", "aria-label": "Search the workspace", spellcheck: "false" });
@@ -52,7 +60,7 @@ export function renderSearchPanel(app: App) {
   let timer = 0;
   const run = () => {
     window.clearTimeout(timer);
-    void search(app, input.value, cs.box.checked, word.box.checked, re.box.checked, status, results);
+    void search(actions, input.value, cs.box.checked, word.box.checked, re.box.checked, status, results);
   };
   input.addEventListener("input", () => {
     window.clearTimeout(timer);
@@ -65,7 +73,7 @@ export function renderSearchPanel(app: App) {
   });
 }
 
-async function search(app: App, query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean, status: HTMLElement, results: HTMLElement) {
+async function search(actions: SearchActions, query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean, status: HTMLElement, results: HTMLElement) {
   const mine = ++seq;
   if (!query) {
     status.textContent = "";
@@ -75,7 +83,7 @@ async function search(app: App, query: string, caseSensitive: boolean, wholeWord
   status.textContent = "Searching…";
   let out: SearchOut;
   try {
-    out = await app.backend.search(query, caseSensitive, wholeWord, regex);
+    out = await actions.search(query, caseSensitive, wholeWord, regex);
   } catch (e) {
     if (mine !== seq) return;
     setText(status, errorMessage(e));
@@ -86,11 +94,11 @@ async function search(app: App, query: string, caseSensitive: boolean, wholeWord
   if (mine !== seq) return; // a newer search is on its way
   status.classList.remove("search-error");
   setText(status, summary(out) + (out.errors.length ? ` ${out.errors.length} could not be searched: ${out.errors.map((e) => e.document).join(", ")}.` : ""));
-  results.replaceChildren(...groups(app, out));
+  results.replaceChildren(...groups(actions, out));
 }
 
 /** The results, one group per document, text hits then threads. */
-function groups(app: App, out: SearchOut): HTMLElement[] {
+function groups(actions: SearchActions, out: SearchOut): HTMLElement[] {
   const byDoc = new Map<string, HTMLElement>();
   const group = (doc: string) => {
     let g = byDoc.get(doc);
@@ -107,7 +115,7 @@ function groups(app: App, out: SearchOut): HTMLElement[] {
       h("span", { class: "search-line", text: String(hit.line) }),
       h("span", { class: "search-context" }, hit.before, h("mark", { text: hit.text }), hit.after),
     );
-    row.addEventListener("click", () => void goToHit(app, hit));
+    row.addEventListener("click", () => actions.goToHit(hit));
     group(hit.document).append(row);
   }
   for (const t of out.threads) {
@@ -118,7 +126,7 @@ function groups(app: App, out: SearchOut): HTMLElement[] {
       h("span", { class: "search-line", text: "💬" }),
       h("span", { class: "search-context", text: what.length > 140 ? what.slice(0, 139) + "…" : what }),
     );
-    row.addEventListener("click", () => void goToThread(app, t.document, t.thread.id));
+    row.addEventListener("click", () => actions.goToThread(t.document, t.thread.id));
     group(t.document).append(row);
   }
   return [...byDoc.values()];
@@ -142,7 +150,11 @@ async function goToThread(app: App, doc: string, id: string) {
 /** Show the Search tab with its field focused, filled with the selection when it is one line. */
 export function openSearch(app: App) {
   showPanel(app, "search");
-  renderSearchPanel(app);
+  renderSearchPanel({
+    search: (query, caseSensitive, wholeWord, regex) => app.backend.search(query, caseSensitive, wholeWord, regex),
+    goToHit: (hit) => void goToHit(app, hit),
+    goToThread: (doc, id) => void goToThread(app, doc, id),
+  });
   const input = $<HTMLInputElement>(".search-input");
   const sel = app.view?.state.selection.main;
   const picked = sel && !sel.empty ? app.view!.state.sliceDoc(sel.from, sel.to) : "";

@@ -2,14 +2,29 @@
 // the Claude tint toggle, who you are), the window's title (document — workspace, with the
 // unsaved mark) and the banner above the editor: a conflict with the file on
 // disk (keep mine / load theirs / compare & merge), or unreadable review data.
+// The status bar and the banner are drawn from plain models (`drawStatus`,
+// `drawBanner`); `renderStatus`, `renderTitle` and `renderBanner` build those
+// from the App.
 import type { App } from "../main";
+import type { IdentityDto } from "../bindings/IdentityDto";
+import type { ReviewDto } from "../bindings/ReviewDto";
 import { $, h } from "../dom";
 import { coreOp } from "../edit-sync";
-import { wordCount } from "../util";
+import { wordCount } from "../model/util";
 import { openMerge } from "./merge-view";
-import { renderTabs } from "./tabs";
 import { setText, visibleText } from "../hidden";
 import { say } from "./live";
+
+/** The window title last set: set again only when it changes. */
+let shownTitle = "";
+
+/** Whether Claude's text is tinted (the status bar's button, Ctrl+Shift+A); on at each start. */
+let tint = true;
+
+/** Whether Claude's text is tinted. */
+export function tinted(): boolean {
+  return tint;
+}
 
 /**
  * The window's title: "● essay.md — sample" while the active document has unsaved
@@ -23,22 +38,45 @@ export function windowTitle(workspace: string | null, path: string | null, dirty
   return visibleText(`${dirty ? "● " : ""}${name} — ${workspace}`);
 }
 
-/** Show the title in the title bar (and as document.title), when it changed. */
+/** Show the window's title for the active document and the workspace. */
 export function renderTitle(app: App) {
   const doc = app.current;
-  const title = windowTitle(app.ws?.name ?? null, doc?.path ?? null, doc?.dirty ?? false);
-  if (title === app.shownTitle) return;
-  app.shownTitle = title;
+  showTitle(windowTitle(app.ws?.name ?? null, doc?.path ?? null, doc?.dirty ?? false), (t) => app.backend.setTitle(t));
+}
+
+/** Show `title` in the title bar (`setTitle`) and as document.title, when it changed. */
+export function showTitle(title: string, setTitle: (title: string) => Promise<unknown>) {
+  if (title === shownTitle) return;
+  shownTitle = title;
   document.title = title;
-  void app.backend.setTitle(title).catch(() => undefined);
+  void setTitle(title).catch(() => undefined);
+}
+
+/** What the status bar shows, but for the word count (`updateWordCount`) and the tint (this module's). */
+export interface StatusModel {
+  /** The workspace's git branch; null: none. */
+  branch: string | null;
+  /** The active document's saved state; null: no document open. */
+  doc: { saving: boolean; dirty: boolean } | null;
+  /** The active document's proposals and threads; null: none shown. */
+  review: Pick<ReviewDto, "proposals" | "threads"> | null;
+  /** Whether Tab moves the focus out of the text (App.tabFocus). */
+  tabFocus: boolean;
+  /** Who the writer is; null: not known (yet). */
+  me: Pick<IdentityDto, "display" | "id"> | null;
 }
 
 /** The status bar for the active document, and the window's title. */
 export function renderStatus(app: App) {
   renderTitle(app);
   const doc = app.current;
-  const review = app.review();
-  setText($(".st-branch"), app.ws?.branch ? `⎇ ${app.ws.branch}` : "");
+  drawStatus({ branch: app.ws?.branch ?? null, doc: doc && { saving: doc.saving, dirty: doc.dirty }, review: app.review(), tabFocus: app.tabFocus, me: app.me });
+}
+
+/** Draw the status bar from `model`. */
+export function drawStatus(model: StatusModel) {
+  const { doc, review, me } = model;
+  setText($(".st-branch"), model.branch ? `⎇ ${model.branch}` : "");
   $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
   $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
   const pending = review?.proposals.filter((p) => p.state === "pending").length ?? 0;
@@ -47,11 +85,11 @@ export function renderStatus(app: App) {
   $(".st-proposals").className = `st-proposals${stale ? " has-stale" : ""}`;
   const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
   $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
-  $(".st-tint").classList.toggle("off", !app.tint);
-  $(".st-tabfocus").hidden = !app.tabFocus;
+  $(".st-tint").classList.toggle("off", !tint);
+  $(".st-tabfocus").hidden = !model.tabFocus;
   const you = $(".st-you");
-  setText(you, app.me ? `✎ ${app.me.display}` : "");
-  you.title = app.me ? visibleText(`You write as ${app.me.id} — change it in Settings (Ctrl+,)`) : "Who you are (Settings…)";
+  setText(you, me ? `✎ ${me.display}` : "");
+  you.title = me ? visibleText(`You write as ${me.id} — change it in Settings (Ctrl+,)`) : "Who you are (Settings…)";
 }
 
 /** Counting words reads the whole text: done when the writer pauses, not per keystroke. */
@@ -59,17 +97,16 @@ export function updateWordCount(app: App) {
   $(".st-words").textContent = app.view ? `${wordCount(app.view.state.doc.toString()).toLocaleString()} words` : "";
 }
 
-/** The unsaved state changed: the tab's dot and the status bar's word for it. */
+/** A document's unsaved state changed (edit-sync.ts tells it here): App.dirtyChanged. */
 export function renderDirty(app: App) {
-  renderTabs(app);
-  renderStatus(app);
+  app.dirtyChanged();
 }
 
 /** Show or hide the tint on Claude's text (the status bar's button, Ctrl+Shift+A). */
-export function toggleTint(app: App) {
-  app.tint = !app.tint;
-  $(".editor-host").classList.toggle("tint-off", !app.tint);
-  renderStatus(app);
+export function toggleTint() {
+  tint = !tint;
+  $(".editor-host").classList.toggle("tint-off", !tint);
+  $(".st-tint").classList.toggle("off", !tint);
 }
 
 /**
@@ -81,13 +118,36 @@ export function toggleTabFocus(app: App) {
   say(app.tabFocus ? "Tab moves focus: on. Tab and Shift+Tab leave the text." : "Tab moves focus: off. Tab indents in the text.");
 }
 
-/** The banner above the editor: a conflict with the file on disk, or unreadable review data; else hidden. */
+/** What the banner above the editor says. */
+export interface BannerModel {
+  /** The active document, when it changed on disk while it has unsaved changes; else null. */
+  conflict: string | null;
+  /** Why the active document's review data could not be read; null: it could. */
+  sidecarError: string | null;
+}
+
+/** What the conflict banner's buttons do. */
+export interface BannerActions {
+  keepMine(): void;
+  loadTheirs(): void;
+  merge(): void;
+}
+
+/** The banner for the active document. */
 export function renderBanner(app: App) {
-  const banner = $(".banner");
   const doc = app.current;
   const review = app.review();
+  drawBanner(
+    { conflict: doc?.conflict ? doc.path : null, sidecarError: review?.sidecarError?.message ?? null },
+    { keepMine: () => void resolveConflict(app, "keep"), loadTheirs: () => void resolveConflict(app, "load"), merge: () => void openMerge(app) },
+  );
+}
+
+/** Draw the banner: a conflict with the file on disk, or unreadable review data; else hidden. */
+export function drawBanner(model: BannerModel, actions: BannerActions) {
+  const banner = $(".banner");
   banner.replaceChildren();
-  if (doc?.conflict) {
+  if (model.conflict !== null) {
     const keep = h("button", { class: "bn-keep", text: "Keep mine" });
     const load = h("button", { class: "bn-load", text: "Load theirs" });
     const merge = h("button", {
@@ -97,14 +157,14 @@ export function renderBanner(app: App) {
     });
     keep.title = "Keep your text; saving writes it over the file on disk";
     load.title = "Load the file on disk (Ctrl+Z brings your text back)";
-    keep.addEventListener("click", () => void resolveConflict(app, "keep"));
-    load.addEventListener("click", () => void resolveConflict(app, "load"));
-    merge.addEventListener("click", () => void openMerge(app));
-    banner.append(h("span", { text: `${doc.path} changed on disk while you have unsaved changes.` }), merge, keep, load);
+    keep.addEventListener("click", () => actions.keepMine());
+    load.addEventListener("click", () => actions.loadTheirs());
+    merge.addEventListener("click", () => actions.merge());
+    banner.append(h("span", { text: `${model.conflict} changed on disk while you have unsaved changes.` }), merge, keep, load);
     banner.className = "banner banner-conflict";
     banner.hidden = false;
-  } else if (review?.sidecarError) {
-    banner.append(h("span", { text: `Review data unavailable — ${review.sidecarError.message}. The document is still editable.` }));
+  } else if (model.sidecarError !== null) {
+    banner.append(h("span", { text: `Review data unavailable — ${model.sidecarError}. The document is still editable.` }));
     banner.className = "banner banner-error";
     banner.hidden = false;
   } else banner.hidden = true;

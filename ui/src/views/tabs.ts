@@ -3,26 +3,47 @@
 // order; the arrows, Home and End move between them, Enter or Space shows one,
 // Delete closes it; Ctrl+Tab / Ctrl+PageDown / Ctrl+PageUp switch from
 // anywhere: views/layout.ts). The close button is beside its tab, not in it,
-// and out of the Tab order (Ctrl+W closes).
-import type { App } from "../main";
+// and out of the Tab order (Ctrl+W closes). Drawn from a plain model with the
+// actions a tab has (App.showTabs builds both).
 import { $, h } from "../dom";
-import { arrowTarget } from "../util";
+import { arrowTarget } from "../model/util";
 
-export function renderTabs(app: App) {
+/** One tab: its document, whether it has unsaved changes, whether it is the Inbox's preview. */
+export interface TabModel {
+  path: string;
+  dirty: boolean;
+  /**
+   * A document the Inbox opened to show an item, unchanged: the next item's
+   * replaces it (once changed it is the writer's: InboxView.keepChanged).
+   */
+  preview: boolean;
+}
+
+/** The tabs in order, and the document shown (null: none). */
+export interface TabsModel {
+  tabs: TabModel[];
+  active: string | null;
+}
+
+/** What the tabs do. */
+export interface TabActions {
+  /** Show the document. */
+  activate(path: string): void;
+  /** Close the document's tab (asked first when unsaved); resolves with the document shown then. */
+  close(path: string): Promise<string | null>;
+}
+
+/** Draw the tabs, the editor's name for them (the shown tab's, else "No document open"), the keyboard's place kept. */
+export function renderTabs(model: TabsModel, actions: TabActions) {
   const tabs = $(".tabs");
   // The keyboard's place in the list survives a re-render (a save, a dirty mark).
   const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>(".tab")?.dataset.path ?? null;
   tabs.replaceChildren();
   const ids = new Map<string, string>();
-  app.order.forEach((p, i) => {
-    const doc = app.docs.get(p)!;
+  model.tabs.forEach(({ path: p, dirty, preview }, i) => {
     const close = h("button", { class: "tab-close", title: "Close (Ctrl+W)", text: "×", tabindex: "-1", "aria-hidden": "true" });
-    // A document the Inbox opened to show an item, unchanged: the next item's
-    // replaces it. Once changed it is the writer's: kept, even after a save.
-    if (app.inbox.preview === p && doc.dirty) app.inbox.preview = null;
-    const preview = app.inbox.preview === p;
     const name = p.split("/").pop() ?? p;
-    const active = p === app.active;
+    const active = p === model.active;
     const id = `doc-tab-${i}`;
     ids.set(p, id);
     const label = h(
@@ -33,8 +54,8 @@ export function renderTabs(app: App) {
         id,
         "aria-selected": String(active),
         "aria-controls": "editor-panel",
-        "aria-label": `${name}${doc.dirty ? ", unsaved" : ""}${preview ? ", preview" : ""}`,
-        tabindex: active || (!app.active && i === 0) ? "0" : "-1",
+        "aria-label": `${name}${dirty ? ", unsaved" : ""}${preview ? ", preview" : ""}`,
+        tabindex: active || (!model.active && i === 0) ? "0" : "-1",
       },
       h("span", { class: "tab-name", text: name }),
       h("span", { class: "tab-dirty", title: "Unsaved changes", text: "●" }),
@@ -42,7 +63,7 @@ export function renderTabs(app: App) {
     const tab = h(
       "div",
       {
-        class: `tab${active ? " active" : ""}${doc.dirty ? " dirty" : ""}${preview ? " preview" : ""}`,
+        class: `tab${active ? " active" : ""}${dirty ? " dirty" : ""}${preview ? " preview" : ""}`,
         role: "none",
         "data-path": p,
         title: preview ? `${p} (opened from the Inbox: the next item's document replaces it unless you change this one)` : p,
@@ -50,29 +71,29 @@ export function renderTabs(app: App) {
       label,
       close,
     );
-    tab.addEventListener("click", () => app.activate(p));
+    tab.addEventListener("click", () => actions.activate(p));
     label.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") {
         e.preventDefault();
-        app.activate(p);
+        actions.activate(p);
       } else if (e.key === "Delete") {
         e.preventDefault();
-        void app.closeTab(p).then(() => focusTab(app.active));
+        void actions.close(p).then(focusTab);
       } else {
-        const to = arrowTarget(e.key, i, app.order.length);
+        const to = arrowTarget(e.key, i, model.tabs.length);
         if (to === null) return;
         e.preventDefault();
-        focusTab(app.order[to]);
+        focusTab(model.tabs[to].path);
       }
     });
     close.addEventListener("click", (e) => {
       e.stopPropagation();
-      void app.closeTab(p);
+      void actions.close(p);
     });
     tabs.append(tab);
   });
   const host = $(".editor-host");
-  const shown = app.active ? ids.get(app.active) : undefined;
+  const shown = model.active ? ids.get(model.active) : undefined;
   if (shown) {
     host.removeAttribute("aria-label");
     host.setAttribute("aria-labelledby", shown);
@@ -92,12 +113,3 @@ function focusTab(path: string | null) {
   for (const l of labels) l.tabIndex = l === label ? 0 : -1;
   label.focus();
 }
-
-/** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */
-export function cycleTab(app: App, dir: 1 | -1) {
-  const n = app.order.length;
-  if (!n) return;
-  const i = app.active ? app.order.indexOf(app.active) : -1;
-  app.activate(app.order[(i + dir + n) % n]);
-}
-

@@ -8,10 +8,10 @@ import type { ThreadDto } from "../bindings/ThreadDto";
 import { $, h } from "../dom";
 import { showReview } from "../edit-sync";
 import { setMarkdown } from "../markdown";
-import { age, authorLabel, utf16 } from "../util";
+import { age, authorLabel, utf16 } from "../model/util";
 import { openCommentBox } from "../extensions/comment-box";
 import { askInThread } from "../dialogs/review-claude";
-import { mentionsClaude } from "../review-words";
+import { mentionsClaude } from "../model/review-words";
 import { LazyList } from "./lazy-list";
 import { toast } from "./modal";
 import { say } from "./live";
@@ -60,6 +60,9 @@ export function renderThreadsPanel(app: App) {
 /** The threads' cards, built as they are scrolled to. */
 const threads = new LazyList();
 
+/** Reply drafts by thread: a re-render (e.g. another writer's change) never loses one. */
+const drafts = new Map<string, string>();
+
 /** One thread: the quoted text, the comments (Markdown), reply and resolve/reopen. */
 function threadCard(app: App, t: ThreadDto): HTMLElement {
   const kind = t.from === null ? " thread-orphaned" : t.relocated ? " thread-relocated" : "";
@@ -74,8 +77,8 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
     card.append(h("div", { class: "comment" }, h("div", { class: "comment-meta", text: `${authorLabel(c.author, app.me)} · ${age(c.createdAt)}` }), body));
   }
   const reply = h("textarea", { class: "reply-box", rows: "2", placeholder: "Reply… (Ctrl+Enter; start with @claude to ask Claude)" });
-  reply.value = app.drafts.get(t.id) ?? "";
-  reply.addEventListener("input", () => app.drafts.set(t.id, reply.value));
+  reply.value = drafts.get(t.id) ?? "";
+  reply.addEventListener("input", () => drafts.set(t.id, reply.value));
   const send = h("button", { class: "btn-reply", text: "Reply" });
   const toggle = h("button", { class: "btn-resolve", text: t.status === "open" ? "Resolve" : "Reopen" });
   const askBtn = h("button", {
@@ -95,7 +98,7 @@ function threadCard(app: App, t: ThreadDto): HTMLElement {
     const ask = mentionsClaude(text);
     void app.run(async () => {
       const review = await app.backend.reply(path, t.id, text);
-      app.drafts.delete(t.id);
+      drafts.delete(t.id);
       showReview(app, path, review);
       refocus(t.id, ".reply-box");
       say("Reply sent.");

@@ -3,9 +3,9 @@
 // word, and the decorations to draw for the visible ranges. `mapReview` is the
 // naive model (every record, every edit): the editor keeps the same positions in
 // RangeSets instead (review-state.ts), and the tests hold the two to each other.
-import type { ProposalDto } from "./bindings/ProposalDto";
-import type { ReviewDto } from "./bindings/ReviewDto";
-import type { SpanDto } from "./bindings/SpanDto";
+import type { ProposalDto } from "../bindings/ProposalDto";
+import type { ReviewDto } from "../bindings/ReviewDto";
+import type { SpanDto } from "../bindings/SpanDto";
 
 export type MapPos = (pos: number, assoc: -1 | 1) => number;
 

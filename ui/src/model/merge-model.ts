@@ -3,9 +3,9 @@
 // writer's choices per change, which change is current, moving between them,
 // what the merge reads like so far, the words that say where it stands, and
 // the choices kept when the merge is shown again after the file changed.
-import type { Choice } from "./bindings/Choice";
-import type { MergePart } from "./bindings/MergePart";
-import type { MergeView } from "./bindings/MergeView";
+import type { Choice } from "../bindings/Choice";
+import type { MergePart } from "../bindings/MergePart";
+import type { MergeView } from "../bindings/MergeView";
 
 export type Hunk = Extract<MergePart, { kind: "hunk" }>;
 

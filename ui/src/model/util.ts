@@ -1,9 +1,9 @@
 // Small pure helpers (unit-tested in test/util.test.ts).
-import type { AuthorDto } from "./bindings/AuthorDto";
-import type { IdentityDto } from "./bindings/IdentityDto";
-import type { ProposalDto } from "./bindings/ProposalDto";
-import type { TextChange } from "./bindings/TextChange";
-import type { Utf16Offset } from "./bindings/Utf16Offset";
+import type { AuthorDto } from "../bindings/AuthorDto";
+import type { IdentityDto } from "../bindings/IdentityDto";
+import type { ProposalDto } from "../bindings/ProposalDto";
+import type { TextChange } from "../bindings/TextChange";
+import type { Utf16Offset } from "../bindings/Utf16Offset";
 
 /**
  * A CodeMirror position (CodeMirror counts UTF-16 code units, as JavaScript

@@ -3,11 +3,11 @@
 // lists them (next / previous walk that order, across documents), what a
 // group's Accept all / Reject all act on, and the words of its counts.
 // Unit-tested in test/inbox.test.ts; the tab is views/inbox-panel.ts.
-import type { InboxGroup } from "./bindings/InboxGroup";
-import type { InboxOut } from "./bindings/InboxOut";
-import type { InboxProposal } from "./bindings/InboxProposal";
-import type { InboxThread } from "./bindings/InboxThread";
-import { plural } from "./jobs";
+import type { InboxGroup } from "../bindings/InboxGroup";
+import type { InboxOut } from "../bindings/InboxOut";
+import type { InboxProposal } from "../bindings/InboxProposal";
+import type { InboxThread } from "../bindings/InboxThread";
+import { plural } from "../jobs";
 
 /** Which items the tab shows by state: proposals by theirs, open threads, or all. */
 export type InboxState = "all" | "pending" | "stale" | "orphaned" | "threads";

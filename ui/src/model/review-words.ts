@@ -2,9 +2,9 @@
 // the running chip's label, the sentence it ends with, the list of what could
 // not be placed, and the `@claude` reply that asks Claude. Unit-tested in
 // test/review-words.test.ts. Plain text only (messages are untrusted).
-import type { ReviewOut } from "./bindings/ReviewOut";
-import type { ReviewProgress } from "./bindings/ReviewProgress";
-import { plural } from "./jobs";
+import type { ReviewOut } from "../bindings/ReviewOut";
+import type { ReviewProgress } from "../bindings/ReviewProgress";
+import { plural } from "../jobs";
 
 /** What has landed so far, as "2 comments, 1 proposal" (empty when nothing). */
 export function landedSoFar(threads: number, proposals: number): string {

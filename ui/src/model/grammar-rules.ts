@@ -2,7 +2,7 @@
 // choice, else Harper's curated one, except the rules quiet for prose), which
 // match a filter, and the choices to save (only where they differ from the
 // default, as the core keeps them). Pure: no DOM, no backend.
-import type { RuleInfo } from "./bindings/RuleInfo";
+import type { RuleInfo } from "../bindings/RuleInfo";
 
 /** On when the writer has not chosen. */
 export function ruleDefault(rule: RuleInfo, quiet: readonly string[]): boolean {

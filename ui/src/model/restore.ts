@@ -1,8 +1,8 @@
 // What the restore notice says after a crash (hot exit): one line per document
 // brought back from the last session's backups, and per backup that could not be.
-import type { RestoreReport } from "./bindings/RestoreReport";
-import type { RestoredDto } from "./bindings/RestoredDto";
-import type { UnrestoredDto } from "./bindings/UnrestoredDto";
+import type { RestoreReport } from "../bindings/RestoreReport";
+import type { RestoredDto } from "../bindings/RestoredDto";
+import type { UnrestoredDto } from "../bindings/UnrestoredDto";
 
 const sentence = (s: string) => s.replace(/[.\s]+$/, "");
 
