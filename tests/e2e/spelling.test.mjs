@@ -5,6 +5,8 @@
 // it as the writer's own edit (no proposal filed), and "Add to dictionary"
 // writes the workspace's dictionary and takes the underline away; Settings lists
 // the dictionary, and a word taken out there is underlined again.
+//
+// A hover waits 15 s for its tooltip and is tried 4 times.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

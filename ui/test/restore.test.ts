@@ -1,3 +1,7 @@
+// The notice after a crash (restore.ts): each restored document named with
+// its count of decisions, a file changed on disk since said so, where a backup
+// that could not be restored was kept; restored documents listed first, and
+// nothing when nothing was restored. The app's side: restore-app.test.ts.
 import { describe, expect, it } from "vitest";
 import { restoredLine, restoreNotice, unrestoredLine } from "../src/restore";
 

@@ -1,3 +1,7 @@
+// Search's pure parts (views/search-panel.ts): a hit followed to its text
+// (kept in place, followed to its nearest copy when the writer typed before
+// it, none when the text is gone), and the summary counting matches, threads
+// and documents.
 import { describe, expect, it } from "vitest";
 import type { SearchOut } from "../src/bindings/SearchOut";
 import { placeHit, summary } from "../src/views/search-panel";
