@@ -417,35 +417,63 @@ fn the_test_map_is_generated_from_the_files() {
     );
 }
 
+/// The code spans of a Markdown text: what lies between a run of backticks and
+/// the next run of as many (so ```` ```sh ```` is one span).
+fn code_spans(text: &str) -> Vec<&str> {
+    let run = |s: &str| s.len() - s.trim_start_matches('`').len();
+    let mut spans = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('`') {
+        let n = run(&rest[start..]);
+        let body = &rest[start + n..];
+        let mut from = 0;
+        let mut end = None;
+        while let Some(i) = body[from..].find('`') {
+            let at = from + i;
+            if run(&body[at..]) == n {
+                end = Some(at);
+                break;
+            }
+            from = at + run(&body[at..]);
+        }
+        match end {
+            Some(e) => {
+                spans.push(body[..e].trim());
+                rest = &body[e + n..];
+            }
+            // Backticks that open nothing are text.
+            None => rest = body,
+        }
+    }
+    spans
+}
+
 #[test]
 fn every_path_the_map_names_exists() {
-    let doc = doc();
-    let gone: Vec<&str> = doc
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .filter(|s| {
-            [
-                "src/",
-                "src-tauri/",
-                "crates/",
-                "tests/",
-                "ui/",
-                "docs/",
-                "benches/",
-                "examples/",
-            ]
-            .iter()
-            .any(|p| s.starts_with(p))
-                && !s.contains(' ')
-        })
-        .filter(|s| !root().join(s).exists())
-        .collect();
-    assert_eq!(
-        gone,
-        Vec::<&str>::new(),
-        "docs/architecture.md names paths that do not exist"
-    );
+    // This page, and the test map (the paths the test files' headers name).
+    for page in ["docs/architecture.md", "docs/tests.md"] {
+        let doc = std::fs::read_to_string(root().join(page)).unwrap_or_default();
+        let gone: Vec<&str> = code_spans(&doc)
+            .into_iter()
+            .filter(|s| {
+                [
+                    "src/",
+                    "src-tauri/",
+                    "crates/",
+                    "tests/",
+                    "ui/",
+                    "docs/",
+                    "benches/",
+                    "examples/",
+                ]
+                .iter()
+                .any(|p| s.starts_with(p))
+                    && !s.contains(' ')
+            })
+            .filter(|s| !root().join(s).exists())
+            .collect();
+        assert_eq!(gone, Vec::<&str>::new(), "{page} names paths that do not exist");
+    }
 }
 
 /// The app's commands as the table in `src-tauri/src/commands.rs` generates
