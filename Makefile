@@ -2,7 +2,7 @@
 CARGO ?= cargo
 NPM ?= npm
 
-.PHONY: run test check lint fmt bench perf perf-workspace perf-session deps ui ui-test app app-test no-test-hooks cli tour test-rust test-ui test-e2e bindings check-bindings dist dist-debug dist-check
+.PHONY: run test check lint fmt bench perf perf-workspace perf-session deps ui ui-test app app-test no-test-hooks cli tour test-rust test-ui test-e2e bindings check-bindings test-map dist dist-debug dist-check
 
 deps:
 	@scripts/deps.sh
@@ -67,6 +67,10 @@ bindings:
 ## The committed bindings must be what the Rust code generates.
 check-bindings: bindings
 	git diff --exit-code -- ui/src/bindings || { echo "ui/src/bindings is stale: run 'make bindings' and commit" >&2; exit 1; }
+
+## docs/tests.md, the map of the test files, generated from each file's header comment.
+test-map:
+	COWRITING_WRITE_TEST_MAP=1 $(CARGO) test --locked --test architecture the_test_map_is_generated_from_the_files
 
 ## fmt + clippy -D warnings (core and app) + rustdoc -D warnings + fresh IPC types.
 lint: deps

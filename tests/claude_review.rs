@@ -4,6 +4,10 @@
 //! streams `stream-json` with every item split across deltas), the app's path
 //! (the `Api`, with the writer typing while items arrive), and the Messages
 //! API streamed by a fake server on a loopback port.
+//!
+//! Items follow another writer's save and skip what it changed; in the app
+//! (through the `Desk`) they land while the writer types; a cancel, a failure
+//! or silence keeps what landed.
 
 mod common;
 

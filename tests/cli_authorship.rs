@@ -1,4 +1,16 @@
-//! `cowriting authorship`: who wrote how much of a document, by the real CLI.
+//! `cowriting authorship`: who wrote how much of a document, by the real CLI
+//! (MCP's `authorship` gives the same answer: `tests/mcp.rs`). An accepted
+//! proposal is the agent's, with its model; counts per section; the decisions
+//! accepted, accepted with changes and rejected.
+//!
+//! The exports against golden files in `tests/fixtures/authorship/`: Agent
+//! Trace, validated against its published JSON Schema (vendored there) by a
+//! validator of the keywords it uses, its content hashes recomputed, `vcs` and
+//! the path from the top of a git repository; iA Writer's annotations round-
+//! tripped (exported, imported into a bare copy, into the document they came
+//! from (nothing changes) and from the end of the document itself: the same
+//! spans, the same export), iA Writer's own example read, and a hash that does
+//! not fit refused with every file byte-identical.
 
 mod common;
 use common::Ws;

@@ -4,7 +4,8 @@
 //! the text right, no more durable writes than a single accept — pass over
 //! stale ones (answered as skipped), refuse a batch holding unconfirmed hidden
 //! characters whole with nothing changed, and refuse `--all` with an id or a
-//! filter without `--all` as usage errors.
+//! filter without `--all` as usage errors. With mixed producers and turns,
+//! filters by turn and producer, and 300 proposals in one batch.
 
 mod common;
 use common::Ws;

@@ -1,7 +1,9 @@
 //! `cowriting export` through the real binary: a standalone HTML page (clean,
-//! or with the review in place), Markdown with CriticMarkup, to stdout or to a
-//! file the writer names — never over an existing file without `--force`,
-//! never through a symlink, never among the workspace's own files.
+//! or with the review in place), Markdown with CriticMarkup (of tricky text:
+//! proposals, threads and what has no place), to stdout or to a file the writer
+//! names — never over an existing file without `--force`, never through a
+//! symlink, never among the workspace's own files. PDF is the app's, and the
+//! CLI says so.
 
 mod common;
 use common::Ws;

@@ -1,6 +1,7 @@
 //! The workspace's review through the real `cowriting` binary (`cowriting
 //! inbox`): every document's waiting proposals (pending, stale, orphaned) and
-//! open threads, filed by several processes and agents, grouped by turn and
+//! open threads (a stale one with why), filed by several processes and
+//! agents, grouped by turn and
 //! producer (a turn across documents is one group), newest first, with their
 //! line and the words around them; filters by document (or folder), producer
 //! and state; a corrupt sidecar reported and the rest listed; a symlinked

@@ -3,7 +3,8 @@
 //! every kind of write (propose, thread reply, thread new, accept, reject, a mix);
 //! then the same propose/reply workload beside a non-locking JavaScript writer
 //! that writes the sidecar exactly as the VS Code extension does
-//! (`fs.writeFileSync`, in place), and beside one that takes the documented lock.
+//! (`fs.writeFileSync`, in place), and beside one that takes the documented lock
+//! (`tests/fixtures/vscode_writer.mjs`). Helpers in `tests/reliability/`.
 //!
 //! Every figure is printed with `eprintln!` (`cargo test --test concurrency --
 //! --nocapture`) and collected in `docs/reliability.md`.

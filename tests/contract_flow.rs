@@ -1,5 +1,7 @@
 //! The suggestion contract in the workspace: filing, decisions on every
-//! accept/reject path (CLI and library), undo/redo, explicit migration, eval.
+//! accept/reject path (CLI and library), undo/redo, explicit migration, eval,
+//! Check document from the CLI, and hot-exit backups carrying unsaved text,
+//! spans and decisions into a new session.
 
 mod common;
 

@@ -1,7 +1,9 @@
 //! Issue 9, crash safety: a `cowriting` process that dies in the middle of a
 //! decision (accept, accept --with, reject) or a proposal leaves the workspace in
 //! one of two states — before or after — never in between, and the next process
-//! finishes or rolls back a half-done transaction. Two ways to die:
+//! finishes or rolls back a half-done transaction.
+//!
+//! Two ways to die:
 //!
 //! * fault injection: `COWRITING_FAULT_AT=N` makes the binary abort (no cleanup,
 //!   like kill -9) immediately before its Nth durable step (a rename, a removal,

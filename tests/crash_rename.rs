@@ -12,6 +12,11 @@
 //! before the rename is the document's under its new name, and the log records
 //! the rename once; no intent record or temp file is left; the pending proposal
 //! is still decidable.
+//!
+//! And a rename beside live writers: other `cowriting` processes adding
+//! comments lose nothing, two renames at once leave one winner, and the
+//! non-locking JavaScript writer (`tests/fixtures/vscode_writer.mjs`) loses
+//! none of its records.
 
 mod reliability;
 

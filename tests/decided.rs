@@ -1,6 +1,7 @@
 //! Decided means decided, with real processes and real git: a proposal the
 //! decision log says was accepted comes back into its sidecar (a non-locking
-//! JavaScript writer saving its stale copy, `git checkout` of the sidecar and
+//! JavaScript writer (`tests/fixtures/stale_writer.mjs`) saving its stale copy,
+//! `git checkout` of the sidecar and
 //! its pending file, `git stash pop`); a second `cowriting accept` is refused
 //! (exit 2, `not_found`), the text is applied once, the log has one decision,
 //! the proposal is not listed as pending, and the next write drops it with a

@@ -1,7 +1,10 @@
 //! The desk the app holds (`cowriting::desk::Desk`), driven without a window:
 //! producer jobs prepared under its lock, run off it and filed in the open
-//! session; Check document with its progress; cancel by the UI's job id; a
-//! job whose document changed while it ran. The producers are the contract
+//! session (the job then forgotten); Check document with its progress and
+//! outcomes (a failure not stopping the next; nothing enabled, no outcomes);
+//! cancel by the UI's job id (nothing filed, the rest unrun); a job whose
+//! document changed while it ran filing nothing and saying so; every call
+//! without a workspace open saying so. The producers are the contract
 //! fixture (`tests/fixtures/producers/external/producer.py`: "the" for every
 //! "teh"), behind a script that waits when a test needs the run to last.
 

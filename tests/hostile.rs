@@ -1,10 +1,12 @@
 //! A hostile repository: a cloned workspace whose own files (`.cowriting/`,
 //! `.threads/`, `.gitattributes`) are symlinks to a folder outside it, a FIFO
-//! where a document should be, a 250-byte document name, and bodies made to
+//! where a document should be, long names (250 bytes end to end, 255 bytes as
+//! far as a file name allows, a 2,000-folder-deep path), and bodies made to
 //! look like shell. The real `cowriting` binary runs on it; every file of the
 //! "outside" sibling folder is hashed before and after, and must not change.
 //! Where cowriting refuses, it says so in one line on stderr with the bad_input
-//! exit code (2), and does so fast (a FIFO must not hang a read).
+//! exit code (2), and does so fast (a FIFO must not hang a read). Refused and
+//! read-only commands leave the tree as it was.
 
 use assert_cmd::Command;
 use sha2::{Digest, Sha256};

@@ -1,7 +1,9 @@
 //! The app's Inbox reads again only the documents whose files changed
 //! (`cowriting::ops::inbox_cache`), and never answers what a fresh read would
-//! not: other writers are real `cowriting` processes; every listing is compared
-//! with one read from nothing.
+//! not: other writers are real `cowriting` processes (propose, accept, resolve,
+//! delete, a sidecar removed by hand); every listing is compared with one read
+//! from nothing. A sidecar rewritten to the same length with its old time put
+//! back is read again; an open document is listed as the writer has it.
 
 mod common;
 

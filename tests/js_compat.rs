@@ -8,7 +8,9 @@
 //! of place parses and serializes back to exactly the naive model's text, and the
 //! parsed, document-facing strings are what Node's UTF-8 encoder would write
 //! (each unpaired surrogate as U+FFFD). The naive model itself is checked
-//! against real node on a sample (node is required: `make test` installs it).
+//! against real node on a sample, string by string, and a whole sidecar of them
+//! is what node writes after reading it, as the VS Code flow's seeds read and
+//! write sidecars (node is required: `make test` installs it).
 
 mod common;
 

@@ -1,6 +1,8 @@
 //! `cowriting mcp`: a real MCP session over stdio against the built binary,
 //! JSON-RPC by hand (newline-delimited JSON), as an MCP client such as Claude
-//! Code speaks it.
+//! Code speaks it. Answers are compared with the CLI's (`authorship` is the
+//! CLI's answer), and every read-only tool leaves the tree's paths, sizes and
+//! times as they were.
 
 mod common;
 

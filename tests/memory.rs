@@ -6,6 +6,10 @@
 //! (resolved again at every review) and one whose context changed on disk (its
 //! resolve weighs candidates on a flattened copy, which must be dropped).
 //!
+//! The bounds: less than 1.5× the rope held after opening, 100 keystrokes, the
+//! review and a save; a keystroke allocating under 1% of the document, the
+//! review after typing under 10%.
+//!
 //! Measured in bytes by a counting global allocator, never in time, so a loaded
 //! machine does not change the answer. The count is the whole process's: this
 //! binary holds this one test.

@@ -1,6 +1,8 @@
 //! Bounded subprocesses, with real processes: the real `cowriting` CLI runs a
-//! review with a fake Claude Code that misbehaves — talks forever, prints a
-//! 1 GiB line, or sleeps while `cowriting` is killed with `kill -9`. Each
+//! review with a fake Claude Code that misbehaves — talks forever (stopped by
+//! the wall clock), prints a 1 GiB line (stopped at the cap, the CLI's peak
+//! memory read from `/proc`), or sleeps while `cowriting` is killed with
+//! `kill -9` (gone within 30 s). Each
 //! fake is a `/bin/sh` script written for the test. No timing is asserted;
 //! every wait is bounded generously (the machine may be loaded).
 

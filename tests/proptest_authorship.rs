@@ -3,6 +3,12 @@
 //! emoji) with random spans of random authors; each author's characters are
 //! the characters their spans cover, each word goes to the author of its first
 //! character, the sections partition the text and their counts add up.
+//!
+//! And iA Writer's annotation block, written for random texts (combining
+//! marks, emoji, flags, CRLF, `---` and `...` lines) with spans of authors
+//! whose names need escaping, split off the file and read back: each grapheme
+//! cluster is its first char's author's, and writing it again gives the same
+//! file.
 
 use cowriting::authorship::report;
 use cowriting::offset::CharRange;

@@ -1,10 +1,15 @@
-//! A read-only command creates no file and changes none: the whole workspace
+//! A read-only command creates no file and changes none: every read-only CLI
+//! command, as text and as JSON, in a git workspace; the whole workspace
 //! tree (paths, kinds, sizes and modification times, `.git/`, `.cowriting/`
 //! and `.threads/` included, a folder's time changing when a name is made or
 //! removed in it, a lock file's for an instant too) is the same before and
 //! after each of them, in a workspace that has been written (its lock folder,
 //! decision log, sidecars and pending ledger there). The MCP server's
 //! read-only tools: `tests/mcp.rs`.
+//!
+//! And a read without the lock, beside a writer accepting 40 proposals one by
+//! one, never sees a torn pair (a proposal gone with its text unchanged, or the
+//! reverse).
 
 mod common;
 

@@ -2,6 +2,12 @@
 //! hostile workspace (a FIFO, links out of it, a huge file) neither hangs it
 //! nor leads it outside, and the finds are handed over document by document,
 //! in the answer's order, all of them, with the caller able to stop there.
+//!
+//! In detail: `.gitignore` nested, a name taken back, in a git repository or
+//! not; links out absolute, relative, to a folder, and a loop; a 5 GB file;
+//! each document's finds handed over once and adding up to the answer, past the
+//! limit of 1,000 too. Measured by `scripts/perf-search.sh` (40,000 pages,
+//! beside `rg` and `grep -r`).
 
 use cowriting::ops::{DocFinds, Ops, SearchQuery};
 use cowriting::views::Unit;

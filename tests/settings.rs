@@ -1,5 +1,8 @@
 //! The Settings dialog's spelling language and Harper rules, through the API
-//! the app calls: what is shown, what is saved, what is refused.
+//! the app calls: the language among the installed dictionaries, Harper's
+//! rules listed, choices saved only where they differ from the default, and a
+//! language not installed (or a path) and an unknown rule refused with nothing
+//! written.
 //!
 //! One test in its own binary: it points `COWRITING_CONFIG` and
 //! `COWRITING_HUNSPELL_DIR` at temporary folders for the whole process.

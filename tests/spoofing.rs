@@ -5,7 +5,9 @@
 //! refused (`needs_confirmation`, exit 3) until the writer confirms, through the
 //! real `cowriting` binary. Producers' text is never altered: what is confirmed
 //! is exactly what is inserted. The same holds for letters of other scripts that
-//! pass for Latin ones where they land (a Cyrillic `о` in "repоrt").
+//! pass for Latin ones where they land (a Cyrillic `о` in "repоrt"). Ordinary
+//! scripts (prose in Greek, Cyrillic, Armenian) are not flagged, and a new
+//! document's name refuses every character the views flag.
 
 mod common;
 use common::Ws;

@@ -1,7 +1,9 @@
 //! A workspace spelled in one language for everyone who writes in it
-//! (`.cowriting/settings.toml`): set by the CLI and by the app's Settings,
-//! honoured by the CLI's lint and the app's spelling as you type, whatever
-//! each writer's own language; a stranger's file naming a path is set aside.
+//! (`.cowriting/settings.toml`): set by `cowriting dictionary language` and by
+//! the app's Settings, honoured by the CLI's lint and the app's spelling as you
+//! type, whatever each writer's own language; a dictionary not installed or a
+//! path refused with nothing written; a stranger's file naming a path set
+//! aside, and said so.
 //!
 //! Its own binary: it points `COWRITING_CONFIG` at a temporary file for the
 //! app's half. Needs Debian's hunspell-en-us and hunspell-en-gb (deps.sh).

@@ -9,8 +9,9 @@
 //   them): each decision, undo and proposal filed by an agent (the real CLI)
 //   said once, with its words;
 // - the accessibility tree as Linux screen readers (Orca) read it over AT-SPI,
-//   where the machine has it (at-spi2-core, python3-pyatspi: scripts/deps.sh):
-//   the editor and the inline buttons named by their words.
+//   where the machine has it (at-spi2-core, python3-pyatspi: scripts/deps.sh),
+//   through tests/e2e/fixtures/atspi-tree.py: the editor and the inline buttons
+//   named by their words.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";

@@ -4,7 +4,8 @@
 // name and folder the app offers) as an HTML page with the review, then as a
 // PDF printed by the web view's engine, then as Markdown with CriticMarkup.
 // The files are checked on disk: the page is standalone and has no script,
-// the PDF is a PDF with the text in it (pdftotext), the CriticMarkup marks
+// the PDF is a PDF with the text in it (pdftotext) and its fonts embedded
+// and cut (pdffonts; under 150 KB a page), the CriticMarkup marks
 // the proposals. Screenshots of the dialog and the notice in tests/e2e/artifacts/.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,8 @@
 // Reading and navigating (issue 13), in the real app: the outline lists the
 // document's headings and a click jumps there; Go to heading…; the proposal
 // selected with Alt+] is marked in the text and its card shows where it is;
+// two producers' proposals for the same words drawn as alternatives; a
+// proposal at a likely place marked there and accepted there after one question;
 // the side panels hide and show (and stay so across a restart), focus mode,
 // and a 760 px window that leaves the text its width. Screenshots (outline,
 // focus, narrow) go to tests/e2e/artifacts; the README's copies in

@@ -4,7 +4,10 @@
 // dictionary's closest word first, a click fixes
 // it as the writer's own edit (no proposal filed), and "Add to dictionary"
 // writes the workspace's dictionary and takes the underline away; Settings lists
-// the dictionary, and a word taken out there is underlined again.
+// the dictionary, and a word taken out there is underlined again. Spelling as
+// you type turns off from the palette, and back on.
+//
+// A hover waits 15 s for its tooltip and is tried 4 times.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

@@ -1,6 +1,10 @@
 // Helpers shared by end-to-end test files (copied from app.test.mjs, with the
 // tauri-driver ports and the environment as parameters, so one file can run
 // beside another machine's tests and restart the app on the same workspace).
+//
+// The temporary workspaces and HOMEs it makes are removed when a file passes,
+// kept after a failure or with KEEP_E2E_TMP=1. A wait for the app gives it 60 s
+// or more: the machine may be loaded.
 import { after, before } from "node:test";
 import { spawn, execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

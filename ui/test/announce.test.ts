@@ -1,5 +1,6 @@
-// What a screen reader hears (announce.ts): decisions, undo, arrivals, the
-// inline buttons' names, and a proposal read out in full.
+// What a screen reader hears (announce.ts): decisions, undo, arrivals from
+// outside batched by producer, the inline buttons' names, and a proposal or a
+// thread read out in full as words.
 import { describe, expect, it } from "vitest";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import {

@@ -1,3 +1,7 @@
+// The authorship report's words (dialogs/authorship.ts): each author named
+// (you, an agent with its model, text from before tracking), the statement
+// copied to hand over (shares, decisions, sections with text), and a report
+// with no decision logged saying so rather than that the writer decided nothing.
 import { describe, expect, it } from "vitest";
 import type { AuthorshipOut } from "../src/bindings/AuthorshipOut";
 import { decisionsLine, shareLabel, statement } from "../src/dialogs/authorship";

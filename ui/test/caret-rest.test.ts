@@ -1,7 +1,7 @@
 // The caret rests after a pause (extensions/caret-rest.ts): it blinks while the
 // writer works, stands still once the pause has passed (the editor carries
 // `cm-caretRest`, whose rule stops the cursor layer's animation), and blinks
-// again at the next key, click or change.
+// again at the next key, click, cursor move or change.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";

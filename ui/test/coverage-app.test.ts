@@ -1,7 +1,8 @@
 // Review coverage (issue 33): which proposals the writer has seen — a card on
 // screen (an IntersectionObserver, faked here), the proposal selected — and
-// Accept all acting on those, asking before the rest; "1 of 3 seen" in the
-// Review panel. Against a test double of the Backend.
+// Accept all acting on those, asking before the rest (the seen ones only,
+// all, or nothing); "1 of 3 seen" in the Review panel. Against a test double
+// of the Backend.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { q, stubLayout, until } from "./dom";
 import type { ProposalDto } from "../src/bindings/ProposalDto";

@@ -1,6 +1,9 @@
 // A document's text reaches the UI as raw bytes (`document_text`), never as a
 // JSON string: the real backend (`tauriBackend`, over Tauri's mocked IPC)
-// decodes them into CodeMirror's `Text`, lines as `EditorState.create` makes them.
+// decodes them into CodeMirror's `Text`, lines as `EditorState.create` makes them
+// of the string (across 64 KiB blocks, CRLF, lone CR, multi-byte characters);
+// it asks for the document's view, then its bytes at that version, asks again
+// when a reload came between, and refuses a JSON string.
 import { afterEach, describe, expect, it } from "vitest";
 import { EditorState } from "@codemirror/state";
 import { clearMocks, mockIPC } from "@tauri-apps/api/mocks";

@@ -1,3 +1,7 @@
+// Harper's rules in Settings (grammar-rules.ts): a rule is on as the writer
+// chose, else by default (curated ones on, the quiet ones off); only choices
+// that differ from the default are saved; the filter matches every word in a
+// rule's name, its words or its description; languages named for a writer.
 import { describe, expect, it } from "vitest";
 import { choicesToSave, languageName, matchingRules, ruleOn, splitName } from "../src/model/grammar-rules";
 import type { RuleInfo } from "../src/bindings/RuleInfo";

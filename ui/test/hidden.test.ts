@@ -1,3 +1,8 @@
+// Hidden characters shown, never applied (hidden.ts): each written out as
+// ⟨U+202E⟩ in plain strings (titles, tooltips) and as a named marker in every
+// element h() builds (text, children, tooltips), found however often asked;
+// the question before accepting proposals that insert them names each once.
+// In comment bodies' sanitized Markdown: markdown.test.ts.
 import { describe, expect, it } from "vitest";
 import { describe as name, hasHidden, visibleNodes, visibleText } from "../src/hidden";
 import { h } from "../src/dom";

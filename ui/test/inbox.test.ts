@@ -3,7 +3,9 @@
 // counts), then the tab in the App against a test double of the Backend:
 // grouped rows, filters, a click and F4 opening the item's document with the
 // proposal selected, Accept all deciding per document (a document not open
-// opened in a tab first). The real app: tests/e2e/inbox.test.mjs.
+// opened in a tab first), a long group's first rows shown and the rest on
+// request or as Next reaches them, a question before opening many documents.
+// The real app: tests/e2e/inbox.test.mjs.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { EditorView } from "@codemirror/view";
 import type { InboxGroup } from "../src/bindings/InboxGroup";

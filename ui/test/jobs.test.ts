@@ -1,3 +1,8 @@
+// Producer runs' words and settings (jobs.ts): job ids that never repeat,
+// the time a run has taken, a snippet on one line, what Claude proposed, an
+// error without the producer's prefix, a check summed up producer by
+// producer, a filing summary without the review; the enabled producers' order
+// and the timeout read as positive whole seconds.
 import { describe, expect, it } from "vitest";
 import {
   askResult,

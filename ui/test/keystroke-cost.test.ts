@@ -2,7 +2,9 @@
 // reads of the text, counted as the characters handed to regular expressions
 // while one keystroke's transaction is computed, is the same at the end of a
 // paragraph of one 20,000-character line as at the end of a short one (and
-// of a hard-wrapped 20,000-character paragraph). Counts, never times.
+// of a hard-wrapped 20,000-character paragraph). Counts, never times. And
+// re-flow reading lines' starts joins what reading whole lines joined, long
+// lines of every kind included, on random texts.
 import { afterEach, describe, expect, it } from "vitest";
 import { EditorState, Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";

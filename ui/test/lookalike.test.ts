@@ -1,3 +1,7 @@
+// Look-alike letters (lookalike.ts): the cases shared with the core
+// (lookalike-cases.json, the core's `lookalike::tests`) flagged as the core
+// flags them; each letter named with the Latin one it passes for; shown as
+// itself, marked, and written out in plain strings.
 import { describe, expect, it } from "vitest";
 import cases from "./lookalike-cases.json";
 import { flaggedLookalikes, lookalike } from "../src/lookalike";

@@ -2,7 +2,8 @@
 // whose anchors touch the visible ranges, in a 5 MB document with 1,000 threads
 // (checked against a filter over every thread), none for an orphaned or a
 // detached thread; the note's first words; the legend telling of the notes;
-// the notes drawn in an editor whose rectangles are stubbed (jsdom has no layout).
+// the notes drawn in an editor whose rectangles are stubbed (jsdom has no layout),
+// and none where the margin is under 180 px or at the full reading width.
 import { describe, expect, it } from "vitest";
 import { EditorState, Text } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";

@@ -1,3 +1,7 @@
+// Comment bodies are untrusted Markdown (markdown.ts): ordinary Markdown is
+// rendered; raw HTML is shown as text, never as elements; javascript: and data:
+// links are dropped; a click on a link hands it to the system's browser and
+// never navigates the app; hidden characters are shown as named markers.
 import { describe, expect, it } from "vitest";
 import { renderMarkdown, setMarkdown } from "../src/markdown";
 

@@ -1,6 +1,7 @@
 // Which line breaks re-flow joins: a paragraph's own, never a heading's, a
 // list item's start, a quote, code (fenced or indented), front matter, or a
-// hard break.
+// hard break. In the editor, after random edits, the joins it keeps are those
+// a full pass over the text gives; which documents "auto" re-flows.
 import { describe, expect, it } from "vitest";
 import { Text } from "@codemirror/state";
 import { AUTO_REFLOW_MAX, HARD_WRAP_LINES, allJoins, autoReflow, codeRanges, isHardWrapped } from "../src/model/reflow";

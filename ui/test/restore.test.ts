@@ -1,6 +1,10 @@
-// What the notice after a crash says (model/restore.ts), and the notice drawn
-// from the core's report alone (views/restore-notice.ts): its lines, marked a
-// warning when something was not restored or a file changed since, dismissed.
+// The notice after a crash (model/restore.ts): each restored document named
+// with its count of decisions, a file changed on disk since said so, where a
+// backup that could not be restored was kept; restored documents listed first,
+// and nothing when nothing was restored; and the notice drawn from the core's
+// report alone (views/restore-notice.ts): its lines, marked a warning when
+// something was not restored or a file changed since, dismissed. The app's
+// side: restore-app.test.ts.
 import { describe, expect, it } from "vitest";
 import { restoredLine, restoreNotice, unrestoredLine } from "../src/model/restore";
 import { dismissRestoreNotice, showRestoreNotice } from "../src/views/restore-notice";

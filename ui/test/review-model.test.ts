@@ -1,3 +1,10 @@
+// The review as the editor draws it (review-model.ts): a proposal as an
+// inline word diff with its decision buttons, the selected one apart (a line
+// break it removes shown as ⏎), a thread re-attached after a re-wrap apart,
+// stale and orphaned proposals without a diff, only what is visible; and
+// mapReview: records shifted by an insertion with exclusive edges, a proposal
+// stale at once when its target is typed into, the core's own changes never
+// taken for the writer's.
 import { describe, expect, it } from "vitest";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 import { decorationSpecs, mapReview } from "../src/model/review-model";

@@ -1,7 +1,10 @@
 // The editor's review state (RangeSets mapped per edit) against the naive model
 // (mapReview over every record, then decorationSpecs and a per-line gutter scan),
 // after random edits inside, around and before proposals, threads and spans.
-// Reproducible: a failure names its seed and step.
+// Reproducible: a failure names its seed and step. And a keystroke costs what
+// it touches: records the edit does not touch are mapped, not rebuilt; typing
+// reads no whole review; the gutter's marks of a long document are made for
+// the viewport only.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { EditorState, type ChangeSpec, type Transaction } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";

@@ -1,3 +1,7 @@
+// The words of a review with Claude (review-words.ts): what landed, counted;
+// a running pass's chip (its section and what landed); how a pass ended (what
+// could not be placed, a cancel keeping what landed); a reply that asks
+// Claude (@claude).
 import { describe, expect, it } from "vitest";
 import type { ReviewOut } from "../src/bindings/ReviewOut";
 import { landedSoFar, mentionsClaude, progressLabel, reviewResult, skippedDetails } from "../src/model/review-words";

@@ -1,7 +1,9 @@
-// The Search tab (views/search-panel.ts): a hit followed to its text after
-// edits, the summary, and the tab built from plain actions (no App): results
-// grouped by document, a click going to a hit or a thread, an error said, an
-// older answer never over a newer one.
+// The Search tab (views/search-panel.ts): a hit followed to its text (kept in
+// place, followed to its nearest copy when the writer typed before it, none
+// when the text is gone); the summary counting matches, threads and
+// documents; and the tab built from plain actions (no App): results grouped
+// by document, a click going to a hit or a thread, an error said, an older
+// answer never over a newer one.
 import { describe, expect, it } from "vitest";
 import { q, until } from "./dom";
 import type { SearchOut } from "../src/bindings/SearchOut";

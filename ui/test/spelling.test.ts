@@ -1,3 +1,10 @@
+// Spelling and grammar as you type (extensions/spelling.ts): only the blocks
+// on screen linted (top-level Markdown blocks, code left out; text the parser
+// has not reached cut at blank lines), once each, and nothing when turned off;
+// the lint cache; a lint's tooltip with its replacements and Add to dictionary
+// (a replacement is an edit in the view; the word is added through the core,
+// then the text linted again at once); a failure said once; F8 and
+// Ctrl+Shift+M in the editor as the app builds it.
 import { describe, expect, it, vi } from "vitest";
 import { EditorState } from "@codemirror/state";
 import { EditorView, runScopeHandlers } from "@codemirror/view";

@@ -1,3 +1,8 @@
+// The UI's small helpers (util.ts): word counts in prose, Markdown and other
+// scripts; how long ago; a turn's proposals grouped (split by producer; without
+// turns, by author and time); the next, previous and current proposal;
+// UTF-16 replacements applied; comments' authors named; arrow keys in a tab
+// list.
 import { describe, expect, it } from "vitest";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import { age, applyTextChanges, arrowTarget, authorLabel, groupByTurn, nextProposal, producerOf, proposalAt, utf16, wordCount } from "../src/model/util";
