@@ -7,7 +7,7 @@
 import type { ProposalDto } from "./bindings/ProposalDto";
 import type { ThreadDto } from "./bindings/ThreadDto";
 import { visibleText } from "./hidden";
-import { plural } from "./jobs";
+import { plural } from "./model/jobs";
 
 /** The name a document goes by: its file name. */
 export function docName(path: string): string {

@@ -6,7 +6,7 @@ import type { ErrorInfo } from "./bindings/ErrorInfo";
 import type { JobProgress } from "./bindings/JobProgress";
 import { errorMessage, isErrorInfo } from "./backend";
 import { refreshReview } from "./edit-sync";
-import { checkSummary, filingSummary, fromCheck, newJobId, type Outcome } from "./jobs";
+import { checkSummary, filingSummary, fromCheck, newJobId, type Outcome } from "./model/jobs";
 import type { Task } from "./tasks";
 import { toast } from "./views/modal";
 import type { Utf16Offset } from "./bindings/Utf16Offset";

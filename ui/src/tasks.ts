@@ -1,7 +1,7 @@
 // The chips above the status bar for producer runs (Ask Claude…, Check
 // document): started, ticking, cancelled, finished. A chip never takes the
 // focus; the writer keeps typing while it runs.
-import { elapsed, newJobId } from "./jobs";
+import { elapsed, newJobId } from "./model/jobs";
 import { $, h } from "./dom";
 
 /**

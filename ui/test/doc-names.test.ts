@@ -2,7 +2,7 @@
 // writer types (the core's rules stay the judge: documents.rs), and the
 // tabs' order after a rename.
 import { describe, expect, it } from "vitest";
-import { documentName, folderName, nameProblem, renamedOrder, stemRange } from "../src/doc-names";
+import { documentName, folderName, nameProblem, renamedOrder, stemRange } from "../src/model/doc-names";
 
 describe("new names", () => {
   it("get .md when they do not end like a document, and are normalized", () => {

@@ -10,7 +10,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { EditorView } from "@codemirror/view";
 import { q, stubLayout, until } from "./dom";
-import { documentName } from "../src/doc-names";
+import { documentName } from "../src/model/doc-names";
 
 const fake = vi.hoisted(() => ({
   files: new Map<string, string>(),

@@ -1,4 +1,4 @@
-// Producer runs' words and settings (jobs.ts): job ids that never repeat,
+// Producer runs' words and settings (model/jobs.ts): job ids that never repeat,
 // the time a run has taken, a snippet on one line, what Claude proposed, an
 // error without the producer's prefix, a check summed up producer by
 // producer, a filing summary without the review; the enabled producers' order
@@ -17,7 +17,7 @@ import {
   snippet,
   stripProducer,
   type FilingSummary,
-} from "../src/jobs";
+} from "../src/model/jobs";
 
 const filing = (over: Partial<FilingSummary> = {}): FilingSummary => ({
   producer: "claude",

@@ -1,10 +1,10 @@
-// The file tree's model (tree-model.ts): folders first, then documents, by
+// The file tree's model (model/tree-model.ts): folders first, then documents, by
 // name, with the badges of what each folder holds; only the open folders'
 // rows; a folder's badges moved when one of its documents changes, checked
 // against a tree built anew after random changes; the window of rows drawn
 // around what is on screen.
 import { describe, expect, it } from "vitest";
-import { allFolders, ancestors, buildTree, replaceEntry, visibleRows, windowOf } from "../src/tree-model";
+import { allFolders, ancestors, buildTree, replaceEntry, visibleRows, windowOf } from "../src/model/tree-model";
 import type { DocEntry } from "../src/bindings/DocEntry";
 
 const doc = (path: string, proposals = 0, openThreads = 0, sidecarError = false): DocEntry => ({ path, proposals, openThreads, sidecarError });

@@ -2,7 +2,7 @@
 // when closed), the run as a task chip, and showing the first proposal filed.
 import type { App } from "../main";
 import { h } from "../dom";
-import { askResult, errorText, plural, snippet } from "../jobs";
+import { askResult, errorText, plural, snippet } from "../model/jobs";
 import { afterFiling, runProducer } from "../producers";
 import { utf16, wordCount } from "../model/util";
 import { closeModal, modal, modalOpen, toast } from "../views/modal";

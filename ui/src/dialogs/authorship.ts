@@ -10,7 +10,7 @@ import type { AuthorshipOut } from "../bindings/AuthorshipOut";
 import { errorMessage } from "../backend";
 import { h } from "../dom";
 import { visibleText } from "../hidden";
-import { plural } from "../jobs";
+import { plural } from "../model/jobs";
 import { modal, toast } from "../views/modal";
 import { tinted, toggleTint } from "../views/status";
 

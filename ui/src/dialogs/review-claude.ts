@@ -11,7 +11,7 @@ import type { ReviewProgress } from "../bindings/ReviewProgress";
 import { errorMessage, isErrorInfo } from "../backend";
 import { h } from "../dom";
 import { refreshReview } from "../edit-sync";
-import { errorText, newJobId, plural, snippet } from "../jobs";
+import { errorText, newJobId, plural, snippet } from "../model/jobs";
 import { startInOrder } from "../producers";
 import { progressLabel, reviewResult, skippedDetails } from "../model/review-words";
 import type { Task } from "../tasks";

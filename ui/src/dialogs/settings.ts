@@ -12,7 +12,7 @@ import type { SettingsDto } from "../bindings/SettingsDto";
 import { errorMessage } from "../backend";
 import { h } from "../dom";
 import { parseDelay } from "../autosave";
-import { nextEnabled, parseTimeout } from "../jobs";
+import { nextEnabled, parseTimeout } from "../model/jobs";
 import { closeModal, modal, toast } from "../views/modal";
 import { dictionaryFieldset } from "./dictionary";
 import { checksFieldset } from "./checks";

@@ -7,7 +7,7 @@ import type { InboxGroup } from "../bindings/InboxGroup";
 import type { InboxOut } from "../bindings/InboxOut";
 import type { InboxProposal } from "../bindings/InboxProposal";
 import type { InboxThread } from "../bindings/InboxThread";
-import { plural } from "../jobs";
+import { plural } from "./jobs";
 
 /** Which items the tab shows by state: proposals by theirs, open threads, or all. */
 export type InboxState = "all" | "pending" | "stale" | "orphaned" | "threads";

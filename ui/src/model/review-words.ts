@@ -4,7 +4,7 @@
 // test/review-words.test.ts. Plain text only (messages are untrusted).
 import type { ReviewOut } from "../bindings/ReviewOut";
 import type { ReviewProgress } from "../bindings/ReviewProgress";
-import { plural } from "../jobs";
+import { plural } from "./jobs";
 
 /** What has landed so far, as "2 comments, 1 proposal" (empty when nothing). */
 export function landedSoFar(threads: number, proposals: number): string {

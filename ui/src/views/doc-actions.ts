@@ -7,7 +7,7 @@
 import type { App } from "../main";
 import { errorMessage } from "../backend";
 import { h } from "../dom";
-import { documentName, folderName, nameProblem, stemRange } from "../doc-names";
+import { documentName, folderName, nameProblem, stemRange } from "../model/doc-names";
 import { exportDocument } from "../dialogs/export";
 import { ask, closeModal, menu, modal, toast } from "./modal";
 import { treeEntryAdded, treeEntryRemoved, treeFolderAdded } from "./tree";

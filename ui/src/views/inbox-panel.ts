@@ -20,7 +20,7 @@ import { appendWithNewlines } from "../diff-text";
 import { $, h } from "../dom";
 import { coreOp } from "../edit-sync";
 import { choices, countsText, decisions, documentsOf, filterGroups, itemsOf, NO_FILTERS, step, type InboxFilters, type InboxItem, type InboxPlace, type InboxState } from "../model/inbox";
-import { plural } from "../jobs";
+import { plural } from "../model/jobs";
 import { age, authorLabel } from "../model/util";
 import { LazyList } from "./lazy-list";
 import { ask, toast } from "./modal";

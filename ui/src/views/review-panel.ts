@@ -10,7 +10,7 @@ import { reviewWithClaude } from "../dialogs/review-claude";
 import { appendWithNewlines, contextLine } from "../diff-text";
 import { $, h } from "../dom";
 import { selectProposal } from "../extensions/review-field";
-import { plural } from "../jobs";
+import { plural } from "../model/jobs";
 import { checkDocument } from "../producers";
 import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../model/util";
 import { LazyList } from "./lazy-list";

@@ -1,13 +1,13 @@
 // The sidebar: the workspace's folders, which fold, and documents (with their
 // proposal, thread and error badges; a closed folder shows those of what it
 // holds), each with its menu (right click or ⋯: views/doc-actions.ts); only the
-// rows on screen are drawn when there are many (tree-model.ts); "New document"
+// rows on screen are drawn when there are many (model/tree-model.ts); "New document"
 // when there are none; the recent folders; and what shows when no folder is open.
 import type { App } from "../main";
 import type { DocEntry } from "../bindings/DocEntry";
-import { allFolders, ancestors, buildTree, OPEN_ALL_UP_TO, replaceEntry, visibleRows, windowOf, type TreeFolder, type TreeRow } from "../tree-model";
+import { allFolders, ancestors, buildTree, OPEN_ALL_UP_TO, replaceEntry, visibleRows, windowOf, type TreeFolder, type TreeRow } from "../model/tree-model";
 import { $, h } from "../dom";
-import { plural } from "../jobs";
+import { plural } from "../model/jobs";
 import { documentMenu, folderMenu, newDocument } from "./doc-actions";
 import { inboxChanged } from "./inbox-panel";
 import { renderStatus } from "./status";

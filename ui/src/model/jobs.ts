@@ -2,9 +2,9 @@
 // dialog: job ids, elapsed time, the messages shown when a run ends. Unit-tested
 // in test/jobs.test.ts. Everything here returns plain text: producer names,
 // reasons and messages are untrusted and go into the DOM as textContent.
-import type { CheckOutcome } from "./bindings/CheckOutcome";
-import type { ErrorInfo } from "./bindings/ErrorInfo";
-import type { FilingDto } from "./bindings/FilingDto";
+import type { CheckOutcome } from "../bindings/CheckOutcome";
+import type { ErrorInfo } from "../bindings/ErrorInfo";
+import type { FilingDto } from "../bindings/FilingDto";
 
 /** A filing without its review (what the test hook and the messages need). */
 export type FilingSummary = Omit<FilingDto, "review">;

@@ -1,7 +1,7 @@
 // The file tree as folders that fold: built once per listing from the core's
 // documents and empty folders, each folder with the badges of what it holds,
 // and the rows a given set of open folders shows. Pure: no DOM, no backend.
-import type { DocEntry } from "./bindings/DocEntry";
+import type { DocEntry } from "../bindings/DocEntry";
 
 export interface TreeFolder {
   /** Workspace-relative, no trailing slash ("" for the root). */
