@@ -6,7 +6,7 @@
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
 // and banner, panels, palette, modals), which keep what only they show (the
 // tint, the title last set, the proposal last revealed, reply drafts), some
-// drawn from a plain model and actions App builds (the tabs, the outline); the
+// drawn from a plain model and actions App builds (the tabs, the tree, the outline); the
 // dialogs in dialogs/ (Ask Claude…, Settings, the first run's question), Ask
 // Claude… and Review with Claude… keeping their drafts; autosave's timing in
 // autosave.ts; producer runs in producers.ts; commands and keys in
@@ -53,7 +53,8 @@ import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from
 import { renderTabs, type TabActions } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
-import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved } from "./views/tree";
+import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved, type TreeActions } from "./views/tree";
+import { documentMenu, folderMenu, newDocument } from "./views/doc-actions";
 import { setText, visibleText } from "./hidden";
 import { confirmHiddenChars } from "./views/confirm-hidden";
 import { confirmLikelyPlace } from "./views/confirm-place";
@@ -154,7 +155,7 @@ export class App {
     inboxChanged(this);
     setText($(".ws-name"), w.name);
     $(".ws-name").title = visibleText(w.root);
-    renderTree(this);
+    this.showTree();
     renderStatus(this);
     await this.loadSettings();
     const restored = await this.backend.restoredBackups().catch(() => null);
@@ -295,6 +296,36 @@ export class App {
     renderTabs({ tabs, active: this.active }, this.tabActions);
   }
 
+  /** What a row of the tree does (views/tree.ts). */
+  private readonly treeActions: TreeActions = {
+    open: (path) => void this.open(path),
+    documentMenu: (path, at) => documentMenu(this, path, at),
+    folderMenu: (folder, at) => folderMenu(this, folder, at),
+    newDocument: (folder) => newDocument(this, folder),
+  };
+
+  /** Draw the sidebar's tree, the open document marked, and with a folder open the editor's place if no document shows (views/tree.ts). */
+  showTree() {
+    renderTree({ ws: this.ws, active: this.active }, this.treeActions);
+    if (this.ws) this.showEditorEmpty();
+  }
+
+  /** What the editor's place shows with no document shown (views/tree.ts). */
+  showEditorEmpty() {
+    renderEditorEmpty({ documentShown: this.view !== null, noDocuments: !!this.ws && !this.ws.documents.length }, () => newDocument(this));
+  }
+
+  /** What waits across the workspace may have changed: the Inbox asks again (views/tree.ts's `TreeHost`). */
+  inboxChanged() {
+    inboxChanged(this);
+  }
+
+  /** The listing in `ws` changed: the tree is drawn again (unless it did its rows) and the status bar (views/tree.ts's `TreeHost`). */
+  listingChanged(treeDrawn: boolean) {
+    if (!treeDrawn) this.showTree();
+    renderStatus(this);
+  }
+
   /** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */
   cycleTab(dir: 1 | -1) {
     const n = this.order.length;
@@ -357,7 +388,7 @@ export class App {
     host.classList.toggle("tint-off", !tinted());
     this.tasks.showFor(path);
     this.showTabs();
-    renderTree(this);
+    this.showTree();
     renderBanner(this);
     renderPanel(this);
     renderStatus(this);
@@ -405,7 +436,7 @@ export class App {
         const hadFocus = !!this.view?.hasFocus;
         this.view?.destroy();
         this.view = null;
-        renderEditorEmpty(this);
+        this.showEditorEmpty();
         this.showTabs();
         renderPanel(this);
         renderStatus(this);
