@@ -2,15 +2,17 @@
 // proposal, thread and error badges; a closed folder shows those of what it
 // holds), each with its menu (right click or ⋯: views/doc-actions.ts); only the
 // rows on screen are drawn when there are many (model/tree-model.ts); "New document"
-// when there are none; the recent folders; and what shows when no folder is open.
+// when there are none (in the editor's place too); the recent folders; and
+// what shows when no folder is open.
 // The tree is drawn from a plain model (the listing, the document shown) with
 // the actions a row has (`renderTree(model, actions)`; App.showTree builds
 // both); which folders are open and which rows are drawn are the module's own.
 // What changes the listing here (a row added, changed or removed, a folder
 // made, the listing read again) goes through a `TreeHost`: the listing, the
 // core's `workspace`, and what follows a change (the Inbox, the tree, the
-// status bar), which the App is. The no-folder notice and the recent folders
-// take what they use of the App (`FolderHost`): opening a folder is the App's.
+// status bar), which the App is (edit-sync.ts and doc-actions.ts pass it, and
+// App.onNotice). The no-folder notice and the recent folders take what they
+// use of the App (`FolderHost`): opening a folder is the App's.
 import type { Backend } from "../backend";
 import type { DocEntry } from "../bindings/DocEntry";
 import type { WorkspaceInfo } from "../bindings/WorkspaceInfo";
@@ -72,6 +74,7 @@ const tree = {
   rows: [] as TreeRow[],
   /** The window of rows drawn (all of them when there are few). */
   drawn: { start: 0, end: 0 },
+  /** The document shown, as last given: its row is marked (in every redraw until the next), its folders opened once. */
   active: null as string | null,
   /** What the rows do, as last given (a scroll or a changed entry draws rows again with them). */
   actions: null as TreeActions | null,
@@ -223,7 +226,7 @@ export function renderEditorEmpty(model: EditorEmptyModel, newDocument: () => vo
 }
 
 /** A tree item with its menu: on a right click, and under its ⋯ button. */
-function row(item: HTMLElement, label: string, open: (at: { x: number; y: number }) => void): HTMLElement {
+function row(item: HTMLElement, label: string, open: (at: At) => void): HTMLElement {
   const more = h("button", { class: "tree-more", title: label, "aria-label": label, "aria-haspopup": "menu", text: "⋯" });
   more.addEventListener("click", (e) => {
     e.stopPropagation();
