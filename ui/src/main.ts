@@ -52,7 +52,7 @@ import { dismissRestoreNotice, showRestoreNotice } from "./views/restore-notice"
 import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
 import { renderTabs, type TabActions } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
-import { inboxChanged, InboxView } from "./views/inbox-panel";
+import { decideGroup, gotoInboxItem, inboxChanged, InboxView, openInboxItem, renderInbox, type InboxActions } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved } from "./views/tree";
 import { setText, visibleText } from "./hidden";
 import { confirmHiddenChars } from "./views/confirm-hidden";
@@ -293,6 +293,29 @@ export class App {
     const preview = this.inbox.preview;
     const tabs = this.order.map((path) => ({ path, dirty: this.docs.get(path)!.dirty, preview: path === preview }));
     renderTabs({ tabs, active: this.active }, this.tabActions);
+  }
+
+  /** What the Inbox tab does (views/inbox-panel.ts). */
+  private readonly inboxActions: InboxActions = {
+    goTo: (item) => void openInboxItem(this, item),
+    step: (dir) => void gotoInboxItem(this, dir),
+    decide: (group, accept) => void decideGroup(this, group, accept),
+    filter: (change) => {
+      this.inbox.filters = { ...this.inbox.filters, ...change };
+      this.showInbox();
+    },
+    showMore: (group) => {
+      this.inbox.expanded.add(group);
+      this.showInbox();
+    },
+    saveAll: () => void this.saveAll(),
+  };
+
+  /** Draw the Inbox tab from its state (views/inbox-panel.ts; nothing drawn anew when nothing it shows changed). */
+  showInbox() {
+    const { out, filters, at, error, expanded } = this.inbox;
+    const dirty = this.order.filter((p) => this.docs.get(p)?.dirty);
+    renderInbox({ out, filters, at, error, expanded, dirty, me: this.me }, this.inboxActions);
   }
 
   /** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */
