@@ -6,12 +6,12 @@
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
 // and banner, panels, palette, modals), which keep what only they show (the
 // tint, the title last set, the proposal last revealed, reply drafts), some
-// drawn from a plain model and actions App builds (the tabs, the outline); the
-// dialogs in dialogs/ (Ask Claude…, Settings, the first run's question), Ask
-// Claude… and Review with Claude… keeping their drafts; autosave's timing in
-// autosave.ts; producer runs in producers.ts; commands and keys in
-// commands.ts; the editor in editor.ts and its extensions in extensions/; pure
-// models in model/.
+// drawn from a plain model and actions App builds (the tabs, the outline, the
+// Inbox); the dialogs in dialogs/ (Ask Claude…, Settings, the first run's
+// question), Ask Claude… and Review with Claude… keeping their drafts;
+// autosave's timing in autosave.ts; producer runs in producers.ts; commands
+// and keys in commands.ts; the editor in editor.ts and its extensions in
+// extensions/; pure models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
