@@ -6,12 +6,12 @@
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
 // and banner, panels, palette, modals), which keep what only they show (the
 // tint, the title last set, the proposal last revealed, reply drafts), some
-// drawn from a plain model and actions App builds (the tabs, the tree, the outline); the
-// dialogs in dialogs/ (Ask Claude…, Settings, the first run's question), Ask
-// Claude… and Review with Claude… keeping their drafts; autosave's timing in
-// autosave.ts; producer runs in producers.ts; commands and keys in
-// commands.ts; the editor in editor.ts and its extensions in extensions/; pure
-// models in model/.
+// drawn from a plain model and actions App builds (the tabs, the tree, the
+// outline, the Inbox); the dialogs in dialogs/ (Ask Claude…, Settings, the
+// first run's question), Ask Claude… and Review with Claude… keeping their
+// drafts; autosave's timing in autosave.ts; producer runs in producers.ts;
+// commands and keys in commands.ts; the editor in editor.ts and its
+// extensions in extensions/; pure models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
@@ -52,7 +52,7 @@ import { dismissRestoreNotice, showRestoreNotice } from "./views/restore-notice"
 import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
 import { renderTabs, type TabActions } from "./views/tabs";
 import { fileThread, focusThread } from "./views/threads-panel";
-import { inboxChanged, InboxView } from "./views/inbox-panel";
+import { decideGroup, gotoInboxItem, inboxChanged, InboxView, openInboxItem, renderInbox, type InboxActions } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved, type TreeActions } from "./views/tree";
 import { documentMenu, folderMenu, newDocument } from "./views/doc-actions";
 import { setText, visibleText } from "./hidden";
@@ -324,6 +324,29 @@ export class App {
   listingChanged(treeDrawn: boolean) {
     if (!treeDrawn) this.showTree();
     renderStatus(this);
+  }
+
+  /** What the Inbox tab does (views/inbox-panel.ts). */
+  private readonly inboxActions: InboxActions = {
+    goTo: (item) => void openInboxItem(this, item),
+    step: (dir) => void gotoInboxItem(this, dir),
+    decide: (group, accept) => void decideGroup(this, group, accept),
+    filter: (change) => {
+      this.inbox.filters = { ...this.inbox.filters, ...change };
+      this.showInbox();
+    },
+    showMore: (group) => {
+      this.inbox.expanded.add(group);
+      this.showInbox();
+    },
+    saveAll: () => void this.saveAll(),
+  };
+
+  /** Draw the Inbox tab from its state (views/inbox-panel.ts; nothing drawn anew when nothing it shows changed). */
+  showInbox() {
+    const { out, filters, at, error, expanded } = this.inbox;
+    const dirty = this.order.filter((p) => this.docs.get(p)?.dirty);
+    renderInbox({ out, filters, at, error, expanded, dirty, me: this.me }, this.inboxActions);
   }
 
   /** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */
