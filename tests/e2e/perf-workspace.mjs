@@ -8,7 +8,9 @@
 //   `search` for a word nowhere beside `grep -r` over the same files;
 // - the app (the build `make app-test` made; WebDriver): process start to the
 //   tree drawn and to an editable document, a click on the tree's last drawn
-//   document to its text, and how many elements the page holds;
+//   document to its text, and how many elements the page holds; its Search tab
+//   (Ctrl+Shift+F) for a word on every page, to the first result shown and to
+//   the answer, and for a word nowhere, to the answer;
 // - idle: the CPU time the app's processes use in 60 s untouched, the app
 //   started on its own (no WebDriver) and left 20 s to settle first.
 // `COWRITING_PERF_WS=/some/tree` measures that tree instead of a generated one
@@ -51,6 +53,15 @@ function seconds(f) {
   }
   return Number(process.hrtime.bigint() - t) / 1e9;
 }
+/** Whether ripgrep is here to measure beside (it is not one of the app's dependencies). */
+const HAS_RG = (() => {
+  try {
+    execFileSync("rg", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const thrice = (f) => median([seconds(f), seconds(f), seconds(f)]);
 
@@ -79,7 +90,29 @@ async function app(ws, env) {
     await b.waitUntil(() => b.execute((p) => window.__cowriting.activePath() === p && Boolean(window.__cowriting.text()), target), { timeout: 600_000, interval: 10 });
     const click = Date.now() - t1;
     const elements = await b.execute(() => document.getElementsByTagName("*").length);
-    return { tree, editable, click, elements };
+    // The Search tab: results show as documents are searched (search-progress).
+    await b.keys(["Control", "Shift", "f"]);
+    await b.waitUntil(() => b.execute(() => document.activeElement?.classList.contains("search-input")), { timeout: 60_000, interval: 20 });
+    const search = async (word) => {
+      const t = await b.execute((w) => {
+        const input = document.querySelector(".search-input");
+        input.value = w;
+        const at = performance.now();
+        input.closest("form").requestSubmit();
+        return at;
+      }, word);
+      let first = null;
+      for (;;) {
+        const [now, hit, status] = await b.execute(() => [performance.now(), Boolean(document.querySelector(".search-hit")), document.querySelector(".search-status")?.textContent ?? ""]);
+        if (hit && first === null) first = now - t;
+        if (status && !status.startsWith("Searching")) return { first, done: now - t };
+        await pause(5);
+      }
+    };
+    await search("zqxjkvwfirst"); // warm: the files read once
+    const found = await search("journald");
+    const none = await search("zqxjkvwnothere");
+    return { tree, editable, click, elements, searchFirst: found.first, searchDone: found.done, searchNone: none.done };
   } finally {
     await b.deleteSession().catch(() => undefined);
     driver.stop();
@@ -149,6 +182,10 @@ for (const [name, ws] of [
     editable: m("editable"),
     click: m("click"),
     elements: m("elements"),
+    searchFirst: m("searchFirst"),
+    searchDone: m("searchDone"),
+    searchNone: m("searchNone"),
+    rg: HAS_RG ? thrice(() => execFileSync("rg", ["-l", "zqxjkvwnothere", ws], { stdio: "ignore" })) : null,
     idle: await idle(ws, env),
   });
 }
@@ -165,6 +202,10 @@ for (const [label, f] of [
   ["app: start to an editable document", (r) => ms(r.editable)],
   ["app: a click in the tree to its text", (r) => `${r.click} ms`],
   ["app: elements in the page", (r) => String(r.elements)],
+  ["app search, a word on every page: first result shown", (r) => `${Math.round(r.searchFirst)} ms`],
+  ["app search, a word on every page: the answer (the first 1,000)", (r) => `${Math.round(r.searchDone)} ms`],
+  ["app search, no hit: the answer", (r) => `${Math.round(r.searchNone)} ms`],
+  ["`rg -l`, no hit", (r) => (r.rg === null ? "— (rg not installed)" : s(r.rg))],
   ["app: CPU in 60 s untouched", (r) => s(r.idle)],
 ])
   console.log(`| ${label} | ${rows.map(f).join(" | ")} |`);
