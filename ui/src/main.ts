@@ -6,12 +6,12 @@
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
 // and banner, panels, palette, modals), which keep what only they show (the
 // tint, the title last set, the proposal last revealed, reply drafts), some
-// drawn from a plain model and actions App builds (the tabs, the outline); the
-// dialogs in dialogs/ (Ask Claude…, Settings, the first run's question), Ask
-// Claude… and Review with Claude… keeping their drafts; autosave's timing in
-// autosave.ts; producer runs in producers.ts; commands and keys in
-// commands.ts; the editor in editor.ts and its extensions in extensions/; pure
-// models in model/.
+// drawn from a plain model and actions App builds (the tabs, the outline, the
+// Review panel); the dialogs in dialogs/ (Ask Claude…, Settings, the first
+// run's question), Ask Claude… and Review with Claude… keeping their drafts;
+// autosave's timing in autosave.ts; producer runs in producers.ts; commands
+// and keys in commands.ts; the editor in editor.ts and its extensions in
+// extensions/; pure models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
@@ -30,8 +30,8 @@ import { renamedOrder } from "./model/doc-names";
 import { createState, type EditorHandlers } from "./editor";
 import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./model/jobs";
-import { onJobProgress } from "./producers";
-import { onReviewProgress } from "./dialogs/review-claude";
+import { checkDocument, onJobProgress } from "./producers";
+import { onReviewProgress, reviewWithClaude } from "./dialogs/review-claude";
 import type { ReviewOut } from "./bindings/ReviewOut";
 import { forgetLints } from "./extensions/spelling";
 import { spellingHandlers } from "./spelling";
@@ -40,7 +40,8 @@ import { authorLabel } from "./model/util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { coverageQuestion, splitSeen } from "./coverage";
-import { keepCoverageLabel } from "./views/review-panel";
+import { keepCoverageLabel, renderReviewPanel, reveal, type ReviewActions } from "./views/review-panel";
+import { askClaude } from "./dialogs/ask-claude";
 import { rememberTabs, rememberedTabs } from "./open-tabs";
 import { say } from "./views/live";
 import { arrivalWords, decisionWords, pendingCount, undoWords } from "./announce";
@@ -293,6 +294,25 @@ export class App {
     const preview = this.inbox.preview;
     const tabs = this.order.map((path) => ({ path, dirty: this.docs.get(path)!.dirty, preview: path === preview }));
     renderTabs({ tabs, active: this.active }, this.tabActions);
+  }
+
+  /** What the Review tab's tools, groups and cards do (views/review-panel.ts). */
+  private readonly reviewActions: ReviewActions = {
+    askClaude: () => askClaude(this),
+    reviewWithClaude: () => reviewWithClaude(this),
+    checkDocument: () => void checkDocument(this),
+    accept: (id, withText) => void this.accept(id, withText ?? null),
+    reject: (id) => void this.reject(id),
+    acceptTurn: (turn) => void this.acceptTurn(turn),
+    rejectTurn: (turn) => void this.rejectTurn(turn),
+    acceptAll: (ids) => void this.acceptAll(ids),
+    rejectAll: (ids) => void this.rejectAll(ids),
+    reveal: (p) => reveal(this, p),
+  };
+
+  /** Draw the Review tab for the active document (views/review-panel.ts; views/panel.ts says when). */
+  showReviewPanel() {
+    renderReviewPanel({ path: this.active, review: this.review(), text: this.view?.state.doc ?? null }, this.reviewActions);
   }
 
   /** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */

@@ -1,13 +1,12 @@
 // The right-hand panel's shell: which tab shows (Review, Threads, Inbox or
 // Search), and re-rendering Review and Threads only when the review shown
 // changed, by its revision (the Inbox is told: it fetches the workspace's
-// review again).
+// review again); App draws the Review tab from its model (App.showReviewPanel).
 import type { App } from "../main";
 import { $ } from "../dom";
 import { reviewRevisionOf, staleCountOf } from "../extensions/review-field";
 import { showPane } from "./panes";
 import { inboxChanged } from "./inbox-panel";
-import { renderReviewPanel } from "./review-panel";
 import { renderBanner } from "./status";
 import { renderThreadsPanel } from "./threads-panel";
 
@@ -54,7 +53,7 @@ export function renderPanel(app: App) {
     if (shown.key.startsWith(`${app.active}\u0000`)) inboxChanged(app);
     shown.key = key;
     shown.stale = stale;
-    renderReviewPanel(app);
+    app.showReviewPanel();
     renderThreadsPanel(app);
   }
   renderBanner(app);
