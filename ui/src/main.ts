@@ -7,11 +7,11 @@
 // and banner, panels, palette, modals), which keep what only they show (the
 // tint, the title last set, the proposal last revealed, reply drafts), some
 // drawn from a plain model and actions App builds (the tabs, the outline, the
-// Review panel); the dialogs in dialogs/ (Ask Claude…, Settings, the first
-// run's question), Ask Claude… and Review with Claude… keeping their drafts;
-// autosave's timing in autosave.ts; producer runs in producers.ts; commands
-// and keys in commands.ts; the editor in editor.ts and its extensions in
-// extensions/; pure models in model/.
+// Review and Threads panels); the dialogs in dialogs/ (Ask Claude…, Settings,
+// the first run's question), Ask Claude… and Review with Claude… keeping their
+// drafts; autosave's timing in autosave.ts; producer runs in producers.ts;
+// commands and keys in commands.ts; the editor in editor.ts and its extensions
+// in extensions/; pure models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
@@ -31,12 +31,12 @@ import { createState, type EditorHandlers } from "./editor";
 import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./model/jobs";
 import { checkDocument, onJobProgress } from "./producers";
-import { onReviewProgress, reviewWithClaude } from "./dialogs/review-claude";
+import { askInThread, onReviewProgress, reviewWithClaude } from "./dialogs/review-claude";
 import type { ReviewOut } from "./bindings/ReviewOut";
 import { forgetLints } from "./extensions/spelling";
 import { spellingHandlers } from "./spelling";
 import { TaskChips } from "./tasks";
-import { authorLabel } from "./model/util";
+import { authorLabel, utf16 } from "./model/util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { coverageQuestion, splitSeen } from "./coverage";
@@ -44,15 +44,15 @@ import { keepCoverageLabel, renderReviewPanel, reveal, type ReviewActions } from
 import { askClaude } from "./dialogs/ask-claude";
 import { rememberTabs, rememberedTabs } from "./open-tabs";
 import { say } from "./views/live";
-import { arrivalWords, decisionWords, pendingCount, undoWords } from "./announce";
+import { arrivalWords, decisionWords, docName, pendingCount, undoWords } from "./announce";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import { jumpToHeading, renderOutline, type OutlineActions } from "./views/outline";
 import { refreshMerge, type MergeUi } from "./views/merge-view";
-import { renderPanel, type PanelTab } from "./views/panel";
+import { renderPanel, showPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestoreNotice } from "./views/restore-notice";
 import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
 import { renderTabs, type TabActions } from "./views/tabs";
-import { fileThread, focusThread } from "./views/threads-panel";
+import { focusThread, newThread, renderThreadsPanel, selectInText, type ThreadActions, type ThreadAnswer } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved } from "./views/tree";
 import { setText, visibleText } from "./hidden";
@@ -252,7 +252,7 @@ export class App {
       onOutline: (info) => renderOutline({ ...info, documentShown: this.view !== null }, this.outlineActions),
       keys: editorKeys(this),
       spelling: spellingHandlers(this),
-      comment: { submit: (from, to, body) => fileThread(this, doc.path, from, to, body) },
+      comment: { submit: (from, to, body) => this.fileThread(doc.path, from, to, body) },
       path: () => doc.path,
     };
   }
@@ -313,6 +313,45 @@ export class App {
   /** Draw the Review tab for the active document (views/review-panel.ts; views/panel.ts says when). */
   showReviewPanel() {
     renderReviewPanel({ path: this.active, review: this.review(), text: this.view?.state.doc ?? null }, this.reviewActions);
+  }
+
+  /** A change to a thread of the active document: the core's answer (null: none shown, or the core failed, which is said). */
+  private async threadChange(call: (path: string) => Promise<ReviewDto>): Promise<ThreadAnswer | null> {
+    const path = this.active;
+    if (!path) return null;
+    const review = await this.run(() => call(path));
+    return review ? { path, review } : null;
+  }
+
+  /** What the Threads tab's threads do (views/threads-panel.ts). */
+  private readonly threadActions: ThreadActions = {
+    newThread: () => newThread(this),
+    openLink: (href) => void this.backend.openLink(href).catch((e) => toast(errorMessage(e), "error")),
+    select: (from, to) => selectInText(this, from, to),
+    askClaude: (id, question, path) => {
+      const at = path ?? this.active;
+      if (at) void askInThread(this, at, id, question);
+    },
+    reply: (id, text) => this.threadChange((path) => this.backend.reply(path, id, text)),
+    setResolved: (id, resolved) => this.threadChange((path) => this.backend.setThreadResolved(path, id, resolved)),
+    keepHere: (id) => this.threadChange((path) => this.backend.keepThreadHere(path, id)),
+    detach: (id) => this.threadChange((path) => this.backend.detachThread(path, id)),
+    show: ({ path, review }) => showReview(this, path, review),
+  };
+
+  /** Draw the Threads tab for the active document (views/threads-panel.ts; views/panel.ts says when). */
+  showThreadsPanel() {
+    renderThreadsPanel({ review: this.review(), me: this.me }, this.threadActions);
+  }
+
+  /** File a new thread on `from..to` of `path` (the comment box's send); true when filed. */
+  async fileThread(path: string, from: number, to: number, body: string): Promise<boolean> {
+    const review = await this.run(() => this.backend.newThread(path, utf16(from), utf16(to), body));
+    if (!review) return false;
+    showReview(this, path, review);
+    showPanel(this, "threads");
+    say(`Comment added in ${docName(path)}.`);
+    return true;
   }
 
   /** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */
