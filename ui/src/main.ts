@@ -7,11 +7,11 @@
 // and banner, panels, palette, modals), which keep what only they show (the
 // tint, the title last set, the proposal last revealed, reply drafts), some
 // drawn from a plain model and actions App builds (the tabs, the outline, the
-// Review and Threads panels); the dialogs in dialogs/ (Ask Claude…, Settings,
-// the first run's question), Ask Claude… and Review with Claude… keeping their
-// drafts; autosave's timing in autosave.ts; producer runs in producers.ts;
-// commands and keys in commands.ts; the editor in editor.ts and its extensions
-// in extensions/; pure models in model/.
+// Review and Threads panels, the accessible review view); the dialogs in
+// dialogs/ (Ask Claude…, Settings, the first run's question), Ask Claude… and
+// Review with Claude… keeping their drafts; autosave's timing in autosave.ts;
+// producer runs in producers.ts; commands and keys in commands.ts; the editor
+// in editor.ts and its extensions in extensions/; pure models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
@@ -40,7 +40,7 @@ import { authorLabel, utf16 } from "./model/util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { coverageQuestion, splitSeen } from "./coverage";
-import { keepCoverageLabel, renderReviewPanel, reveal, type ReviewActions } from "./views/review-panel";
+import { focusedProposal, keepCoverageLabel, renderReviewPanel, reveal, type ReviewActions } from "./views/review-panel";
 import { askClaude } from "./dialogs/ask-claude";
 import { rememberTabs, rememberedTabs } from "./open-tabs";
 import { say } from "./views/live";
@@ -52,6 +52,7 @@ import { renderPanel, showPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestoreNotice } from "./views/restore-notice";
 import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
 import { renderTabs, type TabActions } from "./views/tabs";
+import { openAccessibleView, type AccessibleViewActions } from "./views/accessible-view";
 import { focusThread, newThread, renderThreadsPanel, selectInText, type ThreadActions, type ThreadAnswer } from "./views/threads-panel";
 import { inboxChanged, InboxView } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved } from "./views/tree";
@@ -342,6 +343,31 @@ export class App {
   /** Draw the Threads tab for the active document (views/threads-panel.ts; views/panel.ts says when). */
   showThreadsPanel() {
     renderThreadsPanel({ review: this.review(), me: this.me }, this.threadActions);
+  }
+
+  /** What the accessible review view reads and does (views/accessible-view.ts). */
+  private readonly accessibleViewActions: AccessibleViewActions = {
+    model: () => ({
+      path: this.active,
+      review: this.review(),
+      text: this.view?.state.doc ?? null,
+      cursor: this.view?.state.selection.main.head ?? 0,
+      me: this.me,
+      revealed: focusedProposal(),
+    }),
+    accept: (id) => this.accept(id),
+    reject: (id) => this.reject(id),
+    undo: () => this.undo(),
+    reveal: (p) => reveal(this, p, false),
+    select: (from, to) => this.view?.dispatch({ selection: { anchor: from, head: to }, scrollIntoView: true }),
+    setResolved: (id, resolved) => this.threadActions.setResolved(id, resolved),
+    show: (answer) => this.threadActions.show(answer),
+    focusThread: (id) => focusThread(this, id),
+  };
+
+  /** Open the accessible review view (Alt+F2) on the active document (views/accessible-view.ts). */
+  showAccessibleView() {
+    openAccessibleView(this, this.accessibleViewActions);
   }
 
   /** File a new thread on `from..to` of `path` (the comment box's send); true when filed. */
