@@ -309,6 +309,7 @@ export class App {
     acceptAll: (ids) => void this.acceptAll(ids),
     rejectAll: (ids) => void this.rejectAll(ids),
     reveal: (p) => reveal(this, p),
+    redraw: () => this.showReviewPanel(),
   };
 
   /** Draw the Review tab for the active document (views/review-panel.ts; views/panel.ts says when). */

@@ -5,7 +5,7 @@
 // button calls its action with the card's id, a group's Accept all / Reject
 // all the turn's or, for a turn shared by producers, its own proposals; a
 // click on a card asks to show it in the text; Edit… accepts the writer's
-// text, and Cancel draws the panel as it was.
+// text, and Cancel asks for the panel again.
 import { beforeEach, describe, expect, it } from "vitest";
 import { Text } from "@codemirror/state";
 import { q } from "./dom";
@@ -59,8 +59,8 @@ const review = (proposals: ProposalDto[]): ReviewDto => ({
 
 const model = (proposals: ProposalDto[]): ReviewPanelModel => ({ path: "essay.md", review: review(proposals), text: TEXT });
 
-/** Actions that note what was asked. */
-function noting() {
+/** Actions that note what was asked; `redraw` draws `again`. */
+function noting(again?: ReviewPanelModel) {
   const calls: string[] = [];
   const actions: ReviewActions = {
     askClaude: () => void calls.push("askClaude"),
@@ -73,6 +73,10 @@ function noting() {
     acceptAll: (ids) => void calls.push(`acceptAll ${ids.join(" ")}`),
     rejectAll: (ids) => void calls.push(`rejectAll ${ids.join(" ")}`),
     reveal: (p) => void calls.push(`reveal ${p.id}`),
+    redraw: () => {
+      calls.push("redraw");
+      if (again) renderReviewPanel(again, actions);
+    },
   };
   return { calls, actions };
 }
@@ -157,9 +161,10 @@ describe("the Review panel", () => {
     expect(calls).toEqual(["acceptAll p1", "rejectAll p1 p3", "acceptAll p2"]);
   });
 
-  it("Edit… accepts the writer's text instead; Cancel draws the panel as it was", () => {
-    const { calls, actions } = noting();
-    renderReviewPanel(model([proposal("p1", "begins", "starts")]), actions);
+  it("Edit… accepts the writer's text instead; Cancel asks for the panel again", () => {
+    const shown = model([proposal("p1", "begins", "starts")]);
+    const { calls, actions } = noting(shown);
+    renderReviewPanel(shown, actions);
     click(".btn-edit", card("p1"));
     const area = q<HTMLTextAreaElement>(".card-edit")!;
     expect(area.value).toBe("starts");
@@ -169,6 +174,7 @@ describe("the Review panel", () => {
     area.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true }));
     expect(calls).toEqual(["accept p1 as opens", "accept p1 as opens"]);
     click(".card-editbox button:not(.btn-accept-edited)");
+    expect(calls[2]).toBe("redraw");
     expect(q(".card-editbox")).toBeNull();
     expect(card("p1").querySelector(".card-actions .btn-edit")).not.toBeNull();
   });

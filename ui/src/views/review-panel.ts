@@ -58,6 +58,8 @@ export interface ReviewActions {
   rejectAll(ids: string[]): void;
   /** Show a proposal in the text (a click on its card): `reveal`. */
   reveal(p: ProposalDto): void;
+  /** Draw the panel again from the review as it is now (Cancel in a card's edit). */
+  redraw(): void;
 }
 
 /** The editor and the document it shows: all that moving between proposals needs (App is one). */
@@ -66,12 +68,8 @@ export interface ShownEditor {
   readonly active: string | null;
 }
 
-/** What the panel last drew, with its actions: an edit in a card cancelled draws it again. */
-let drawn: { model: ReviewPanelModel; actions: ReviewActions } | null = null;
-
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
 export function renderReviewPanel(model: ReviewPanelModel, actions: ReviewActions) {
-  drawn = { model, actions };
   const body = $(".review-body");
   body.replaceChildren();
   const { review, path } = model;
@@ -240,7 +238,7 @@ function cardContext(doc: Text | null, p: ProposalDto): HTMLElement | null {
   );
 }
 
-/** Edit the proposed text in the card, then accept that instead (Cancel: the panel as it was last drawn). */
+/** Edit the proposed text in the card, then accept that instead (Cancel: the panel drawn again). */
 function editAndAccept(actions: ReviewActions, p: ProposalDto, card: HTMLElement) {
   const area = h("textarea", { class: "card-edit", rows: "4" });
   area.value = p.replacement;
@@ -250,7 +248,7 @@ function editAndAccept(actions: ReviewActions, p: ProposalDto, card: HTMLElement
   card.querySelector(".card-actions")?.replaceWith(box);
   area.focus();
   ok.addEventListener("click", () => actions.accept(p.id, area.value));
-  cancel.addEventListener("click", () => drawn && renderReviewPanel(drawn.model, drawn.actions));
+  cancel.addEventListener("click", () => actions.redraw());
   area.addEventListener("keydown", (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === "Enter") actions.accept(p.id, area.value);
   });
