@@ -6,12 +6,13 @@
 // edit-sync.ts; what the window shows in views/ (layout, tree, tabs, status bar
 // and banner, panels, palette, modals), which keep what only they show (the
 // tint, the title last set, the proposal last revealed, reply drafts), some
-// drawn from a plain model and actions App builds (the tabs, the outline, the
-// Review and Threads panels, the accessible review view); the dialogs in
-// dialogs/ (Ask Claude…, Settings, the first run's question), Ask Claude… and
-// Review with Claude… keeping their drafts; autosave's timing in autosave.ts;
-// producer runs in producers.ts; commands and keys in commands.ts; the editor
-// in editor.ts and its extensions in extensions/; pure models in model/.
+// drawn from a plain model and actions App builds (the tabs, the tree, the
+// outline, the Inbox, the Review and Threads panels, the accessible review
+// view); the dialogs in dialogs/ (Ask Claude…, Settings, the first run's
+// question), Ask Claude… and Review with Claude… keeping their drafts;
+// autosave's timing in autosave.ts; producer runs in producers.ts; commands
+// and keys in commands.ts; the editor in editor.ts and its extensions in
+// extensions/; pure models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
@@ -54,8 +55,9 @@ import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from
 import { renderTabs, type TabActions } from "./views/tabs";
 import { openAccessibleView, type AccessibleViewActions } from "./views/accessible-view";
 import { focusThread, newThread, renderThreadsPanel, selectInText, type ThreadActions, type ThreadAnswer } from "./views/threads-panel";
-import { inboxChanged, InboxView } from "./views/inbox-panel";
-import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved } from "./views/tree";
+import { decideGroup, gotoInboxItem, inboxChanged, InboxView, openInboxItem, renderInbox, type InboxActions } from "./views/inbox-panel";
+import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved, type TreeActions } from "./views/tree";
+import { documentMenu, folderMenu, newDocument } from "./views/doc-actions";
 import { setText, visibleText } from "./hidden";
 import { confirmHiddenChars } from "./views/confirm-hidden";
 import { confirmLikelyPlace } from "./views/confirm-place";
@@ -156,7 +158,7 @@ export class App {
     inboxChanged(this);
     setText($(".ws-name"), w.name);
     $(".ws-name").title = visibleText(w.root);
-    renderTree(this);
+    this.showTree();
     renderStatus(this);
     await this.loadSettings();
     const restored = await this.backend.restoredBackups().catch(() => null);
@@ -381,6 +383,59 @@ export class App {
     return true;
   }
 
+  /** What a row of the tree does (views/tree.ts). */
+  private readonly treeActions: TreeActions = {
+    open: (path) => void this.open(path),
+    documentMenu: (path, at) => documentMenu(this, path, at),
+    folderMenu: (folder, at) => folderMenu(this, folder, at),
+    newDocument: (folder) => newDocument(this, folder),
+  };
+
+  /** Draw the sidebar's tree, the open document marked, and with a folder open the editor's place if no document shows (views/tree.ts). */
+  showTree() {
+    renderTree({ ws: this.ws, active: this.active }, this.treeActions);
+    if (this.ws) this.showEditorEmpty();
+  }
+
+  /** What the editor's place shows with no document shown (views/tree.ts). */
+  showEditorEmpty() {
+    renderEditorEmpty({ documentShown: this.view !== null, noDocuments: !!this.ws && !this.ws.documents.length }, () => newDocument(this));
+  }
+
+  /** What waits across the workspace may have changed: the Inbox asks again (views/tree.ts's `TreeHost`). */
+  inboxChanged() {
+    inboxChanged(this);
+  }
+
+  /** The listing in `ws` changed: the tree is drawn again (unless it did its rows) and the status bar (views/tree.ts's `TreeHost`). */
+  listingChanged(treeDrawn: boolean) {
+    if (!treeDrawn) this.showTree();
+    renderStatus(this);
+  }
+
+  /** What the Inbox tab does (views/inbox-panel.ts). */
+  private readonly inboxActions: InboxActions = {
+    goTo: (item) => void openInboxItem(this, item),
+    step: (dir) => void gotoInboxItem(this, dir),
+    decide: (group, accept) => void decideGroup(this, group, accept),
+    filter: (change) => {
+      this.inbox.filters = { ...this.inbox.filters, ...change };
+      this.showInbox();
+    },
+    showMore: (group) => {
+      this.inbox.expanded.add(group);
+      this.showInbox();
+    },
+    saveAll: () => void this.saveAll(),
+  };
+
+  /** Draw the Inbox tab from its state (views/inbox-panel.ts; nothing drawn anew when nothing it shows changed). */
+  showInbox() {
+    const { out, filters, at, error, expanded } = this.inbox;
+    const dirty = this.order.filter((p) => this.docs.get(p)?.dirty);
+    renderInbox({ out, filters, at, error, expanded, dirty, me: this.me }, this.inboxActions);
+  }
+
   /** Show the next (1) or previous (-1) open document, wrapping (Ctrl+Tab, Ctrl+PageDown / Ctrl+PageUp). */
   cycleTab(dir: 1 | -1) {
     const n = this.order.length;
@@ -443,7 +498,7 @@ export class App {
     host.classList.toggle("tint-off", !tinted());
     this.tasks.showFor(path);
     this.showTabs();
-    renderTree(this);
+    this.showTree();
     renderBanner(this);
     renderPanel(this);
     renderStatus(this);
@@ -491,7 +546,7 @@ export class App {
         const hadFocus = !!this.view?.hasFocus;
         this.view?.destroy();
         this.view = null;
-        renderEditorEmpty(this);
+        this.showEditorEmpty();
         this.showTabs();
         renderPanel(this);
         renderStatus(this);

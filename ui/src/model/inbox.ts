@@ -1,8 +1,10 @@
 // The workspace's review (the Inbox tab), its pure parts: the core's groups
 // filtered by document, producer and state, the items in the order the tab
 // lists them (next / previous walk that order, across documents), what a
-// group's Accept all / Reject all act on, and the words of its counts.
-// Unit-tested in test/inbox.test.ts; the tab is views/inbox-panel.ts.
+// group's Accept all / Reject all act on, the words of its counts, and
+// whether two of the core's answers say the same. Unit-tested in
+// test/inbox.test.ts (sameAnswer in test/inbox-view.test.ts); the tab is
+// views/inbox-panel.ts.
 import type { InboxGroup } from "../bindings/InboxGroup";
 import type { InboxOut } from "../bindings/InboxOut";
 import type { InboxProposal } from "../bindings/InboxProposal";
@@ -128,4 +130,28 @@ export function countsText(groups: InboxGroup[]): string {
   if (proposals) parts.push(plural(proposals, "proposal") + (not ? ` (${not})` : ""));
   if (threads) parts.push(plural(threads, "thread"));
   return [...parts, plural(docs.size, "document")].join(" · ");
+}
+
+/**
+ * Whether two of the core's answers say the same, compared value by value and
+ * stopping at the first difference (nothing serialized): the tab keeps the
+ * answer it has, and draws nothing anew, when a fetch brings the same again.
+ */
+export function sameAnswer(a: InboxOut, b: InboxOut): boolean {
+  return sameValue(a, b);
+}
+
+/** Deep equality of JSON values (what the core's answers are made of). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameValue(x, b[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(y, k) && sameValue(x[k], y[k]));
 }

@@ -9,17 +9,30 @@
 // calls as the Review tab's, per document (a document not open is opened in a
 // tab first; an accept waits for its save, as everywhere in the app).
 // Refreshed when the core or another writer changes review data.
+//
+// Three parts. The tab's state is `InboxView` (on `App.inbox`). The drawing,
+// `renderInbox(model, actions)`, sees only a plain model (the core's answer,
+// the filters, the place gone to, the error, the unsaved documents, the groups
+// shown whole, who the writer is) and what the tab does (`InboxActions`, built
+// by `App.showInbox`); it draws nothing anew when none of that changed. The
+// fetching (`refreshInbox`, `inboxChanged`) needs only an `InboxHost`: the
+// state, the core's `inbox` call, and drawing the tab. Going to an item and
+// deciding a group take the App: they open and close documents in tabs, move
+// the editor's selection (review-panel's `reveal`), ask the writer
+// (`confirmSeen`, `confirmHidden`, `ask`) and decide through edit-sync's
+// `coreOp`, all of which work on the App.
 import { EditorView } from "@codemirror/view";
 import type { App } from "../main";
+import type { IdentityDto } from "../bindings/IdentityDto";
 import type { InboxGroup } from "../bindings/InboxGroup";
 import type { InboxOut } from "../bindings/InboxOut";
 import type { InboxProposal } from "../bindings/InboxProposal";
 import type { InboxThread } from "../bindings/InboxThread";
-import { errorMessage } from "../backend";
+import { errorMessage, type Backend } from "../backend";
 import { appendWithNewlines } from "../diff-text";
 import { $, h } from "../dom";
 import { coreOp } from "../edit-sync";
-import { choices, countsText, decisions, documentsOf, filterGroups, itemsOf, NO_FILTERS, step, type InboxFilters, type InboxItem, type InboxPlace, type InboxState } from "../model/inbox";
+import { choices, countsText, decisions, documentsOf, filterGroups, itemsOf, NO_FILTERS, sameAnswer, step, type InboxFilters, type InboxItem, type InboxPlace, type InboxState } from "../model/inbox";
 import { plural } from "../model/jobs";
 import { age, authorLabel } from "../model/util";
 import { LazyList } from "./lazy-list";
@@ -32,6 +45,7 @@ import { watchSeen } from "../coverage";
 
 /** The tab's state, kept across re-renders. */
 export class InboxView {
+  /** The core's answer last fetched; replaced only by one that says something else (`answered`). */
   out: InboxOut | null = null;
   filters: InboxFilters = { ...NO_FILTERS };
   /** The item last gone to (marked in the list; Next / Previous go on from it). */
@@ -40,11 +54,19 @@ export class InboxView {
   preview: string | null = null;
   /** Groups the writer asked to see whole ("Show more"). */
   expanded = new Set<string>();
-  /** The core's answer last rendered, to skip re-rendering an unchanged one. */
-  shown = "";
   timer: number | undefined;
   seq = 0;
   error: string | null = null;
+
+  /**
+   * A fetch answered: the answer held is kept when the new one says the same
+   * (the drawing compares the answer's identity, so nothing is drawn anew),
+   * replaced when it differs.
+   */
+  answered(out: InboxOut) {
+    if (!this.out || !sameAnswer(this.out, out)) this.out = out;
+    this.error = null;
+  }
 
   /**
    * The preview tab's document has unsaved changes: the writer changed it (or
@@ -54,6 +76,47 @@ export class InboxView {
   keepChanged(dirty: (path: string) => boolean) {
     if (this.preview !== null && dirty(this.preview)) this.preview = null;
   }
+}
+
+/** What the tab shows: the state's parts it draws, and what it takes from the rest of the app. */
+export interface InboxModel {
+  /** The core's answer (null: none yet); a new object is a new answer (`InboxView.answered`). */
+  out: InboxOut | null;
+  filters: InboxFilters;
+  /** The item last gone to, marked. */
+  at: InboxPlace | null;
+  /** Why the last fetch failed; null when it did not. */
+  error: string | null;
+  /** The open documents with unsaved changes, in tab order (named beside Save all). */
+  dirty: string[];
+  /** The groups shown whole. */
+  expanded: ReadonlySet<string>;
+  /** Who the writer is (their own comments' author named so). */
+  me: IdentityDto | null;
+}
+
+/** What the tab does. */
+export interface InboxActions {
+  /** Open an item's document and show the item (a row clicked). */
+  goTo(item: InboxItem): void;
+  /** Go to the item after (1) or before (-1) the one last gone to. */
+  step(dir: 1 | -1): void;
+  /** Accept all (true) or Reject all (false) of a group, as listed. */
+  decide(group: InboxGroup, accept: boolean): void;
+  /** Change some of the filters, the others kept. */
+  filter(change: Partial<InboxFilters>): void;
+  /** Show a group whole (its key). */
+  showMore(group: string): void;
+  /** Save every document with unsaved changes. */
+  saveAll(): void;
+}
+
+/** What fetching the workspace's review needs (App is one): the tab's state, the core's `inbox`, and drawing the tab. */
+export interface InboxHost {
+  readonly inbox: InboxView;
+  readonly backend: Pick<Backend, "inbox">;
+  /** Draw the tab from the state (App.showInbox builds the model and the actions). */
+  showInbox(): void;
 }
 
 const visible = () => !($(".inbox-body") as HTMLElement).hidden;
@@ -68,28 +131,27 @@ export function openInbox(app: App) {
  * Review data changed somewhere: fetch again soon (the tab's count shows what
  * waits even while another tab does; less soon then).
  */
-export function inboxChanged(app: App) {
-  const v = app.inbox;
+export function inboxChanged(host: InboxHost) {
+  const v = host.inbox;
   window.clearTimeout(v.timer);
-  v.timer = window.setTimeout(() => void refreshInbox(app), visible() ? 300 : 2000);
+  v.timer = window.setTimeout(() => void refreshInbox(host), visible() ? 300 : 2000);
 }
 
 /** Ask the core for the workspace's review and show it (a newer request wins). */
-export async function refreshInbox(app: App) {
-  const v = app.inbox;
+export async function refreshInbox(host: InboxHost) {
+  const v = host.inbox;
   window.clearTimeout(v.timer);
   const mine = ++v.seq;
-  if (!v.out) renderInbox(app);
+  if (!v.out) host.showInbox();
   try {
-    const out = await app.backend.inbox();
+    const out = await host.backend.inbox();
     if (mine !== v.seq) return;
-    v.out = out;
-    v.error = null;
+    v.answered(out);
   } catch (e) {
     if (mine !== v.seq) return;
     v.error = errorMessage(e);
   }
-  renderInbox(app);
+  host.showInbox();
 }
 
 function select(cls: string, label: string, value: string, options: [string, string][], change: (v: string) => void): HTMLElement {
@@ -100,33 +162,34 @@ function select(cls: string, label: string, value: string, options: [string, str
   return sel;
 }
 
-/** Render the tab from what the core last said (skipped when nothing changed). */
-export function renderInbox(app: App, force = false) {
-  const v = app.inbox;
-  const dirty = app.order.filter((p) => app.docs.get(p)?.dirty);
-  const key = JSON.stringify([v.out, v.filters, v.at, v.error, dirty]);
-  renderTabCount(app);
-  if (!force && key === v.shown) return;
-  v.shown = key;
+/**
+ * What the tab last drew: its body, the answer (by identity) and the rest of
+ * the model as a short key. The same again draws nothing anew (the rows, the
+ * keyboard's place among them and the scroll stay).
+ */
+let drawn: { body: HTMLElement; out: InboxOut | null; key: string } | null = null;
+
+/** Draw the tab from the model (skipped when nothing it shows changed); the tab's count always. */
+export function renderInbox(model: InboxModel, actions: InboxActions) {
+  renderTabCount(model.out);
   const body = $(".inbox-body");
+  const key = JSON.stringify([model.filters, model.at, model.error, model.dirty, model.expanded.size]);
+  if (drawn && drawn.body === body && drawn.out === model.out && drawn.key === key) return;
+  drawn = { body, out: model.out, key };
   const scroll = body.scrollTop;
   body.replaceChildren();
-  if (v.error) body.append(h("div", { class: "inbox-error", text: v.error }));
-  const out = v.out;
+  if (model.error) body.append(h("div", { class: "inbox-error", text: model.error }));
+  const out = model.out;
   if (!out) {
     body.append(h("div", { class: "panel-empty", text: "Reading the workspace…" }));
     return inboxGroups.show(body, [], () => {});
   }
   const { documents, producers } = choices(out);
-  const f = v.filters;
+  const f = model.filters;
   // A filter stays when what it names has nothing left (all decided): the
   // list says nothing matches, and Show everything is one click.
   if (f.document !== null && !documents.includes(f.document)) documents.push(f.document);
   if (f.producer !== null && !producers.includes(f.producer)) producers.push(f.producer);
-  const refilter = (change: Partial<InboxFilters>) => {
-    Object.assign(f, change);
-    renderInbox(app);
-  };
   const states: [InboxState, string][] = [
     ["all", "Everything"],
     ["pending", "Pending"],
@@ -137,8 +200,8 @@ export function renderInbox(app: App, force = false) {
   const groups = filterGroups(out, f);
   const prev = h("button", { class: "inbox-prev", text: "↑", title: "Previous item, across documents (Shift+F4)", "aria-label": "Previous item" });
   const next = h("button", { class: "inbox-next", text: "↓ Next", title: "Next item, across documents (F4)" });
-  prev.addEventListener("click", () => void gotoInboxItem(app, -1));
-  next.addEventListener("click", () => void gotoInboxItem(app, 1));
+  prev.addEventListener("click", () => actions.step(-1));
+  next.addEventListener("click", () => actions.step(1));
   for (const b of [prev, next]) b.toggleAttribute("disabled", !groups.length);
   body.append(
     h(
@@ -147,23 +210,23 @@ export function renderInbox(app: App, force = false) {
       h(
         "div",
         { class: "inbox-row" },
-        select("inbox-doc", "Document", f.document ?? "", [["", "All documents"], ...documents.map((d): [string, string] => [d, d])], (x) => refilter({ document: x || null })),
+        select("inbox-doc", "Document", f.document ?? "", [["", "All documents"], ...documents.map((d): [string, string] => [d, d])], (x) => actions.filter({ document: x || null })),
         prev,
         next,
       ),
       h(
         "div",
         { class: "inbox-row" },
-        select("inbox-producer", "Producer", f.producer ?? "", [["", "All producers"], ...producers.map((p): [string, string] => [p, p])], (x) => refilter({ producer: x || null })),
-        select("inbox-state", "State", f.state, states, (x) => refilter({ state: x as InboxState })),
+        select("inbox-producer", "Producer", f.producer ?? "", [["", "All producers"], ...producers.map((p): [string, string] => [p, p])], (x) => actions.filter({ producer: x || null })),
+        select("inbox-state", "State", f.state, states, (x) => actions.filter({ state: x as InboxState })),
       ),
     ),
     h("div", { class: "inbox-summary", role: "status", text: countsText(groups) }),
   );
-  if (dirty.length) {
+  if (model.dirty.length) {
     const save = h("button", { class: "inbox-save-all", text: "Save all", title: "Save every document with unsaved changes" });
-    save.addEventListener("click", () => void app.saveAll());
-    body.append(h("div", { class: "inbox-unsaved" }, h("span", { text: `Unsaved: ${dirty.join(", ")}` }), save));
+    save.addEventListener("click", () => actions.saveAll());
+    body.append(h("div", { class: "inbox-unsaved" }, h("span", { text: `Unsaved: ${model.dirty.join(", ")}` }), save));
   }
   for (const e of out.errors) {
     body.append(h("div", { class: "inbox-error", "data-document": e.document, text: `${e.document}: not read — ${e.error.message}` }));
@@ -173,7 +236,7 @@ export function renderInbox(app: App, force = false) {
     const empty = h("div", { class: "panel-empty", text: all ? "Nothing matches these filters." : "Nothing waits for you: no proposals and no open threads in this workspace." });
     if (all) {
       const clear = h("button", { class: "inbox-clear", text: "Show everything" });
-      clear.addEventListener("click", () => refilter({ ...NO_FILTERS }));
+      clear.addEventListener("click", () => actions.filter({ ...NO_FILTERS }));
       empty.append(h("br"), clear);
     }
     body.append(empty);
@@ -183,28 +246,33 @@ export function renderInbox(app: App, force = false) {
   inboxGroups.show(
     body,
     groups.map((g) => g.key),
-    (i) => body.append(groupSection(app, groups[i])),
+    (i) => body.append(groupSection(model, actions, groups[i])),
   );
   body.scrollTop = scroll;
+}
+
+/** Build an item's group if it is not built yet, and scroll the item's row into view. */
+export function revealInboxRow(item: Pick<InboxItem, "group" | "document" | "id">) {
+  inboxGroups.ensure(item.group);
+  document.querySelector(`.inbox-item[data-document="${CSS.escape(item.document)}"][data-id="${CSS.escape(item.id)}"]`)?.scrollIntoView({ block: "nearest" });
 }
 
 /** The Inbox's groups (up to GROUP_ROWS + 5 rows each), built as they are scrolled to, a few at a time. */
 const inboxGroups = new LazyList(10);
 
 /** The tab's label counts what waits (all of it, whatever the filters). */
-function renderTabCount(app: App) {
+function renderTabCount(out: InboxOut | null) {
   const tab = document.querySelector(".pt-inbox");
   if (!tab) return;
-  const out = app.inbox.out;
   const n = out ? out.groups.reduce((k, g) => k + g.proposals.length + g.threads.length, 0) : 0;
   // Read as "Inbox, 5 waiting", not "Inbox5".
   tab.replaceChildren("Inbox", ...(n ? [h("span", { class: "visually-hidden", text: `, ${n} waiting` }), h("span", { class: "pt-count", text: String(n), "aria-hidden": "true" })] : []));
 }
 
-function groupSection(app: App, g: InboxGroup): HTMLElement {
+function groupSection(model: InboxModel, actions: InboxActions, g: InboxGroup): HTMLElement {
   const section = h("section", { class: "group inbox-group", "data-key": g.key });
   const docs = documentsOf(g);
-  const who = g.threads.length && !g.proposals.length ? `Comments by ${authorLabel(g.author, app.me)}` : g.producer;
+  const who = g.threads.length && !g.proposals.length ? `Comments by ${authorLabel(g.author, model.me)}` : g.producer;
   const counts = [g.proposals.length ? plural(g.proposals.length, "proposal") : null, g.threads.length ? plural(g.threads.length, "thread") : null].filter(Boolean).join(", ");
   const head = h(
     "header",
@@ -212,8 +280,8 @@ function groupSection(app: App, g: InboxGroup): HTMLElement {
     h("div", { class: "group-title" }, h("span", { class: "group-producer", text: who, title: who }), h("span", { class: "group-count", text: String(g.proposals.length + g.threads.length), title: counts })),
   );
   if (g.instruction) head.append(h("div", { class: "group-instruction", text: `“${g.instruction}”` }));
-  const model = g.author.model && !g.producer.includes(g.author.model) ? g.author.model : null;
-  const meta = [model, g.turnId, age(g.createdAt), docs.length > 1 ? `in ${docs.length} documents` : docs[0]].filter((x): x is string => !!x);
+  const llm = g.author.model && !g.producer.includes(g.author.model) ? g.author.model : null;
+  const meta = [llm, g.turnId, age(g.createdAt), docs.length > 1 ? `in ${docs.length} documents` : docs[0]].filter((x): x is string => !!x);
   head.append(h("div", { class: "group-meta", text: meta.join(" · ") }));
   if (g.proposals.length) {
     const plan = decisions(g);
@@ -222,8 +290,8 @@ function groupSection(app: App, g: InboxGroup): HTMLElement {
     const a = h("button", { class: "btn-inbox-accept", text: "Accept all", title: `Accept the ${plural(nAccept, "pending proposal")} listed here` });
     const r = h("button", { class: "btn-inbox-reject", text: "Reject all", title: `Reject the ${plural(nReject, "proposal")} listed here` });
     a.toggleAttribute("disabled", nAccept === 0);
-    a.addEventListener("click", () => void decideGroup(app, g, true));
-    r.addEventListener("click", () => void decideGroup(app, g, false));
+    a.addEventListener("click", () => actions.decide(g, true));
+    r.addEventListener("click", () => actions.decide(g, false));
     head.append(h("div", { class: "group-actions" }, a, r));
     const blocked = nReject - nAccept;
     if (blocked) head.append(h("div", { class: "group-note", text: `${plural(blocked, "proposal")} cannot be accepted: ${blocked === 1 ? "its" : "their"} text changed or is gone (reject works).` }));
@@ -233,12 +301,12 @@ function groupSection(app: App, g: InboxGroup): HTMLElement {
   // the rest on request, or when Next / Previous reach into them.
   const rows: { doc: string; row: () => HTMLElement; id: string }[] = [];
   for (const doc of docs) {
-    for (const p of g.proposals) if (p.document === doc) rows.push({ doc, id: p.proposal.id, row: () => proposalRow(app, g, p) });
-    for (const t of g.threads) if (t.document === doc) rows.push({ doc, id: t.thread.id, row: () => threadRow(app, g, t) });
+    for (const p of g.proposals) if (p.document === doc) rows.push({ doc, id: p.proposal.id, row: () => proposalRow(model, actions, g, p) });
+    for (const t of g.threads) if (t.document === doc) rows.push({ doc, id: t.thread.id, row: () => threadRow(model, actions, g, t) });
   }
-  const at = app.inbox.at;
+  const at = model.at;
   const reached = at ? rows.findIndex((r) => r.doc === at.document && r.id === at.id) : -1;
-  const shown = app.inbox.expanded.has(g.key) || rows.length <= GROUP_ROWS + 5 ? rows.length : Math.max(GROUP_ROWS, reached + 1);
+  const shown = model.expanded.has(g.key) || rows.length <= GROUP_ROWS + 5 ? rows.length : Math.max(GROUP_ROWS, reached + 1);
   let heading = "";
   for (const r of rows.slice(0, shown)) {
     if (r.doc !== heading) section.append(h("h3", { class: "inbox-doc", text: (heading = r.doc) }));
@@ -246,10 +314,7 @@ function groupSection(app: App, g: InboxGroup): HTMLElement {
   }
   if (shown < rows.length) {
     const more = h("button", { class: "inbox-more", text: `Show ${plural(rows.length - shown, "more item")} (${plural(new Set(rows.slice(shown).map((r) => r.doc)).size, "document")})` });
-    more.addEventListener("click", () => {
-      app.inbox.expanded.add(g.key);
-      renderInbox(app, true);
-    });
+    more.addEventListener("click", () => actions.showMore(g.key));
     section.append(more);
   }
   return section;
@@ -261,12 +326,12 @@ const OPEN_WITHOUT_ASKING = 5;
 /** How many rows a group shows before "Show more". */
 const GROUP_ROWS = 30;
 
-const isAt = (app: App, document: string, id: string) => app.inbox.at?.document === document && app.inbox.at.id === id;
+const isAt = (at: InboxPlace | null, document: string, id: string) => at?.document === document && at.id === id;
 
-function proposalRow(app: App, g: InboxGroup, p: InboxProposal): HTMLElement {
+function proposalRow(model: InboxModel, actions: InboxActions, g: InboxGroup, p: InboxProposal): HTMLElement {
   const d = p.proposal;
   const row = h("button", {
-    class: `inbox-item inbox-proposal inbox-${d.state}${isAt(app, p.document, d.id) ? " current" : ""}`,
+    class: `inbox-item inbox-proposal inbox-${d.state}${isAt(model.at, p.document, d.id) ? " current" : ""}`,
     "data-document": p.document,
     "data-id": d.id,
     title: `${p.document}${d.line ? `, line ${d.line}` : ""}: ${d.state}`,
@@ -289,22 +354,22 @@ function proposalRow(app: App, g: InboxGroup, p: InboxProposal): HTMLElement {
   const flag = hiddenFlag(d);
   if (flag) row.append(flag);
   if (d.state !== "pending") row.append(h("span", { class: "inbox-reason", text: `${d.state === "stale" ? "Stale" : "Orphaned"}: ${d.reason ?? ""}` }));
-  row.addEventListener("click", () => void goTo(app, { kind: "proposal", group: g.key, document: p.document, id: d.id, proposal: p }));
+  row.addEventListener("click", () => actions.goTo({ kind: "proposal", group: g.key, document: p.document, id: d.id, proposal: p }));
   return row;
 }
 
-function threadRow(app: App, g: InboxGroup, t: InboxThread): HTMLElement {
+function threadRow(model: InboxModel, actions: InboxActions, g: InboxGroup, t: InboxThread): HTMLElement {
   const th = t.thread;
   const last = th.comments[th.comments.length - 1];
   const row = h("button", {
-    class: `inbox-item inbox-thread${isAt(app, t.document, th.id) ? " current" : ""}`,
+    class: `inbox-item inbox-thread${isAt(model.at, t.document, th.id) ? " current" : ""}`,
     "data-document": t.document,
     "data-id": th.id,
     title: `${t.document}${th.line ? `, line ${th.line}` : ""}: open thread`,
   });
   row.append(h("span", { class: "search-line", text: th.line ? String(th.line) : "💬" }));
   const quote = th.anchoredText.length > 60 ? th.anchoredText.slice(0, 59) + "…" : th.anchoredText;
-  const body = last ? `${authorLabel(last.author, app.me)}: ${last.body}` : "";
+  const body = last ? `${authorLabel(last.author, model.me)}: ${last.body}` : "";
   row.append(
     h(
       "span",
@@ -319,7 +384,7 @@ function threadRow(app: App, g: InboxGroup, t: InboxThread): HTMLElement {
     ),
   );
   if (th.from === null) row.append(h("span", { class: "inbox-reason", text: th.detached ? "Detached from its text." : "Its text is no longer in the document." }));
-  row.addEventListener("click", () => void goTo(app, { kind: "thread", group: g.key, document: t.document, id: th.id, thread: t }));
+  row.addEventListener("click", () => actions.goTo({ kind: "thread", group: g.key, document: t.document, id: th.id, thread: t }));
   return row;
 }
 
@@ -331,16 +396,15 @@ export async function gotoInboxItem(app: App, dir: 1 | -1) {
   if (!v.out) await refreshInbox(app);
   if (!v.out) return;
   const item = step(itemsOf(filterGroups(v.out, v.filters)), v.at, dir);
-  if (item) await goTo(app, item);
+  if (item) await openInboxItem(app, item);
   else toast("Nothing waits in the Inbox.");
 }
 
 /** Open an item's document and show it: the proposal selected, or the thread's text. */
-async function goTo(app: App, item: InboxItem) {
+export async function openInboxItem(app: App, item: InboxItem) {
   app.inbox.at = { document: item.document, id: item.id };
-  renderInbox(app);
-  inboxGroups.ensure(item.group);
-  document.querySelector(`.inbox-item[data-document="${CSS.escape(item.document)}"][data-id="${CSS.escape(item.id)}"]`)?.scrollIntoView({ block: "nearest" });
+  app.showInbox();
+  revealInboxRow(item);
   const v = app.inbox;
   const wasOpen = app.docs.has(item.document);
   const previous = v.preview;
@@ -381,7 +445,7 @@ async function goTo(app: App, item: InboxItem) {
  * document by document, through the core's accept_all / reject_all (one undo
  * step per document); a document not open is opened in a tab first.
  */
-async function decideGroup(app: App, g: InboxGroup, accept: boolean) {
+export async function decideGroup(app: App, g: InboxGroup, accept: boolean) {
   const plan = decisions(g).filter((d) => (accept ? d.accept : d.reject).length);
   const closed = plan.filter((d) => !app.docs.has(d.document));
   if (closed.length > OPEN_WITHOUT_ASKING) {

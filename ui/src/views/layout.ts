@@ -5,7 +5,10 @@
 // Ctrl+Shift+P, Ctrl+P, Ctrl+Shift+F, Ctrl+K, Ctrl+,, Ctrl+N, Ctrl+O, Ctrl+Q, F7, Ctrl+Alt+I, F4 / Shift+F4,
 // Ctrl+Tab / Ctrl+PageDown / Ctrl+PageUp, Ctrl+M, Alt+F1, Alt+F2, Ctrl+Z outside the text,
 // Esc; a dialog's Tab kept inside it; the layout's own in
-// views/panes.ts). The editor's own keys are in commands.ts.
+// views/panes.ts, given the editor and Go to heading…). The editor's own keys
+// are in commands.ts. `wireChrome` takes the App, not a narrow handle: its
+// buttons and keys reach most of what the app does (save, quit, undo, the
+// tabs), and the dialogs and panels they open take the App themselves.
 import type { App } from "../main";
 import { $ } from "../dom";
 import { askClaude } from "../dialogs/ask-claude";
@@ -14,6 +17,7 @@ import { openSettings } from "../dialogs/settings";
 import { checkDocument } from "../producers";
 import { newDocument } from "./doc-actions";
 import { closeModal, modalOpen, trapFocus } from "./modal";
+import { openHeadingPicker } from "./outline";
 import { openPalette, openQuickOpen } from "./palette";
 import { showPanel, type PanelTab } from "./panel";
 import { gotoInboxItem, openInbox } from "./inbox-panel";
@@ -84,7 +88,7 @@ export const LAYOUT = `
 /** Wire the chrome's buttons and the window-wide keys. */
 export function wireChrome(app: App) {
   // First: its keys (Esc leaving focus mode) go before the window's others.
-  wirePanes(app);
+  wirePanes(app, { headingPicker: () => openHeadingPicker(app) });
   $(".ws-open").addEventListener("click", () => void app.openFolderDialog());
   $(".ws-new").addEventListener("click", () => newDocument(app));
   $(".st-tint").addEventListener("click", () => toggleTint());

@@ -11,6 +11,14 @@
 // writer's edit, one undo step; saved with Ctrl+S). When the file changes
 // again meanwhile, the merge is shown again with the choices kept where the
 // text is the same — never applied on the old file.
+//
+// The sheet is drawn by `drawMerge(model, actions)` from the merge (`MergeUi`:
+// the document, the merge's state, whether an apply is under way) and what
+// the writer can do (`MergeActions`), with no App; the keys are read there and
+// turned into those actions. What the actions do (choose, move, say, apply,
+// close) takes the App: applying goes through the core's queue and puts the
+// core's change into the document's editor (edit-sync's `applyFromCore`, the
+// editor read-only meanwhile), then clears the banner.
 import type { App } from "../main";
 import type { Choice } from "../bindings/Choice";
 import type { DiffPart } from "../bindings/DiffPart";
@@ -36,7 +44,7 @@ import { toast } from "./modal";
 import { say } from "./live";
 import { setText } from "../hidden";
 
-/** The merge the window shows, if any. */
+/** The merge the window shows, if any (`App.merge`), and the sheet's model. */
 export interface MergeUi {
   path: string;
   state: MergeState;
@@ -89,15 +97,31 @@ function sideText(diff: DiffPart[], changedClass: string): HTMLElement {
   return box;
 }
 
-function hunkCard(app: App, ui: MergeUi, hunk: Hunk, i: number): HTMLElement {
-  const s = ui.state;
+/** What the sheet does (a button, a click in a change, a key). */
+export interface MergeActions {
+  /** Take a side (or both) for change `i` (its button). */
+  choose(choice: Choice, i: number): void;
+  /** Take a side (or both) for the current change, going on to the next undecided one (M / T / B). */
+  pick(choice: Choice): void;
+  /** Make change `i` the current one (a click in its card, not on a button). */
+  select(i: number): void;
+  /** Go to the next (1) or previous (-1) change (Alt+↓ / Alt+↑). */
+  move(dir: 1 | -1): void;
+  /** Apply the merge (Apply merge, Ctrl+Enter). */
+  apply(): void;
+  /** Close the sheet, nothing changed (Cancel, Esc). */
+  cancel(): void;
+}
+
+function hunkCard(model: Readonly<MergeUi>, actions: MergeActions, hunk: Hunk, i: number): HTMLElement {
+  const s = model.state;
   const chosen = effectiveChoice(hunk, s.choices[i]);
   const card = h("section", {
     class: `mg-hunk mg-${hunk.side}${i === s.current ? " mg-current" : ""}${chosen ? "" : " mg-open"}`,
     "data-hunk": String(i),
     "aria-label": hunkTitle(s, i),
   });
-  const actions = h("div", { class: "mg-actions" });
+  const buttons = h("div", { class: "mg-actions" });
   const button = (choice: Choice, label: string, key: string) => {
     const b = h("button", {
       class: `mg-take-${choice}${chosen === choice ? " chosen" : ""}`,
@@ -105,16 +129,13 @@ function hunkCard(app: App, ui: MergeUi, hunk: Hunk, i: number): HTMLElement {
       title: `${label} (${key})`,
       "aria-pressed": String(chosen === choice),
     });
-    b.addEventListener("click", () => {
-      ui.state = choose(ui.state, choice, i);
-      render(app);
-    });
-    actions.append(b);
+    b.addEventListener("click", () => actions.choose(choice, i));
+    buttons.append(b);
   };
   button("mine", "Take mine", "M");
   button("theirs", "Take theirs", "T");
   if (hunk.side === "conflict") button("both", "Both", "B");
-  card.append(h("div", { class: "mg-hunk-head" }, h("span", { class: "mg-hunk-title", text: hunkTitle(s, i) }), actions));
+  card.append(h("div", { class: "mg-hunk-head" }, h("span", { class: "mg-hunk-title", text: hunkTitle(s, i) }), buttons));
   const side = (who: "mine" | "theirs", label: string, diff: DiffPart[]) =>
     h(
       "div",
@@ -132,10 +153,7 @@ function hunkCard(app: App, ui: MergeUi, hunk: Hunk, i: number): HTMLElement {
   );
   card.addEventListener("mousedown", (e) => {
     if (e.target instanceof HTMLButtonElement) return;
-    if (ui.state.current !== i) {
-      ui.state = select(ui.state, i);
-      render(app);
-    }
+    actions.select(i);
   });
   return card;
 }
@@ -155,11 +173,34 @@ function sameText(text: string): HTMLElement {
   return box;
 }
 
-/** Paint the sheet for `app.merge`. */
+/** Paint the sheet for `app.merge`, with what its controls do. */
 function render(app: App) {
   const ui = app.merge;
-  if (!ui) return;
-  const s = ui.state;
+  if (ui) drawMerge(ui, mergeActions(app, ui));
+}
+
+/** What the sheet of `ui` does: the merge's state changed and the sheet drawn again, said where a key did it. */
+function mergeActions(app: App, ui: MergeUi): MergeActions {
+  return {
+    choose: (choice, i) => {
+      ui.state = choose(ui.state, choice, i);
+      render(app);
+    },
+    pick: (choice) => pick(app, choice),
+    select: (i) => {
+      if (ui.state.current === i) return;
+      ui.state = select(ui.state, i);
+      render(app);
+    },
+    move: (dir) => move(app, dir),
+    apply: () => void applyMerge(app),
+    cancel: () => closeMerge(app),
+  };
+}
+
+/** Draw the sheet over the window from the merge (`model`), its scroll and focus kept. */
+export function drawMerge(model: Readonly<MergeUi>, actions: MergeActions) {
+  const s = model.state;
   const root = $(".modal-root");
   const old = root.querySelector(".mg-body");
   const scroll = old?.scrollTop ?? 0;
@@ -167,7 +208,7 @@ function render(app: App) {
   let k = 0;
   for (const p of s.view.parts) {
     if (p.kind === "same") body.append(sameText(p.text));
-    else body.append(hunkCard(app, ui, p, k++));
+    else body.append(hunkCard(model, actions, p, k++));
   }
   const open = undecided(s).length;
   const apply = h("button", {
@@ -175,17 +216,17 @@ function render(app: App) {
     text: "Apply merge",
     title: "Make this your text (Ctrl+Enter); save it with Ctrl+S",
   });
-  apply.toggleAttribute("disabled", !canApply(s) || ui.busy);
-  apply.addEventListener("click", () => void applyMerge(app));
+  apply.toggleAttribute("disabled", !canApply(s) || model.busy);
+  apply.addEventListener("click", () => actions.apply());
   const cancel = h("button", { class: "mg-cancel", text: "Cancel", title: "Back to the banner: nothing changes (Esc)" });
-  cancel.addEventListener("click", () => closeMerge(app));
+  cancel.addEventListener("click", () => actions.cancel());
   const sheet = h(
     "div",
     { class: "merge-sheet", role: "dialog", "aria-modal": "true", "aria-label": "Compare & merge", tabindex: "-1" },
     h(
       "header",
       { class: "mg-head" },
-      h("h2", { text: `Merge your changes with the file on disk — ${ui.path}` }),
+      h("h2", { text: `Merge your changes with the file on disk — ${model.path}` }),
       h("p", {
         class: "mg-intro",
         text: s.view.baseKnown
@@ -211,7 +252,7 @@ function render(app: App) {
       apply,
     ),
   );
-  sheet.addEventListener("keydown", (e) => onKey(app, e));
+  sheet.addEventListener("keydown", (e) => onKey(model, actions, e));
   const hadFocus = root.contains(document.activeElement);
   root.replaceChildren(h("div", { class: "backdrop merge-backdrop" }, sheet));
   body.scrollTop = scroll;
@@ -219,9 +260,8 @@ function render(app: App) {
   if (hadFocus) sheet.focus();
 }
 
-function onKey(app: App, e: KeyboardEvent) {
-  const ui = app.merge;
-  if (!ui) return;
+/** The sheet's keys, turned into its actions; none reaches the window. */
+function onKey(model: Readonly<MergeUi>, actions: MergeActions, e: KeyboardEvent) {
   // The window's keys (save, new, palette…) wait while the writer merges.
   e.stopPropagation();
   const mod = e.ctrlKey || e.metaKey;
@@ -230,25 +270,30 @@ function onKey(app: App, e: KeyboardEvent) {
     e.preventDefault();
     f();
   };
-  if (e.key === "Escape") act(() => closeMerge(app));
-  else if (mod && e.key === "Enter") act(() => void applyMerge(app));
+  if (e.key === "Escape") act(() => actions.cancel());
+  else if (mod && e.key === "Enter") act(() => actions.apply());
   else if (mod) {
     if (key === "s") e.preventDefault();
-  } else if (e.altKey && (e.key === "ArrowDown" || e.key === "]")) act(() => move(app, 1));
-  else if (e.altKey && (e.key === "ArrowUp" || e.key === "[")) act(() => move(app, -1));
+  } else if (e.altKey && (e.key === "ArrowDown" || e.key === "]")) act(() => actions.move(1));
+  else if (e.altKey && (e.key === "ArrowUp" || e.key === "[")) act(() => actions.move(-1));
   else if (!e.altKey && !e.shiftKey && (key === "m" || key === "t" || key === "b")) {
     const choice: Choice = key === "m" ? "mine" : key === "t" ? "theirs" : "both";
-    const h = ui.state.hunks[ui.state.current];
+    const h = model.state.hunks[model.state.current];
     if (!h || (choice === "both" && h.side !== "conflict")) return;
-    act(() => {
-      const chosen = ui.state.current;
-      ui.state = choose(ui.state, choice);
-      render(app);
-      $(".merge-sheet").focus();
-      const open = undecided(ui.state).length;
-      say(`${spoken(ui.state, chosen)}. ${open ? `${open} to choose.` : "All chosen: Ctrl+Enter applies."}`);
-    });
+    act(() => actions.pick(choice));
   }
+}
+
+/** M / T / B: the current change chosen, the next undecided one made current, both said. */
+function pick(app: App, choice: Choice) {
+  const ui = app.merge;
+  if (!ui) return;
+  const chosen = ui.state.current;
+  ui.state = choose(ui.state, choice);
+  render(app);
+  $(".merge-sheet").focus();
+  const open = undecided(ui.state).length;
+  say(`${spoken(ui.state, chosen)}. ${open ? `${open} to choose.` : "All chosen: Ctrl+Enter applies."}`);
 }
 
 function move(app: App, dir: 1 | -1) {

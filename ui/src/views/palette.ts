@@ -1,8 +1,8 @@
 // The command palette (Ctrl+Shift+P): the commands filtered as the writer
 // types, chosen with the arrows and Enter or a click; the same picker serves
 // Go to document… (Ctrl+P: a few letters of its name, model/fuzzy.ts) and Go to
-// heading… (views/outline.ts).
-import type { App } from "../main";
+// heading… (views/outline.ts). Each takes only what it uses of the app: the
+// dialog's host (`ModalHost`) and the documents or the commands.
 import type { Command } from "../commands";
 import { h } from "../dom";
 import { bestMatches } from "../model/fuzzy";
@@ -100,8 +100,19 @@ export function openPicker<T>(host: ModalHost, p: Picker<T>) {
   input.focus();
 }
 
+/** What Go to document… uses of the app: the workspace's documents (null: no folder open) and opening one. */
+export interface QuickOpenHost extends ModalHost {
+  readonly ws: { readonly documents: readonly { readonly path: string }[] } | null;
+  open(path: string): Promise<void>;
+}
+
+/** What the command palette uses of the app: its commands. */
+export interface PaletteHost extends ModalHost {
+  readonly commands: readonly Command[];
+}
+
 /** Go to document… (Ctrl+P): the workspace's documents by a few letters of their names, the best 50. */
-export function openQuickOpen(app: App) {
+export function openQuickOpen(app: QuickOpenHost) {
   const paths = app.ws?.documents.map((d) => d.path) ?? [];
   openPicker<string>(app, {
     placeholder: "Go to document (a few letters of its name)…",
@@ -118,7 +129,8 @@ export function openQuickOpen(app: App) {
   });
 }
 
-export function openPalette(app: App) {
+/** The command palette (Ctrl+Shift+P): the commands whose title or keywords have every word typed. */
+export function openPalette(app: PaletteHost) {
   openPicker<Command>(app, {
     placeholder: "Type a command…",
     label: "Command",

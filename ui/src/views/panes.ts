@@ -4,12 +4,24 @@
 // focus mode (Ctrl+Alt+F: no panels, the tab and status bars faded, the text
 // centred at its reading width; Esc or the same key leaves); the reading width
 // (Ctrl+Alt+R) and the re-flow of hard-wrapped paragraphs (Ctrl+Alt+W).
-import type { App } from "../main";
+// Of the app it needs only the editor (`PanesHost`: the keyboard goes back to
+// it, re-flow is shown in it) and, for its keys, Go to heading… (`PaneActions`).
+import type { EditorView } from "@codemirror/view";
 import { $ } from "../dom";
 import { reflowOn, setReflow } from "../extensions/reflow";
 import { loadPrefs, paneLayout, savePrefs, togglePane, type LayoutPrefs, type Pane } from "../model/layout-state";
 import { modalOpen } from "./modal";
-import { openHeadingPicker } from "./outline";
+
+/** What the layout uses of the app: the editor shown (null: none). */
+export interface PanesHost {
+  readonly view: EditorView | null;
+}
+
+/** What the layout's keys do beyond the layout. */
+export interface PaneActions {
+  /** Go to heading… (Ctrl+Shift+O). */
+  headingPicker(): void;
+}
 
 const storage = (): Storage | null => {
   try {
@@ -62,11 +74,11 @@ export function showPane(pane: Pane) {
 }
 
 /** Focus mode on or off. */
-export function toggleFocus(app: App) {
+export function toggleFocus(host: PanesHost) {
   panes.focus = !panes.focus;
   panes.peek = null;
   applyLayout();
-  app.view?.focus();
+  host.view?.focus();
 }
 
 export function toggleReadingWidth() {
@@ -77,37 +89,37 @@ export function toggleReadingWidth() {
  * Hard-wrapped paragraphs shown joined, or as the file has them: the other of what the document shows
  * now (from "auto" too), then for every document.
  */
-export function toggleReflow(app: App) {
-  const now = app.view ? reflowOn(app.view.state) : panes.prefs.reflow === true;
+export function toggleReflow(host: PanesHost) {
+  const now = host.view ? reflowOn(host.view.state) : panes.prefs.reflow === true;
   setPrefs({ ...panes.prefs, reflow: !now });
-  setReflow(app.view, !now);
+  setReflow(host.view, !now);
 }
 
 /** Esc: close the panel shown over the text, else leave focus mode. False when there was neither. */
-function escape(app: App): boolean {
+function escape(host: PanesHost): boolean {
   if (panes.peek) {
     panes.peek = null;
   } else if (panes.focus) {
     panes.focus = false;
   } else return false;
   applyLayout();
-  app.view?.focus();
+  host.view?.focus();
   return true;
 }
 
 /** The buttons, the keys (window-wide, before the others: Esc leaves focus mode first), the window's resizing. */
-export function wirePanes(app: App) {
+export function wirePanes(host: PanesHost, actions: PaneActions) {
   $(".tb-sidebar").addEventListener("click", () => toggle("sidebar"));
   $(".tb-panel").addEventListener("click", () => toggle("panel"));
-  $(".tb-focus").addEventListener("click", () => toggleFocus(app));
+  $(".tb-focus").addEventListener("click", () => toggleFocus(host));
   window.addEventListener("resize", () => applyLayout());
   setReflow(null, panes.prefs.reflow);
   // A panel over the text goes once the writer is back in the text, or picked a document or heading.
   $(".main").addEventListener("mousedown", (e) => {
-    if (panes.peek && !(e.target as Element).closest(".topbar")) escape(app);
+    if (panes.peek && !(e.target as Element).closest(".topbar")) escape(host);
   });
   $(".sidebar").addEventListener("click", (e) => {
-    if (panes.peek === "sidebar" && (e.target as Element).closest(".tree-item, .outline-item")) escape(app);
+    if (panes.peek === "sidebar" && (e.target as Element).closest(".tree-item, .outline-item")) escape(host);
   });
   window.addEventListener("keydown", (e) => {
     if (modalOpen() || e.defaultPrevented) return;
@@ -117,11 +129,11 @@ export function wirePanes(app: App) {
     let act: (() => void) | null = null;
     if (mod && !e.shiftKey && !e.altKey && is("b")) act = () => toggle("sidebar");
     else if (mod && !e.shiftKey && e.altKey && is("b")) act = () => toggle("panel");
-    else if (mod && !e.shiftKey && e.altKey && is("f")) act = () => toggleFocus(app);
-    else if (mod && e.shiftKey && !e.altKey && is("o")) act = () => openHeadingPicker(app);
+    else if (mod && !e.shiftKey && e.altKey && is("f")) act = () => toggleFocus(host);
+    else if (mod && e.shiftKey && !e.altKey && is("o")) act = () => actions.headingPicker();
     else if (mod && !e.shiftKey && e.altKey && is("r")) act = () => toggleReadingWidth();
-    else if (mod && !e.shiftKey && e.altKey && is("w")) act = () => toggleReflow(app);
-    else if (e.key === "Escape" && !mod && !e.shiftKey && !e.altKey && escape(app)) act = () => undefined;
+    else if (mod && !e.shiftKey && e.altKey && is("w")) act = () => toggleReflow(host);
+    else if (e.key === "Escape" && !mod && !e.shiftKey && !e.altKey && escape(host)) act = () => undefined;
     if (!act) return;
     e.preventDefault();
     act();
