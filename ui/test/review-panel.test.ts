@@ -90,7 +90,9 @@ beforeEach(() => {
 });
 
 describe("the Review panel", () => {
-  it("draws nothing with no document shown", () => {
+  it("draws nothing with no document shown (what it drew before gone)", () => {
+    renderReviewPanel(model([proposal("p1", "begins", "starts")]), noting().actions);
+    expect(q(".card")).not.toBeNull();
     renderReviewPanel({ path: null, review: null, text: null }, noting().actions);
     expect(q(".review-body")!.childElementCount).toBe(0);
   });

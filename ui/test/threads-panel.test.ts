@@ -96,7 +96,9 @@ beforeEach(() => {
 });
 
 describe("the Threads panel", () => {
-  it("draws nothing with no document shown", () => {
+  it("draws nothing with no document shown (what it drew before gone)", () => {
+    renderThreadsPanel(model(), noting().actions);
+    expect(q(".thread")).not.toBeNull();
     renderThreadsPanel({ review: null, me: ME }, noting().actions);
     expect(q(".threads-body")!.childElementCount).toBe(0);
   });
