@@ -9,8 +9,8 @@
 // Resolve / Reopen, and Reply taking the writer to the thread's reply box.
 // The view reads a plain model each time it draws (the review changes under
 // it as the writer decides) and acts through its actions (App.showAccessibleView
-// builds both, App being the dialog's host); what it reads now and where it is
-// are its own.
+// builds both, App being the dialog's host); what it reads (proposals or
+// threads, which one) and where the last one was are its own.
 import type { Text } from "@codemirror/state";
 import type { IdentityDto } from "../bindings/IdentityDto";
 import type { ProposalDto } from "../bindings/ProposalDto";

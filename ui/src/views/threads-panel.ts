@@ -3,9 +3,10 @@
 // detach), threads no longer in the text, and a new thread on the selection.
 // The panel is drawn from a plain model with the actions its threads have
 // (App.showThreadsPanel builds both; views/panel.ts says when); it keeps what
-// only it shows: the reply drafts, the cards built so far. A new thread and a
-// thread shown from the text need only the editor and its document
-// (`ShownEditor`) and the panel's tab (`PanelHost`); App is each.
+// only it shows: the reply drafts, the cards built so far. A new thread on the
+// selection and a thread's text selected need only the editor and its
+// document (`ShownEditor`), a thread's card shown from the text only the
+// panel's tab (`PanelHost`); App is each.
 import { EditorView } from "@codemirror/view";
 import type { IdentityDto } from "../bindings/IdentityDto";
 import type { ReviewDto } from "../bindings/ReviewDto";
