@@ -305,9 +305,12 @@ fn every_error_code_is_on_the_map_with_its_exit_code() {
     }
 }
 
-/// The groups of `docs/tests.md`: a title, a fixed line about them, and their
+/// A group of `docs/tests.md`: a title, a fixed line about it, and its
 /// folders (only the files directly in each, of the extension given).
-const TEST_GROUPS: [(&str, &str, &[(&str, &str)]); 3] = [
+type TestGroup = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
+/// The groups of `docs/tests.md`.
+const TEST_GROUPS: [TestGroup; 3] = [
     (
         "Rust integration tests",
         "`cargo test` builds each file of `tests/` as its own binary and runs it against the \

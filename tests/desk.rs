@@ -4,7 +4,9 @@
 //! outcomes (a failure not stopping the next; nothing enabled, no outcomes);
 //! cancel by the UI's job id (nothing filed, the rest unrun); a job whose
 //! document changed while it ran filing nothing and saying so; every call
-//! without a workspace open saying so. The producers are the contract
+//! without a workspace open saying so; a search handing each document's finds
+//! over as it goes (adding up to the answer, the open document as the writer
+//! has it) and stopped by its job id. The producers are the contract
 //! fixture (`tests/fixtures/producers/external/producer.py`: "the" for every
 //! "teh"), behind a script that waits when a test needs the run to last.
 
@@ -209,6 +211,85 @@ fn a_job_whose_document_changed_while_it_ran_files_nothing_and_says_so() {
     assert_eq!(pending(&desk), 0, "nothing filed on a text it was not run on");
     let text = desk.with(|a| Ok(a.text_of("d.md"))).unwrap();
     assert_eq!(text, format!("Now. {DOC}"), "the writer's typing stays");
+}
+
+/// The Search tab's search: each document's finds handed over as it is
+/// searched, in the answer's order, adding up to the answer (the open
+/// document as the writer has it, unsaved text included); a document with
+/// nothing found only every `SEARCH_PROGRESS_EVERY` documents; cancelled by
+/// its job id, it stops at the next document and forgets the id.
+#[test]
+fn a_search_hands_over_each_documents_finds_and_stops_when_cancelled() {
+    use cowriting::api::SEARCH_PROGRESS_EVERY;
+    use cowriting::ops::SearchQuery;
+    let ws = Ws::new();
+    let desk = desk(&ws, "");
+    let many = SEARCH_PROGRESS_EVERY as usize + 20;
+    for i in 0..many {
+        let text = if i % 50 == 0 { "a needle here\n" } else { "hay\n" };
+        ws.write(&format!("p/{i:04}.md"), text);
+    }
+    // Unsaved text of the open document is searched as the writer has it.
+    desk.with(|a| {
+        let v = a.open_document("d.md")?;
+        let insert = "needle typed ".to_owned();
+        a.edit(
+            "d.md",
+            v.version,
+            &[TextChange {
+                from: Utf16Offset(0),
+                to: Utf16Offset(0),
+                insert,
+            }],
+            true,
+        )
+    })
+    .unwrap();
+    let q = SearchQuery::literal("needle");
+    let mut told = Vec::new();
+    let out = desk.search_streamed(&q, "s1", &mut |p| told.push(p)).unwrap();
+    let streamed: Vec<String> = told
+        .iter()
+        .flat_map(|p| p.hits.iter().map(|h| format!("{}:{}", h.document, h.from)))
+        .collect();
+    let answered: Vec<String> = out
+        .hits
+        .iter()
+        .map(|h| format!("{}:{}", h.document, h.from))
+        .collect();
+    assert_eq!(
+        streamed, answered,
+        "the finds handed over are the answer's, in its order"
+    );
+    assert_eq!(out.hits.len(), many.div_ceil(50) + 1, "{answered:?}");
+    assert!(
+        answered.contains(&"d.md:0".to_owned()),
+        "the unsaved text: {answered:?}"
+    );
+    assert!(told.iter().all(|p| p.job == "s1"));
+    let counts: Vec<u32> = told.iter().map(|p| p.searched).collect();
+    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+    assert!(
+        told.iter()
+            .any(|p| p.hits.is_empty() && p.searched == SEARCH_PROGRESS_EVERY),
+        "a search finding nothing for a while still says how far it got"
+    );
+    assert!(!desk.is_running("s1"), "the job forgotten once answered");
+    // Cancelled after its first find: the search stops there.
+    let mut first = 0;
+    let out = desk
+        .search_streamed(&q, "s2", &mut |p| {
+            if !p.hits.is_empty() {
+                first += 1;
+                desk.cancel_job("s2");
+            }
+        })
+        .unwrap();
+    assert_eq!(first, 1, "nothing handed over after the cancel");
+    // The answer is what was searched before it stopped: the document the
+    // cancel found still counts, none after it.
+    assert!(out.hits.len() <= 2, "{} hits: the search went on", out.hits.len());
+    assert!(!desk.is_running("s2"));
 }
 
 #[test]

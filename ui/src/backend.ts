@@ -28,6 +28,7 @@ import type { ReviewProgress } from "./bindings/ReviewProgress";
 import type { ReviewDto } from "./bindings/ReviewDto";
 import type { SaveResult } from "./bindings/SaveResult";
 import type { SearchOut } from "./bindings/SearchOut";
+import type { SearchProgress } from "./bindings/SearchProgress";
 import type { SettingsDto } from "./bindings/SettingsDto";
 import type { TextChange } from "./bindings/TextChange";
 import type { Utf16Offset } from "./bindings/Utf16Offset";
@@ -113,7 +114,12 @@ export interface Backend {
   /** The spelling lints of each text (as the writer types: a Hunspell dictionary in the core), in UTF-16 units of each. */
   lint(texts: string[]): Promise<LintsOut>;
   /** Search every document (the open ones as the writer has them) and every thread. */
-  search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean): Promise<SearchOut>;
+  /**
+   * Search every document and thread; each document's finds come first as
+   * `onSearchProgress` events under `job`, which `cancelJob` stops (a newer
+   * search): its answer is then what was found so far.
+   */
+  search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean, job: string): Promise<SearchOut>;
   /**
    * The workspace's review: every document's proposals waiting for the writer
    * and open threads (the open documents as the writer has them), by turn and producer.
@@ -176,6 +182,8 @@ export interface Backend {
   onJobProgress(f: (p: JobProgress) => void): Promise<() => void>;
   /** A running review pass (or thread question) started a part, or filed or skipped an item. */
   onReviewProgress(f: (p: ReviewProgress) => void): Promise<() => void>;
+  /** A running search searched one more document: its finds, and how many documents so far. */
+  onSearchProgress(f: (p: SearchProgress) => void): Promise<() => void>;
   onWorkspaceOpened(f: (w: WorkspaceInfo) => void): Promise<() => void>;
   onCloseRequested(f: (dirty: string[]) => void): Promise<() => void>;
 }
@@ -278,7 +286,7 @@ export async function tauriBackend(): Promise<Backend> {
     askClaude: (path, thread, instruction, job) => call("ask_claude", { path, thread, instruction, job }),
     settings: () => call("settings"),
     lint: (texts) => call("lint", { texts }),
-    search: (query, caseSensitive, wholeWord, regex) => call("search", { query, caseSensitive, wholeWord, regex }),
+    search: (query, caseSensitive, wholeWord, regex, job) => call("search", { query, caseSensitive, wholeWord, regex, job }),
     inbox: () => call("inbox"),
     addWord: (word) => call("add_word", { word }),
     dictionary: () => call("dictionary"),
@@ -317,6 +325,7 @@ export async function tauriBackend(): Promise<Backend> {
     onNotice: (f) => on("notice", f),
     onJobProgress: (f) => on("job-progress", f),
     onReviewProgress: (f) => on("review-progress", f),
+    onSearchProgress: (f) => on("search-progress", f),
     onWorkspaceOpened: (f) => on("workspace-opened", f),
     onCloseRequested: (f) => on("close-requested", f),
   };

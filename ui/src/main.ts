@@ -33,6 +33,7 @@ import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./model/jobs";
 import { checkDocument, onJobProgress } from "./producers";
 import { askInThread, onReviewProgress, reviewWithClaude } from "./dialogs/review-claude";
+import { onSearchProgress } from "./views/search-panel";
 import type { ReviewOut } from "./bindings/ReviewOut";
 import { forgetLints } from "./extensions/spelling";
 import { spellingHandlers } from "./spelling";
@@ -128,6 +129,7 @@ export class App {
     await this.backend.onNotice((n) => void this.onNotice(n));
     await this.backend.onJobProgress((p) => onJobProgress(this, p));
     await this.backend.onReviewProgress((p) => onReviewProgress(this, p));
+    await this.backend.onSearchProgress(onSearchProgress);
     await this.backend.onWorkspaceOpened((w) => void this.setWorkspace(w));
     await this.backend.onCloseRequested((dirty) => this.confirmQuit(dirty));
     try {

@@ -79,6 +79,7 @@ export function fakeBackend(overrides: Partial<Backend>, review: () => ReviewDto
     onNotice: async () => () => undefined,
     onJobProgress: async () => () => undefined,
     onReviewProgress: async () => () => undefined,
+    onSearchProgress: async () => () => undefined,
     onWorkspaceOpened: async () => () => undefined,
     onCloseRequested: async () => () => undefined,
   };

@@ -3,11 +3,14 @@
 // when the text is gone); the summary counting matches, threads and
 // documents; and the tab built from plain actions (no App): results grouped
 // by document, a click going to a hit or a thread, an error said, an older
-// answer never over a newer one.
+// answer never over a newer one; results shown as each document is searched,
+// the rows kept when the answer agrees; a newer search cancelling the one
+// running, its late progress never shown.
 import { describe, expect, it } from "vitest";
 import { q, until } from "./dom";
 import type { SearchOut } from "../src/bindings/SearchOut";
-import { placeHit, renderSearchPanel, summary, type SearchActions } from "../src/views/search-panel";
+import type { SearchProgress } from "../src/bindings/SearchProgress";
+import { onSearchProgress, placeHit, renderSearchPanel, runSearch, summary, type SearchActions } from "../src/views/search-panel";
 
 const out = (hits: string[], threads: string[], truncated = false): SearchOut => ({
   query: "q",
@@ -58,7 +61,7 @@ describe("the Search tab", () => {
     const answers: ((o: SearchOut) => void)[] = [];
     const actions: SearchActions = {
       search: (...a) => {
-        asked.push(a);
+        asked.push(a.slice(0, 4));
         return new Promise((resolve) => answers.push(resolve));
       },
       goToHit: (hit) => void went.push(`hit ${hit.document}:${hit.line}`),
@@ -118,5 +121,62 @@ describe("the Search tab", () => {
     form.dispatchEvent(new Event("submit", { cancelable: true }));
     await until(() => !q(".search-hit"), "the results cleared");
     expect(q(".search-status")!.textContent).toBe("");
+  });
+
+  it("shows each document's finds as it is searched, and keeps those rows when the answer agrees", async () => {
+    document.body.innerHTML = `<div class="search-body"></div>`;
+    let release: (o: SearchOut) => void = () => undefined;
+    let tell: (p: SearchProgress) => void = () => undefined;
+    renderSearchPanel({
+      search: (_q, _c, _w, _r, found) => {
+        tell = found;
+        return new Promise((resolve) => (release = resolve));
+      },
+      goToHit: () => undefined,
+      goToThread: () => undefined,
+    });
+    const form = q<HTMLFormElement>(".search-form")!;
+    q<HTMLInputElement>(".search-input")!.value = "q";
+    form.dispatchEvent(new Event("submit", { cancelable: true }));
+    const all = out(["a.md", "a.md", "c.md"], ["c.md"]);
+    tell({ job: "j", searched: 1, hits: all.hits.slice(0, 2), threads: [] });
+    expect(q('.search-group[data-document="a.md"]')!.querySelectorAll(".search-hit"), "before the answer").toHaveLength(2);
+    expect(q(".search-status")!.textContent).toBe("Searching… 2 found, 1 document searched");
+    expect(q(".search-status")!.getAttribute("aria-busy"), "a screen reader waits for the summary").toBe("true");
+    tell({ job: "j", searched: 250, hits: [], threads: [] });
+    expect(q(".search-status")!.textContent).toBe("Searching… 2 found, 250 documents searched");
+    tell({ job: "j", searched: 260, hits: all.hits.slice(2), threads: all.threads });
+    const row = q<HTMLElement>(".search-hit")!;
+    release(all);
+    await until(() => q(".search-status")!.textContent === "3 matches, 1 thread in 2 documents.", "the summary");
+    expect(q(".search-hit"), "the rows shown as found are kept").toBe(row);
+    expect(q(".search-status")!.hasAttribute("aria-busy")).toBe(false);
+    expect(Array.from(document.querySelectorAll<HTMLElement>(".search-group")).map((g) => g.dataset.document)).toEqual(["a.md", "c.md"]);
+    // An answer that is not what came (a lost event): drawn from the answer.
+    form.dispatchEvent(new Event("submit", { cancelable: true }));
+    tell({ job: "j", searched: 1, hits: all.hits.slice(0, 1), threads: [] });
+    release(all);
+    await until(() => document.querySelectorAll(".search-hit").length === 3, "the answer's rows");
+  });
+
+  it("cancels the search running when a newer one starts, and shows only the newer one's progress", async () => {
+    const cancelled: string[] = [];
+    const jobs: string[] = [];
+    const backend = {
+      search: (_q: string, _c: boolean, _w: boolean, _r: boolean, job: string) => {
+        jobs.push(job);
+        return new Promise<SearchOut>(() => undefined);
+      },
+      cancelJob: async (job: string) => void cancelled.push(job),
+    };
+    const seen: string[] = [];
+    void runSearch(backend, "a", false, false, false, (p) => seen.push(`first ${p.searched}`));
+    void runSearch(backend, "ab", false, false, false, (p) => seen.push(`second ${p.searched}`));
+    expect(jobs).toHaveLength(2);
+    expect(jobs[0]).not.toBe(jobs[1]);
+    expect(cancelled).toEqual([jobs[0]]);
+    onSearchProgress({ job: jobs[0], searched: 1, hits: [], threads: [] });
+    onSearchProgress({ job: jobs[1], searched: 2, hits: [], threads: [] });
+    expect(seen).toEqual(["second 2"]);
   });
 });

@@ -16,7 +16,9 @@
 //! comes from differs (the open one here, one on the files for `ops`).
 
 use crate::api::review_pass::{ReviewJob, ReviewProgress};
-use crate::api::{Api, FilingDto, Job, JobProgress, RestoreReport, WorkspaceInfo};
+use crate::api::{
+    Api, FilingDto, Job, JobProgress, RestoreReport, SearchProgress, WorkspaceInfo, SEARCH_PROGRESS_EVERY,
+};
 use crate::ops::claude_review::{drive, InSession, ReviewOut};
 use crate::ops::{InboxOut, LintsOut, SearchOut, SearchQuery};
 use crate::views::Unit;
@@ -26,6 +28,7 @@ use cowriting_producers::Cancel;
 use cowriting_workspace::config::Config;
 use cowriting_workspace::error::{Error, Result};
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
@@ -326,6 +329,39 @@ impl Desk {
     pub fn search(&self, query: &SearchQuery) -> Result<SearchOut> {
         let (ops, open) = self.with(|a| a.search_open(query))?;
         ops.search_with(query, open)
+    }
+
+    /// [`Desk::search`] as the Search tab runs it: each document's finds
+    /// handed to `progress` as soon as that document is searched (in the
+    /// answer's order; a document with nothing found only every
+    /// [`SEARCH_PROGRESS_EVERY`] documents, to say how far it got), under the
+    /// UI's `job` id: cancelling it (a newer search) stops the search at the
+    /// next document, its answer then what was found so far.
+    pub fn search_streamed(
+        &self,
+        query: &SearchQuery,
+        job: &str,
+        progress: &mut dyn FnMut(SearchProgress),
+    ) -> Result<SearchOut> {
+        let (ops, open) = self.with(|a| a.search_open(query))?;
+        let running = self.start(job);
+        let mut searched = 0u32;
+        let streamed = ops.search_with_streamed(query, open, |f| {
+            if running.cancel.is_cancelled() {
+                return ControlFlow::Break(());
+            }
+            searched += 1;
+            if !f.hits.is_empty() || !f.threads.is_empty() || searched.is_multiple_of(SEARCH_PROGRESS_EVERY) {
+                progress(SearchProgress {
+                    job: job.to_owned(),
+                    searched,
+                    hits: f.hits.to_vec(),
+                    threads: f.threads.to_vec(),
+                });
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok(streamed.out)
     }
 
     /// The workspace's review (the Inbox): the open documents as the writer

@@ -46,7 +46,7 @@ export interface Commands {
   save_settings: { settings: unknown };
   lint: { texts: unknown };
   export_document: { path: unknown; format: unknown; withReview: unknown; remoteImages: unknown };
-  search: { query: unknown; caseSensitive: unknown; wholeWord: unknown; regex: unknown };
+  search: { query: unknown; caseSensitive: unknown; wholeWord: unknown; regex: unknown; job: unknown };
   inbox: Record<string, never>;
   add_word: { word: unknown };
   dictionary: Record<string, never>;

@@ -2,11 +2,17 @@
 // comments, searched by the core (the open documents as the writer has them,
 // unsaved text included). Results come grouped by document, each with its line
 // and the words around the match; a click opens the document with the match
-// selected, or the thread in the Threads tab. Searches as the writer types.
-// The tab is built with what it does (`SearchActions`), not the App.
+// selected, or the thread in the Threads tab. Searches as the writer types;
+// results show as each document is searched (the core's `search-progress`
+// events), a newer search cancelling the one running. The tab is built with
+// what it does (`SearchActions`), not the App.
 import type { App } from "../main";
 import type { SearchOut } from "../bindings/SearchOut";
 import type { SearchHitDto } from "../bindings/SearchHitDto";
+import type { SearchProgress } from "../bindings/SearchProgress";
+import type { ThreadHitDto } from "../bindings/ThreadHitDto";
+import type { Backend } from "../backend";
+import { newJobId } from "../model/jobs";
 import { errorMessage } from "../backend";
 import { $, h } from "../dom";
 import { showPanel } from "./panel";
@@ -34,9 +40,9 @@ export function summary(out: SearchOut): string {
 
 let seq = 0;
 
-/** What the Search tab does: ask the core, and go to a result. */
+/** What the Search tab does: ask the core (`found` told of each document's finds as it goes), and go to a result. */
 export interface SearchActions {
-  search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean): Promise<SearchOut>;
+  search(query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean, found: (p: SearchProgress) => void): Promise<SearchOut>;
   goToHit(hit: SearchHitDto): void;
   goToThread(document: string, id: string): void;
 }
@@ -76,60 +82,117 @@ export function renderSearchPanel(actions: SearchActions) {
 async function search(actions: SearchActions, query: string, caseSensitive: boolean, wholeWord: boolean, regex: boolean, status: HTMLElement, results: HTMLElement) {
   const mine = ++seq;
   if (!query) {
+    status.removeAttribute("aria-busy");
     status.textContent = "";
     results.replaceChildren();
     return;
   }
   status.textContent = "Searching…";
+  // Counts change as documents are searched: a screen reader says the summary once, at the end.
+  status.setAttribute("aria-busy", "true");
+  // What the core handed over so far: the last search's results stay until the first of this one's.
+  let shown = false;
+  let streamed = 0;
+  const byDoc = new Map<string, HTMLElement>();
+  const found = (p: SearchProgress) => {
+    if (mine !== seq) return;
+    if (!shown && (p.hits.length || p.threads.length)) {
+      results.replaceChildren();
+      shown = true;
+    }
+    for (const hit of p.hits) groupIn(results, byDoc, hit.document).append(hitRow(actions, hit));
+    for (const t of p.threads) groupIn(results, byDoc, t.document).append(threadRow(actions, t));
+    streamed += p.hits.length + p.threads.length;
+    status.classList.remove("search-error");
+    setText(status, `Searching… ${streamed} found, ${p.searched} ${p.searched === 1 ? "document" : "documents"} searched`);
+  };
   let out: SearchOut;
   try {
-    out = await actions.search(query, caseSensitive, wholeWord, regex);
+    out = await actions.search(query, caseSensitive, wholeWord, regex, found);
   } catch (e) {
     if (mine !== seq) return;
+    status.removeAttribute("aria-busy");
     setText(status, errorMessage(e));
     status.classList.add("search-error");
     results.replaceChildren();
     return;
   }
   if (mine !== seq) return; // a newer search is on its way
+  status.removeAttribute("aria-busy");
   status.classList.remove("search-error");
   setText(status, summary(out) + (out.errors.length ? ` ${out.errors.length} could not be searched: ${out.errors.map((e) => e.document).join(", ")}.` : ""));
-  results.replaceChildren(...groups(actions, out));
+  // What was shown as it came is the answer: kept (a row the writer is on stays); else drawn from the answer.
+  if (!shown || streamed !== out.hits.length + out.threads.length) results.replaceChildren(...groups(actions, out));
+}
+
+/** A document's group of results in `results`, made when it is first needed. */
+function groupIn(results: HTMLElement, byDoc: Map<string, HTMLElement>, doc: string): HTMLElement {
+  let g = byDoc.get(doc);
+  if (!g) {
+    g = h("section", { class: "search-group", "data-document": doc }, h("h3", { class: "search-doc", text: doc }));
+    byDoc.set(doc, g);
+    results.append(g);
+  }
+  return g;
 }
 
 /** The results, one group per document, text hits then threads. */
 function groups(actions: SearchActions, out: SearchOut): HTMLElement[] {
+  const holder = h("div");
   const byDoc = new Map<string, HTMLElement>();
-  const group = (doc: string) => {
-    let g = byDoc.get(doc);
-    if (!g) {
-      g = h("section", { class: "search-group", "data-document": doc }, h("h3", { class: "search-doc", text: doc }));
-      byDoc.set(doc, g);
-    }
-    return g;
-  };
-  for (const hit of out.hits) {
-    const row = h(
-      "button",
-      { class: "search-hit", title: `${hit.document}, line ${hit.line}` },
-      h("span", { class: "search-line", text: String(hit.line) }),
-      h("span", { class: "search-context" }, hit.before, h("mark", { text: hit.text }), hit.after),
-    );
-    row.addEventListener("click", () => actions.goToHit(hit));
-    group(hit.document).append(row);
-  }
-  for (const t of out.threads) {
-    const what = t.body ? `${t.author?.label ?? ""}: ${t.body}` : `on “${t.thread.anchoredText}”`;
-    const row = h(
-      "button",
-      { class: "search-thread", title: "Show the thread" },
-      h("span", { class: "search-line", text: "💬" }),
-      h("span", { class: "search-context", text: what.length > 140 ? what.slice(0, 139) + "…" : what }),
-    );
-    row.addEventListener("click", () => actions.goToThread(t.document, t.thread.id));
-    group(t.document).append(row);
-  }
+  for (const hit of out.hits) groupIn(holder, byDoc, hit.document).append(hitRow(actions, hit));
+  for (const t of out.threads) groupIn(holder, byDoc, t.document).append(threadRow(actions, t));
   return [...byDoc.values()];
+}
+
+function hitRow(actions: SearchActions, hit: SearchHitDto): HTMLElement {
+  const row = h(
+    "button",
+    { class: "search-hit", title: `${hit.document}, line ${hit.line}` },
+    h("span", { class: "search-line", text: String(hit.line) }),
+    h("span", { class: "search-context" }, hit.before, h("mark", { text: hit.text }), hit.after),
+  );
+  row.addEventListener("click", () => actions.goToHit(hit));
+  return row;
+}
+
+function threadRow(actions: SearchActions, t: ThreadHitDto): HTMLElement {
+  const what = t.body ? `${t.author?.label ?? ""}: ${t.body}` : `on “${t.thread.anchoredText}”`;
+  const row = h(
+    "button",
+    { class: "search-thread", title: "Show the thread" },
+    h("span", { class: "search-line", text: "💬" }),
+    h("span", { class: "search-context", text: what.length > 140 ? what.slice(0, 139) + "…" : what }),
+  );
+  row.addEventListener("click", () => actions.goToThread(t.document, t.thread.id));
+  return row;
+}
+
+/** The search running in the core, and where its progress goes. */
+let running: { job: string; found: (p: SearchProgress) => void } | null = null;
+
+/** A `search-progress` event (the App hands each one here): to the running search, if it is its. */
+export function onSearchProgress(p: SearchProgress) {
+  if (running?.job === p.job) running.found(p);
+}
+
+/** Run a search in the core under a new job id, cancelling the one running (the writer typed on). */
+export async function runSearch(
+  backend: Pick<Backend, "search" | "cancelJob">,
+  query: string,
+  caseSensitive: boolean,
+  wholeWord: boolean,
+  regex: boolean,
+  found: (p: SearchProgress) => void,
+): Promise<SearchOut> {
+  if (running) void backend.cancelJob(running.job).catch(() => undefined);
+  const job = newJobId("search");
+  running = { job, found };
+  try {
+    return await backend.search(query, caseSensitive, wholeWord, regex, job);
+  } finally {
+    if (running?.job === job) running = null;
+  }
 }
 
 async function goToHit(app: App, hit: SearchHitDto) {
@@ -151,7 +214,7 @@ async function goToThread(app: App, doc: string, id: string) {
 export function openSearch(app: App) {
   showPanel(app, "search");
   renderSearchPanel({
-    search: (query, caseSensitive, wholeWord, regex) => app.backend.search(query, caseSensitive, wholeWord, regex),
+    search: (query, caseSensitive, wholeWord, regex, found) => runSearch(app.backend, query, caseSensitive, wholeWord, regex, found),
     goToHit: (hit) => void goToHit(app, hit),
     goToThread: (doc, id) => void goToThread(app, doc, id),
   });

@@ -308,6 +308,25 @@ pub enum MergeOutcome {
     Changed { merge: MergeView },
 }
 
+/// What a running search found in one more document (the app's
+/// `search-progress` event): sent for each document with a find, and every
+/// [`SEARCH_PROGRESS_EVERY`] documents searched, so a search that finds
+/// nothing still shows it is going on.
+#[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(TS), ts(export))]
+#[serde(rename_all = "camelCase")]
+pub struct SearchProgress {
+    /// The UI's id of the search (what `cancel_job` takes).
+    pub job: String,
+    /// How many documents have been searched, this one included.
+    pub searched: u32,
+    pub hits: Vec<crate::views::SearchHitDto>,
+    pub threads: Vec<crate::views::ThreadHitDto>,
+}
+
+/// A search's progress is said at least once per this many documents.
+pub const SEARCH_PROGRESS_EVERY: u32 = 250;
+
 /// Which producer a running Check document is on (the app's `job-progress` event).
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]

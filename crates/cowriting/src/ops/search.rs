@@ -314,6 +314,18 @@ impl Ops {
         Ok(self.search_in(query, open, |_| ControlFlow::Continue(()))?.out)
     }
 
+    /// [`Ops::search_with`], handing each document's finds to `each` as
+    /// [`Ops::search_streamed`] does (the app's Search tab, which shows them
+    /// as they come and stops a search the writer replaced).
+    pub fn search_with_streamed(
+        &self,
+        query: &SearchQuery,
+        open: OpenFinds,
+        each: impl FnMut(DocFinds<'_>) -> ControlFlow<()>,
+    ) -> Result<Streamed> {
+        self.search_in(query, open, each)
+    }
+
     /// The search of [`Ops::search_streamed`] and [`Ops::search_with`].
     /// Documents are the files the walk finds ([`Ops::searched_docs`]), those
     /// with review data and those open in `open`.
