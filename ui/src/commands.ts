@@ -21,7 +21,6 @@ import { openPalette, openQuickOpen } from "./views/palette";
 import { toggle, toggleFocus, toggleReadingWidth, toggleReflow } from "./views/panes";
 import { gotoProposal, proposalAtCursor } from "./views/review-panel";
 import { toggleTabFocus, toggleTint } from "./views/status";
-import { openAccessibleView } from "./views/accessible-view";
 import { openKeysHelp } from "./views/keys-help";
 import { gotoInboxItem, openInbox } from "./views/inbox-panel";
 import { openSearch } from "./views/search-panel";
@@ -71,7 +70,7 @@ export function buildCommands(app: App): Command[] {
       title: "Read the proposal as words (accessible review view)",
       keys: "Alt+F2",
       keywords: "screen reader accessibility speak announce",
-      run: () => openAccessibleView(app),
+      run: () => app.showAccessibleView(),
     },
     { id: "comment", title: "Comment on selection", keys: "Ctrl+Alt+M", run: () => newThread(app) },
     { id: "ask", title: "Ask Claude…", keys: "Ctrl+K", run: () => askClaude(app) },

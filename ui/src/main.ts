@@ -7,11 +7,12 @@
 // and banner, panels, palette, modals), which keep what only they show (the
 // tint, the title last set, the proposal last revealed, reply drafts), some
 // drawn from a plain model and actions App builds (the tabs, the tree, the
-// outline, the Inbox); the dialogs in dialogs/ (Ask Claude…, Settings, the
-// first run's question), Ask Claude… and Review with Claude… keeping their
-// drafts; autosave's timing in autosave.ts; producer runs in producers.ts;
-// commands and keys in commands.ts; the editor in editor.ts and its
-// extensions in extensions/; pure models in model/.
+// outline, the Inbox, the Review and Threads panels, the accessible review
+// view); the dialogs in dialogs/ (Ask Claude…, Settings, the first run's
+// question), Ask Claude… and Review with Claude… keeping their drafts;
+// autosave's timing in autosave.ts; producer runs in producers.ts; commands
+// and keys in commands.ts; the editor in editor.ts and its extensions in
+// extensions/; pure models in model/.
 import "./styles.css";
 import type { EditorState } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
@@ -30,29 +31,31 @@ import { renamedOrder } from "./model/doc-names";
 import { createState, type EditorHandlers } from "./editor";
 import { reviewOf } from "./extensions/review-field";
 import type { FilingSummary } from "./model/jobs";
-import { onJobProgress } from "./producers";
-import { onReviewProgress } from "./dialogs/review-claude";
+import { checkDocument, onJobProgress } from "./producers";
+import { askInThread, onReviewProgress, reviewWithClaude } from "./dialogs/review-claude";
 import { onSearchProgress } from "./views/search-panel";
 import type { ReviewOut } from "./bindings/ReviewOut";
 import { forgetLints } from "./extensions/spelling";
 import { spellingHandlers } from "./spelling";
 import { TaskChips } from "./tasks";
-import { authorLabel } from "./model/util";
+import { authorLabel, utf16 } from "./model/util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { coverageQuestion, splitSeen } from "./coverage";
-import { keepCoverageLabel } from "./views/review-panel";
+import { focusedProposal, keepCoverageLabel, renderReviewPanel, reveal, type ReviewActions } from "./views/review-panel";
+import { askClaude } from "./dialogs/ask-claude";
 import { rememberTabs, rememberedTabs } from "./open-tabs";
 import { say } from "./views/live";
-import { arrivalWords, decisionWords, pendingCount, undoWords } from "./announce";
+import { arrivalWords, decisionWords, docName, pendingCount, undoWords } from "./announce";
 import type { ProposalDto } from "./bindings/ProposalDto";
 import { jumpToHeading, renderOutline, type OutlineActions } from "./views/outline";
 import { refreshMerge, type MergeUi } from "./views/merge-view";
-import { renderPanel, type PanelTab } from "./views/panel";
+import { renderPanel, showPanel, type PanelTab } from "./views/panel";
 import { dismissRestoreNotice, showRestoreNotice } from "./views/restore-notice";
 import { renderBanner, renderStatus, renderTitle, tinted, updateWordCount } from "./views/status";
 import { renderTabs, type TabActions } from "./views/tabs";
-import { fileThread, focusThread } from "./views/threads-panel";
+import { openAccessibleView, type AccessibleViewActions } from "./views/accessible-view";
+import { focusThread, newThread, renderThreadsPanel, selectInText, type ThreadActions, type ThreadAnswer } from "./views/threads-panel";
 import { decideGroup, gotoInboxItem, inboxChanged, InboxView, openInboxItem, renderInbox, type InboxActions } from "./views/inbox-panel";
 import { refreshTree, renderEditorEmpty, renderNoWorkspace, renderRecent, renderTree, treeEntryAdded, treeEntryRemoved, type TreeActions } from "./views/tree";
 import { documentMenu, folderMenu, newDocument } from "./views/doc-actions";
@@ -254,7 +257,7 @@ export class App {
       onOutline: (info) => renderOutline({ ...info, documentShown: this.view !== null }, this.outlineActions),
       keys: editorKeys(this),
       spelling: spellingHandlers(this),
-      comment: { submit: (from, to, body) => fileThread(this, doc.path, from, to, body) },
+      comment: { submit: (from, to, body) => this.fileThread(doc.path, from, to, body) },
       path: () => doc.path,
     };
   }
@@ -296,6 +299,90 @@ export class App {
     const preview = this.inbox.preview;
     const tabs = this.order.map((path) => ({ path, dirty: this.docs.get(path)!.dirty, preview: path === preview }));
     renderTabs({ tabs, active: this.active }, this.tabActions);
+  }
+
+  /** What the Review tab's tools, groups and cards do (views/review-panel.ts). */
+  private readonly reviewActions: ReviewActions = {
+    askClaude: () => askClaude(this),
+    reviewWithClaude: () => reviewWithClaude(this),
+    checkDocument: () => void checkDocument(this),
+    accept: (id, withText) => void this.accept(id, withText ?? null),
+    reject: (id) => void this.reject(id),
+    acceptTurn: (turn) => void this.acceptTurn(turn),
+    rejectTurn: (turn) => void this.rejectTurn(turn),
+    acceptAll: (ids) => void this.acceptAll(ids),
+    rejectAll: (ids) => void this.rejectAll(ids),
+    reveal: (p) => reveal(this, p),
+    redraw: () => this.showReviewPanel(),
+  };
+
+  /** Draw the Review tab for the active document (views/review-panel.ts; views/panel.ts says when). */
+  showReviewPanel() {
+    renderReviewPanel({ path: this.active, review: this.review(), text: this.view?.state.doc ?? null }, this.reviewActions);
+  }
+
+  /** A change to a thread of the active document: the core's answer (null: none shown, or the core failed, which is said). */
+  private async threadChange(call: (path: string) => Promise<ReviewDto>): Promise<ThreadAnswer | null> {
+    const path = this.active;
+    if (!path) return null;
+    const review = await this.run(() => call(path));
+    return review ? { path, review } : null;
+  }
+
+  /** What the Threads tab's threads do (views/threads-panel.ts). */
+  private readonly threadActions: ThreadActions = {
+    newThread: () => newThread(this),
+    openLink: (href) => void this.backend.openLink(href).catch((e) => toast(errorMessage(e), "error")),
+    select: (from, to) => selectInText(this, from, to),
+    askClaude: (id, question, path) => {
+      const at = path ?? this.active;
+      if (at) void askInThread(this, at, id, question);
+    },
+    reply: (id, text) => this.threadChange((path) => this.backend.reply(path, id, text)),
+    setResolved: (id, resolved) => this.threadChange((path) => this.backend.setThreadResolved(path, id, resolved)),
+    keepHere: (id) => this.threadChange((path) => this.backend.keepThreadHere(path, id)),
+    detach: (id) => this.threadChange((path) => this.backend.detachThread(path, id)),
+    show: ({ path, review }) => showReview(this, path, review),
+  };
+
+  /** Draw the Threads tab for the active document (views/threads-panel.ts; views/panel.ts says when). */
+  showThreadsPanel() {
+    renderThreadsPanel({ review: this.review(), me: this.me }, this.threadActions);
+  }
+
+  /** What the accessible review view reads and does (views/accessible-view.ts). */
+  private readonly accessibleViewActions: AccessibleViewActions = {
+    model: () => ({
+      path: this.active,
+      review: this.review(),
+      text: this.view?.state.doc ?? null,
+      cursor: this.view?.state.selection.main.head ?? 0,
+      me: this.me,
+      revealed: focusedProposal(),
+    }),
+    accept: (id) => this.accept(id),
+    reject: (id) => this.reject(id),
+    undo: () => this.undo(),
+    reveal: (p) => reveal(this, p, false),
+    select: (from, to) => this.view?.dispatch({ selection: { anchor: from, head: to }, scrollIntoView: true }),
+    setResolved: (id, resolved) => this.threadActions.setResolved(id, resolved),
+    show: (answer) => this.threadActions.show(answer),
+    focusThread: (id) => focusThread(this, id),
+  };
+
+  /** Open the accessible review view (Alt+F2) on the active document (views/accessible-view.ts). */
+  showAccessibleView() {
+    openAccessibleView(this, this.accessibleViewActions);
+  }
+
+  /** File a new thread on `from..to` of `path` (the comment box's send); true when filed. */
+  async fileThread(path: string, from: number, to: number, body: string): Promise<boolean> {
+    const review = await this.run(() => this.backend.newThread(path, utf16(from), utf16(to), body));
+    if (!review) return false;
+    showReview(this, path, review);
+    showPanel(this, "threads");
+    say(`Comment added in ${docName(path)}.`);
+    return true;
   }
 
   /** What a row of the tree does (views/tree.ts). */

@@ -1,23 +1,27 @@
 // The right-hand panel's shell: which tab shows (Review, Threads, Inbox or
 // Search), and re-rendering Review and Threads only when the review shown
 // changed, by its revision (the Inbox is told: it fetches the workspace's
-// review again).
+// review again); App draws the Review and Threads tabs from their models
+// (App.showReviewPanel, App.showThreadsPanel).
 import type { App } from "../main";
 import { $ } from "../dom";
 import { reviewRevisionOf, staleCountOf } from "../extensions/review-field";
 import { showPane } from "./panes";
 import { inboxChanged } from "./inbox-panel";
-import { renderReviewPanel } from "./review-panel";
 import { renderBanner } from "./status";
-import { renderThreadsPanel } from "./threads-panel";
 
 /** The panel's tabs. */
 export type PanelTab = "review" | "threads" | "inbox" | "search";
 
+/** What showing a tab needs of the app (App is one): where it keeps the tab shown. */
+export interface PanelHost {
+  panelTab: PanelTab;
+}
+
 /** Show the Review, Threads or Search tab (and the panel, when it is hidden). */
-export function showPanel(app: App, tab: PanelTab) {
+export function showPanel(host: PanelHost, tab: PanelTab) {
   showPane("panel");
-  app.panelTab = tab;
+  host.panelTab = tab;
   for (const t of ["review", "threads", "inbox", "search"] as const) {
     const button = $(`.pt-${t}`);
     button.classList.toggle("active", tab === t);
@@ -54,8 +58,8 @@ export function renderPanel(app: App) {
     if (shown.key.startsWith(`${app.active}\u0000`)) inboxChanged(app);
     shown.key = key;
     shown.stale = stale;
-    renderReviewPanel(app);
-    renderThreadsPanel(app);
+    app.showReviewPanel();
+    app.showThreadsPanel();
   }
   renderBanner(app);
 }

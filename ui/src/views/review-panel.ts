@@ -2,16 +2,19 @@
 // each as a card (diff with its line breaks as ⏎, its line and the words
 // around it, the producer's category and reason, accept / edit / reject), and
 // moving between proposals in the text (the one selected marked there too).
+// The panel is drawn from a plain model with the actions its tools, groups
+// and cards have (App.showReviewPanel builds both; views/panel.ts says when);
+// it keeps what only it shows: the card marked, the cards built so far, an
+// edit in a card. Moving between proposals in the text needs only the editor
+// and its document (`ShownEditor`; App is one).
 import { EditorView } from "@codemirror/view";
-import type { App } from "../main";
+import type { Text } from "@codemirror/state";
 import type { ProposalDto } from "../bindings/ProposalDto";
-import { askClaude } from "../dialogs/ask-claude";
-import { reviewWithClaude } from "../dialogs/review-claude";
+import type { ReviewDto } from "../bindings/ReviewDto";
 import { appendWithNewlines, contextLine } from "../diff-text";
 import { $, h } from "../dom";
-import { selectProposal } from "../extensions/review-field";
+import { reviewOf, selectProposal } from "../extensions/review-field";
 import { plural } from "../model/jobs";
-import { checkDocument } from "../producers";
 import { age, groupByTurn, nextProposal, proposalAt, type ProposalGroup } from "../model/util";
 import { LazyList } from "./lazy-list";
 import { hiddenFlag } from "./confirm-hidden";
@@ -26,11 +29,50 @@ export function focusedProposal(): string | null {
   return focused;
 }
 
+/** What the Review panel shows: the active document's review as its editor holds it, and its text. */
+export interface ReviewPanelModel {
+  /** The document shown; null: none. */
+  path: string | null;
+  /** Its review; null: no document shown (nothing drawn, not even the tools). */
+  review: ReviewDto | null;
+  /** Its text, for each card's line and the words around its target; null: no document shown. */
+  text: Text | null;
+}
+
+/** What the panel's tools, groups and cards do, on the document shown. */
+export interface ReviewActions {
+  /** Ask Claude… (dialogs/ask-claude.ts). */
+  askClaude(): void;
+  /** Review with Claude… (dialogs/review-claude.ts). */
+  reviewWithClaude(): void;
+  /** Check document: the enabled checkers (producers.ts). */
+  checkDocument(): void;
+  /** Accept a proposal; `withText`: the writer's edit of its text (Edit… in the card). */
+  accept(id: string, withText?: string): void;
+  reject(id: string): void;
+  /** A group's Accept all / Reject all when it is one turn of one producer. */
+  acceptTurn(turn: string): void;
+  rejectTurn(turn: string): void;
+  /** A group's Accept all / Reject all by its proposals (a turn shared with another producer, or no turn). */
+  acceptAll(ids: string[]): void;
+  rejectAll(ids: string[]): void;
+  /** Show a proposal in the text (a click on its card): `reveal`. */
+  reveal(p: ProposalDto): void;
+  /** Draw the panel again from the review as it is now (Cancel in a card's edit). */
+  redraw(): void;
+}
+
+/** The editor and the document it shows: all that moving between proposals needs (App is one). */
+export interface ShownEditor {
+  readonly view: EditorView | null;
+  readonly active: string | null;
+}
+
 /** The panel's tools (Ask Claude…, Check document) and the proposals by group. */
-export function renderReviewPanel(app: App) {
+export function renderReviewPanel(model: ReviewPanelModel, actions: ReviewActions) {
   const body = $(".review-body");
   body.replaceChildren();
-  const review = app.review();
+  const { review, path } = model;
   if (!review) return cards.show(body, [], () => {});
   const ask = h("button", { class: "btn-ask", text: "Ask Claude…", title: "Ask Claude to edit the selected text (Ctrl+K)" });
   const check = h("button", { class: "btn-check", text: "Check document", title: "Run the enabled checkers on this document (F7)" });
@@ -39,11 +81,11 @@ export function renderReviewPanel(app: App) {
     text: "Review with Claude…",
     title: "Ask Claude to review the selection, or the whole document: comments and proposed edits (Ctrl+Alt+K)",
   });
-  ask.addEventListener("click", () => askClaude(app));
-  reviewBtn.addEventListener("click", () => reviewWithClaude(app));
-  check.addEventListener("click", () => void checkDocument(app));
+  ask.addEventListener("click", () => actions.askClaude());
+  reviewBtn.addEventListener("click", () => actions.reviewWithClaude());
+  check.addEventListener("click", () => actions.checkDocument());
   body.append(h("div", { class: "review-tools" }, ask, reviewBtn, check));
-  const label = app.active ? coverageLabel(app.active, pendingIds(review.proposals)) : null;
+  const label = path ? coverageLabel(path, pendingIds(review.proposals)) : null;
   if (label) body.append(h("div", { class: "review-coverage", text: label, title: "Proposals whose text or card has been on your screen: Accept all asks before the rest" }));
   if (!review.proposals.length) {
     body.append(h("div", { class: "panel-empty", text: "No pending proposals." }));
@@ -59,12 +101,12 @@ export function renderReviewPanel(app: App) {
     (i) => {
       const { g, p } = rows[i];
       if (i === 0 || rows[i - 1].g !== g) {
-        section = groupSection(app, g);
+        section = groupSection(actions, g);
         body.append(section);
       }
-      const card = proposalCard(app, p);
+      const card = proposalCard(model.text, actions, p);
       section!.append(card);
-      if (app.active) watchSeen(card, app.active, p.id);
+      if (path) watchSeen(card, path, p.id);
     },
   );
 }
@@ -75,11 +117,11 @@ const cards = new LazyList();
 const pendingIds = (proposals: readonly ProposalDto[]) => proposals.filter((p) => p.state === "pending").map((p) => p.id);
 
 /** Keep the panel's "12 of 40 seen" current as the writer reads (no re-render). */
-export function keepCoverageLabel(app: App) {
+export function keepCoverageLabel(editor: ShownEditor) {
   onSeen((path) => {
     const el = document.querySelector(".review-coverage");
-    const review = app.review();
-    if (!el || path !== app.active || !review) return;
+    const review = editor.view ? reviewOf(editor.view.state) : null;
+    if (!el || path !== editor.active || !review) return;
     el.textContent = coverageLabel(path, pendingIds(review.proposals)) ?? "";
   });
 }
@@ -91,7 +133,7 @@ export function ensureCard(id: string): HTMLElement | null {
 }
 
 /** A group's section: its producer, count, instruction, and accept / reject all. */
-function groupSection(app: App, g: ProposalGroup): HTMLElement {
+function groupSection(actions: ReviewActions, g: ProposalGroup): HTMLElement {
   const group = h("section", { class: "group", "data-turn": g.turnId ?? "", "data-producer": g.producer });
   const n = g.proposals.length;
   const head = h(
@@ -113,7 +155,7 @@ function groupSection(app: App, g: ProposalGroup): HTMLElement {
     const turn = g.turnId;
     const pending = g.proposals.filter((p) => p.state === "pending").map((p) => p.id);
     const all = g.proposals.map((p) => p.id);
-    const actions = h("div", { class: "group-actions" });
+    const buttons = h("div", { class: "group-actions" });
     const a = h("button", {
       class: "btn-accept-turn",
       text: "Accept all",
@@ -122,16 +164,16 @@ function groupSection(app: App, g: ProposalGroup): HTMLElement {
     const r = h("button", { class: "btn-reject-turn", text: "Reject all", title: `Reject the ${plural(n, "proposal")} of this group (Alt+Shift+Backspace)` });
     a.toggleAttribute("disabled", pending.length === 0);
     // A turn another producer filed under too, or proposals grouped by author and time: act on this group's proposals only.
-    a.addEventListener("click", () => void (g.sharedTurn || !turn ? app.acceptAll(pending) : app.acceptTurn(turn)));
-    r.addEventListener("click", () => void (g.sharedTurn || !turn ? app.rejectAll(all) : app.rejectTurn(turn)));
-    actions.append(a, r);
-    head.append(actions);
+    a.addEventListener("click", () => (g.sharedTurn || !turn ? actions.acceptAll(pending) : actions.acceptTurn(turn)));
+    r.addEventListener("click", () => (g.sharedTurn || !turn ? actions.rejectAll(all) : actions.rejectTurn(turn)));
+    buttons.append(a, r);
+    head.append(buttons);
   }
   return group;
 }
 
 /** One proposal: its word diff, why, and what can be done with it; a click shows it in the text. */
-function proposalCard(app: App, p: ProposalDto): HTMLElement {
+function proposalCard(text: Text | null, actions: ReviewActions, p: ProposalDto): HTMLElement {
   const card = h("article", { class: `card card-${p.state}${p.id === focused ? " focused" : ""}`, "data-proposal": p.id });
   const diff = h("div", { class: "card-diff" });
   for (const part of p.diff) {
@@ -142,7 +184,7 @@ function proposalCard(app: App, p: ProposalDto): HTMLElement {
   card.append(diff);
   const flag = hiddenFlag(p);
   if (flag) card.append(flag);
-  const where = cardContext(app, p);
+  const where = cardContext(text, p);
   if (where) card.append(where);
   const c = p.contract;
   if (c && (c.category || c.reason)) {
@@ -160,7 +202,7 @@ function proposalCard(app: App, p: ProposalDto): HTMLElement {
     const kind = p.likelyPlace ? "Likely place" : p.state === "stale" ? "Stale" : "Orphaned";
     card.append(h("div", { class: "card-reason", text: `${kind}: ${p.reason ?? ""}` }));
   }
-  const actions = h("div", { class: "card-actions" });
+  const buttons = h("div", { class: "card-actions" });
   // At a likely place it can be accepted there, once the writer says so (accept asks).
   const accept = p.likelyPlace
     ? h("button", { class: "btn-accept btn-accept-here", text: "✓ Accept here…", title: "Check the place, then accept it there", "aria-label": `${decisionLabel("accept", p)}, at its likely place` })
@@ -169,22 +211,21 @@ function proposalCard(app: App, p: ProposalDto): HTMLElement {
   const edit = h("button", { class: "btn-edit", text: "Edit…", title: "Edit the proposed text, then accept" });
   edit.toggleAttribute("disabled", p.state !== "pending");
   const reject = h("button", { class: "btn-reject", text: "✗ Reject", title: "Reject (Alt+Backspace)", "aria-label": decisionLabel("reject", p) });
-  accept.addEventListener("click", () => void app.accept(p.id));
-  reject.addEventListener("click", () => void app.reject(p.id));
-  edit.addEventListener("click", () => editAndAccept(app, p, card));
-  actions.append(accept, edit, reject);
-  card.append(actions);
+  accept.addEventListener("click", () => actions.accept(p.id));
+  reject.addEventListener("click", () => actions.reject(p.id));
+  edit.addEventListener("click", () => editAndAccept(actions, p, card));
+  buttons.append(accept, edit, reject);
+  card.append(buttons);
   card.addEventListener("click", (e) => {
     if ((e.target as HTMLElement).closest("button, textarea")) return;
-    reveal(app, p);
+    actions.reveal(p);
   });
   return card;
 }
 
 /** Where the proposal is: its line and the words around its target (emphasized; ‸ for an insertion). */
-function cardContext(app: App, p: ProposalDto): HTMLElement | null {
-  if (!app.view || p.from === null || p.to === null) return null;
-  const doc = app.view.state.doc;
+function cardContext(doc: Text | null, p: ProposalDto): HTMLElement | null {
+  if (!doc || p.from === null || p.to === null) return null;
   const from = Math.min(p.from, doc.length);
   const c = contextLine(from, Math.max(from, Math.min(p.to, doc.length)), (pos) => doc.lineAt(pos), (f, t) => doc.sliceString(f, t));
   return h(
@@ -197,8 +238,8 @@ function cardContext(app: App, p: ProposalDto): HTMLElement | null {
   );
 }
 
-/** Edit the proposed text in the card, then accept that instead. */
-function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
+/** Edit the proposed text in the card, then accept that instead (Cancel: the panel drawn again). */
+function editAndAccept(actions: ReviewActions, p: ProposalDto, card: HTMLElement) {
   const area = h("textarea", { class: "card-edit", rows: "4" });
   area.value = p.replacement;
   const ok = h("button", { class: "btn-accept-edited", text: "Accept edited" });
@@ -206,23 +247,23 @@ function editAndAccept(app: App, p: ProposalDto, card: HTMLElement) {
   const box = h("div", { class: "card-editbox" }, area, h("div", { class: "card-actions" }, ok, cancel));
   card.querySelector(".card-actions")?.replaceWith(box);
   area.focus();
-  ok.addEventListener("click", () => void app.accept(p.id, area.value));
-  cancel.addEventListener("click", () => renderReviewPanel(app));
+  ok.addEventListener("click", () => actions.accept(p.id, area.value));
+  cancel.addEventListener("click", () => actions.redraw());
   area.addEventListener("keydown", (e) => {
-    if ((e.ctrlKey || e.metaKey) && e.key === "Enter") void app.accept(p.id, area.value);
+    if ((e.ctrlKey || e.metaKey) && e.key === "Enter") actions.accept(p.id, area.value);
   });
 }
 
 /** Put the cursor at a proposal, scrolled into view, and mark it in the text and its card; the editor focused unless `focus` is false. */
-export function reveal(app: App, p: ProposalDto, focus = true) {
-  if (!app.view || p.from === null) return;
+export function reveal(editor: ShownEditor, p: ProposalDto, focus = true) {
+  if (!editor.view || p.from === null) return;
   focused = p.id;
-  if (app.active) markSeen(app.active, [p.id]);
-  app.view.dispatch({
+  if (editor.active) markSeen(editor.active, [p.id]);
+  editor.view.dispatch({
     selection: { anchor: p.from },
     effects: [selectProposal.of(p.id), EditorView.scrollIntoView(p.from, { y: "center" })],
   });
-  if (focus) app.view.focus();
+  if (focus) editor.view.focus();
   markCards(p.id);
 }
 
@@ -237,18 +278,18 @@ function markCards(id: string) {
 }
 
 /** The proposal under the cursor, else the one last revealed. */
-export function proposalAtCursor(app: App): ProposalDto | null {
-  const review = app.review();
-  if (!review || !app.view) return null;
-  const pos = app.view.state.selection.main.head;
+export function proposalAtCursor(editor: ShownEditor): ProposalDto | null {
+  const review = editor.view ? reviewOf(editor.view.state) : null;
+  if (!review || !editor.view) return null;
+  const pos = editor.view.state.selection.main.head;
   const last = review.proposals.find((p) => p.id === focused);
   return proposalAt(review.proposals, pos) ?? last ?? null;
 }
 
 /** Move to the next (1) or previous (-1) proposal in the text (Alt+] / Alt+[). */
-export function gotoProposal(app: App, dir: 1 | -1) {
-  const review = app.review();
-  if (!review || !app.view) return;
-  const p = nextProposal(review.proposals, app.view.state.selection.main.head, dir);
-  if (p) reveal(app, p);
+export function gotoProposal(editor: ShownEditor, dir: 1 | -1) {
+  const review = editor.view ? reviewOf(editor.view.state) : null;
+  if (!review || !editor.view) return;
+  const p = nextProposal(review.proposals, editor.view.state.selection.main.head, dir);
+  if (p) reveal(editor, p);
 }
