@@ -202,7 +202,7 @@ for (const [label, f] of [
   ["app: start to an editable document", (r) => ms(r.editable)],
   ["app: a click in the tree to its text", (r) => `${r.click} ms`],
   ["app: elements in the page", (r) => String(r.elements)],
-  ["app search, a word on every page: first result shown", (r) => `${Math.round(r.searchFirst)} ms`],
+  ["app search, a word on every page: first result shown", (r) => (r.searchFirst === null ? "— (no hit)" : `${Math.round(r.searchFirst)} ms`)],
   ["app search, a word on every page: the answer (the first 1,000)", (r) => `${Math.round(r.searchDone)} ms`],
   ["app search, no hit: the answer", (r) => `${Math.round(r.searchNone)} ms`],
   ["`rg -l`, no hit", (r) => (r.rg === null ? "— (rg not installed)" : s(r.rg))],
