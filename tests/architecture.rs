@@ -307,7 +307,11 @@ fn every_error_code_is_on_the_map_with_its_exit_code() {
 
 /// A group of `docs/tests.md`: a title, a fixed line about it, and its
 /// folders (only the files directly in each, of the extension given).
-type TestGroup = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+type TestGroup = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
 
 /// The groups of `docs/tests.md`.
 const TEST_GROUPS: [TestGroup; 3] = [

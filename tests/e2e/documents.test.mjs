@@ -3,12 +3,15 @@
 // comment; Rename… from the document's ⋯ menu while it has unsaved changes
 // (the tab, buffer and undo follow; the sidecar follows on disk); New folder
 // from the palette; Delete to the system trash (this test's own
-// XDG_DATA_HOME), after a confirmation. Screenshots in tests/e2e/artifacts/.
+// XDG_DATA_HOME), after a confirmation. And another writer's files (the real
+// CLI, files written and removed by hand) moving the tree row by row through
+// the watcher, the app listing the workspace no more. Screenshots in
+// tests/e2e/artifacts/.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, active, click, idle, startDriver, tempDir, testHome, text, until, withApp } from "./support.mjs";
+import { ROOT, active, cli, click, idle, startDriver, tempDir, testHome, text, until, withApp } from "./support.mjs";
 
 const { home, env: ENV } = testHome();
 const TRASH = join(home, ".local/share/Trash");
@@ -147,5 +150,40 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       await b.keys(["Escape"]);
     },
     () => Boolean(document.querySelector(".btn-new-doc")),
+  );
+});
+
+test("another writer's files move the tree row by row, and the app lists the workspace no more", async () => {
+  const ws = tempDir("cowriting-e2e-others-");
+  mkdirSync(join(ws, "sub"));
+  writeFileSync(join(ws, "a.md"), "The open one.\n");
+  writeFileSync(join(ws, "sub/b.md"), "A closed page with a word to comment on.\n");
+  const row = (b, path) => b.execute((p) => {
+    const item = document.querySelector(`.tree-item[data-path="${p}"]`);
+    return item ? { threads: item.querySelector(".badge-threads")?.textContent ?? null } : null;
+  }, path);
+  await withApp(
+    driver.port,
+    ws,
+    async (b) => {
+      await until(async () => (await active(b)) === "a.md", "the first document open");
+      const listed = await b.execute(() => window.__cowriting.listings());
+      // A comment on the closed document, by the CLI: its row's badge.
+      cli(ENV, ws, "thread", "new", "sub/b.md", "--find", "word", "--body", "Which word?");
+      await until(async () => (await row(b, "sub/b.md"))?.threads === "1", "the closed document's badge");
+      // A new file, written by hand: its row.
+      writeFileSync(join(ws, "sub/c.md"), "New.\n");
+      await until(async () => (await row(b, "sub/c.md")) !== null, "the new file's row");
+      // Renamed by the CLI into a new folder: the row moves, the folder shows.
+      cli(ENV, ws, "rename", "sub/c.md", "other/d.md");
+      await until(async () => (await row(b, "other/d.md")) !== null && (await row(b, "sub/c.md")) === null, "the renamed row");
+      // Removed by hand: the row goes, its folder stays, empty.
+      rmSync(join(ws, "other/d.md"));
+      await until(async () => (await row(b, "other/d.md")) === null, "the removed row");
+      await until(async () => (await b.$$('.tree-folder[data-folder="other"]')).length === 1, "the folder left, empty");
+      assert.equal(await b.execute(() => window.__cowriting.listings()), listed, "no listing read for any of it");
+      assert.deepEqual(await tabs(b), ["a.md"]);
+    },
+    () => Boolean(window.__cowriting?.activePath()),
   );
 });

@@ -10,7 +10,16 @@ import { utf16 } from "./model/util";
 
 /** Read-only hooks (the tests assert on the editor's state) and measurements. */
 export function installTestHooks(app: App) {
+  // The workspace listings the app reads from now on (the one at start is before this).
+  let listings = 0;
+  const listing = app.backend.workspace.bind(app.backend);
+  app.backend.workspace = () => {
+    listings += 1;
+    return listing();
+  };
   const hooks = {
+    /** How many times the app listed the workspace since it started (a checkout's `treeChanged` does; nothing else should). */
+    listings: () => listings,
     activePath: () => app.active,
     text: () => (app.view ? app.view.state.doc.toString() : null),
     review: () => (app.view ? reviewOf(app.view.state) : null),
