@@ -1,4 +1,4 @@
-//! The workspace watcher: debounced file events → the core's `file_changed` →
+//! The workspace watcher: debounced file events → the core's `files_changed` →
 //! `notice` events for the UI. The core decides what an event means (its own
 //! write, a reload, a conflict); this module only carries them.
 
@@ -80,18 +80,9 @@ fn changed(app: &tauri::AppHandle, events: impl Iterator<Item = Event>) {
         return;
     }
     let state = app.state::<AppState>();
+    let paths: Vec<PathBuf> = paths.into_iter().collect();
     let notices = state
-        .with(|api| {
-            let mut out = Vec::new();
-            for p in &paths {
-                for n in api.file_changed(p) {
-                    if !out.contains(&n) {
-                        out.push(n);
-                    }
-                }
-            }
-            Ok(out)
-        })
+        .with(|api| Ok(api.files_changed(&paths)))
         .unwrap_or_default();
     for n in notices {
         let _ = app.emit("notice", n);

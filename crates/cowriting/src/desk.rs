@@ -325,13 +325,8 @@ impl Desk {
 
     /// Search every document (the open ones as the writer has them, searched
     /// under the lock) and thread; the files are read off the lock, so a
-    /// search of a large workspace never holds up typing or saving.
-    pub fn search(&self, query: &SearchQuery) -> Result<SearchOut> {
-        let (ops, open) = self.with(|a| a.search_open(query))?;
-        ops.search_with(query, open)
-    }
-
-    /// [`Desk::search`] as the Search tab runs it: each document's finds
+    /// search of a large workspace never holds up typing or saving. As the
+    /// Search tab runs it: each document's finds
     /// handed to `progress` as soon as that document is searched (in the
     /// answer's order; a document with nothing found only every
     /// [`SEARCH_PROGRESS_EVERY`] documents, to say how far it got), under the

@@ -6,11 +6,52 @@
 //! become none.
 
 use super::*;
+use std::path::PathBuf;
+
+/// A burst of file events naming more closed documents than this says
+/// `treeChanged` once instead of a row each: one listing costs less than
+/// thousands of rows read and redrawn (a checkout, a pull, an unpacked tree).
+pub const ROWS_AT_MOST: usize = 32;
 
 impl Api {
-    /// A file in the workspace changed (the watcher calls this, debounced). The
-    /// store's own writes and the app's own saves produce no notices.
+    /// A burst of file events (the watcher's, gathered while they come): the
+    /// notices of each, each once; when they name more than [`ROWS_AT_MOST`]
+    /// closed documents, one `treeChanged` instead of their rows (and their
+    /// sidecars are not read). Open documents' notices are given either way.
+    pub fn files_changed(&mut self, paths: &[PathBuf]) -> Vec<Notice> {
+        let mut out: Vec<Notice> = Vec::new();
+        let mut rows = 0;
+        for p in paths {
+            let rel = p
+                .strip_prefix(self.root())
+                .ok()
+                .map(|r| r.to_string_lossy().replace('\\', "/"));
+            let closed = rel
+                .as_deref()
+                .and_then(closed_document_of)
+                .is_some_and(|d| !self.sessions.contains_key(&d));
+            rows += usize::from(closed);
+        }
+        let each_row = rows <= ROWS_AT_MOST;
+        for p in paths {
+            for n in self.notices_for(p, each_row) {
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+        }
+        out
+    }
+
+    /// A file in the workspace changed. The store's own writes and the app's
+    /// own saves produce no notices.
     pub fn file_changed(&mut self, path: &Path) -> Vec<Notice> {
+        self.notices_for(path, true)
+    }
+
+    /// [`Api::file_changed`]; `rows`: a closed document's change is said as
+    /// its row (`entryChanged`, `documentRemoved`), else as `treeChanged`.
+    fn notices_for(&mut self, path: &Path, rows: bool) -> Vec<Notice> {
         let Ok(rel) = path.strip_prefix(self.root()).map(Path::to_path_buf) else {
             return Vec::new();
         };
@@ -55,6 +96,9 @@ impl Api {
                 let _ = s.reload_sidecar();
                 return vec![Notice::ReviewChanged { path: dp.to_string() }];
             }
+            if !rows {
+                return vec![Notice::TreeChanged];
+            }
             // A closed document's badges, if it is a document still there.
             return self
                 .entry_on_disk(&dp)
@@ -66,6 +110,9 @@ impl Api {
         if !self.sessions.contains_key(&dp) {
             if !cowriting_workspace::workspace::is_document_name(&rel_str) {
                 return Vec::new();
+            }
+            if !rows {
+                return vec![Notice::TreeChanged];
             }
             if let Some(entry) = self.entry_on_disk(&dp) {
                 return vec![Notice::EntryChanged { entry }];
@@ -79,15 +126,15 @@ impl Api {
             return if skipped {
                 Vec::new()
             } else {
-                vec![self.removed(&dp)]
+                vec![removed(self.root(), &dp)]
             };
         }
-        let removed = self.removed(&dp);
+        let root = self.root().to_path_buf();
         let Some(s) = self.sessions.get_mut(&dp) else {
             return Vec::new();
         };
         match s.changed_on_disk() {
-            Err(_) => vec![Notice::DocumentGone { path: dp.to_string() }, removed],
+            Err(_) => vec![Notice::DocumentGone { path: dp.to_string() }, removed(&root, &dp)],
             Ok(false) => Vec::new(),
             Ok(true) if s.is_dirty() => vec![Notice::Conflict { path: dp.to_string() }],
             Ok(true) => {
@@ -126,17 +173,27 @@ impl Api {
             },
         })
     }
+}
 
-    /// The notice that `doc` is no longer on disk.
-    fn removed(&self, doc: &DocPath) -> Notice {
-        let folder = doc.as_str().rsplit_once('/').map_or("", |(f, _)| f);
-        let root = self.root();
-        Notice::DocumentRemoved {
-            path: doc.to_string(),
-            folder_left: folder.is_empty()
-                || std::fs::symlink_metadata(root.join(folder)).is_ok_and(|m| m.is_dir()),
-        }
+/// The notice that `doc` is no longer on disk under `root`.
+fn removed(root: &Path, doc: &DocPath) -> Notice {
+    let folder = doc.as_str().rsplit_once('/').map_or("", |(f, _)| f);
+    Notice::DocumentRemoved {
+        path: doc.to_string(),
+        folder_left: folder.is_empty()
+            || std::fs::symlink_metadata(root.join(folder)).is_ok_and(|m| m.is_dir()),
     }
+}
+
+/// The document a workspace-relative path's event is about, when it is a
+/// document's file or its sidecar (what [`Api::files_changed`] counts as rows).
+fn closed_document_of(rel: &str) -> Option<DocPath> {
+    let doc = match rel.strip_prefix(&format!("{SIDECAR_DIR}/")) {
+        Some(side) => side.strip_suffix(".json")?,
+        None if cowriting_workspace::workspace::is_document_name(rel) && !rel.starts_with('.') => rel,
+        None => return None,
+    };
+    DocPath::parse(doc).ok()
 }
 
 #[cfg(test)]
@@ -219,5 +276,48 @@ mod tests {
             api.file_changed(&root.join(".git/HEAD")),
             vec![Notice::TreeChanged]
         );
+    }
+
+    /// A burst naming more closed documents than `ROWS_AT_MOST` (a checkout,
+    /// an unpacked tree) is one `treeChanged`, their sidecars unread; the open
+    /// document's notices come with it; a smaller burst is a row each, each once.
+    #[test]
+    fn a_large_burst_is_one_listing_a_small_one_a_row_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("open.md"), "one\n").unwrap();
+        let mut api = Api::open(root).unwrap();
+        api.open_document("open.md").unwrap();
+        let root = api.root().to_path_buf();
+        let write = |names: std::ops::Range<usize>| -> Vec<PathBuf> {
+            names
+                .map(|i| {
+                    let p = root.join(format!("page-{i}.md"));
+                    std::fs::write(&p, "x\n").unwrap();
+                    p
+                })
+                .collect()
+        };
+        let mut small = write(0..3);
+        small.push(small[0].clone());
+        let notices = api.files_changed(&small);
+        assert_eq!(notices.len(), 3, "a row each, each once: {notices:?}");
+        assert!(notices.iter().all(|n| matches!(n, Notice::EntryChanged { .. })));
+        let mut many = write(0..ROWS_AT_MOST + 1);
+        std::fs::write(root.join("open.md"), "one two\n").unwrap();
+        many.push(root.join("open.md"));
+        let notices = api.files_changed(&many);
+        assert_eq!(notices[0], Notice::TreeChanged, "{notices:?}");
+        assert!(
+            notices
+                .iter()
+                .any(|n| matches!(n, Notice::DocumentReloaded { .. })),
+            "{notices:?}"
+        );
+        assert!(
+            !notices.iter().any(|n| matches!(n, Notice::EntryChanged { .. })),
+            "{notices:?}"
+        );
+        assert_eq!(notices.iter().filter(|n| **n == Notice::TreeChanged).count(), 1);
     }
 }
