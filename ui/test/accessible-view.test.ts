@@ -12,6 +12,7 @@ import { q } from "./dom";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 import type { ThreadDto } from "../src/bindings/ThreadDto";
+import { proposalIn } from "./fake-backend";
 import { openAccessibleView, type AccessibleViewActions, type AccessibleViewModel } from "../src/views/accessible-view";
 import type { ModalHost } from "../src/views/modal";
 
@@ -22,28 +23,9 @@ const TEXT = Text.of(["The story begins here.", "It was a dark night."]);
 const at = (s: string) => TEXT.toString().indexOf(s);
 const CLAUDE = { kind: "agent", id: "claude", label: "claude", model: null, sdk: null, sessionId: null };
 
-function proposal(id: string, target: string, replacement: string): ProposalDto {
-  const from = at(target);
-  return {
-    id,
-    state: "pending",
-    from,
-    to: from + target.length,
-    line: null,
-    target,
-    replacement,
-    current: null,
-    reason: null,
-    diff: [],
-    author: CLAUDE,
-    turnId: null,
-    instruction: null,
-    createdAt: "2026-12-06T00:00:00Z",
-    contract: null,
-    hidden: [],
-    likelyPlace: false,
-  };
-}
+/** Claude's proposal replacing `target` in TEXT by `replacement`, with no turn and no diff. */
+const proposal = (id: string, target: string, replacement: string): ProposalDto =>
+  proposalIn(TEXT.toString(), id, target, replacement, { line: null, diff: [], author: CLAUDE, turnId: null, instruction: null, createdAt: "2026-12-06T00:00:00Z" });
 
 const THREAD: ThreadDto = {
   id: "th1",

@@ -12,39 +12,23 @@ import { q } from "./dom";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
 import { resetSeen } from "../src/coverage";
+import { proposalIn } from "./fake-backend";
 import { renderReviewPanel, type ReviewActions, type ReviewPanelModel } from "../src/views/review-panel";
 
 const g = globalThis as unknown as { CSS?: { escape?: (s: string) => string } };
 if (!g.CSS?.escape) g.CSS = { ...g.CSS, escape: (s: string) => s.replace(/["\\]/g, "\\$&") };
 
 const TEXT = Text.of(["The story begins here.", "It was a dark night."]);
-const at = (s: string) => TEXT.toString().indexOf(s);
 
-function proposal(id: string, target: string, replacement: string, over: Partial<ProposalDto> = {}): ProposalDto {
-  return {
-    id,
-    state: "pending",
-    from: at(target),
-    to: at(target) + target.length,
+/** Claude's proposal replacing `target` in TEXT by `replacement`, in turn t1 (`over` overrides). */
+const proposal = (id: string, target: string, replacement: string, over: Partial<ProposalDto> = {}): ProposalDto =>
+  proposalIn(TEXT.toString(), id, target, replacement, {
     line: null,
-    target,
-    replacement,
-    current: null,
-    reason: null,
-    diff: [
-      { tag: "delete", text: target },
-      { tag: "insert", text: replacement },
-    ],
     author: { kind: "agent", id: "claude", label: "claude", model: null, sdk: null, sessionId: null },
-    turnId: "t1",
     instruction: "Tighten it",
     createdAt: "2026-12-06T00:00:00Z",
-    contract: null,
-    hidden: [],
-    likelyPlace: false,
     ...over,
-  };
-}
+  });
 
 const review = (proposals: ProposalDto[]): ReviewDto => ({
   revision: 1,
