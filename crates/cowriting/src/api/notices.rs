@@ -15,7 +15,7 @@ pub const ROWS_AT_MOST: usize = 32;
 
 impl Api {
     /// A burst of file events (the watcher's, gathered while they come): the
-    /// notices of each, each once; when they name more than [`ROWS_AT_MOST`]
+    /// notices of each, each once; when they name more than `ROWS_AT_MOST` (32)
     /// closed documents, one `treeChanged` instead of their rows (and their
     /// sidecars are not read). Open documents' notices are given either way.
     pub fn files_changed(&mut self, paths: &[PathBuf]) -> Vec<Notice> {
