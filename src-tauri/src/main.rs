@@ -19,6 +19,7 @@
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod allocator;
 mod commands;
 mod export;
 mod pdf;
@@ -401,6 +402,7 @@ fn configure_checker() {
 }
 
 fn main() {
+    allocator::give_back_large_blocks();
     if std::env::args_os()
         .nth(1)
         .is_some_and(|a| a == cowriting::producers::checker::ARG)
