@@ -98,6 +98,21 @@ export function installTestHooks(app: App) {
       }
       return { dispatch, ipc, bare };
     },
+    /**
+     * Accept every pending proposal of the active document as its group's
+     * Accept all does (the coverage question answered "all"): ms from the call
+     * to the first frame after the core's answer is shown, and how many were
+     * pending before and after.
+     */
+    measureAcceptAll: async () => {
+      const pending = () => (app.view ? (reviewOf(app.view.state)?.proposals ?? []) : []).filter((p) => p.state === "pending");
+      const ids = pending().map((p) => p.id);
+      const t0 = performance.now();
+      await app.acceptAll(ids, true);
+      await app.queue;
+      await new Promise((r) => requestAnimationFrame(r));
+      return { before: ids.length, ms: performance.now() - t0, after: pending().length };
+    },
     /** Scroll through the document for `ms`; the frame intervals seen, in ms. */
     measureScroll: (ms: number) =>
       new Promise<number[]>((resolve) => {
