@@ -37,14 +37,14 @@ import { onSearchProgress } from "./views/search-panel";
 import type { ReviewOut } from "./bindings/ReviewOut";
 import { forgetLints } from "./extensions/spelling";
 import { spellingHandlers } from "./spelling";
-import { TaskChips } from "./tasks";
+import { TaskChips, batchProgress } from "./tasks";
 import { authorLabel, utf16 } from "./model/util";
 import { LAYOUT, wireChrome } from "./views/layout";
 import { ask, toast } from "./views/modal";
 import { coverageQuestion, splitSeen } from "./coverage";
 import { focusedProposal, keepCoverageLabel, renderReviewPanel, reveal, type ReviewActions } from "./views/review-panel";
 import { askClaude } from "./dialogs/ask-claude";
-import { rememberTabs, rememberedTabs } from "./open-tabs";
+import { openingOrder, rememberTabs, rememberedOrder, rememberedTabs } from "./open-tabs";
 import { say } from "./views/live";
 import { arrivalWords, decisionWords, docName, pendingCount, undoWords } from "./announce";
 import type { ProposalDto } from "./bindings/ProposalDto";
@@ -165,12 +165,21 @@ export class App {
     await this.loadSettings();
     const restored = await this.backend.restoredBackups().catch(() => null);
     if (restored) await this.reopenRestored(restored);
-    // Every tab that was open (hot exit brought back those with unsaved work).
+    // Every tab that was open (hot exit brought back those with unsaved work),
+    // the one to show first so it is editable before the others load; then
+    // the tabs put back in their remembered order.
     const listed = new Set(w.documents.map((d) => d.path));
-    for (const p of tabs.order) if (listed.has(p)) await this.ensureOpen(p);
     const named = await this.backend.initialDocument().catch(() => null);
-    if (named) await this.open(named);
-    if (!this.active && tabs.active && this.docs.has(tabs.active)) this.activate(tabs.active);
+    const { front, rest } = openingOrder(tabs, named, listed);
+    // (After a crash the first restored document is in front, unless one was named.)
+    if (front && (named || !this.active)) await this.open(front);
+    else if (front) await this.ensureOpen(front);
+    for (const p of rest) await this.ensureOpen(p);
+    if (tabs.order.length) {
+      this.order = rememberedOrder(tabs.order, this.order);
+      rememberTabs(w.root, this.order, this.active);
+      this.showTabs();
+    }
     if (!this.active && w.documents.length) {
       const first = w.documents.find((d) => d.proposals > 0) ?? w.documents[0];
       await this.open(first.path);
@@ -638,7 +647,7 @@ export class App {
     const path = this.active;
     const decided = (this.review()?.proposals ?? []).filter((p) => ids.includes(p.id)).map((p) => (edited === null ? p : { ...p, replacement: edited }));
     const card = focusAfterDecision();
-    const ok = await op;
+    const ok = await batchProgress(this.tasks, verb, ids.length, path, op);
     if (ok && path && decided.length) say(decisionWords(verb, decided, this.pendingIn(path), path));
     keepFocus(card);
     return ok;

@@ -29,3 +29,27 @@ export function rememberedTabs(root: string): OpenTabs {
     return { order: [], active: null };
   }
 }
+
+/**
+ * The tabs a start opens, in the order to open them: the document to show
+ * first (the one named on the command line, else the one that was in front),
+ * so it is editable before the others load; then the rest as they were.
+ * Only documents still in the workspace (`listed`).
+ */
+export function openingOrder(tabs: OpenTabs, named: string | null, listed: ReadonlySet<string>): { front: string | null; rest: string[] } {
+  const kept = tabs.order.filter((p) => listed.has(p));
+  const front = named ?? (tabs.active !== null && kept.includes(tabs.active) ? tabs.active : null);
+  return { front, rest: kept.filter((p) => p !== front) };
+}
+
+/**
+ * The tab order once a start opened them: the remembered tabs in their
+ * remembered order, then those opened otherwise (restored by hot exit, named
+ * on the command line) in the order they opened.
+ */
+export function rememberedOrder(remembered: readonly string[], opened: readonly string[]): string[] {
+  const open = new Set(opened);
+  const kept = remembered.filter((p) => open.has(p));
+  const inKept = new Set(kept);
+  return [...kept, ...opened.filter((p) => !inKept.has(p))];
+}

@@ -11,7 +11,7 @@ import { $, h } from "./dom";
  */
 export interface Task {
   id: string;
-  kind: "ask" | "check" | "review";
+  kind: "ask" | "check" | "review" | "decide";
   path: string;
   started: number;
   /** The core's job running now (the id `cancelJob` takes), if any. */
@@ -129,4 +129,31 @@ export class TaskChips {
     send();
     const again = window.setInterval(() => (task.job === job && !task.done ? send() : window.clearInterval(again)), 500);
   }
+}
+
+/** How long a decision may take before its chip shows (ms). */
+export const SLOW_DECISION_MS = 1000;
+
+/**
+ * A batch decision in the document shown (Accept all, Reject all, a turn) that takes longer than
+ * {@link SLOW_DECISION_MS}: a chip says what is being decided until the core
+ * answers, then how it ended. It cannot be cancelled (the core decides the
+ * batch as one transaction). Quick ones and single decisions show nothing.
+ */
+export async function batchProgress(tasks: TaskChips, verb: "Accepted" | "Rejected", n: number, path: string | null, op: Promise<boolean>): Promise<boolean> {
+  if (n < 2 || !path) return op;
+  let chip: Task | null = null;
+  const slow = window.setTimeout(() => {
+    chip = tasks.start("decide", path, `${verb === "Accepted" ? "Accepting" : "Rejecting"} ${n.toLocaleString("en-US")} proposals…`);
+    chip.cancel.hidden = true;
+  }, SLOW_DECISION_MS);
+  let ok = false;
+  try {
+    ok = await op;
+  } finally {
+    window.clearTimeout(slow);
+    // One transaction: when it did not go through, nothing was decided (the error says why).
+    if (chip) tasks.finish(chip, ok ? `${verb} ${n.toLocaleString("en-US")} proposals` : `Nothing ${verb.toLowerCase()}`, ok ? "ok" : "warn");
+  }
+  return ok;
 }

@@ -1,6 +1,6 @@
 // After a crash the app opens each restored document in a tab marked unsaved
 // and shows a notice that stays until dismissed, and reopens every other tab
-// that was open (remembered per workspace) (against a test double of the
+// that was open (remembered per workspace), in their order (against a test double of the
 // Backend; the real app across a real kill is tests/e2e/hot-exit.test.mjs).
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { q, stubLayout, until } from "./dom";
@@ -59,11 +59,12 @@ describe("restored after a crash", () => {
     expect(q(".banner-conflict")).not.toBeNull();
   });
 
-  it("reopens every tab that was open and still exists; the restored one in front", async () => {
+  it("reopens every tab that was open and still exists, in their order; the restored one in front", async () => {
     await until(() => q('.tab[data-path="a.md"]'), "a.md reopened");
     expect(q('.tab[data-path="gone.md"]')).toBeNull();
     expect(q('.tab[data-path="b.md"]')!.classList.contains("active")).toBe(true);
-    expect(JSON.parse(localStorage.getItem("cowriting.tabs:/ws")!)).toEqual({ order: ["b.md", "a.md"], active: "b.md" });
+    expect(JSON.parse(localStorage.getItem("cowriting.tabs:/ws")!)).toEqual({ order: ["a.md", "b.md"], active: "b.md" });
+    expect(Array.from(document.querySelectorAll<HTMLElement>(".tab"), (t) => t.dataset.path)).toEqual(["a.md", "b.md"]);
   });
 
   it("is dismissed with its button", () => {
