@@ -213,18 +213,20 @@ fn a_job_whose_document_changed_while_it_ran_files_nothing_and_says_so() {
     assert_eq!(text, format!("Now. {DOC}"), "the writer's typing stays");
 }
 
-/// The Search tab's search: each document's finds handed over as it is
-/// searched, in the answer's order, adding up to the answer (the open
-/// document as the writer has it, unsaved text included); a document with
-/// nothing found only every `SEARCH_PROGRESS_EVERY` documents; cancelled by
-/// its job id, it stops at the next document and forgets the id.
+/// The Search tab's search: the finds handed over as documents are searched,
+/// in the answer's order, adding up to the answer (the open document as the
+/// writer has it, unsaved text included). Said for every document when told
+/// to say as often as it can (how far it got, finds or not); said twice when
+/// told to say rarely (the first find at once, the rest before the answer).
+/// Cancelled by its job id, it stops at the next document, hands nothing
+/// more over and forgets the id.
 #[test]
-fn a_search_hands_over_each_documents_finds_and_stops_when_cancelled() {
-    use cowriting::api::SEARCH_PROGRESS_EVERY;
+fn a_search_hands_over_its_finds_as_it_goes_and_stops_when_cancelled() {
     use cowriting::ops::SearchQuery;
+    use std::time::Duration;
     let ws = Ws::new();
     let desk = desk(&ws, "");
-    let many = SEARCH_PROGRESS_EVERY as usize + 20;
+    let many = 270;
     for i in 0..many {
         let text = if i % 50 == 0 { "a needle here\n" } else { "hay\n" };
         ws.write(&format!("p/{i:04}.md"), text);
@@ -246,39 +248,57 @@ fn a_search_hands_over_each_documents_finds_and_stops_when_cancelled() {
     })
     .unwrap();
     let q = SearchQuery::literal("needle");
-    let mut told = Vec::new();
-    let out = desk.search_streamed(&q, "s1", &mut |p| told.push(p)).unwrap();
-    let streamed: Vec<String> = told
-        .iter()
-        .flat_map(|p| p.hits.iter().map(|h| format!("{}:{}", h.document, h.from)))
-        .collect();
-    let answered: Vec<String> = out
-        .hits
-        .iter()
-        .map(|h| format!("{}:{}", h.document, h.from))
-        .collect();
-    assert_eq!(
-        streamed, answered,
-        "the finds handed over are the answer's, in its order"
-    );
-    assert_eq!(out.hits.len(), many.div_ceil(50) + 1, "{answered:?}");
-    assert!(
-        answered.contains(&"d.md:0".to_owned()),
-        "the unsaved text: {answered:?}"
-    );
-    assert!(told.iter().all(|p| p.job == "s1"));
-    let counts: Vec<u32> = told.iter().map(|p| p.searched).collect();
-    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
-    assert!(
+    let hits_of = |told: &[cowriting::api::SearchProgress]| -> Vec<String> {
         told.iter()
-            .any(|p| p.hits.is_empty() && p.searched == SEARCH_PROGRESS_EVERY),
-        "a search finding nothing for a while still says how far it got"
-    );
-    assert!(!desk.is_running("s1"), "the job forgotten once answered");
+            .flat_map(|p| p.hits.iter().map(|h| format!("{}:{}", h.document, h.from)))
+            .collect()
+    };
+    for (every, said) in [
+        (Duration::ZERO, "each document"),
+        (Duration::from_secs(3600), "rarely"),
+    ] {
+        let mut told = Vec::new();
+        let out = desk
+            .search_streamed(&q, "s1", every, &mut |p| told.push(p))
+            .unwrap();
+        let answered: Vec<String> = out
+            .hits
+            .iter()
+            .map(|h| format!("{}:{}", h.document, h.from))
+            .collect();
+        assert_eq!(
+            hits_of(&told),
+            answered,
+            "{said}: the finds handed over are the answer's, in its order"
+        );
+        assert_eq!(out.hits.len(), usize::div_ceil(many, 50) + 1, "{answered:?}");
+        assert!(
+            answered.contains(&"d.md:0".to_owned()),
+            "the unsaved text: {answered:?}"
+        );
+        assert!(told.iter().all(|p| p.job == "s1"));
+        let counts: Vec<u32> = told.iter().map(|p| p.searched).collect();
+        assert!(counts.windows(2).all(|w| w[0] < w[1]), "{said}: {counts:?}");
+        if every.is_zero() {
+            assert_eq!(told.len(), many + 1, "said for every document");
+            assert!(
+                told.iter().any(|p| p.hits.is_empty() && p.searched > 1),
+                "a document with nothing found still says how far it got"
+            );
+        } else {
+            assert_eq!(
+                told.len(),
+                2,
+                "the first find at once, the rest at the end: {counts:?}"
+            );
+            assert_eq!(told[0].hits.len(), 1, "the first find alone");
+        }
+        assert!(!desk.is_running("s1"), "the job forgotten once answered");
+    }
     // Cancelled after its first find: the search stops there.
     let mut first = 0;
     let out = desk
-        .search_streamed(&q, "s2", &mut |p| {
+        .search_streamed(&q, "s2", Duration::ZERO, &mut |p| {
             if !p.hits.is_empty() {
                 first += 1;
                 desk.cancel_job("s2");

@@ -248,13 +248,14 @@ commands! {
     async export_document(app, path: String, format: ExportFormat, with_review: bool, remote_images: bool) -> Option<ExportOut> {
         crate::export::export_document(app, path, format, with_review, remote_images).await
     }
-    /// Search every document and thread, the files read off the lock; each
-    /// document's finds as a `search-progress` event as it is searched. `job`
-    /// cancels it (a newer search), its answer then what was found so far.
+    /// Search every document and thread, the files read off the lock; the
+    /// finds as `search-progress` events while it runs (the first at once,
+    /// then about ten a second). `job` cancels it (a newer search), its answer
+    /// then what was found so far.
     async search(app, query: String, case_sensitive: bool, whole_word: bool, regex: bool, job: String) -> SearchOut {
         let q = cowriting::ops::SearchQuery { text: query, case_sensitive, whole_word, regex };
         let mut progress = emit(&app, "search-progress");
-        on_desk(&app, move |d| d.search_streamed(&q, &job, &mut progress)).await
+        on_desk(&app, move |d| d.search_streamed(&q, &job, cowriting::api::SEARCH_PROGRESS_EVERY, &mut progress)).await
     }
     /// The workspace's review (the Inbox tab), the files read off the lock.
     async inbox(app) -> InboxOut { on_desk(&app, |d| d.inbox()).await }

@@ -16,9 +16,7 @@
 //! comes from differs (the open one here, one on the files for `ops`).
 
 use crate::api::review_pass::{ReviewJob, ReviewProgress};
-use crate::api::{
-    Api, FilingDto, Job, JobProgress, RestoreReport, SearchProgress, WorkspaceInfo, SEARCH_PROGRESS_EVERY,
-};
+use crate::api::{Api, FilingDto, Job, JobProgress, RestoreReport, SearchProgress, WorkspaceInfo};
 use crate::ops::claude_review::{drive, InSession, ReviewOut};
 use crate::ops::{InboxOut, LintsOut, SearchOut, SearchQuery};
 use crate::views::Unit;
@@ -326,36 +324,56 @@ impl Desk {
     /// Search every document (the open ones as the writer has them, searched
     /// under the lock) and thread; the files are read off the lock, so a
     /// search of a large workspace never holds up typing or saving. As the
-    /// Search tab runs it: each document's finds
-    /// handed to `progress` as soon as that document is searched (in the
-    /// answer's order; a document with nothing found only every
-    /// [`SEARCH_PROGRESS_EVERY`] documents, to say how far it got), under the
-    /// UI's `job` id: cancelling it (a newer search) stops the search at the
-    /// next document, its answer then what was found so far.
+    /// Search tab runs it: the first find handed to `progress` as soon as its
+    /// document is searched, then the finds gathered and handed over at most
+    /// once per `every` (with how many documents were searched, finds or
+    /// not), the rest before the answer; in the answer's order, adding up to
+    /// it. The app passes [`crate::api::SEARCH_PROGRESS_EVERY`]. Under the UI's `job` id:
+    /// cancelling it (a newer search) stops the search at the next document,
+    /// nothing more handed over, its answer what was found so far.
     pub fn search_streamed(
         &self,
         query: &SearchQuery,
         job: &str,
+        every: std::time::Duration,
         progress: &mut dyn FnMut(SearchProgress),
     ) -> Result<SearchOut> {
         let (ops, open) = self.with(|a| a.search_open(query))?;
         let running = self.start(job);
-        let mut searched = 0u32;
+        let mut told = SearchProgress {
+            job: job.to_owned(),
+            searched: 0,
+            hits: Vec::new(),
+            threads: Vec::new(),
+        };
+        let mut found_any = false;
+        let mut last = std::time::Instant::now();
+        let mut say = |told: &mut SearchProgress, last: &mut std::time::Instant| {
+            progress(SearchProgress {
+                job: told.job.clone(),
+                searched: told.searched,
+                hits: std::mem::take(&mut told.hits),
+                threads: std::mem::take(&mut told.threads),
+            });
+            *last = std::time::Instant::now();
+        };
         let streamed = ops.search_with_streamed(query, open, |f| {
             if running.cancel.is_cancelled() {
                 return ControlFlow::Break(());
             }
-            searched += 1;
-            if !f.hits.is_empty() || !f.threads.is_empty() || searched.is_multiple_of(SEARCH_PROGRESS_EVERY) {
-                progress(SearchProgress {
-                    job: job.to_owned(),
-                    searched,
-                    hits: f.hits.to_vec(),
-                    threads: f.threads.to_vec(),
-                });
+            told.searched += 1;
+            told.hits.extend_from_slice(f.hits);
+            told.threads.extend_from_slice(f.threads);
+            let first = !found_any && !(told.hits.is_empty() && told.threads.is_empty());
+            found_any |= first;
+            if first || last.elapsed() >= every {
+                say(&mut told, &mut last);
             }
             ControlFlow::Continue(())
         })?;
+        if !running.cancel.is_cancelled() && !(told.hits.is_empty() && told.threads.is_empty()) {
+            say(&mut told, &mut last);
+        }
         Ok(streamed.out)
     }
 

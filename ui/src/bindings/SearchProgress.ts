@@ -3,10 +3,11 @@ import type { SearchHitDto } from "./SearchHitDto";
 import type { ThreadHitDto } from "./ThreadHitDto";
 
 /**
- * What a running search found in one more document (the app's
- * `search-progress` event): sent for each document with a find, and every
- * [`SEARCH_PROGRESS_EVERY`] documents searched, so a search that finds
- * nothing still shows it is going on.
+ * What a running search found since it last said (the app's
+ * `search-progress` event): the first find at once, then what was found
+ * gathered and sent at most every [`SEARCH_PROGRESS_EVERY`], finds or not,
+ * so a search that finds nothing still shows it is going on; the rest just
+ * before the answer.
  */
 export type SearchProgress = { 
 /**
@@ -14,6 +15,6 @@ export type SearchProgress = {
  */
 job: string, 
 /**
- * How many documents have been searched, this one included.
+ * How many documents have been searched so far.
  */
 searched: number, hits: Array<SearchHitDto>, threads: Array<ThreadHitDto>, };

@@ -308,24 +308,27 @@ pub enum MergeOutcome {
     Changed { merge: MergeView },
 }
 
-/// What a running search found in one more document (the app's
-/// `search-progress` event): sent for each document with a find, and every
-/// [`SEARCH_PROGRESS_EVERY`] documents searched, so a search that finds
-/// nothing still shows it is going on.
+/// What a running search found since it last said (the app's
+/// `search-progress` event): the first find at once, then what was found
+/// gathered and sent at most every [`SEARCH_PROGRESS_EVERY`], finds or not,
+/// so a search that finds nothing still shows it is going on; the rest just
+/// before the answer.
 #[derive(Clone, Debug, Serialize)]
 #[cfg_attr(feature = "ts", derive(TS), ts(export))]
 #[serde(rename_all = "camelCase")]
 pub struct SearchProgress {
     /// The UI's id of the search (what `cancel_job` takes).
     pub job: String,
-    /// How many documents have been searched, this one included.
+    /// How many documents have been searched so far.
     pub searched: u32,
     pub hits: Vec<crate::views::SearchHitDto>,
     pub threads: Vec<crate::views::ThreadHitDto>,
 }
 
-/// A search's progress is said at least once per this many documents.
-pub const SEARCH_PROGRESS_EVERY: u32 = 250;
+/// How often a search running in the app says how far it got: about ten
+/// times a second (each saying is an event the page handles; one per document
+/// made a search of 38,000 pages 1.6× slower in the app than in the CLI).
+pub const SEARCH_PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Which producer a running Check document is on (the app's `job-progress` event).
 #[derive(Clone, Debug, Serialize)]
