@@ -5,14 +5,17 @@
 // CLI), and measures beside the bundled sample, in the same run, each figure
 // the median of three:
 // - the CLI's `status` (every document's review) beside `git status`, and its
-//   `search` for a word nowhere beside `grep -r` over the same files;
+//   `search` for a word nowhere beside `grep -r` over the same files; MCP's
+//   first page of `list_documents` (start to answer, and its size);
 // - the app (the build `make app-test` made; WebDriver): process start to the
 //   tree drawn and to an editable document, a click on the tree's last drawn
-//   document to its text, and how many elements the page holds; its Search tab
+//   document to its text, how many elements the page holds, the tree scrolled
+//   (frame intervals' median); its Search tab
 //   (Ctrl+Shift+F) for a word on every page, to the first result shown and to
 //   the answer, and for a word nowhere, to the answer;
 // - idle: the CPU time the app's processes use in 60 s untouched, the app
-//   started on its own (no WebDriver) and left 20 s to settle first.
+//   started on its own (no WebDriver) and left 20 s to settle first; then
+//   their memory (RSS), the web process's apart.
 // `COWRITING_PERF_WS=/some/tree` measures that tree instead of a generated one
 // (a real docs repository you fetched).
 //
@@ -21,7 +24,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { remote } from "webdriverio";
-import { APP, CLI, ROOT, processTree, startDriver, tempDir, testHome } from "./support.mjs";
+import { APP, CLI, ROOT, memoryTree, processTree, startDriver, tempDir, testHome } from "./support.mjs";
 
 function generate() {
   const ws = tempDir("cowriting-perf-big-");
@@ -90,29 +93,60 @@ async function app(ws, env) {
     await b.waitUntil(() => b.execute((p) => window.__cowriting.activePath() === p && Boolean(window.__cowriting.text()), target), { timeout: 600_000, interval: 10 });
     const click = Date.now() - t1;
     const elements = await b.execute(() => document.getElementsByTagName("*").length);
+    // Scrolling the tree (the open document's folder is open: in the generated
+    // tree 5,000 rows), 120 px a frame for 2 s; the frame intervals' median.
+    const treeFrames = await b.execute(
+      () =>
+        new Promise((resolve) => {
+          const el = document.querySelector(".tree");
+          const frames = [];
+          el.scrollTop = 0;
+          const start = performance.now();
+          let last = start;
+          const step = (t) => {
+            frames.push(t - last);
+            last = t;
+            el.scrollTop += 120;
+            if (t - start < 2000) requestAnimationFrame(step);
+            else resolve({ frames: frames.slice(1), height: el.scrollHeight });
+          };
+          requestAnimationFrame(step);
+        }),
+    );
     // The Search tab: results show as documents are searched (search-progress).
     await b.keys(["Control", "Shift", "f"]);
     await b.waitUntil(() => b.execute(() => document.activeElement?.classList.contains("search-input")), { timeout: 60_000, interval: 20 });
+    // The times are taken in the page (a MutationObserver on the tab), and
+    // WebDriver asks for them only every 100 ms, so its polling does not take
+    // the CPU the search runs on.
     const search = async (word) => {
-      const t = await b.execute((w) => {
+      await b.execute((w) => {
         const input = document.querySelector(".search-input");
-        input.value = w;
+        const panel = input.closest("form").parentElement;
+        const seen = { first: null, done: null };
+        window.__searchSeen = seen;
         const at = performance.now();
+        const look = () => {
+          const now = performance.now();
+          if (seen.first === null && panel.querySelector(".search-hit")) seen.first = now - at;
+          const status = panel.querySelector(".search-status")?.textContent ?? "";
+          if (status && !status.startsWith("Searching") && seen.done === null) {
+            seen.done = now - at;
+            observer.disconnect();
+          }
+        };
+        const observer = new MutationObserver(look);
+        observer.observe(panel, { childList: true, subtree: true, characterData: true });
+        input.value = w;
         input.closest("form").requestSubmit();
-        return at;
       }, word);
-      let first = null;
-      for (;;) {
-        const [now, hit, status] = await b.execute(() => [performance.now(), Boolean(document.querySelector(".search-hit")), document.querySelector(".search-status")?.textContent ?? ""]);
-        if (hit && first === null) first = now - t;
-        if (status && !status.startsWith("Searching")) return { first, done: now - t };
-        await pause(5);
-      }
+      await b.waitUntil(() => b.execute(() => window.__searchSeen.done !== null), { timeout: 600_000, interval: 100 });
+      return b.execute(() => window.__searchSeen);
     };
     await search("zqxjkvwfirst"); // warm: the files read once
     const found = await search("journald");
     const none = await search("zqxjkvwnothere");
-    return { tree, editable, click, elements, searchFirst: found.first, searchDone: found.done, searchNone: none.done };
+    return { tree, editable, click, elements, treeScroll: median(treeFrames.frames), treeHeight: treeFrames.height, searchFirst: found.first, searchDone: found.done, searchNone: none.done };
   } finally {
     await b.deleteSession().catch(() => undefined);
     driver.stop();
@@ -136,6 +170,39 @@ function cpuOf(pids) {
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * MCP's first page of `list_documents`, as an agent gets it: seconds from
+ * starting `cowriting mcp` to the answer (process start included, as for `git
+ * status`), and the answer's size in bytes.
+ */
+function mcpFirstPage(ws, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const p = spawn(CLI, ["mcp", "-w", ws], { env, stdio: ["pipe", "pipe", "ignore"] });
+    let buf = "";
+    const send = (m) => p.stdin.write(JSON.stringify(m) + "\n");
+    p.stdout.setEncoding("utf8");
+    p.stdout.on("data", (d) => {
+      buf += d;
+      for (let i; (i = buf.indexOf("\n")) >= 0; ) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        const m = JSON.parse(line);
+        if (m.id === 1) {
+          send({ jsonrpc: "2.0", method: "notifications/initialized" });
+          send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_documents", arguments: {} } });
+        } else if (m.id === 2) {
+          const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+          p.kill();
+          resolve({ seconds, bytes: Buffer.byteLength(line) });
+        }
+      }
+    });
+    p.on("error", reject);
+    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "perf", version: "1.0" } } });
+  });
+}
+
 /** The CPU the app on `ws` uses in 60 s untouched, after 20 s to settle. */
 async function idle(ws, env) {
   const p = spawn(APP, [ws], { env, stdio: "ignore" });
@@ -144,7 +211,10 @@ async function idle(ws, env) {
     const pids = processTree(p.pid);
     const before = cpuOf(pids);
     await pause(60_000);
-    return cpuOf(pids) - before;
+    const cpu = cpuOf(pids) - before;
+    const mem = memoryTree(p.pid);
+    const web = mem.parts.find((x) => x.name.startsWith("WebKitWebProces"));
+    return { cpu, rss: mem.rss, web: web ? web.rss : null };
   } finally {
     p.kill("SIGKILL");
     for (const pid of processTree(p.pid)) {
@@ -185,6 +255,12 @@ for (const [name, ws] of [
     searchFirst: m("searchFirst"),
     searchDone: m("searchDone"),
     searchNone: m("searchNone"),
+    mcp: await (async () => {
+      const runs = [await mcpFirstPage(ws, env), await mcpFirstPage(ws, env), await mcpFirstPage(ws, env)];
+      return { seconds: median(runs.map((r) => r.seconds)), bytes: runs[0].bytes };
+    })(),
+    treeScroll: m("treeScroll"),
+    treeHeight: m("treeHeight"),
     rg: HAS_RG ? thrice(() => execFileSync("rg", ["-l", "zqxjkvwnothere", ws], { stdio: "ignore" })) : null,
     idle: await idle(ws, env),
   });
@@ -206,6 +282,9 @@ for (const [label, f] of [
   ["app search, a word on every page: the answer (the first 1,000)", (r) => `${Math.round(r.searchDone)} ms`],
   ["app search, no hit: the answer", (r) => `${Math.round(r.searchNone)} ms`],
   ["`rg -l`, no hit", (r) => (r.rg === null ? "— (rg not installed)" : s(r.rg))],
-  ["app: CPU in 60 s untouched", (r) => s(r.idle)],
+  ["app: CPU in 60 s untouched", (r) => s(r.idle.cpu)],
+  ["app: memory settled (RSS), web process / all its processes", (r) => `${r.idle.web?.toFixed(1)} / ${r.idle.rss.toFixed(1)} MiB`],
+  ["app: tree scrolling, frame p50 (the tree's height)", (r) => `${r.treeScroll.toFixed(1)} ms (${r.treeHeight} px)`],
+  ["MCP `list_documents`, first page (start to answer; its size)", (r) => `${s(r.mcp.seconds)} (${(r.mcp.bytes / 1024).toFixed(1)} KiB)`],
 ])
   console.log(`| ${label} | ${rows.map(f).join(" | ")} |`);
