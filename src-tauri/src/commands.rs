@@ -104,7 +104,7 @@ pub fn camel(snake: &str) -> String {
 }
 
 fn desk(app: &AppHandle) -> &Desk {
-    &app.state::<AppState>().inner().desk
+    &app.state::<AppState>().inner().opened().desk
 }
 
 /// Run `f` on the open workspace's API, under the desk's lock.
@@ -118,8 +118,8 @@ async fn on_desk<T: Send + 'static>(
     app: &AppHandle,
     f: impl FnOnce(&Desk) -> cowriting::Result<T> + Send + 'static,
 ) -> Res<T> {
-    let desk = app.state::<AppState>().desk.clone();
-    tauri::async_runtime::spawn_blocking(move || f(&desk))
+    let app = app.clone();
+    tauri::async_runtime::spawn_blocking(move || f(&app.state::<AppState>().opened().desk))
         .await
         .map_err(crate::info)
         .and_then(|r| r.map_err(|e| e.info()))
@@ -191,10 +191,10 @@ commands! {
     sync dirty_documents(app) -> Vec<String> { api(&app, |a| Ok(a.dirty_documents())) }
     /// What opening the workspace restored from a crashed session (once; then empty).
     sync restored_backups(app) -> RestoreReport {
-        Ok(crate::lock(&app.state::<AppState>().restored).take().unwrap_or_default())
+        Ok(crate::lock(&app.state::<AppState>().opened().restored).take().unwrap_or_default())
     }
     /// The document named on the command line, to show first (once; then none).
-    sync initial_document(app) -> Option<String> { Ok(crate::lock(&app.state::<AppState>().initial_document).take()) }
+    sync initial_document(app) -> Option<String> { Ok(crate::lock(&app.state::<AppState>().opened().initial_document).take()) }
     /// Run a producer on an open document (Ask Claude…, an external one) and
     /// file what it finds, off the UI thread and off the desk's lock: the
     /// writer keeps typing. `job` is the UI's id for `cancel_job`.

@@ -8,7 +8,8 @@
 //! The rest of this file is app plumbing the core must not know about: which
 //! folder is open (the command line: a folder, or a document, opened in its git
 //! work tree or its folder; a dialog; recent folders; or the bundled sample on
-//! first run), the file watcher, the close-with-unsaved-changes prompt, the
+//! first run; the one at start opened on a thread of its own while the window
+//! comes up, the commands waiting for it), the file watcher, the close-with-unsaved-changes prompt, the
 //! checkers' preload once the first document is editable (Harper is not
 //! preloaded: it runs in a child process of this executable, started with
 //! `--harper-checker` at the first check, which exits when unused for
@@ -57,6 +58,47 @@ struct AppState {
     backup_io: Mutex<()>,
     /// Set once the checkers' preload has started (at the first `ui_ready`).
     preloading: std::sync::atomic::AtomicBool,
+    /// The workspace named at start being opened, off the main thread.
+    opening: Opening,
+}
+
+/// The workspace named at start (the command line, or the sample written on
+/// first run) is opened on a thread of its own, so the window's event loop
+/// runs meanwhile (a 38,000-page tree: its listing and the watcher's walk,
+/// about 185 ms); every command that reads the workspace, and every later
+/// open, waits for it first ([`AppState::opened`]).
+#[derive(Default)]
+struct Opening {
+    busy: Mutex<bool>,
+    done: std::sync::Condvar,
+}
+
+impl Opening {
+    fn begin(&self) {
+        *lock(&self.busy) = true;
+    }
+
+    fn end(&self) {
+        *lock(&self.busy) = false;
+        self.done.notify_all();
+    }
+
+    fn wait(&self) {
+        let mut busy = lock(&self.busy);
+        while *busy {
+            busy = self.done.wait(busy).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// Ends the opening when dropped: on a panic in the opening thread too, so no
+/// command waits for ever.
+struct OpeningEnds<'a>(&'a Opening);
+
+impl Drop for OpeningEnds<'_> {
+    fn drop(&mut self) {
+        self.0.end();
+    }
 }
 
 impl Default for AppState {
@@ -71,14 +113,21 @@ impl Default for AppState {
             restored: Mutex::default(),
             backup_io: Mutex::default(),
             preloading: Default::default(),
+            opening: Opening::default(),
         }
     }
 }
 
 impl AppState {
+    /// This state once the workspace named at start is open (or failed to).
+    fn opened(&self) -> &Self {
+        self.opening.wait();
+        self
+    }
+
     /// Run `f` on the open workspace's API.
     fn with<T>(&self, f: impl FnOnce(&mut Api) -> cowriting::Result<T>) -> Res<T> {
-        self.desk.with(f).map_err(|e| e.info())
+        self.opened().desk.with(f).map_err(|e| e.info())
     }
 }
 
@@ -175,8 +224,18 @@ fn discard_backups(app: &tauri::AppHandle) {
 // ---- workspace selection --------------------------------------------------------
 
 /// Open `dir` as the workspace: replaces the API, restarts the watcher, records
-/// it among the recent folders.
+/// it among the recent folders, and tells the window (`workspace-opened`).
 fn open_workspace(app: &tauri::AppHandle, dir: &Path) -> Res<WorkspaceInfo> {
+    // Never beside the opening at start: the later open must be the one kept.
+    app.state::<AppState>().opening.wait();
+    let opened = open_workspace_quietly(app, dir)?;
+    let _ = app.emit("workspace-opened", &opened);
+    Ok(opened)
+}
+
+/// [`open_workspace`] without telling the window: the workspace opened at
+/// start, which the window asks for (`workspace`) when it is ready.
+fn open_workspace_quietly(app: &tauri::AppHandle, dir: &Path) -> Res<WorkspaceInfo> {
     let state = app.state::<AppState>();
     let opened = state.desk.open(dir).map_err(|e| e.info())?;
     *lock(&state.restored) = Some(opened.restored);
@@ -185,7 +244,6 @@ fn open_workspace(app: &tauri::AppHandle, dir: &Path) -> Res<WorkspaceInfo> {
     if let Some(cfg) = lock(&state.config_dir).clone() {
         recent::push(&cfg, &opened.root);
     }
-    let _ = app.emit("workspace-opened", &opened.info);
     Ok(opened.info)
 }
 
@@ -198,6 +256,7 @@ fn info_of_watch(e: notify::Error) -> ErrorInfo {
 /// new folder is opened with the native dialog, `pick_folder`).
 fn reopen_folder(app: &tauri::AppHandle, path: &str) -> Res<WorkspaceInfo> {
     let state = app.state::<AppState>();
+    let state = state.opened();
     let mut known: Vec<PathBuf> = lock(&state.config_dir)
         .as_ref()
         .map(|cfg| recent::list(cfg).into_iter().map(PathBuf::from).collect())
@@ -422,17 +481,30 @@ fn main() {
             let handle = app.handle().clone();
             let state = handle.state::<AppState>();
             *state.config_dir.lock().unwrap_or_else(|e| e.into_inner()) = handle.path().app_config_dir().ok();
-            match initial_workspace(&handle) {
-                Ok(start) => {
-                    if start.given {
-                        *lock(&state.given_folder) = Some(start.dir.clone());
+            // Opened off the main thread; the commands wait for it (Opening).
+            state.opening.begin();
+            let opener = handle.clone();
+            let spawned = std::thread::Builder::new()
+                .name("open-workspace".into())
+                .spawn(move || {
+                    let state = opener.state::<AppState>();
+                    let _ends = OpeningEnds(&state.opening);
+                    match initial_workspace(&opener) {
+                        Ok(start) => {
+                            if start.given {
+                                *lock(&state.given_folder) = Some(start.dir.clone());
+                            }
+                            match open_workspace_quietly(&opener, &start.dir) {
+                                Ok(_) => *lock(&state.initial_document) = start.document,
+                                Err(e) => eprintln!("cowriting-desktop: {}", e.message),
+                            }
+                        }
+                        Err(e) => eprintln!("cowriting-desktop: {e}"),
                     }
-                    match open_workspace(&handle, &start.dir) {
-                        Ok(_) => *lock(&state.initial_document) = start.document,
-                        Err(e) => eprintln!("cowriting-desktop: {}", e.message),
-                    }
-                }
-                Err(e) => eprintln!("cowriting-desktop: {e}"),
+                });
+            if let Err(e) = spawned {
+                state.opening.end();
+                eprintln!("cowriting-desktop: cannot start opening the workspace: {e}");
             }
             start_backups(handle.clone());
             Ok(())
@@ -463,6 +535,56 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `opening.wait()` returns within `ms` (it runs on a thread of its own).
+    fn waits_out(opening: &Arc<Opening>, ms: u64) -> bool {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let o = opening.clone();
+        std::thread::spawn(move || {
+            o.wait();
+            let _ = tx.send(());
+        });
+        rx.recv_timeout(std::time::Duration::from_millis(ms)).is_ok()
+    }
+
+    /// A command waits while the workspace named at start is being opened,
+    /// and goes on once it is; with no opening under way it does not wait.
+    #[test]
+    fn commands_wait_for_the_opening_at_start() {
+        let opening = Arc::new(Opening::default());
+        assert!(waits_out(&opening, 5_000), "nothing to wait for");
+        opening.begin();
+        assert!(
+            !waits_out(&opening, 200),
+            "went on while the opening was under way"
+        );
+        let (tx, rx) = std::sync::mpsc::channel();
+        let o = opening.clone();
+        std::thread::spawn(move || {
+            o.wait();
+            let _ = tx.send(());
+        });
+        opening.end();
+        assert!(
+            rx.recv_timeout(std::time::Duration::from_secs(30)).is_ok(),
+            "still waiting once opened"
+        );
+    }
+
+    /// The opening thread ends the opening even when it panics: no command
+    /// waits for ever.
+    #[test]
+    fn the_opening_ends_when_its_thread_panics() {
+        let opening = Arc::new(Opening::default());
+        opening.begin();
+        let o = opening.clone();
+        let thread = std::thread::spawn(move || {
+            let _ends = OpeningEnds(&o);
+            panic!("the open failed badly");
+        });
+        assert!(thread.join().is_err());
+        assert!(waits_out(&opening, 30_000), "a command would wait for ever");
+    }
 
     fn settings(command: &str) -> SettingsDto {
         SettingsDto {
