@@ -346,6 +346,7 @@ impl Desk {
             hits: Vec::new(),
             threads: Vec::new(),
         };
+        let has_finds = |p: &SearchProgress| !p.hits.is_empty() || !p.threads.is_empty();
         let mut found_any = false;
         let mut last = std::time::Instant::now();
         let mut say = |told: &mut SearchProgress, last: &mut std::time::Instant| {
@@ -364,14 +365,14 @@ impl Desk {
             told.searched += 1;
             told.hits.extend_from_slice(f.hits);
             told.threads.extend_from_slice(f.threads);
-            let first = !found_any && !(told.hits.is_empty() && told.threads.is_empty());
+            let first = !found_any && has_finds(&told);
             found_any |= first;
             if first || last.elapsed() >= every {
                 say(&mut told, &mut last);
             }
             ControlFlow::Continue(())
         })?;
-        if !running.cancel.is_cancelled() && !(told.hits.is_empty() && told.threads.is_empty()) {
+        if !running.cancel.is_cancelled() && has_finds(&told) {
             say(&mut told, &mut last);
         }
         Ok(streamed.out)
