@@ -4,14 +4,14 @@
 // an empty folder and an empty workspace offer a new document, ⋯ and a right
 // click open a row's menu; a large workspace starts closed but for the way to
 // the shown document and draws only a window of its rows; the editor's place
-// with no document; and through a recorded host, a changed entry redraws its
+// with no document, and with no folder open; and through a recorded host, a changed entry redraws its
 // row without the tree drawn again, a new one or a removed one replaces the
 // listing, and only `refreshTree` reads it.
 import { beforeEach, describe, expect, it } from "vitest";
 import { q } from "./dom";
 import type { DocEntry } from "../src/bindings/DocEntry";
 import type { WorkspaceInfo } from "../src/bindings/WorkspaceInfo";
-import { renderEditorEmpty, renderTree, refreshTree, treeEntryAdded, treeEntryChanged, treeEntryRemoved, treeFolderAdded, type TreeActions, type TreeHost } from "../src/views/tree";
+import { renderEditorEmpty, renderNoWorkspace, renderTree, refreshTree, treeEntryAdded, treeEntryChanged, treeEntryRemoved, treeFolderAdded, type FolderHost, type TreeActions, type TreeHost } from "../src/views/tree";
 
 const entry = (path: string, proposals = 0, openThreads = 0, sidecarError = false): DocEntry => ({ path, proposals, openThreads, sidecarError });
 
@@ -151,6 +151,14 @@ describe("the tree", () => {
     q(".editor-host")!.replaceChildren();
     renderEditorEmpty({ documentShown: true, noDocuments: true }, () => undefined);
     expect(q(".editor-host")!.children.length, "a document shown: left alone").toBe(0);
+  });
+
+  it("says so when no folder could be opened, in the editor's place and the tree", () => {
+    // What the window shows while the workspace opens is not left there.
+    q(".editor-host")!.replaceChildren(Object.assign(document.createElement("div"), { className: "empty", textContent: "Opening the workspace…" }));
+    renderNoWorkspace({ backend: {}, run: async () => undefined, setWorkspace: async () => undefined } as unknown as FolderHost);
+    expect(q(".editor-host .empty")!.textContent).toBe("No folder is open: open one, or the sample workspace, from the left.");
+    expect(q(".tree .btn-sample")!.textContent).toBe("Open the sample workspace");
   });
 });
 

@@ -49,7 +49,7 @@ export const LAYOUT = `
     </div>
     <div class="restore-notice" role="status" hidden></div>
     <div class="banner" hidden></div>
-    <div class="editor-host" id="editor-panel" role="tabpanel" aria-label="No document open"><div class="empty">Open a document from the list on the left.</div></div>
+    <div class="editor-host" id="editor-panel" role="tabpanel" aria-label="No document open"><div class="empty" aria-busy="true">Opening the workspace…</div></div>
     <div class="jobs" role="status" aria-live="polite"></div>
     <footer class="statusbar">
       <span class="st-branch"></span><span class="st-save"></span><span class="st-words"></span>

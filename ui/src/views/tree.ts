@@ -341,6 +341,7 @@ export async function refreshTree(host: TreeHost) {
 
 /** What shows when no folder is open: a way to open the sample workspace. */
 export function renderNoWorkspace(host: FolderHost) {
+  $(".editor-host").replaceChildren(h("div", { class: "empty", text: "No folder is open: open one, or the sample workspace, from the left." }));
   $(".tree").replaceChildren(
     h("div", { class: "tree-empty" }, "No folder is open.", h("br"), h("button", { class: "btn-sample", text: "Open the sample workspace" })),
   );
