@@ -10,7 +10,7 @@ import { q, stubLayout, until } from "./dom";
 import type { Notice } from "../src/bindings/Notice";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
 import type { ReviewDto } from "../src/bindings/ReviewDto";
-import { nextRevision } from "./fake-backend";
+import { nextRevision, reviewWith } from "./fake-backend";
 
 const TEXT = "Every piece of writing begins as a mess.\n\nThe first draft is where we find out.";
 const at = (s: string) => TEXT.indexOf(s);
@@ -40,16 +40,7 @@ function proposal(id: string, target: string, replacement: string): ProposalDto 
   };
 }
 
-const review = (proposals: ProposalDto[]): ReviewDto => ({
-  revision: nextRevision(),
-  proposals,
-  threads: [],
-  spans: [],
-  sidecarError: null,
-  canUndo: false,
-  canRedo: false,
-  entry: { path: "essay.md", proposals: proposals.length, openThreads: 0, sidecarError: false },
-});
+const review = (proposals: ProposalDto[]) => reviewWith("essay.md", proposals);
 const BEGINS = proposal("p-begins", "begins", "starts");
 const DRAFT = proposal("p-draft", "first draft", "draft");
 

@@ -10,9 +10,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { Text } from "@codemirror/state";
 import { q } from "./dom";
 import type { ProposalDto } from "../src/bindings/ProposalDto";
-import type { ReviewDto } from "../src/bindings/ReviewDto";
 import { resetSeen } from "../src/coverage";
-import { proposalIn } from "./fake-backend";
+import { proposalIn, reviewWith } from "./fake-backend";
 import { renderReviewPanel, type ReviewActions, type ReviewPanelModel } from "../src/views/review-panel";
 
 const g = globalThis as unknown as { CSS?: { escape?: (s: string) => string } };
@@ -30,16 +29,7 @@ const proposal = (id: string, target: string, replacement: string, over: Partial
     ...over,
   });
 
-const review = (proposals: ProposalDto[]): ReviewDto => ({
-  revision: 1,
-  proposals,
-  threads: [],
-  spans: [],
-  sidecarError: null,
-  canUndo: false,
-  canRedo: false,
-  entry: { path: "essay.md", proposals: proposals.length, openThreads: 0, sidecarError: false },
-});
+const review = (proposals: ProposalDto[]) => reviewWith("essay.md", proposals);
 
 const model = (proposals: ProposalDto[]): ReviewPanelModel => ({ path: "essay.md", review: review(proposals), text: TEXT });
 
