@@ -1,12 +1,14 @@
 //! Search on ripgrep's crates (issue 37): the walk respects `.gitignore`, a
 //! hostile workspace (a FIFO, links out of it, a huge file) neither hangs it
 //! nor leads it outside, and the finds are handed over document by document,
-//! in the answer's order, all of them, with the caller able to stop there.
+//! in the answer's order (the documents' sorted order, while the walk goes
+//! on), all of them, with the caller able to stop there.
 //!
 //! In detail: `.gitignore` nested, a name taken back, in a git repository or
 //! not; links out absolute, relative, to a folder, and a loop; a 5 GB file;
 //! each document's finds handed over once and adding up to the answer, past the
-//! limit of 1,000 too. Measured by `scripts/perf-search.sh` (40,000 pages,
+//! limit of 1,000 too, in wide folders listed out of order; folders and files
+//! named alike. Measured by `scripts/perf-search.sh` (40,000 pages,
 //! beside `rg` and `grep -r`).
 
 use cowriting::ops::{DocFinds, Ops, SearchQuery};
@@ -227,4 +229,82 @@ fn the_caller_stops_the_search_and_nothing_after_is_searched() {
     // Not stopped, every document.
     let all = ops.search(&SearchQuery::literal("needle")).unwrap();
     assert_eq!(all.hits.len(), 12 * 2);
+}
+
+/// The finds come in the documents' sorted order, though the walk hands them
+/// over as it goes: a folder is taken where its path sorts (`guide.md`
+/// before `guide/…`, `guide-x/…` before both, `guide/b.md` before
+/// `guide/b/…`). A document with review data that the walk leaves out (an
+/// ignored folder) comes after the walk's documents.
+#[test]
+fn finds_come_in_the_documents_sorted_order_folders_and_files_named_alike() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tmp.path();
+    // Written out of order, so no listing hands them over sorted by chance.
+    let docs = [
+        "z.md",
+        "guide0.md",
+        "guide/b/c.md",
+        "guide-x/d.md",
+        "guide/b.md",
+        "Guide.md",
+        "guide.md",
+        "a.md",
+        "guide/a.md",
+        "guide 2.md",
+    ];
+    for rel in docs {
+        write(ws, rel, "the needle\n");
+    }
+    write(ws, ".gitignore", "ignored/\n");
+    write(ws, "ignored/late.md", "the needle\n");
+    let ops = ops(ws);
+    ops.new_thread(
+        "ignored/late.md",
+        Target::Text {
+            text: "needle",
+            occurrence: Some(1),
+        },
+        "a comment",
+    )
+    .unwrap();
+    let mut seen = Vec::new();
+    let streamed = ops
+        .search_streamed(&SearchQuery::literal("needle"), |f| {
+            seen.push(f.document.to_string());
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+    let mut expected: Vec<String> = docs.iter().map(|d| d.to_string()).collect();
+    expected.sort();
+    expected.push("ignored/late.md".into());
+    assert_eq!(seen, expected);
+    let answer: Vec<&str> = streamed.out.hits.iter().map(|h| h.document.as_str()).collect();
+    assert_eq!(answer, expected);
+}
+
+/// Past the limit, in folders whose listing is not their sorted order: the
+/// readers take the documents in the order they are handed over, so the one
+/// wanted next is never behind readers held back by the limit (a search
+/// that read in one order and handed over in another waited here forever).
+#[test]
+fn past_the_limit_in_wide_folders_the_search_ends_with_the_first_documents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut all = Vec::new();
+    for i in (0..400).rev() {
+        let rel = format!("f{}/p{:03}.md", i % 4, (i * 37) % 400);
+        write(tmp.path(), &rel, &"a needle\n".repeat(20));
+        all.push(rel);
+    }
+    all.sort();
+    let out = search_bounded(tmp.path(), "needle");
+    assert!(out.truncated);
+    assert_eq!(out.hits.len(), cowriting::ops::search::MAX_HITS);
+    let mut docs: Vec<&str> = out.hits.iter().map(|h| h.document.as_str()).collect();
+    docs.dedup();
+    assert_eq!(
+        docs,
+        all[..docs.len()].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    assert_eq!(docs.len(), cowriting::ops::search::MAX_HITS / 20);
 }
