@@ -75,6 +75,32 @@ describe("LintCache", () => {
     expect(c.get("a")).toEqual([]);
     expect(c.size).toBe(2);
   });
+  it("keeps no more characters than its bound, the newest text always", () => {
+    const c = new LintCache(2000, 100);
+    // A long paragraph typed in, a pause after each word: a new text each time.
+    let para = "x".repeat(20);
+    for (let i = 0; i < 14; i++) {
+      para += " word";
+      c.set(para, []);
+      expect(c.characters).toBeLessThanOrEqual(100);
+      expect(c.get(para)).toEqual([]);
+    }
+    expect([c.size, c.characters]).toEqual([1, 90]);
+    c.set("a", []);
+    c.set("b".repeat(9), []);
+    expect([c.size, c.characters]).toEqual([3, 100]);
+    c.set("c", []);
+    expect([c.size, c.characters]).toEqual([3, 11]);
+    // Alone over the bound, the newest is kept.
+    c.set("y".repeat(500), []);
+    expect(c.size).toBe(1);
+    expect(c.characters).toBe(500);
+    c.set("a", []);
+    expect(c.get("y".repeat(500))).toBeUndefined();
+    expect(c.characters).toBe(1);
+    c.clear();
+    expect(c.characters).toBe(0);
+  });
 });
 
 describe("diagnosticsOf", () => {

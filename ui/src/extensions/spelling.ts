@@ -88,10 +88,19 @@ function paragraphs(state: EditorState, from: number, to: number): Block[] {
   return out;
 }
 
-/** Lints by block text, the least recently used dropped past `max`. */
+/**
+ * Lints by block text, the least recently used dropped past `max` texts or
+ * `maxChars` characters in all: each pause while typing in a paragraph keeps
+ * the paragraph's new text, so a count alone let a long session of typing in
+ * a 20 KB paragraph hold 2,000 copies of it (80 MB of keys).
+ */
 export class LintCache {
   private map = new Map<string, LintDto[]>();
-  constructor(private readonly max = 2000) {}
+  private chars = 0;
+  constructor(
+    private readonly max = 2000,
+    private readonly maxChars = 1_000_000,
+  ) {}
   get(text: string): LintDto[] | undefined {
     const v = this.map.get(text);
     if (v) {
@@ -101,15 +110,25 @@ export class LintCache {
     return v;
   }
   set(text: string, lints: LintDto[]) {
-    this.map.delete(text);
+    this.drop(text);
     this.map.set(text, lints);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+    this.chars += text.length;
+    // The newest is kept even alone over `maxChars`: the blocks on screen are asked for again at once.
+    while (this.map.size > 1 && (this.map.size > this.max || this.chars > this.maxChars)) this.drop(this.map.keys().next().value as string);
+  }
+  private drop(text: string) {
+    if (this.map.delete(text)) this.chars -= text.length;
   }
   clear() {
     this.map.clear();
+    this.chars = 0;
   }
   get size() {
     return this.map.size;
+  }
+  /** The characters of the texts kept. */
+  get characters() {
+    return this.chars;
   }
 }
 
