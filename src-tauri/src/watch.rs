@@ -3,7 +3,7 @@
 //! write, a reload, a conflict); this module only carries them.
 
 use crate::AppState;
-use notify::event::{EventKind, ModifyKind};
+use notify::event::{EventKind, EventKindMask, ModifyKind};
 use notify::{Event, RecommendedWatcher, RecursiveMode, Watcher as _};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -21,15 +21,27 @@ const DEBOUNCE: Duration = Duration::from_millis(120);
 /// The longest a burst is gathered before what came is handed on.
 const MAX_BURST: Duration = Duration::from_millis(1000);
 
+/// What the kernel is asked to report: a file made, removed, renamed or
+/// written; never a file opened or closed. notify 8 asked for every open
+/// (inotify's `IN_OPEN`, with no way to leave it out): the app's own search
+/// of a 38,000-page tree woke this thread 38,000 times while it ran, and so
+/// did any `rg`, `git status` or editor reading the workspace.
+fn content_changes() -> EventKindMask {
+    EventKindMask::CREATE | EventKindMask::REMOVE | EventKindMask::MODIFY_DATA | EventKindMask::MODIFY_NAME
+}
+
 /// Watch `root`: a thread waits for the first event (blocked: an idle
 /// workspace wakes nothing — a debouncer that ticks every 30 ms did), then
 /// gathers the burst until `DEBOUNCE` passes without one, and hands the paths
 /// it changed to the core.
 pub fn start(app: tauri::AppHandle, root: PathBuf) -> notify::Result<Watcher> {
     let (tx, rx) = mpsc::channel::<notify::Result<Event>>();
-    let mut watcher = notify::recommended_watcher(move |e| {
-        let _ = tx.send(e);
-    })?;
+    let mut watcher = RecommendedWatcher::new(
+        move |e| {
+            let _ = tx.send(e);
+        },
+        notify::Config::default().with_event_kinds(content_changes()),
+    )?;
     watcher.watch(&root, RecursiveMode::Recursive)?;
     std::thread::Builder::new()
         .name("watcher".into())
@@ -56,8 +68,9 @@ pub fn start(app: tauri::AppHandle, root: PathBuf) -> notify::Result<Watcher> {
 /// The content changes among `events`, given to the core; its notices to the UI.
 fn changed(app: &tauri::AppHandle, events: impl Iterator<Item = Event>) {
     let paths: BTreeSet<PathBuf> = events
-        // Content changes only: reading a file (as the app itself does to
-        // refresh) raises access events, which must not echo back.
+        // Content changes only (the kernel is not asked for the rest, but
+        // another backend filters in user space, and a change of only its
+        // metadata is none): reading a file must not echo back.
         .filter(|e| {
             matches!(
                 e.kind,
@@ -86,5 +99,45 @@ fn changed(app: &tauri::AppHandle, events: impl Iterator<Item = Event>) {
         .unwrap_or_default();
     for n in notices {
         let _ = app.emit("notice", n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reading files in the workspace wakes nothing; writing one does. The
+    /// kernel reports in order, so every event before the write's is one the
+    /// reads could have raised.
+    #[test]
+    fn reading_raises_no_event_writing_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let read = dir.path().join("read.md");
+        std::fs::write(&read, "text").unwrap();
+        let (tx, rx) = mpsc::channel();
+        let mut watcher = RecommendedWatcher::new(
+            move |e| {
+                let _ = tx.send(e);
+            },
+            notify::Config::default().with_event_kinds(content_changes()),
+        )
+        .unwrap();
+        watcher.watch(dir.path(), RecursiveMode::Recursive).unwrap();
+        for _ in 0..20 {
+            std::fs::read(&read).unwrap();
+        }
+        std::fs::write(dir.path().join("written.md"), "text").unwrap();
+        let mut before = Vec::new();
+        loop {
+            let e = rx
+                .recv_timeout(Duration::from_secs(60))
+                .expect("no event for the write within a minute")
+                .unwrap();
+            if e.paths.iter().any(|p| p.ends_with("written.md")) {
+                break;
+            }
+            before.push(e);
+        }
+        assert!(before.is_empty(), "reading raised {before:?}");
     }
 }
