@@ -95,24 +95,12 @@ async function app(ws, env) {
     const elements = await b.execute(() => document.getElementsByTagName("*").length);
     // Scrolling the tree (the open document's folder is open: in the generated
     // tree 5,000 rows), 120 px a frame for 2 s; the frame intervals' median.
-    const treeFrames = await b.execute(
-      () =>
-        new Promise((resolve) => {
-          const el = document.querySelector(".tree");
-          const frames = [];
-          el.scrollTop = 0;
-          const start = performance.now();
-          let last = start;
-          const step = (t) => {
-            frames.push(t - last);
-            last = t;
-            el.scrollTop += 120;
-            if (t - start < 2000) requestAnimationFrame(step);
-            else resolve({ frames: frames.slice(1), height: el.scrollHeight });
-          };
-          requestAnimationFrame(step);
-        }),
-    );
+    const treeHeight = await b.execute(() => {
+      const el = document.querySelector(".tree");
+      el.scrollTop = 0;
+      return el.scrollHeight;
+    });
+    const treeFrames = await b.execute(() => window.__cowriting.measureScroll(2000, ".tree"));
     // The Search tab: results show as documents are searched (search-progress).
     await b.keys(["Control", "Shift", "f"]);
     await b.waitUntil(() => b.execute(() => document.activeElement?.classList.contains("search-input")), { timeout: 60_000, interval: 20 });
@@ -146,7 +134,7 @@ async function app(ws, env) {
     await search("zqxjkvwfirst"); // warm: the files read once
     const found = await search("journald");
     const none = await search("zqxjkvwnothere");
-    return { tree, editable, click, elements, treeScroll: median(treeFrames.frames), treeHeight: treeFrames.height, searchFirst: found.first, searchDone: found.done, searchNone: none.done };
+    return { tree, editable, click, elements, treeScroll: median(treeFrames), treeHeight, searchFirst: found.first, searchDone: found.done, searchNone: none.done };
   } finally {
     await b.deleteSession().catch(() => undefined);
     driver.stop();

@@ -113,10 +113,13 @@ export function installTestHooks(app: App) {
       await new Promise((r) => requestAnimationFrame(r));
       return { before: ids.length, ms: performance.now() - t0, after: pending().length };
     },
-    /** Scroll through the document for `ms`; the frame intervals seen, in ms. */
-    measureScroll: (ms: number) =>
+    /**
+     * Scroll through the document (or the element `selector` names, such as
+     * the tree) 120 px a frame for `ms`; the frame intervals seen, in ms.
+     */
+    measureScroll: (ms: number, selector?: string) =>
       new Promise<number[]>((resolve) => {
-        const scroller = app.view?.scrollDOM;
+        const scroller = selector ? document.querySelector(selector) : app.view?.scrollDOM;
         const frames: number[] = [];
         if (!scroller) return resolve(frames);
         const start = performance.now();
