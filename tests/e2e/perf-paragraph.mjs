@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startApp, startDriver, tempDir, testHome } from "./support.mjs";
+import { pct, startApp, startDriver, tempDir, testHome } from "./support.mjs";
 const WORDS = "the writer revised each sentence until it said exactly what she meant and nothing more".split(" ");
 function para(chars, wrap) {
   let s = "", line = "", i = 0;
@@ -19,7 +19,6 @@ function para(chars, wrap) {
   }
   return s + line + ".";
 }
-const pct = (a, p) => { const b = [...a].sort((x, y) => x - y); return b[Math.min(b.length - 1, Math.floor((p / 100) * b.length))]; };
 const { env } = testHome({ enabled: [] });
 const driver = await startDriver(env);
 process.on("exit", () => driver.stop());

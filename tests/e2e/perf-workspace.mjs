@@ -24,7 +24,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { remote } from "webdriverio";
-import { APP, CLI, ROOT, memoryTree, processTree, startDriver, tempDir, testHome } from "./support.mjs";
+import { APP, CLI, ROOT, median, memoryTree, processTree, startDriver, tempDir, testHome } from "./support.mjs";
 
 function generate() {
   const ws = tempDir("cowriting-perf-big-");
@@ -65,7 +65,6 @@ const HAS_RG = (() => {
     return false;
   }
 })();
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const thrice = (f) => median([seconds(f), seconds(f), seconds(f)]);
 
 async function app(ws, env) {

@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { remote } from "webdriverio";
-import { memoryTree, processTree } from "./support.mjs";
+import { median, memoryTree, pct, processTree } from "./support.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TARGET = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(ROOT, "target");
@@ -108,13 +108,7 @@ function waitForPort(port, ms) {
   });
 }
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const f1 = (x) => x.toFixed(1);
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const ws = mkdtempSync(join(tmpdir(), "cowriting-perf-ws-"));
 mkdirSync(join(ws, ".threads"), { recursive: true });

@@ -333,3 +333,12 @@ export function memoryTree(...roots) {
     }
   return { ...total, checker, parts };
 }
+
+/** The `p`th percentile of `xs` (the measurement scripts' figures). */
+export function pct(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** The middle of `xs`. */
+export const median = (xs) => pct(xs, 50);
