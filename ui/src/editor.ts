@@ -10,11 +10,11 @@
 // (extensions/prose.ts), the new comment's box under the selection
 // (extensions/comment-box.ts), threads as notes in the right margin when it has
 // room (extensions/margin-notes.ts), a caret that stops blinking after a pause
-// (extensions/caret-rest.ts). CodeMirror's own history is not loaded: undo is the core's.
+// (extensions/caret-rest.ts), in CodeMirror's Markdown, whose parser typing between
+// letters does not run (extensions/markdown-typing.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension, type Text } from "@codemirror/state";
 import { EditorView, drawSelection, highlightSpecialChars, keymap, tooltips, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
-import { markdown } from "@codemirror/lang-markdown";
 import { highlightSelectionMatches, search, searchKeymap } from "@codemirror/search";
 import type { AuthorDto } from "./bindings/AuthorDto";
 import type { ReviewDto } from "./bindings/ReviewDto";
@@ -33,6 +33,7 @@ import { spelling, type SpellingHandlers } from "./extensions/spelling";
 import { lookalikeMarks } from "./extensions/lookalike";
 import { seenInText } from "./extensions/seen";
 import { caretRest } from "./extensions/caret-rest";
+import { typingMarkdown } from "./extensions/markdown-typing";
 
 export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   focusThread(id: string): void;
@@ -89,7 +90,8 @@ export function createState(text: string | Text, review: ReviewDto, handlers: Ed
     EditorView.lineWrapping,
     // The text's accessible name: the document, as a screen reader announces the field.
     EditorView.contentAttributes.of(() => ({ "aria-label": `${visibleText(docName(handlers.path()))} — text` })),
-    markdown(),
+    // CodeMirror's Markdown, where typing between letters parses nothing.
+    typingMarkdown().support,
     proseHighlighting,
     search({ top: true }),
     highlightSelectionMatches(),

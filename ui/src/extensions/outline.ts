@@ -126,12 +126,23 @@ class OutlineTracker {
 
 const NONE: OutlineInfo = { headings: [], current: -1, version: 0, at: () => 0 };
 
-/** The lines `from..to` of `doc` touches, and the line after them: their text and extent. */
+/**
+ * The lines `from..to` of `doc` touches, and the line after them: their
+ * extent, and their text as `mayChangeOutline` reads it (a line's start, and
+ * whether it is blank): each line cut to its first 64 characters unless they
+ * are all blank, so a keystroke in a long paragraph does not copy its line.
+ */
 function lines(doc: Text, from: number, to: number) {
   const first = doc.lineAt(from);
   let last = doc.lineAt(to);
   if (last.number < doc.lines) last = doc.line(last.number + 1);
-  return { from: first.from, to, text: doc.sliceString(first.from, last.to) };
+  const text: string[] = [];
+  for (let n = first.number; n <= last.number; n++) {
+    const t = doc.line(n).text;
+    const start = t.slice(0, 64);
+    text.push(t.length > 64 && start.trim() ? start : t);
+  }
+  return { from: first.from, to, text: text.join("\n") };
 }
 
 const trackers = new WeakMap<EditorView, OutlineTracker>();
