@@ -10,8 +10,8 @@
 // (extensions/prose.ts), the new comment's box under the selection
 // (extensions/comment-box.ts), threads as notes in the right margin when it has
 // room (extensions/margin-notes.ts), a caret that stops blinking after a pause
-// (extensions/caret-rest.ts), in CodeMirror's Markdown, whose parser typing between
-// letters does not run (extensions/markdown-typing.ts). CodeMirror's own history is not loaded: undo is the core's.
+// (extensions/caret-rest.ts), in CodeMirror's Markdown, whose parser typing in
+// plain text does not run (extensions/markdown-typing.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension, type Text } from "@codemirror/state";
 import { EditorView, drawSelection, highlightSpecialChars, keymap, tooltips, type KeyBinding } from "@codemirror/view";
 import { defaultKeymap, indentWithTab } from "@codemirror/commands";
@@ -90,7 +90,7 @@ export function createState(text: string | Text, review: ReviewDto, handlers: Ed
     EditorView.lineWrapping,
     // The text's accessible name: the document, as a screen reader announces the field.
     EditorView.contentAttributes.of(() => ({ "aria-label": `${visibleText(docName(handlers.path()))} — text` })),
-    // CodeMirror's Markdown, where typing between letters parses nothing.
+    // CodeMirror's Markdown, where typing in plain text parses nothing.
     typingMarkdown().support,
     proseHighlighting,
     search({ top: true }),

@@ -12,7 +12,7 @@ import { EditorState } from "@codemirror/state";
 import { ensureSyntaxTree, syntaxTree } from "@codemirror/language";
 import { markdown } from "@codemirror/lang-markdown";
 import { TreeFragment, type Tree, type Parser } from "@lezer/common";
-import { TypingParser } from "../src/extensions/markdown-typing";
+import { TypingParser, typingMarkdown } from "../src/extensions/markdown-typing";
 
 const base: Parser = markdown().language.parser;
 
@@ -149,8 +149,7 @@ describe("typing between letters", () => {
     }
   });
 
-  it("parses nothing for a keystroke at the end of a 20,000-character paragraph in the editor", async () => {
-    const { typingMarkdown } = await import("../src/extensions/markdown-typing");
+  it("parses nothing for a keystroke at the end of a 20,000-character paragraph in the editor", () => {
     const { support, parser } = typingMarkdown();
     const words = "the writer revised each sentence until it said exactly what she meant".split(" ");
     let long = "";

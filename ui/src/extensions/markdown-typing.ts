@@ -35,7 +35,7 @@ import { Parser, Tree, TreeBuffer, NodeProp, type Input, type PartialParse, type
 import { Language, LanguageSupport } from "@codemirror/language";
 import { markdown } from "@codemirror/lang-markdown";
 
-/** Node types text typed between letters simply joins. */
+/** Node types that text typed inside them simply joins. */
 const CONTAINERS = new Set([
   "Document", "Paragraph", "Blockquote", "BulletList", "OrderedList", "ListItem", "Emphasis", "StrongEmphasis",
   "ATXHeading1", "ATXHeading2", "ATXHeading3", "ATXHeading4", "ATXHeading5", "ATXHeading6",
@@ -58,7 +58,7 @@ const NEIGHBOUR = /^[\p{L}\p{N} .,;?'"’‘“”()\-–—…/%+=$@]$/u;
 const BUFFER_MAX = 0xffff;
 
 /** The one insertion since `tree` was whole, as CodeMirror's fragments describe it; otherwise null. */
-export function pureInsertion(
+function pureInsertion(
   input: Input,
   fragments: readonly TreeFragment[],
   ranges: readonly { from: number; to: number }[],
@@ -98,7 +98,7 @@ function spacesToLineEnd(input: Input, from: number): number {
 }
 
 /** A place known to have no `<` or `[` open before it in its block (which starts at `block`). */
-export interface Closed {
+interface Closed {
   block: number;
   at: number;
 }
@@ -110,7 +110,7 @@ export interface Closed {
  * it); null when it might not be. `known`: such a place from the last
  * insertion into this tree, so that typing on reads only what it typed.
  */
-export function spliceInsertion(tree: Tree, input: Input, at: number, text: string, known?: Closed | null): { tree: Tree; closed: Closed } | null {
+function spliceInsertion(tree: Tree, input: Input, at: number, text: string, known?: Closed | null): { tree: Tree; closed: Closed } | null {
   const k = text.length;
   if (at <= 0 || k === 0 || !TYPED.test(text)) return null;
   const before = input.read(at - 1, at);
