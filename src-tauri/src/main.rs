@@ -21,6 +21,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod allocator;
+mod caret;
 mod commands;
 mod export;
 mod pdf;
@@ -478,6 +479,7 @@ fn main() {
         .plugin(window_guard::plugin())
         .manage(AppState::default())
         .setup(|app| {
+            caret::still();
             let handle = app.handle().clone();
             let state = handle.state::<AppState>();
             *state.config_dir.lock().unwrap_or_else(|e| e.into_inner()) = handle.path().app_config_dir().ok();

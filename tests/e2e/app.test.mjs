@@ -13,17 +13,18 @@ import {
   CLI,
   ROOT,
   active,
-  click,
   cli as cliAs,
+  click,
   fresh,
   idle,
   openDoc,
   review,
+  screenshot,
   sidecar,
-  withApp as withAppAt,
   startDriver,
   testHome,
   text,
+  withApp as withAppAt,
   workspace,
 } from "./support.mjs";
 
@@ -49,7 +50,7 @@ const cli = (ws, ...args) => cliAs(ENV, ws, ...args);
 /** The app on `ws` under this file's driver (see `support.mjs`). */
 const withApp = (ws, f) => withAppAt(driver.port, ws, f);
 
-const shot = (b, name) => b.saveScreenshot(join(ARTIFACTS, `${name}.png`));
+const shot = (b, name) => screenshot(b, join(ARTIFACTS, `${name}.png`));
 
 test("opens the sample workspace with its proposals, threads and Claude's text", async () => {
   const ws = workspace();

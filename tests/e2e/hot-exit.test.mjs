@@ -18,6 +18,7 @@ import {
   idle,
   openDoc,
   review,
+  screenshot,
   sidecar,
   startApp,
   startDriver,
@@ -245,7 +246,7 @@ test("a crash with unsaved typing and an unsaved accept: restored on the next st
     assert.equal(badge, "4", "the file tree counts what the tab shows (the accept is unsaved)");
     assert.equal(await b.$$(".banner-conflict").then((l) => l.length), 0, "the file did not change: no conflict");
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await b.saveScreenshot(join(SCREENSHOTS, "hot-exit.png"));
+    await screenshot(b, join(SCREENSHOTS, "hot-exit.png"));
 
     // Save: the text, the sidecar and the decision log in one go.
     await click(b, ".cm-content");

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, click, fresh, idle, sidecar, startDriver, tempDir, text, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { ROOT, click, fresh, idle, screenshot, sidecar, startDriver, tempDir, text, until, withApp as withAppAt, workspace } from "./support.mjs";
 
 /** A HOME with nothing in it, and git naming nobody. */
 function emptyHome() {
@@ -56,7 +56,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
     const name = await b.$(".welcome-name");
     await name.waitForExist({ timeout: 60_000, timeoutMsg: "no first-run question" });
     await name.setValue("Ada Lovelace");
-    await b.saveScreenshot(join(ARTIFACTS, "identity.png"));
+    await screenshot(b, join(ARTIFACTS, "identity.png"));
     await click(b, ".welcome-save");
     await modalGone(b);
     await until(async () => (await textOf(b, ".st-you")).includes("Ada Lovelace"), "the name in the status bar", 60_000);
@@ -86,7 +86,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
     const card = `.thread[data-thread="${mine().id}"] .comment-meta`;
     await until(async () => (await b.$$(card)).length === 1, "the thread's card", 60_000);
     assert.match(await textOf(b, card), /^Ada Lovelace · /);
-    await b.saveScreenshot(join(ARTIFACTS, "identity-thread.png"));
+    await screenshot(b, join(ARTIFACTS, "identity-thread.png"));
 
     // Settings: you, with the name; Vale (when not installed here) off, and the command looked for.
     await click(b, ".st-you");
@@ -103,7 +103,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
       assert.equal(await (await b.$(`${vale} input`)).isSelected(), false);
     }
     assert.equal(await (await b.$('.set-check[data-producer="harper"] input')).isSelected(), true);
-    await b.saveScreenshot(join(ARTIFACTS, "identity-settings.png"));
+    await screenshot(b, join(ARTIFACTS, "identity-settings.png"));
     await b.keys(["Escape"]);
     await modalGone(b);
   });

@@ -226,6 +226,24 @@ export const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
 mkdirSync(ARTIFACTS, { recursive: true });
 
 /**
+ * Save a screenshot of the app's page to `file`. WebKit's driver takes it
+ * after the page's next paint, and an untouched page does not paint (the app
+ * stills WebKit's caret blink: src-tauri/src/caret.rs), so a transparent
+ * pixel is put on the page just after the request, and taken away.
+ */
+export async function screenshot(b, file) {
+  await b.execute(() =>
+    setTimeout(() => {
+      const d = document.createElement("div");
+      d.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none";
+      document.body.append(d);
+      setTimeout(() => d.remove(), 500);
+    }, 100),
+  );
+  await b.saveScreenshot(file);
+}
+
+/**
  * A test file's tauri-driver: started with `env` before its tests, stopped
  * after them. `withApp(ws, f)` runs the app on `ws` under it (see `withApp`).
  */
