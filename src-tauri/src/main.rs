@@ -29,6 +29,7 @@ mod pdf_fonts;
 mod rendering;
 mod sample;
 mod watch;
+mod web_env;
 mod window_guard;
 
 use cowriting::api::{Api, RestoreReport, SettingsDto, WorkspaceInfo};
@@ -473,6 +474,7 @@ fn main() {
         });
     }
     rendering::choose();
+    web_env::size_js_heap();
     configure_checker();
     tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())

@@ -45,7 +45,7 @@ pub fn choose() {
     let setting = Config::load().map(|c| c.editor.rendering).unwrap_or_default();
     let switch_set = std::env::var_os(SWITCH).is_some();
     if disable_compositing(setting, switch_set, has_render_node(Path::new("/dev/dri"))) {
-        std::env::set_var(SWITCH, "1");
+        crate::web_env::set_default(SWITCH, "1");
     }
 }
 

@@ -67,10 +67,16 @@ pub fn link(raw: &str) -> Result<Url, String> {
 }
 
 /// Open `url` with the desktop's handler (`xdg-open`, or `$COWRITING_OPENER`
-/// for tests), not waiting for it; the URL is one argument, no shell between.
+/// for tests), not waiting for it; the URL is one argument, no shell between,
+/// and what the app set for its own web process is not passed on (the
+/// browser it starts may be a WebKit one: `web_env`).
 pub fn open_outside(url: &Url) -> Result<(), String> {
     let opener = std::env::var_os("COWRITING_OPENER").unwrap_or_else(|| "xdg-open".into());
-    let mut child = std::process::Command::new(&opener)
+    let mut command = std::process::Command::new(&opener);
+    for name in crate::web_env::ours() {
+        command.env_remove(name);
+    }
+    let mut child = command
         .arg(url.as_str())
         .stdin(std::process::Stdio::null())
         .spawn()

@@ -15,6 +15,7 @@ import {
   active,
   cli as cliAs,
   click,
+  count,
   fresh,
   idle,
   openDoc,
@@ -59,10 +60,10 @@ test("opens the sample workspace with its proposals, threads and Claude's text",
     const r = await review(b);
     assert.equal(r.proposals.filter((p) => p.state === "pending").length, 3);
     assert.equal(r.proposals.filter((p) => p.state === "stale").length, 1);
-    assert.ok((await b.$$(".cm-proposal")).length >= 3, "proposals are tinted inline");
-    assert.ok((await b.$$(".cm-attr-agent")).length >= 3, "Claude's accepted text is tinted");
-    assert.ok((await b.$$(".cm-proposal-del")).length >= 1, "removed words are struck through");
-    assert.ok((await b.$$(".cm-proposal-ins")).length >= 1, "inserted words are shown inline");
+    assert.ok((await count(b, ".cm-proposal")) >= 3, "proposals are tinted inline");
+    assert.ok((await count(b, ".cm-attr-agent")) >= 3, "Claude's accepted text is tinted");
+    assert.ok((await count(b, ".cm-proposal-del")) >= 1, "removed words are struck through");
+    assert.ok((await count(b, ".cm-proposal-ins")) >= 1, "inserted words are shown inline");
     const badges = await b.$$(".tree-item .badge-proposals");
     assert.ok(badges.length >= 2, "the file tree shows proposal badges");
     const status = await (await b.$(".st-proposals")).getText();
@@ -98,7 +99,7 @@ test("a proposal filed with the CLI appears inline (latency logged); ✓ applies
     const r = await review(b);
     assert.ok(!r.proposals.some((p) => p.id === id), "the proposal left the review");
     assert.ok(r.spans.some((s) => s.author.kind === "agent" && (s.to - s.from) === "lantern".length), "lantern is attributed");
-    assert.ok((await b.$$(".cm-attr-agent")).length >= 1);
+    assert.ok((await count(b, ".cm-attr-agent")) >= 1);
     // Decisions reach the disk with their text: until the save, the file and
     // the sidecar are as they were.
     assert.ok(sidecar(ws, "story.md").proposals.some((p) => p.id === id), "not decided on disk before the save");
@@ -224,13 +225,13 @@ test("threads follow text re-wrapped by another program: flagged, then kept here
   await withApp(ws, async (b) => {
     await openDoc(b, "rewrap.md");
     await click(b, ".pt-threads");
-    await b.waitUntil(async () => (await b.$$(".thread-relocated")).length === 2, { timeout: 60_000, timeoutMsg: "both threads re-attached, flagged" });
+    await b.waitUntil(async () => (await count(b, ".thread-relocated")) === 2, { timeout: 60_000, timeoutMsg: "both threads re-attached, flagged" });
     const r = await review(b);
     const k = r.threads.find((t) => t.id === keep);
     assert.equal(k.relocated, true);
     assert.equal(k.text, "a new\n  library wing, and agreed");
     assert.equal(k.anchoredText, "a new library wing,\nand agreed");
-    assert.equal((await b.$$(".cm-thread-relocated")).length >= 2, true, "marked in the text as re-attached");
+    assert.equal((await count(b, ".cm-thread-relocated")) >= 2, true, "marked in the text as re-attached");
     await shot(b, "07-threads-relocated");
     // Keep here: the sidecar now holds the re-wrapped text, and the flag is gone.
     await click(b, `.thread[data-thread="${keep}"] .btn-keep-here`);
@@ -239,14 +240,14 @@ test("threads follow text re-wrapped by another program: flagged, then kept here
       const t = sc.threads.find((x) => x.id === keep);
       return sc.anchors[t.anchorId].fingerprint.text === "a new\n  library wing, and agreed";
     }, { timeout: 60_000, timeoutMsg: "keep here was not written" });
-    await b.waitUntil(async () => (await b.$$(".thread-relocated")).length === 1, { timeout: 60_000 });
+    await b.waitUntil(async () => (await count(b, ".thread-relocated")) === 1, { timeout: 60_000 });
     // Detach: listed with the threads that are not in the text, never placed again.
     await click(b, `.thread[data-thread="${detach}"] .btn-detach`);
     await b.waitUntil(() => sidecar(ws, "rewrap.md").threads.find((x) => x.id === detach).detached === true, {
       timeout: 60_000,
       timeoutMsg: "detach was not written",
     });
-    await b.waitUntil(async () => (await b.$$(`.thread-orphaned[data-thread="${detach}"]`)).length === 1, { timeout: 60_000 });
+    await b.waitUntil(async () => (await count(b, `.thread-orphaned[data-thread="${detach}"]`)) === 1, { timeout: 60_000 });
     assert.match(await fresh(async () => (await b.$(".orphaned-head")).getText()), /Not in the text \(1\)/);
     await shot(b, "08-thread-kept-and-detached");
   });
@@ -303,8 +304,8 @@ test("a hostile sidecar from a cloned repository renders inert", async () => {
     const html = await fresh(async () => (await b.$(sel)).getHTML());
     assert.ok(!/<script|<img|<iframe|onerror=|javascript:/i.test(html.replace(/&lt;[^&]*&gt;/g, "")), `inert: ${html}`);
     assert.match(await fresh(async () => (await b.$(sel)).getText()), /<script>window.__pwned='script'<\/script>/, "shown as text");
-    assert.equal((await b.$$(".threads-body img, .threads-body script, .threads-body iframe")).length, 0);
-    assert.equal((await b.$$(".cm-content img:not(.cm-widgetBuffer), .review-body img")).length, 0, "replacements render as text");
+    assert.equal((await count(b, ".threads-body img, .threads-body script, .threads-body iframe")), 0);
+    assert.equal((await count(b, ".cm-content img:not(.cm-widgetBuffer), .review-body img")), 0, "replacements render as text");
     await shot(b, "06-hostile-sidecar-inert");
   });
 });
@@ -382,7 +383,7 @@ test("Ask Claude on a paragraph: per-hunk proposals; accept one, change one, rej
     await b.waitUntil(
       async () =>
         (await b.execute(() => window.__cowriting.jobsRunning())) === 0 &&
-        (await b.$$(`.group[data-turn="${filing.turnId}"] .card`)).length === 4,
+        (await count(b, `.group[data-turn="${filing.turnId}"] .card`)) === 4,
       { timeout: 60_000, timeoutMsg: "the review panel never showed the turn" },
     );
     await shot(b, "08-ask-claude-hunks");

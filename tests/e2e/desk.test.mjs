@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ARTIFACTS, active, click, fileDriver, fresh, idle, openDoc, screenshot, sidecar, testHome, text, until, workspace } from "./support.mjs";
+import { ARTIFACTS, active, click, count, fileDriver, fresh, idle, openDoc, screenshot, sidecar, testHome, text, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -118,7 +118,7 @@ test("find & replace (Ctrl+F) lays out its controls in the editor, in a row, wit
     // It still works: Enter selects the next match; Esc closes the panel.
     await b.keys(["Enter"]);
     await b.keys(["Escape"]);
-    await until(async () => (await b.$$(".cm-search")).length === 0, "the search panel to close");
+    await until(async () => (await count(b, ".cm-search")) === 0, "the search panel to close");
     assert.equal((await b.execute(() => window.getSelection()?.toString()))?.toLowerCase(), "the");
   });
 });
@@ -150,21 +150,21 @@ test("the app's own fields still fill their dialogs and panels", async () => {
     await b.keys(["Control", "Shift", "p"]);
     await fills("the palette's input", ".palette-input", ".modal");
     await b.keys(["Escape"]);
-    await until(async () => (await b.$$(".modal")).length === 0, "the palette to close");
+    await until(async () => (await count(b, ".modal")) === 0, "the palette to close");
     // Settings: its text fields fill the form; its checkboxes stay checkboxes.
     await click(b, ".st-settings");
     await fills("the settings' model field", ".set-model", "fieldset");
     const check = await b.execute(() => document.querySelector(".set-producer")?.getBoundingClientRect().width);
     assert.ok(check > 0 && check < 30, `a settings checkbox is small (${check}px)`);
     await b.keys(["Escape"]);
-    await until(async () => (await b.$$(".modal")).length === 0, "settings to close");
+    await until(async () => (await count(b, ".modal")) === 0, "settings to close");
     // Ask Claude…
     const t = await text(b);
     await b.execute((a, z) => window.__cowriting.select(a, z), 0, t.indexOf("\n"));
     await b.keys(["Control", "k"]);
     await fills("Ask Claude's instruction box", ".ask-instruction", ".modal");
     await b.keys(["Escape"]);
-    await until(async () => (await b.$$(".modal")).length === 0, "Ask Claude to close");
+    await until(async () => (await count(b, ".modal")) === 0, "Ask Claude to close");
     // A thread's reply box.
     await click(b, ".pt-threads");
     await fills("a thread's reply box", ".thread .reply-box", ".thread");
@@ -189,8 +189,8 @@ test("Ctrl+Enter in the comment dialog creates the thread", async () => {
     const thread = sc.threads[sc.threads.length - 1];
     assert.equal(sc.anchors[thread.anchorId].fingerprint.text, "printer");
     assert.equal(thread.comments[0].body, "Ask for two quotes.");
-    await until(async () => (await b.$$(".modal")).length === 0, "the dialog to close");
-    await until(async () => (await b.$$(`.thread[data-thread="${thread.id}"]`)).length === 1, "the thread's card");
+    await until(async () => (await count(b, ".modal")) === 0, "the dialog to close");
+    await until(async () => (await count(b, `.thread[data-thread="${thread.id}"]`)) === 1, "the thread's card");
     await screenshot(b, join(ARTIFACTS, "comment-ctrl-enter.png"));
   });
 });

@@ -11,7 +11,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, active, cli, click, idle, screenshot, startDriver, tempDir, testHome, text, until, withApp } from "./support.mjs";
+import { ROOT, active, cli, click, count, idle, screenshot, startDriver, tempDir, testHome, text, until, withApp } from "./support.mjs";
 
 const { home, env: ENV } = testHome();
 const TRASH = join(home, ".local/share/Trash");
@@ -117,14 +117,14 @@ test("an empty workspace: new, type, save, rename, new folder, delete to the tra
       const palette = await b.$(".palette-input");
       await palette.waitForDisplayed({ timeout: 60_000 });
       await palette.setValue("new");
-      await until(async () => (await b.$$(".palette-list li")).length >= 2, "the palette's matches");
+      await until(async () => (await count(b, ".palette-list li")) >= 2, "the palette's matches");
       const found = await b.execute(() => Array.from(document.querySelectorAll(".palette-list li")).map((li) => li.dataset.command));
       assert.ok(found.includes("new-document") && found.includes("new-folder"), found.join(", "));
       await click(b, '.palette-list li[data-command="new-folder"]');
       const folder = await nameField(b);
       await folder.setValue("notes");
       await b.keys(["Enter"]);
-      await until(async () => (await b.$$('.tree-folder[data-folder="notes"]')).length === 1, "the new folder in the tree");
+      await until(async () => (await count(b, '.tree-folder[data-folder="notes"]')) === 1, "the new folder in the tree");
       assert.ok(existsSync(join(ws, "notes")));
 
       // Delete: asked first, then to the trash.
@@ -180,7 +180,7 @@ test("another writer's files move the tree row by row, and the app lists the wor
       // Removed by hand: the row goes, its folder stays, empty.
       rmSync(join(ws, "other/d.md"));
       await until(async () => (await row(b, "other/d.md")) === null, "the removed row");
-      await until(async () => (await b.$$('.tree-folder[data-folder="other"]')).length === 1, "the folder left, empty");
+      await until(async () => (await count(b, '.tree-folder[data-folder="other"]')) === 1, "the folder left, empty");
       assert.equal(await b.execute(() => window.__cowriting.listings()), listed, "no listing read for any of it");
       assert.deepEqual(await tabs(b), ["a.md"]);
     },

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, click, fresh, idle, screenshot, sidecar, startDriver, tempDir, text, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { ROOT, click, count, fresh, idle, screenshot, sidecar, startDriver, tempDir, text, until, withApp as withAppAt, workspace } from "./support.mjs";
 
 /** A HOME with nothing in it, and git naming nobody. */
 function emptyHome() {
@@ -41,7 +41,7 @@ after(() => driver?.stop());
 const withApp = (ws, f) => withAppAt(driver.port, ws, f);
 /** An element's text (its textContent: the status bar may be scrolled out of WebDriver's view). */
 const textOf = (b, sel) => b.execute((s) => document.querySelector(s)?.textContent ?? "", sel);
-const modalGone = (b) => until(async () => (await b.$$(".modal")).length === 0, "the dialog to close", 60_000);
+const modalGone = (b) => until(async () => (await count(b, ".modal")) === 0, "the dialog to close", 60_000);
 const config = () => {
   try {
     return readFileSync(join(nobody.home, ".config/cowriting/config.toml"), "utf8");
@@ -84,7 +84,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
     }, "the new thread in the sidecar", 60_000);
     assert.deepEqual(mine().comments[0].author, { kind: "human", id: "Ada Lovelace" });
     const card = `.thread[data-thread="${mine().id}"] .comment-meta`;
-    await until(async () => (await b.$$(card)).length === 1, "the thread's card", 60_000);
+    await until(async () => (await count(b, card)) === 1, "the thread's card", 60_000);
     assert.match(await textOf(b, card), /^Ada Lovelace · /);
     await screenshot(b, join(ARTIFACTS, "identity-thread.png"));
 
@@ -96,7 +96,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
     const vale = '.set-check[data-producer="vale"]';
     if (spawnSync("sh", ["-c", "command -v vale"], { env: nobody.env }).status === 0) {
       console.log("# Vale is installed here: its 'not installed' mark was not checked");
-      assert.equal((await b.$$(`${vale} .set-not-installed`)).length, 0);
+      assert.equal((await count(b, `${vale} .set-not-installed`)), 0);
       assert.equal(await (await b.$(`${vale} input`)).isSelected(), true, "installed: on by default");
     } else {
       assert.equal(await (await b.$(`${vale} .set-not-installed`)).getText(), "not installed (no vale found)");
@@ -111,7 +111,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
   await withApp(ws, async (b) => {
     await until(async () => (await textOf(b, ".st-you")).includes("Ada Lovelace"), "the name in the status bar", 60_000);
     await b.pause(1000);
-    assert.equal((await b.$$(".welcome-name")).length, 0, "asked once only");
+    assert.equal((await count(b, ".welcome-name")), 0, "asked once only");
   });
 });
 
@@ -119,7 +119,7 @@ test("autosave after a pause writes a typed word to disk without Ctrl+S", async 
   const ws = workspace();
   await withApp(ws, async (b) => {
     await until(async () => (await textOf(b, ".st-you")).length > 0, "the status bar's name", 60_000);
-    assert.equal((await b.$$(".welcome-name")).length, 0, "answered in the first test");
+    assert.equal((await count(b, ".welcome-name")), 0, "answered in the first test");
     await click(b, ".st-settings");
     const mode = await b.$(".set-autosave");
     await mode.waitForExist({ timeout: 60_000 });

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, click, fileDriver, fresh, idle, openDoc, screenshot, testHome, text, typeText, until, workspace } from "./support.mjs";
+import { ARTIFACTS, click, count, fileDriver, fresh, idle, openDoc, screenshot, testHome, text, typeText, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -65,7 +65,7 @@ test("compare & merge: some changes from each side, the file changing again mean
     assert.equal(await text(b), mine, "nothing changes until the writer chooses");
 
     await click(b, ".bn-merge");
-    await until(async () => (await b.$$(".mg-hunk")).length === 4, "the merge sheet with its four changes", 60_000);
+    await until(async () => (await count(b, ".mg-hunk")) === 4, "the merge sheet with its four changes", 60_000);
     assert.deepEqual(await sides(b, "mine"), [
       "# Merging notes\n",
       "The opening line stays. ",
@@ -102,7 +102,7 @@ test("compare & merge: some changes from each side, the file changing again mean
       "# Merging notes\n\nThe opening line is new. A plain sentence. The cat sat on the warm mat. The middle is calm.\n\n" +
       "A second paragraph begins here. It stops right here.\n";
     await until(async () => (await text(b)) === merged, async () => `the merge in the editor (it is ${JSON.stringify(await text(b))})`, 60_000);
-    assert.equal((await b.$$(".merge-sheet")).length, 0, "the sheet closed");
+    assert.equal((await count(b, ".merge-sheet")), 0, "the sheet closed");
     assert.equal(await b.$(".banner").isDisplayed(), false, "no conflict left");
     assert.equal(readFileSync(file, "utf8"), again, "nothing written before the save");
 

@@ -203,6 +203,13 @@ export async function openDoc(b, path) {
   await b.waitUntil(async () => (await active(b)) === path, { timeout: 60_000 });
 }
 
+/**
+ * How many elements match `selector` now, counted in the page: no element
+ * handles, so an element removed meanwhile cannot make it fail (WebDriver's
+ * `$$` can, "stale element", when a dialog closes as it looks).
+ */
+export const count = (b, selector) => b.execute((s) => document.querySelectorAll(s).length, selector);
+
 /** Poll `f` (sync or async) until it is truthy; fail with `what` after `ms`. */
 export async function until(f, what, ms = 60_000) {
   const end = Date.now() + ms;

@@ -22,7 +22,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { ARTIFACTS, active, chooseExport, cli, click, fileDriver, idle, saveInDialog, screenshot, tempDir, testHome, text, until } from "./support.mjs";
+import { APP, ARTIFACTS, active, chooseExport, cli, click, fileDriver, idle, processTree, saveInDialog, screenshot, tempDir, testHome, text, until } from "./support.mjs";
 
 const requests = [];
 let server;
@@ -40,7 +40,9 @@ after(() => server?.close());
 
 const opened = join(tempDir("cowriting-e2e-opener-"), "opened.txt");
 const opener = join(tempDir("cowriting-e2e-opener-bin-"), "opener");
-writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$@" >> '${opened}'\n`);
+// It also records whether it saw the JavaScriptCore option the app sets for
+// its own web process only (src-tauri/src/web_env.rs).
+writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$@" "jsc-heap:\${JSC_largeHeapSize:-unset}" >> '${opened}'\n`);
 chmodSync(opener, 0o755);
 
 const { env: ENV } = testHome({ env: { COWRITING_OPENER: opener }, enabled: [] });
@@ -163,6 +165,22 @@ test("a stranger's workspace: hidden characters shown, accept asks, the window s
     assert.equal(await b.execute(() => document.querySelectorAll(".comment-body img").length), 0, "no image in a comment");
     await click(b, ".comment-body a");
     await until(() => existsSync(opened) && readFileSync(opened, "utf8").includes(`${origin}/link-clicked`), "the link handed to the system's opener");
+    if (ENV.JSC_largeHeapSize === undefined) {
+      assert.ok(readFileSync(opened, "utf8").includes("jsc-heap:unset"), "what the app set for its web process is not passed to the opener");
+      const app = Number(execFileSync("pgrep", ["-f", "--", `${APP} ${ws}`], { encoding: "utf8" }).split("\n")[0]);
+      const web = processTree(app).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("WebKitWebProces");
+        } catch {
+          return false;
+        }
+      });
+      assert.ok(web.length > 0, "the app's web process found");
+      for (const pid of web) {
+        const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+        assert.ok(environ.includes("JSC_largeHeapSize=8388608"), "the web process has the heap option the app set for it");
+      }
+    }
     assert.equal(await b.getUrl(), appUrl, "the click did not navigate the window");
 
     // Navigation and new windows are refused.

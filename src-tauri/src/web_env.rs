@@ -1,0 +1,89 @@
+//! What the app tells its web process through the environment, and keeps from
+//! the programs it starts for the writer.
+//!
+//! WebKitGTK's web process inherits this process's environment, and reads some
+//! switches nowhere else: compositing (`rendering.rs` decides it) and
+//! JavaScriptCore's options (`JSC_*`). They are set first thing in `main`,
+//! while the process has one thread, and only where the environment does not
+//! already say (a writer's or a session's own setting is obeyed as it is).
+//! What the app set is taken out again for a program it opens for the writer
+//! (a browser for a link may be a WebKit one), see [`ours`].
+//!
+//! **JavaScriptCore's heap, sized for a long session.** JavaScriptCore
+//! collects young objects often and the whole heap only once it passes the
+//! larger of `largeHeapSize` (32 MB by default) and twice what was live after
+//! the last full collection. Over a session of agents proposing and the writer
+//! deciding (`make perf-session`), the page's live heap stayed near 13 MB, so
+//! full collections came rarely, and until one came, what the page had let go
+//! (a decided proposal's elements, the answers it was drawn from) stayed
+//! behind its old wrappers: the web process grew 20–30 MiB per 100 cycles in
+//! two runs of three (84.7 → 181.1 MiB over 300 cycles in one). With a full
+//! collection once the heap passes 8 MB and 1.3× what was live
+//! ([`JS_HEAP`]), it stays near 100–115 MiB from cycle 100 on in three runs of
+//! three, for the same time spent collecting (0.39 s against 0.38 s in 150
+//! cycles). docs/performance.md, "Idle with the text focused, and a long
+//! session's web process".
+
+use std::sync::Mutex;
+
+/// JavaScriptCore's heap options (see the module docs): a full collection
+/// once the heap passes 8 MB and 1.3× what the last one left.
+pub const JS_HEAP: [(&str, &str); 2] = [
+    ("JSC_largeHeapSize", "8388608"),
+    ("JSC_smallHeapGrowthFactor", "1.3"),
+];
+
+/// The variables this process set for its web process.
+static OURS: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+
+/// Set `name` to `value` for the web process unless the environment already
+/// has it; whether it was set. Call only while the process has one thread.
+pub fn set_default(name: &'static str, value: &str) -> bool {
+    if std::env::var_os(name).is_some() {
+        return false;
+    }
+    std::env::set_var(name, value);
+    OURS.lock().unwrap_or_else(|e| e.into_inner()).push(name);
+    true
+}
+
+/// Size JavaScriptCore's heap for a long session ([`JS_HEAP`]).
+pub fn size_js_heap() {
+    for (name, value) in JS_HEAP {
+        set_default(name, value);
+    }
+}
+
+/// The variables this process set for its web process (not those it found
+/// set): to be removed from a program started for the writer.
+pub fn ours() -> Vec<&'static str> {
+    OURS.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A variable already set is left as it is and not counted as ours; one
+    /// that was not is set and counted. (Names of this test's own.)
+    #[test]
+    fn sets_only_what_is_unset_and_remembers_it() {
+        std::env::set_var("COWRITING_WEB_ENV_TEST_GIVEN", "mine");
+        assert!(!set_default("COWRITING_WEB_ENV_TEST_GIVEN", "app's"));
+        assert_eq!(std::env::var("COWRITING_WEB_ENV_TEST_GIVEN").unwrap(), "mine");
+        assert!(set_default("COWRITING_WEB_ENV_TEST_UNSET", "app's"));
+        assert_eq!(std::env::var("COWRITING_WEB_ENV_TEST_UNSET").unwrap(), "app's");
+        let ours = ours();
+        assert!(ours.contains(&"COWRITING_WEB_ENV_TEST_UNSET"));
+        assert!(!ours.contains(&"COWRITING_WEB_ENV_TEST_GIVEN"));
+    }
+
+    /// The options are JavaScriptCore's and their values parse as it reads them.
+    #[test]
+    fn js_heap_options_are_well_formed() {
+        for (name, value) in JS_HEAP {
+            assert!(name.starts_with("JSC_"));
+            assert!(value.parse::<f64>().is_ok_and(|v| v > 0.0), "{name}={value}");
+        }
+    }
+}
