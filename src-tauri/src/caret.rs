@@ -4,7 +4,7 @@
 //! writer works and rests after a pause: `ui/src/extensions/caret-rest.ts`);
 //! the caret WebKit keeps under it is transparent, yet WebKit still blinks it,
 //! and every blink repaints the page. That was what an untouched app with its
-//! text focused spent its CPU on: 0.28–0.30 s in 30 s, against 0.04–0.05 s with
+//! text focused spent its CPU on: 0.28–0.30 s in 30 s, against 0.03–0.05 s with
 //! WebKit's blink put out of reach (dev build, the sample, CodeMirror's caret at
 //! rest; docs/performance.md).
 //!
@@ -12,9 +12,12 @@
 //! which its web process follows from this process's default `GtkSettings`.
 //! Setting it to the largest value GTK accepts keeps the caret shown, still;
 //! turning `gtk-cursor-blink` off instead made the idle page cost more (0.94–1.11
-//! s in 30 s) and stalled WebDriver screenshots with focus in a text field.
+//! s in 30 s).
 //! The cost: carets WebKit draws itself (the app's text fields) and GTK's own
 //! dialogs show a caret that does not blink, as with GNOME's "cursor blink" off.
+//! And an untouched page now paints nothing, so WebKit's driver, which takes a
+//! screenshot after the next paint, waits for one: the e2e tests make one
+//! (`tests/e2e/support.mjs`, `screenshot`).
 
 use gtk::prelude::ObjectExt;
 
