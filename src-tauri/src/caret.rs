@@ -13,8 +13,9 @@
 //! Setting it to the largest value GTK accepts keeps the caret shown, still;
 //! turning `gtk-cursor-blink` off instead made the idle page cost more (0.94–1.11
 //! s in 30 s).
-//! The cost: carets WebKit draws itself (the app's text fields) and GTK's own
-//! dialogs show a caret that does not blink, as with GNOME's "cursor blink" off.
+//! The cost: carets WebKit draws itself (the app's text fields) show a caret
+//! that does not blink, as with GNOME's "cursor blink" off; GTK's own dialogs
+//! follow the same setting (not looked at).
 //! And an untouched page now paints nothing, so WebKit's driver, which takes a
 //! screenshot after the next paint, waits for one: the e2e tests make one
 //! (`tests/e2e/support.mjs`, `screenshot`).

@@ -19,9 +19,10 @@
 //! behind its old wrappers: the web process grew 20–30 MiB per 100 cycles in
 //! two runs of three (84.7 → 181.1 MiB over 300 cycles in one). With a full
 //! collection once the heap passes 8 MB and 1.3× what was live
-//! ([`JS_HEAP`]), it stays near 100–115 MiB from cycle 100 on in three runs of
-//! three, for the same time spent collecting (0.39 s against 0.38 s in 150
-//! cycles). docs/performance.md, "Idle with the text focused, and a long
+//! ([`JS_HEAP`]), it was at 100–115 MiB after 300 cycles in three runs of
+//! three, and grew 4–5 MiB per 100 cycles after that (143 MiB after 1,000), for
+//! about the same time spent collecting (0.39 s against 0.38 s, a 150-cycle run
+//! of each). docs/performance.md, "Idle with the text focused, and a long
 //! session's web process".
 
 use std::sync::Mutex;

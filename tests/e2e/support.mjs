@@ -236,18 +236,25 @@ mkdirSync(ARTIFACTS, { recursive: true });
  * Save a screenshot of the app's page to `file`. WebKit's driver takes it
  * after the page's next paint, and an untouched page does not paint (the app
  * stills WebKit's caret blink: src-tauri/src/caret.rs), so a transparent
- * pixel is put on the page just after the request, and taken away.
+ * pixel is put on the page and taken away every 100 ms until the screenshot
+ * is taken (one paint timed before the request arrived would be missed on a
+ * loaded machine).
  */
 export async function screenshot(b, file) {
-  await b.execute(() =>
-    setTimeout(() => {
-      const d = document.createElement("div");
-      d.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none";
-      document.body.append(d);
-      setTimeout(() => d.remove(), 500);
-    }, 100),
-  );
-  await b.saveScreenshot(file);
+  await b.execute(() => {
+    const d = document.createElement("div");
+    d.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none";
+    window.__screenshotPaint = setInterval(() => (d.isConnected ? d.remove() : document.body.append(d)), 100);
+    window.__screenshotPixel = d;
+  });
+  try {
+    await b.saveScreenshot(file);
+  } finally {
+    await b.execute(() => {
+      clearInterval(window.__screenshotPaint);
+      window.__screenshotPixel?.remove();
+    });
+  }
 }
 
 /**
