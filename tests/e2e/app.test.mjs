@@ -168,6 +168,10 @@ test("typing inside a proposal's target turns it stale and accept is refused", a
     });
     await idle(b);
     const textBefore = await text(b);
+    assert.match(textBefore, /XY/, "the keys typed are in the text");
+    // The editor inserted them, not WebKit: nothing is left on WebKit's own
+    // undo stack, which nothing would ever empty (extensions/typed-text.ts).
+    assert.equal(await b.execute(() => document.queryCommandEnabled("undo")), false, "WebKit's undo stack is empty");
     const card = `.card[data-proposal="${p.id}"]`;
     await b.waitUntil(async () => !(await fresh(async () => (await b.$(`${card} .btn-accept`)).isEnabled())), {
       timeout: 60_000,

@@ -10,7 +10,8 @@
 // (extensions/prose.ts), the new comment's box under the selection
 // (extensions/comment-box.ts), threads as notes in the right margin when it has
 // room (extensions/margin-notes.ts), a caret that stops blinking after a pause
-// (extensions/caret-rest.ts), in CodeMirror's Markdown, whose parser typing in
+// (extensions/caret-rest.ts), typed text inserted by the editor, not left on
+// WebKit's undo stack (extensions/typed-text.ts), in CodeMirror's Markdown, whose parser typing in
 // plain text does not run (extensions/markdown-typing.ts). CodeMirror's own history is not loaded: undo is the core's.
 import { Compartment, EditorState, type Extension, type Text } from "@codemirror/state";
 import { EditorView, drawSelection, highlightSpecialChars, keymap, tooltips, type KeyBinding } from "@codemirror/view";
@@ -34,6 +35,7 @@ import { lookalikeMarks } from "./extensions/lookalike";
 import { seenInText } from "./extensions/seen";
 import { caretRest } from "./extensions/caret-rest";
 import { typingMarkdown } from "./extensions/markdown-typing";
+import { typedText } from "./extensions/typed-text";
 
 export interface EditorHandlers extends CoreSyncHandlers, ProposalActions {
   focusThread(id: string): void;
@@ -100,6 +102,7 @@ export function createState(text: string | Text, review: ReviewDto, handlers: Ed
     reviewDecorations(handlers),
     attributionTooltip,
     keymap.of([...handlers.keys, ...searchKeymap, indentWithTab, ...defaultKeymap]),
+    typedText,
     coreSync(handlers),
     threadClicks((id) => handlers.focusThread(id)),
     marginNotes({ focusThread: (id) => handlers.focusThread(id), authorLabel: (a) => handlers.authorLabel(a) }),
