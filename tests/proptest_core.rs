@@ -465,6 +465,61 @@ proptest! {
         }
     }
 
+    /// 2a. The same over a document of hundreds of spans (the list is kept in
+    ///     chunks: edits and paints across their edges), and a copy taken
+    ///     before each step (as an undo step keeps one) still reads as it did.
+    #[test]
+    fn many_spans_match_per_char_authors_and_copies_keep_theirs(
+        owners in prop::collection::vec((1usize..4, prop::option::of(0..AUTHORS)), 100..300),
+        steps in prop::collection::vec((span_step(), 0usize..400, 0usize..400), 1..25),
+    ) {
+        let mut spans = Spans::new();
+        let mut model: Vec<Option<usize>> = Vec::new();
+        for (n, who) in &owners {
+            model.extend(std::iter::repeat_n(*who, *n));
+        }
+        for (at, who) in model.iter().enumerate() {
+            if let Some(i) = who {
+                spans.paint(CharRange::new(at, at + 1), Some(span_author(*i, 0)));
+            }
+        }
+        spans.check_invariants();
+        prop_assert_eq!(coverage(&spans, model.len())?, model.clone());
+        for (stamp, (step, x, y)) in steps.iter().enumerate() {
+            let copy = spans.clone();
+            let copied = model.clone();
+            match step {
+                SpanStep::Edit { spec, who } => {
+                    // Edits anywhere in the document, not only its first 64 chars.
+                    let lo = x.min(y) % (model.len() + 1);
+                    let edits: Vec<Edit> = edits_from_spec(model.len() - lo, spec)
+                        .into_iter()
+                        .map(|e| Edit { start: e.start + lo, end: e.end + lo, text: e.text })
+                        .collect();
+                    let cs = change_from_edits(model.len(), &edits);
+                    spans.map(&cs);
+                    for r in cs.inserted_ranges() {
+                        spans.paint(r, who.map(|i| span_author(i, stamp + 1)));
+                    }
+                    let edits = normalize(edits);
+                    model = apply_naive(&model, &edits, |_| None);
+                    for r in naive_inserted_ranges(&edits) {
+                        paint_naive(&mut model, r, *who);
+                    }
+                }
+                SpanStep::Paint { who, .. } => {
+                    let r = pick_range(*x, *y, model.len());
+                    spans.paint(r, who.map(|i| span_author(i, stamp + 1)));
+                    paint_naive(&mut model, r, *who);
+                }
+            }
+            spans.check_invariants();
+            prop_assert_eq!(coverage(&spans, model.len())?, model.clone(), "after step {}: {:?}", stamp, step);
+            copy.check_invariants();
+            prop_assert_eq!(coverage(&copy, copied.len())?, copied, "the copy before step {}", stamp);
+        }
+    }
+
     /// 2b. Text typed right at a span's edges (or both) is not part of it, and
     ///     text typed inside splits it.
     #[test]

@@ -50,8 +50,7 @@ pub struct RecordMeta {
     pub fingerprint_extra: Extra,
 }
 
-/// A span is small (a range and two shared pointers): every edit shifts the
-/// spans after it, and every undo step keeps a copy of the list.
+/// A span is small (a range and two shared pointers).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Span {
     pub range: CharRange,
@@ -59,12 +58,70 @@ pub struct Span {
     pub record: Option<Arc<RecordMeta>>,
 }
 
+/// Spans a chunk holds when the list is cut into chunks again (a chunk an
+/// edit touches is taken out, edited and cut again: at most twice this).
+const CHUNK: usize = 32;
+
 /// See the module docs.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// The list is kept in chunks of spans, each shared ([`Arc`]) and stored with
+/// its positions relative to a shift of its own: an edit shifts the chunks
+/// after it by changing their shift, and copies only the chunks it touches.
+/// So a copy of the list (every undo step keeps one) shares every chunk that
+/// no edit since touched, and costs its table of chunks and the few chunks
+/// edited after it, not the whole list (issue 37: 1,000 steps of a document
+/// with hundreds of accepted proposals held most of a long session's growth).
+#[derive(Clone, Debug, Default)]
 pub struct Spans {
-    spans: Vec<Span>,
-    /// The records of [`Spans::insert_loaded`], in the order they were read.
-    loaded: Vec<Arc<RecordMeta>>,
+    chunks: Vec<Chunk>,
+    len: usize,
+    /// The records of [`Spans::insert_loaded`], in the order they were read
+    /// (shared by copies too: only a load adds to it).
+    loaded: Arc<Vec<Arc<RecordMeta>>>,
+}
+
+/// Spans whose positions are `stored + shift`.
+#[derive(Clone, Debug)]
+struct Chunk {
+    shift: isize,
+    spans: Arc<Vec<Span>>,
+}
+
+impl Chunk {
+    fn new(spans: Vec<Span>) -> Chunk {
+        Chunk {
+            shift: 0,
+            spans: Arc::new(spans),
+        }
+    }
+
+    fn pos(&self, o: CharOffset) -> CharOffset {
+        CharOffset((o.0 as isize + self.shift) as usize)
+    }
+
+    /// Its `i`th span, positioned.
+    fn span(&self, i: usize) -> Span {
+        let s = &self.spans[i];
+        Span {
+            range: CharRange {
+                start: self.pos(s.range.start),
+                end: self.pos(s.range.end),
+            },
+            who: s.who.clone(),
+            record: s.record.clone(),
+        }
+    }
+
+    fn end(&self) -> CharOffset {
+        self.pos(self.spans.last().expect("a chunk is never empty").range.end)
+    }
+}
+
+impl PartialEq for Spans {
+    /// The same spans and records read, however they are cut into chunks.
+    fn eq(&self, other: &Spans) -> bool {
+        self.len == other.len && self.loaded == other.loaded && self.iter().eq(other.iter())
+    }
 }
 
 impl Spans {
@@ -72,15 +129,18 @@ impl Spans {
         Spans::default()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Span> {
-        self.spans.iter()
+    /// The spans, in document order.
+    pub fn iter(&self) -> impl Iterator<Item = Span> + '_ {
+        self.chunks
+            .iter()
+            .flat_map(|c| (0..c.spans.len()).map(move |i| c.span(i)))
     }
 
     /// The spans in the order a save writes their records: by position, except
     /// that the spans of records read from disk keep among themselves the order
     /// they were read in (a load and save must not reorder the file).
-    pub fn in_record_order(&self) -> Vec<&Span> {
-        let mut out: Vec<&Span> = self.spans.iter().collect();
+    pub fn in_record_order(&self) -> Vec<Span> {
+        let mut out: Vec<Span> = self.iter().collect();
         if self.loaded.is_empty() {
             return out;
         }
@@ -95,8 +155,8 @@ impl Spans {
                 .as_ref()
                 .and_then(|r| ordinal.get(&Arc::as_ptr(r)).copied())
         };
-        let slots: Vec<usize> = (0..out.len()).filter(|&i| of(out[i]).is_some()).collect();
-        let mut read: Vec<&Span> = slots.iter().map(|&i| out[i]).collect();
+        let slots: Vec<usize> = (0..out.len()).filter(|&i| of(&out[i]).is_some()).collect();
+        let mut read: Vec<Span> = slots.iter().map(|&i| out[i].clone()).collect();
         read.sort_by_key(|s| of(s));
         for (slot, span) in slots.into_iter().zip(read) {
             out[slot] = span;
@@ -105,17 +165,106 @@ impl Spans {
     }
 
     pub fn len(&self) -> usize {
-        self.spans.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+        self.len == 0
+    }
+
+    /// What a copy of the list costs beyond what it shares with the list it
+    /// was copied from, roughly: its table of chunks, and about one chunk that
+    /// the next edit copies (an undo step's share of the history's budget).
+    pub fn copy_bytes(&self) -> usize {
+        self.chunks.len() * std::mem::size_of::<Chunk>() + self.len.min(CHUNK) * std::mem::size_of::<Span>()
+    }
+
+    /// The index of the first span that ends after `pos` (`len` if none).
+    fn first_ending_after(&self, pos: CharOffset) -> usize {
+        let mut base = 0;
+        for c in &self.chunks {
+            if c.end() > pos {
+                return base + c.spans.partition_point(|s| c.pos(s.range.end) <= pos);
+            }
+            base += c.spans.len();
+        }
+        base
+    }
+
+    /// How many spans from index `from` on start before `pos`.
+    fn starting_before(&self, from: usize, pos: CharOffset) -> usize {
+        let (mut at, mut n) = (0, 0);
+        for c in &self.chunks {
+            let len = c.spans.len();
+            if at + len > from {
+                let skip = from.saturating_sub(at);
+                let k = c.spans[skip..].partition_point(|s| c.pos(s.range.start) < pos);
+                n += k;
+                if skip + k < len {
+                    break;
+                }
+            }
+            at += len;
+        }
+        n
+    }
+
+    /// The chunks that hold the spans `lo..hi` (at least the last one when
+    /// `lo` is past the end), and the index of the first span of the first.
+    fn chunks_of(&self, lo: usize, hi: usize) -> (usize, usize, usize) {
+        let (mut c0, mut base) = (self.chunks.len(), self.len);
+        let mut at = 0;
+        for (i, c) in self.chunks.iter().enumerate() {
+            if lo < at + c.spans.len() {
+                (c0, base) = (i, at);
+                break;
+            }
+            at += c.spans.len();
+        }
+        if c0 == self.chunks.len() && !self.chunks.is_empty() {
+            // Past the end: the last chunk, for a new span to merge with.
+            c0 -= 1;
+            base -= self.chunks[c0].spans.len();
+        }
+        let mut c1 = c0;
+        let mut end = base;
+        while c1 < self.chunks.len() && (end < hi || c1 == c0) {
+            end += self.chunks[c1].spans.len();
+            c1 += 1;
+        }
+        (c0, c1, base)
+    }
+
+    /// The spans of chunks `c0..c1` out of the list, positioned, with the
+    /// index of their first; [`Spans::put_back`] puts them back.
+    fn take_out(&self, c0: usize, c1: usize) -> Vec<Span> {
+        self.chunks[c0..c1]
+            .iter()
+            .flat_map(|c| (0..c.spans.len()).map(move |i| c.span(i)))
+            .collect()
+    }
+
+    /// Put `window` in place of chunks `c0..c1`, cut into chunks again.
+    fn put_back(&mut self, c0: usize, c1: usize, window: Vec<Span>) {
+        let old: usize = self.chunks[c0..c1].iter().map(|c| c.spans.len()).sum();
+        self.len = self.len - old + window.len();
+        let pieces = window.len().div_ceil(CHUNK).max(1);
+        let mut cut = Vec::with_capacity(pieces);
+        if !window.is_empty() {
+            let size = window.len().div_ceil(pieces);
+            let mut rest = window.into_iter().peekable();
+            while rest.peek().is_some() {
+                cut.push(Chunk::new(rest.by_ref().take(size).collect()));
+            }
+        }
+        self.chunks.splice(c0..c1, cut);
     }
 
     /// The span covering `pos`, if any.
-    pub fn at(&self, pos: CharOffset) -> Option<&Span> {
-        let i = self.spans.partition_point(|s| s.range.end <= pos);
-        self.spans.get(i).filter(|s| s.range.start <= pos)
+    pub fn at(&self, pos: CharOffset) -> Option<Span> {
+        let c = self.chunks.iter().find(|c| c.end() > pos)?;
+        let i = c.spans.partition_point(|s| c.pos(s.range.end) <= pos);
+        Some(c.span(i)).filter(|s| s.range.start <= pos)
     }
 
     /// Map every span through `change`: spans shrink where text was deleted,
@@ -128,10 +277,17 @@ impl Spans {
         let delta = change.len_after() as isize - change.len() as isize;
         let shift = |o: CharOffset| CharOffset((o.0 as isize + delta) as usize);
         // Spans wholly before the edit stay; wholly after it shift in place; only
-        // the few it touches are rebuilt.
-        let first = self.spans.partition_point(|s| s.range.end <= touched.start);
-        let after = first + self.spans[first..].partition_point(|s| s.range.start < touched.end);
-        for span in &mut self.spans[after..] {
+        // the few it touches are rebuilt. The chunks wholly after it only
+        // change their shift.
+        let first = self.first_ending_after(touched.start);
+        let after = first + self.starting_before(first, touched.end);
+        let (c0, c1, base) = self.chunks_of(first.saturating_sub(1), (after + 1).min(self.len));
+        for c in &mut self.chunks[c1..] {
+            c.shift += delta;
+        }
+        let mut w = self.take_out(c0, c1);
+        let (first, after) = (first - base, after - base);
+        for span in &mut w[after..] {
             span.range = CharRange {
                 start: shift(span.range.start),
                 end: shift(span.range.end),
@@ -139,7 +295,7 @@ impl Spans {
         }
         let inserted = change.inserted_ranges();
         let mut rebuilt: Vec<Span> = Vec::with_capacity(after - first + 1);
-        for span in &self.spans[first..after] {
+        for span in &w[first..after] {
             let Some(mapped) = change.map_range(span.range, RangeAssoc::Exclusive) else {
                 continue;
             };
@@ -182,9 +338,10 @@ impl Spans {
             }
         }
         let n = rebuilt.len();
-        self.spans.splice(first..after, rebuilt);
+        w.splice(first..after, rebuilt);
         // A deletion can bring two spans of one author together.
-        self.merge_around(first.saturating_sub(1), first + n + 1);
+        merge_around(&mut w, first.saturating_sub(1), first + n + 1);
+        self.put_back(c0, c1, w);
         self.debug_check();
     }
 
@@ -208,13 +365,13 @@ impl Spans {
         if range.is_empty() {
             return;
         }
-        let first = self.spans.partition_point(|s| s.range.end <= range.start);
-        let mut last = first;
-        while last < self.spans.len() && self.spans[last].range.start < range.end {
-            last += 1;
-        }
+        let first = self.first_ending_after(range.start);
+        let last = first + self.starting_before(first, range.end);
+        let (c0, c1, base) = self.chunks_of(first.saturating_sub(1), (last + 1).min(self.len));
+        let mut w = self.take_out(c0, c1);
+        let (first, last) = (first - base, last - base);
         let mut replacement: Vec<Span> = Vec::with_capacity(3);
-        let removed: Vec<Span> = self.spans.drain(first..last).collect();
+        let removed: Vec<Span> = w.drain(first..last).collect();
         if let Some(head) = removed.first() {
             if head.range.start < range.start {
                 replacement.push(Span {
@@ -248,38 +405,17 @@ impl Spans {
             }
         }
         let n = replacement.len();
-        self.spans.splice(first..first, replacement);
-        self.merge_around(first.saturating_sub(1), first + n + 1);
+        w.splice(first..first, replacement);
+        merge_around(&mut w, first.saturating_sub(1), first + n + 1);
+        self.put_back(c0, c1, w);
         self.debug_check();
-    }
-
-    /// Merge touching spans of one author and turn in `from..to` (never two
-    /// that both have a record).
-    fn merge_around(&mut self, from: usize, to: usize) {
-        let to = to.min(self.spans.len());
-        let mut i = from;
-        let mut end = to;
-        while i + 1 < end {
-            let (a, b) = (&self.spans[i], &self.spans[i + 1]);
-            if mergeable(a, b) {
-                let b = self.spans.remove(i + 1);
-                let a = &mut self.spans[i];
-                a.range.end = b.range.end;
-                if a.record.is_none() {
-                    a.record = b.record;
-                }
-                end -= 1;
-            } else {
-                i += 1;
-            }
-        }
     }
 
     /// Add a span loaded from a sidecar (painted over anything it overlaps),
     /// with its record: it is never merged with another record's span.
     pub fn insert_loaded(&mut self, span: Span) {
         if let Some(record) = &span.record {
-            self.loaded.push(record.clone());
+            Arc::make_mut(&mut self.loaded).push(record.clone());
         }
         self.paint_record(span.range, Some(span.who), span.record);
     }
@@ -292,21 +428,53 @@ impl Spans {
 
     /// Panics naming the invariant of the module docs that does not hold.
     pub fn check_invariants(&self) {
-        for (i, s) in self.spans.iter().enumerate() {
+        assert!(
+            self.chunks.iter().all(|c| !c.spans.is_empty()),
+            "Spans: an empty chunk"
+        );
+        assert_eq!(
+            self.chunks.iter().map(|c| c.spans.len()).sum::<usize>(),
+            self.len,
+            "Spans: the count is off"
+        );
+        let mut prev: Option<Span> = None;
+        for (i, s) in self.iter().enumerate() {
             assert!(!s.range.is_empty(), "Spans invariant 1: span {i} is empty");
-            if i > 0 {
-                let p = &self.spans[i - 1];
+            if let Some(p) = &prev {
                 assert!(
                     p.range.end <= s.range.start,
                     "Spans invariant 2: spans {} and {i} overlap",
                     i - 1
                 );
                 assert!(
-                    !mergeable(p, s),
+                    !mergeable(p, &s),
                     "Spans invariant 3: spans {} and {i} touch with one author",
                     i - 1
                 );
             }
+            prev = Some(s);
+        }
+    }
+}
+
+/// Merge touching spans of one author and turn in `spans[from..to]` (never
+/// two that both have a record).
+fn merge_around(spans: &mut Vec<Span>, from: usize, to: usize) {
+    let to = to.min(spans.len());
+    let mut i = from;
+    let mut end = to;
+    while i + 1 < end {
+        let (a, b) = (&spans[i], &spans[i + 1]);
+        if mergeable(a, b) {
+            let b = spans.remove(i + 1);
+            let a = &mut spans[i];
+            a.range.end = b.range.end;
+            if a.record.is_none() {
+                a.record = b.record;
+            }
+            end -= 1;
+        } else {
+            i += 1;
         }
     }
 }
@@ -401,7 +569,7 @@ mod loaded_tests {
         }))
     }
 
-    fn ids(spans: &[&Span]) -> Vec<(usize, usize, Option<String>)> {
+    fn ids(spans: &[Span]) -> Vec<(usize, usize, Option<String>)> {
         spans
             .iter()
             .map(|s| {

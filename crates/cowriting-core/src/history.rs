@@ -17,10 +17,12 @@ pub const MAX_STEPS: usize = 1000;
 
 /// Bytes of undo and redo state kept at most (each step's snapshot, its
 /// changes' text, its decisions), roughly: past it the oldest undo steps are
-/// forgotten, the newest always kept. A step's snapshot grows with the
+/// forgotten, the newest always kept. A step's snapshot grew with the
 /// document's attribution and review, so 1,000 steps of a document with
 /// hundreds of accepted proposals held tens of MiB, growing with every
-/// decision of a long session (issue 37).
+/// decision of a long session (issue 37); since the attribution spans share
+/// the chunks no edit touched ([`crate::attribution::Spans`]), a snapshot
+/// costs about its table of chunks and the chunk the next edit copies.
 pub const MAX_BYTES: usize = 16 << 20;
 
 /// Roughly how many bytes a snapshot holds, for [`MAX_BYTES`].

@@ -84,7 +84,7 @@ struct Snapshot {
 
 impl cowriting_core::history::Weigh for Snapshot {
     fn weigh(&self) -> usize {
-        self.spans.len() * std::mem::size_of::<cowriting_core::attribution::Span>()
+        self.spans.copy_bytes()
             + self
                 .tracked
                 .keys()
@@ -489,7 +489,7 @@ impl Session {
     }
 
     /// The attribution spans, in document order.
-    pub fn spans(&self) -> impl Iterator<Item = &Span> {
+    pub fn spans(&self) -> impl Iterator<Item = Span> + '_ {
         self.spans.iter()
     }
 

@@ -139,10 +139,10 @@ impl Session {
     /// for a span that has none yet ids `at_{prefix}{i}` / `a_{prefix}{i}`
     /// (`prefix` starting with `backup`: [`Session::restore_backup`] gives such
     /// spans fresh ids at the save).
-    pub fn add_span_records<'a>(
+    pub fn add_span_records(
         &self,
         records: &mut Artifact,
-        spans: impl IntoIterator<Item = &'a Span>,
+        spans: impl IntoIterator<Item = Span>,
         prefix: &str,
     ) {
         for (i, span) in spans.into_iter().enumerate() {

@@ -173,6 +173,7 @@ impl Journal {
         let mut spans = Vec::new();
         let mut new = Vec::new();
         for sp in s.spans() {
+            let (start, end) = (sp.range.start.0, sp.range.end.0);
             let k = match self.spans.get(&key(&sp.who, &sp.record)) {
                 Some(k) => *k,
                 None if sp.record.is_none() => {
@@ -181,7 +182,7 @@ impl Journal {
                 }
                 None => return None,
             };
-            spans.push([sp.range.start.0, sp.range.end.0, k]);
+            spans.push([start, end, k]);
         }
         let seq = self.seq + 1;
         let records = (!new.is_empty()).then(|| {
