@@ -1230,7 +1230,7 @@ const CONTEXT: usize = cowriting::anchor::CONTEXT_CHARS;
 
 /// `--each-rule`: the fallback's rules added one at a time (the first is the
 /// resolver without fallback, as on main).
-const RULE_STEPS: [(&str, u32); 7] = {
+const RULE_STEPS: [(&str, u32); 8] = {
     use cowriting::anchor::fallback_rules as r;
     [
         ("v3, no fallback", 0),
@@ -1245,7 +1245,8 @@ const RULE_STEPS: [(&str, u32); 7] = {
             "+ nearest copy",
             r::TOLERANT | r::WORDS | r::EDIT_DISTANCE | r::DISTANCE_AND_EDGE | r::NEAREST_COPY,
         ),
-        ("+ far search (all)", r::ALL),
+        ("+ far search (round 3)", (r::FAR << 1) - 1),
+        ("+ dominant place", (r::DOMINANT << 1) - 1),
     ]
 };
 
