@@ -544,6 +544,21 @@ impl Weighed {
     }
 }
 
+/// Whether the chars right next to candidate `c` agree on either side
+/// ([`Side::next_to`]), cheaply: where neither the recorded side nor the text
+/// beside it has a char that normalizing changes, the ladder's squashed
+/// agreement (`adjacent`) bounds it: too few chars there, and it cannot agree.
+fn next_to(text: &str, c: &Candidate, [before, after]: [&Side; 2]) -> bool {
+    let special = |bytes: &[u8]| bytes.iter().any(|&b| b == b'>' || b == b'`' || b >= 0x80);
+    let could = |side: &Side, adjacent: usize, near: &[u8]| {
+        side.special || adjacent >= ADJACENT_SOLID.min(side.solid) || special(near)
+    };
+    let near_before = &text.as_bytes()[c.start.saturating_sub(SPECIAL_BYTES)..c.start];
+    let near_after = &text.as_bytes()[c.end..(c.end + SPECIAL_BYTES).min(text.len())];
+    (could(before, c.before.adjacent, near_before) && before.next_to(text, c.start))
+        || (could(after, c.after.adjacent, near_after) && after.next_to(text, c.end))
+}
+
 /// The place, among `cands`, that the fallback evidence picks: `None` when no
 /// place is clearly it. `line_of` gives a byte's line; `far_lines` is the
 /// ladder's [far](super::FAR_LINES) distance.
@@ -556,8 +571,24 @@ pub(super) fn decide(
     distinctive: bool,
     line_of: impl Fn(usize) -> usize,
 ) -> Option<(usize, usize)> {
-    decide_by_context(text, cands, sides, hint, far_lines, distinctive, &line_of)
-        .or_else(|| decide_by_chars(text, cands, sides, hint, far_lines, distinctive, &line_of))
+    let eligible: Vec<&Candidate> = cands.iter().filter(|c| c.boundaries || distinctive).collect();
+    // Cheaply first: a place can win only where one side agrees right next to
+    // the text (most orphaned anchors end here).
+    let hopeful: Vec<bool> = eligible.iter().map(|c| next_to(text, c, sides)).collect();
+    if !hopeful.contains(&true) {
+        return None;
+    }
+    decide_by_context(
+        text,
+        &eligible,
+        &hopeful,
+        sides,
+        hint,
+        far_lines,
+        distinctive,
+        &line_of,
+    )
+    .or_else(|| decide_by_chars(text, &eligible, &hopeful, sides, hint, far_lines, &line_of))
 }
 
 /// Rule 7 (round 3b), asked where [`decide_by_context`] finds no place: the
@@ -580,22 +611,18 @@ pub(super) fn decide(
 /// agree alike are never told apart this way (INV-1).
 fn decide_by_chars(
     text: &str,
-    cands: &[Candidate],
+    eligible: &[&Candidate],
+    hopeful: &[bool],
     [before, after]: [&Side; 2],
     hint: usize,
     far_lines: usize,
-    distinctive: bool,
     line_of: &impl Fn(usize) -> usize,
 ) -> Option<(usize, usize)> {
-    if !on(rules::DOMINANT) {
-        return None;
-    }
-    let eligible: Vec<&Candidate> = cands.iter().filter(|c| c.boundaries || distinctive).collect();
-    if eligible.is_empty() {
+    if !on(rules::DOMINANT) || eligible.is_empty() {
         return None;
     }
     // (chars before, chars after, a side whole)
-    let read = |c: &Candidate| {
+    let read_of = |c: &Candidate| {
         let (b, b_edge) = before.agreed(text, c.start);
         let (a, a_edge) = after.agreed(text, c.end);
         // A side of a few chars proves little, even whole.
@@ -607,10 +634,24 @@ fn decide_by_chars(
             whole(b, before) || whole(a, after),
         )
     };
-    let read: Vec<(usize, usize, bool)> = eligible.iter().map(|c| read(c)).collect();
+    // Only a place whose chars right next to it agree can have a side whole:
+    // the others are read only once one does (most orphaned anchors end here).
+    let mut read: Vec<Option<(usize, usize, bool)>> = eligible
+        .iter()
+        .zip(hopeful)
+        .map(|(c, &h)| h.then(|| read_of(c)))
+        .collect();
+    if !read.iter().flatten().any(|r| r.2) {
+        return None;
+    }
+    let read: Vec<(usize, usize, bool)> = eligible
+        .iter()
+        .zip(&mut read)
+        .map(|(c, r)| r.take().unwrap_or_else(|| read_of(c)))
+        .collect();
     let distance = |c: &Candidate| line_of(c.start).abs_diff(hint);
     let limit = DOMINANT_LINES.min(far_lines);
-    if let [only] = eligible.as_slice() {
+    if let [only] = eligible {
         // Alone, a whole side is enough only where the chars right next to
         // the text agree on the other side too.
         let (b, a, strong) = read[0];
@@ -664,38 +705,23 @@ fn decide_by_chars(
 
 /// Rules 1–6 (round 3): the context weighed tolerantly, by words, by
 /// distance.
+/// `eligible`: the candidates that may win; `hopeful`: which of them agree
+/// right next to the text ([`next_to`]).
+#[allow(clippy::too_many_arguments)]
 fn decide_by_context(
     text: &str,
-    cands: &[Candidate],
+    eligible: &[&Candidate],
+    hopeful: &[bool],
     [before, after]: [&Side; 2],
     hint: usize,
     far_lines: usize,
     distinctive: bool,
     line_of: &impl Fn(usize) -> usize,
 ) -> Option<(usize, usize)> {
-    let eligible = || cands.iter().filter(|c| c.boundaries || distinctive);
-    // Cheaply first: a place can win only where one side agrees right next to
-    // the text (most orphaned anchors end here).
-    // Where neither the recorded side nor the text beside it has a char that
-    // normalizing changes, the ladder's squashed agreement (`adjacent`) bounds
-    // it: too few chars there, and it cannot agree.
-    let special = |bytes: &[u8]| bytes.iter().any(|&b| b == b'>' || b == b'`' || b >= 0x80);
-    let could = |side: &Side, adjacent: usize, near: &[u8]| {
-        side.special || adjacent >= ADJACENT_SOLID.min(side.solid) || special(near)
-    };
-    let next_to = |c: &Candidate| {
-        let near_before = &text.as_bytes()[c.start.saturating_sub(SPECIAL_BYTES)..c.start];
-        let near_after = &text.as_bytes()[c.end..(c.end + SPECIAL_BYTES).min(text.len())];
-        (could(before, c.before.adjacent, near_before) && before.next_to(text, c.start))
-            || (could(after, c.after.adjacent, near_after) && after.next_to(text, c.end))
-    };
-    let hopeful: Vec<bool> = eligible().map(next_to).collect();
-    if !hopeful.contains(&true) {
-        return None;
-    }
-    let mut eligible: Vec<(usize, &Candidate, bool)> = eligible()
+    let mut eligible: Vec<(usize, &Candidate, bool)> = eligible
+        .iter()
         .zip(hopeful)
-        .map(|(c, h)| (line_of(c.start).abs_diff(hint), c, h))
+        .map(|(&c, &h)| (line_of(c.start).abs_diff(hint), c, h))
         .collect();
     eligible.sort_by_key(|(d, c, _)| (*d, c.start));
     let weigh = |distance: usize, c: &Candidate| {
@@ -812,13 +838,19 @@ mod tests {
             .collect();
         let after: String = old[at + needle.len()..].chars().take(32).collect();
         let hint = hint.unwrap_or_else(|| old[..at].matches('\n').count());
+        // With the ladder's evidence, as the resolver hands them over.
+        use super::super::evidence::{Dir, Recorded};
+        let (rb, ra) = (
+            Recorded::new(&before, 32, Dir::Before),
+            Recorded::new(&after, 32, Dir::After),
+        );
         let cands: Vec<Candidate> = new
             .match_indices(needle)
             .map(|(s, _)| Candidate {
                 start: s,
                 end: s + needle.len(),
-                before: Default::default(),
-                after: Default::default(),
+                before: rb.at(new, s),
+                after: ra.at(new, s + needle.len()),
                 boundaries: true,
             })
             .collect();
@@ -827,7 +859,9 @@ mod tests {
             &Side::new(&after, 32, Way::After),
         ];
         let line_of = |b: usize| new[..b].matches('\n').count();
-        decide_by_chars(new, &cands, sides, hint, 20, false, &line_of).map(|(s, _)| s)
+        let eligible: Vec<&Candidate> = cands.iter().collect();
+        let hopeful: Vec<bool> = eligible.iter().map(|c| next_to(new, c, sides)).collect();
+        decide_by_chars(new, &eligible, &hopeful, sides, hint, 20, &line_of).map(|(s, _)| s)
     }
 
     fn link_definitions(labels: &[&str], path: &str) -> String {
