@@ -20,7 +20,8 @@
 //! 5. else, where step 4 found the text but no place clearly (its context
 //!    changed; not a tie of copies whose whole context agrees), the fallback
 //!    evidence (`anchor::fallback`: context compared tolerantly, through
-//!    markup, by words, by distance from `lineHint`): when one place is
+//!    markup, by words, by distance from `lineHint`; then char for char, the
+//!    place that agrees clearly farthest): when one place is
 //!    clearly it, [`Resolution::Likely`] (relocated, for re-wrapped words);
 //! 6. else [`Resolution::Orphaned`].
 //!

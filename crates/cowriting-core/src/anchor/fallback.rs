@@ -27,7 +27,12 @@
 //!   `lineHint`; a candidate far from it is taken only on strong context that
 //!   no other candidate comes near (a moved paragraph);
 //! - **copies**: of candidates whose context scores alike, the one nearest the
-//!   hint is taken only when every other is several times farther.
+//!   hint is taken only when every other is several times farther;
+//! - **the dominant place** (where all the above find none): the candidate
+//!   whose context agrees char for char, tolerantly, at least as far as every
+//!   other's on both sides and clearly farther in all, one side whole, near
+//!   the hint, with no other as near that kept a side whole
+//!   ([`decide_by_chars`]).
 //!
 //! What it finds is *likely*, not proven: the caller answers
 //! [`super::Resolution::Likely`], which a thread may follow and a proposal
