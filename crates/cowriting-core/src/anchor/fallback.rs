@@ -230,21 +230,64 @@ pub(super) fn normalize(s: &str, line_start: bool) -> Vec<char> {
 /// text first): runs of letters and digits, an apostrophe between two of them
 /// kept (`don't`), contractions spelled out. Every other char separates words.
 pub(super) fn visible_words(chars: &[char], way: Way) -> Vec<String> {
-    let mut forward: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    each_visible_word(chars, |w| out.push(w.to_owned()));
+    if way == Way::Before {
+        out.reverse();
+    }
+    out
+}
+
+/// [`visible_words`] as hashes ([`word_hash`]): what candidates' words are
+/// compared as, without a string each.
+fn visible_word_hashes(chars: &[char], way: Way) -> Vec<u64> {
+    let mut out = Vec::new();
+    each_visible_word(chars, |w| out.push(word_hash(w)));
+    if way == Way::Before {
+        out.reverse();
+    }
+    out
+}
+
+/// A word, as compared: FNV-1a of its text.
+fn word_hash(w: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in w.bytes() {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// Each visible word of `chars`, forward, lowercased, contractions spelled
+/// out (see [`visible_words`]).
+fn each_visible_word(chars: &[char], mut emit: impl FnMut(&str)) {
     let mut cur = String::new();
-    let flush = |cur: &mut String, out: &mut Vec<String>| {
+    let mut flush = |cur: &mut String| {
         if cur.is_empty() {
             return;
         }
-        let w = std::mem::take(cur);
-        let w = w.trim_matches('\'').to_owned();
-        let lower = w.to_lowercase();
-        if let Some((_, a, b)) = CONTRACTIONS.iter().find(|(c, _, _)| *c == lower) {
-            out.push((*a).to_owned());
-            out.push((*b).to_owned());
-        } else if !w.is_empty() {
-            out.push(lower);
+        // (In place where it is ASCII: most words, no allocation.)
+        if cur.is_ascii() {
+            cur.make_ascii_lowercase();
+        } else {
+            *cur = cur.to_lowercase();
         }
+        let w = cur.trim_matches('\'');
+        let spelled = if w.contains('\'') || w == "cannot" {
+            CONTRACTIONS.iter().find(|(c, _, _)| *c == w)
+        } else {
+            None
+        };
+        match spelled {
+            Some((_, a, b)) => {
+                emit(a);
+                emit(b);
+            }
+            None if !w.is_empty() => emit(w),
+            None => {}
+        }
+        cur.clear();
     };
     for (i, &c) in chars.iter().enumerate() {
         let wordy = c.is_alphanumeric()
@@ -252,14 +295,10 @@ pub(super) fn visible_words(chars: &[char], way: Way) -> Vec<String> {
         if wordy {
             cur.push(c);
         } else {
-            flush(&mut cur, &mut forward);
+            flush(&mut cur);
         }
     }
-    flush(&mut cur, &mut forward);
-    if way == Way::Before {
-        forward.reverse();
-    }
-    forward
+    flush(&mut cur);
 }
 
 /// One recorded side, prepared for the fallback.
@@ -270,7 +309,7 @@ pub(super) struct Side {
     /// Its non-space chars.
     solid: usize,
     /// Its visible words, outward; a word cut by the 32-char limit left out.
-    words: Vec<String>,
+    words: Vec<u64>,
     /// Chars of `words`.
     word_chars: usize,
     /// Its chars next to the text include one that normalizing changes
@@ -308,7 +347,7 @@ impl Side {
                 near.iter().any(|&c| c == '>' || c == '`' || !c.is_ascii())
             },
             outward: norm,
-            words,
+            words: words.iter().map(|w| word_hash(w)).collect(),
             at_edge,
         }
     }
@@ -409,7 +448,7 @@ impl Side {
             }
         };
         let mut got = normalize(window, line_start);
-        let got_words = visible_words(&got, self.way);
+        let got_words = visible_word_hashes(&got, self.way);
         if self.way == Way::Before {
             got.reverse();
         }
@@ -507,7 +546,7 @@ fn near(recorded: &[char], got: &[char]) -> usize {
 /// same, read beside a candidate): 1 less the token edit distance over the
 /// recorded words, the far end of `got` free (a word inserted pushes the
 /// others outward, out of the window).
-pub(super) fn words_score(recorded: &[String], got: &[String]) -> f64 {
+pub(super) fn words_score<T: PartialEq>(recorded: &[T], got: &[T]) -> f64 {
     let n = recorded.len();
     if n == 0 {
         return 0.0;
