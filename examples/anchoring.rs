@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! cargo run --release --example anchoring -- [--pairs N] [--anchors N] [--seed S]
-//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] [--truth-1204] [--each-rule] REPO...
+//!     [--emit DIR] [--show CLASS[:OUTCOME][@STRATUM]] [--line-truth] [--truth-1204] [--each-rule]
+//!     [--rules MASK] REPO...
 //! ```
 //!
 //! For each git repository, every non-merge commit that modified a Markdown file
@@ -38,7 +39,13 @@
 //!
 //! Unchanged (or moved) text whose 32 chars of context either side changed is
 //! also tallied as its own stratum, *context edited* (`@context` for `--show`),
-//! apart from "all". Answers found by the fallback evidence alone
+//! apart from "all", and split by how much of that context survived
+//! ([`context_kept`]): *partly edited* (a side still agrees, char for char
+//! outward, over at least half its length; `@context partly`), of which
+//! *one side whole*, and *rewritten* (`@context rewritten`). A case shown
+//! lists the text's exact copies in the new revision, the expected one
+//! first (`*`), with each side's chars still agreeing. `--rules MASK` runs
+//! the resolver with only some of the fallback's rules. Answers found by the fallback evidence alone
 //! (`Resolution::Likely`) count as found, and are counted apart too;
 //! `--each-rule` measures the fallback's rules one at a time.
 //!
@@ -569,6 +576,9 @@ struct Args {
     /// Also resolve every anchor with the fallback's rules added one at a time
     /// ([`RULE_STEPS`]) and print a table of them.
     each_rule: bool,
+    /// `--rules MASK`: the fallback's rules for the main run (a bit mask of
+    /// `cowriting::anchor::fallback_rules`; all by default).
+    rules: u32,
     repos: Vec<PathBuf>,
 }
 
@@ -582,6 +592,7 @@ fn args() -> Args {
         line_truth: false,
         truth_1204: false,
         each_rule: false,
+        rules: cowriting::anchor::fallback_rules::ALL,
         repos: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -600,18 +611,20 @@ fn args() -> Args {
             "--line-truth" => a.line_truth = true,
             "--truth-1204" => a.truth_1204 = true,
             "--each-rule" => a.each_rule = true,
+            "--rules" => a.rules = val().parse().expect("--rules MASK"),
             _ => a.repos.push(x.into()),
         }
     }
     assert!(
         !a.repos.is_empty(),
-        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] [--line-truth] [--truth-1204] [--each-rule] REPO..."
+        "usage: anchoring [--pairs N] [--anchors N] [--seed S] [--emit DIR] [--show CLASS] [--line-truth] [--truth-1204] [--each-rule] [--rules MASK] REPO..."
     );
     a
 }
 
 fn main() {
     let args = args();
+    cowriting::anchor::set_fallback_rules(args.rules);
     let mut rng = fastrand::Rng::with_seed(args.seed);
     let mut pairs = Vec::new();
     for repo in &args.repos {
@@ -951,6 +964,10 @@ fn main() {
                         .map_or(pair.new.len(), |(i, _)| e + i);
                     pair.new[before_now..s] != fp.before || pair.new[e..after_now] != fp.after
                 });
+            // How much of it survived: the sub-stratum (see [`context_kept`]).
+            let context_sub = expected
+                .filter(|_| context_edited)
+                .map(|(s, e)| context_kept(&fp, &pair.new, s, e));
             let tally = tallies
                 .entry((STRATA[k % 3], pair.repo.clone(), class))
                 .or_default();
@@ -963,6 +980,9 @@ fn main() {
                         .or_default(),
                 );
             }
+            if let Some(sub) = context_sub {
+                count(got, tallies.entry((sub, pair.repo.clone(), class)).or_default());
+            }
             if args.each_rule {
                 for (step, (_, mask)) in RULE_STEPS.iter().enumerate() {
                     cowriting::anchor::set_fallback_rules(*mask);
@@ -974,8 +994,11 @@ fn main() {
                             step_tallies.entry((step, CONTEXT_EDITED, class)).or_default(),
                         );
                     }
+                    if let Some(sub) = context_sub {
+                        count(got, step_tallies.entry((step, sub, class)).or_default());
+                    }
                 }
-                cowriting::anchor::set_fallback_rules(cowriting::anchor::fallback_rules::ALL);
+                cowriting::anchor::set_fallback_rules(args.rules);
             }
             if let Some((what, stratum)) = &args.show {
                 // CLASS, OUTCOME, CLASS:OUTCOME, or any of those then @STRATUM.
@@ -984,7 +1007,8 @@ fn main() {
                     || *what == format!("{}:{outcome}", class.name()))
                     && (stratum.is_empty()
                         || STRATA[k % 3].starts_with(stratum)
-                        || (context_edited && CONTEXT_EDITED.starts_with(stratum)));
+                        || (context_edited && CONTEXT_EDITED.starts_with(stratum))
+                        || context_sub.is_some_and(|sub| sub.starts_with(stratum.as_str())));
                 if hit {
                     show_case(pair, &fp, class, expected, outcome, got, &new_doc);
                 }
@@ -1072,6 +1096,60 @@ fn show_case(
         want.unwrap_or_else(|| "-".into()),
         got_text
     );
+    // The exact copies of the text now, nearest the hint first: line, and chars
+    // of each recorded side that still agree outward, exactly.
+    let line = |b: usize| pair.new[..b].matches('\n').count();
+    let kept = |s: usize, e: usize| {
+        let b = fp
+            .before
+            .chars()
+            .rev()
+            .zip(pair.new[..s].chars().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let a = fp
+            .after
+            .chars()
+            .zip(pair.new[e..].chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        (b, a)
+    };
+    let mut copies: Vec<(usize, usize)> = pair
+        .new
+        .match_indices(fp.text.as_str())
+        .map(|(s, _)| (line(s), s))
+        .collect();
+    // The expected place first, then by the chars kept (either side), then nearest.
+    copies.sort_by_key(|&(l, s)| {
+        let (b, a) = kept(s, s + fp.text.len());
+        (
+            !expected.is_some_and(|x| x.0 == s),
+            std::cmp::Reverse(b + a),
+            l.abs_diff(fp.line_hint),
+        )
+    });
+    let n = copies.len();
+    let list: Vec<String> = copies
+        .iter()
+        .take(6)
+        .map(|&(l, s)| {
+            let (b, a) = kept(s, s + fp.text.len());
+            let mark = if expected.is_some_and(|x| x.0 == s) {
+                "*"
+            } else {
+                ""
+            };
+            format!("{mark}L{l}({b}|{a})")
+        })
+        .collect();
+    println!(
+        "  copies {n}: {} (kept of {}|{}; hint L{})",
+        list.join(" "),
+        fp.before.chars().count(),
+        fp.after.chars().count(),
+        fp.line_hint
+    );
 }
 
 fn pct(n: usize, d: usize) -> String {
@@ -1089,12 +1167,70 @@ const STRATA: [&str; 3] = ["anywhere", "near a change", "near a re-wrap"];
 /// chars of context either side changed. Reported apart, not added to "all".
 const CONTEXT_EDITED: &str = "context edited";
 
+/// The context-edited stratum split by how much of the context survived
+/// (reported apart too, not added to anything): at least one side still
+/// agrees, outward from the text, char for char, over at least half of what
+/// was recorded…
+const CONTEXT_PARTLY: &str = "context partly edited, no side whole";
+/// …and neither side does (the words around the text rewritten on both sides).
+const CONTEXT_REWRITTEN: &str = "context rewritten";
+/// Of the partly edited, those with one side still whole (counted in it too).
+const CONTEXT_ONE_WHOLE: &str = "context partly edited, one side whole";
+
+/// The share of a recorded side that must survive for "partly edited".
+const KEPT_SHARE: f64 = 0.5;
+
+/// The sub-stratum of a context-edited anchor whose text is now at bytes
+/// `s..e` of `new`: how many chars of each recorded side still agree
+/// exactly, read outward from the text (nothing normalized), against the
+/// side's length. A side recorded empty (the document's edge) counts as kept
+/// when the text is still at that edge.
+fn context_kept(fp: &Fingerprint, new: &str, s: usize, e: usize) -> &'static str {
+    let share = |recorded: &str, now: &mut dyn Iterator<Item = char>, rec: &mut dyn Iterator<Item = char>| {
+        let n = recorded.chars().count();
+        let same = rec.zip(now).take_while(|(a, b)| a == b).count();
+        if n == 0 {
+            return 0.0;
+        }
+        same as f64 / n as f64
+    };
+    let before = if fp.before.is_empty() {
+        if s == 0 {
+            1.0
+        } else {
+            0.0
+        }
+    } else {
+        share(
+            &fp.before,
+            &mut new[..s].chars().rev(),
+            &mut fp.before.chars().rev(),
+        )
+    };
+    let after = if fp.after.is_empty() {
+        if e == new.len() {
+            1.0
+        } else {
+            0.0
+        }
+    } else {
+        share(&fp.after, &mut new[e..].chars(), &mut fp.after.chars())
+    };
+    if before.max(after) >= 1.0 {
+        CONTEXT_ONE_WHOLE
+    } else if before.max(after) >= KEPT_SHARE {
+        CONTEXT_PARTLY
+    } else {
+        CONTEXT_REWRITTEN
+    }
+}
+
 /// Chars of context a fingerprint records either side.
 const CONTEXT: usize = cowriting::anchor::CONTEXT_CHARS;
 
 /// `--each-rule`: the fallback's rules added one at a time (the first is the
 /// resolver without fallback, as on main).
-const RULE_STEPS: [(&str, u32); 7] = {
+const RULE_STEPS: [(&str, u32); 8] = {
     use cowriting::anchor::fallback_rules as r;
     [
         ("v3, no fallback", 0),
@@ -1109,7 +1245,8 @@ const RULE_STEPS: [(&str, u32); 7] = {
             "+ nearest copy",
             r::TOLERANT | r::WORDS | r::EDIT_DISTANCE | r::DISTANCE_AND_EDGE | r::NEAREST_COPY,
         ),
-        ("+ far search (all)", r::ALL),
+        ("+ far search (round 3)", (r::FAR << 1) - 1),
+        ("+ dominant place", (r::DOMINANT << 1) - 1),
     ]
 };
 
@@ -1120,10 +1257,12 @@ fn report_steps(t: &BTreeMap<(usize, &'static str, Class), Tally>) {
         "\n-- the fallback's rules, one at a time (unchanged found; wrong place by stratum; changed not intact; likely answers)"
     );
     println!(
-        "{:<24} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}",
+        "{:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7} {:>16} {:>8}",
         "step",
         "unch nat",
         "unch ctx",
+        "unch part",
+        "unch rewr",
         "unch all",
         "w nat",
         "w chg",
@@ -1132,7 +1271,9 @@ fn report_steps(t: &BTreeMap<(usize, &'static str, Class), Tally>) {
         "w all",
         "chg nat",
         "chg all",
-        "likely"
+        "likely",
+        "wrong n/c/w/x/p",
+        "chg plcd"
     );
     for (step, (name, _)) in RULE_STEPS.iter().enumerate() {
         let sum = |strata: &[&str], class: Option<Class>| {
@@ -1151,13 +1292,18 @@ fn report_steps(t: &BTreeMap<(usize, &'static str, Class), Tally>) {
             let x = sum(s, None);
             pct(x.wrong, x.anchors)
         };
+        let partly = &[CONTEXT_PARTLY, CONTEXT_ONE_WHOLE][..];
         let (un, uc, ua) = (u(nat), u(ctx), u(all));
+        let (up, ur) = (u(partly), u(&[CONTEXT_REWRITTEN][..]));
         let (cn, ca) = (c(nat), c(all));
+        let wn = |s: &[&str]| sum(s, None).wrong.to_string();
         println!(
-            "{:<24} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}",
+            "{:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7} {:>16} {:>8}",
             name,
             pct(un.found_right, un.anchors),
             pct(uc.found_right, uc.anchors),
+            pct(up.found_right, up.anchors),
+            pct(ur.found_right, ur.anchors),
             pct(ua.found_right, ua.anchors),
             w(nat),
             w(&["near a change"]),
@@ -1167,6 +1313,8 @@ fn report_steps(t: &BTreeMap<(usize, &'static str, Class), Tally>) {
             pct(cn.anchors - cn.intact, cn.anchors),
             pct(ca.anchors - ca.intact, ca.anchors),
             sum(all, None).likely,
+            [wn(nat), wn(&["near a change"]), wn(&["near a re-wrap"]), wn(ctx), wn(partly)].join("/"),
+            ca.intact,
         );
     }
 }
@@ -1230,6 +1378,23 @@ fn report(tallies: &BTreeMap<(&'static str, String, Class), Tally>, resolve_time
         }
     }
     row("all, context edited", &sub);
+    // Its sub-strata, by how much context survived.
+    let sub_row = |name: &str, of: &[&str]| {
+        let mut sub: BTreeMap<Class, Tally> = BTreeMap::new();
+        for ((st, _, class), t) in tallies {
+            if of.contains(st) {
+                sub.entry(*class).or_default().add(t);
+            }
+        }
+        row(name, &sub);
+    };
+    sub_row(
+        "— partly edited (one side ≥ half kept)",
+        &[CONTEXT_PARTLY, CONTEXT_ONE_WHOLE],
+    );
+    sub_row("   — one side whole", &[CONTEXT_ONE_WHOLE]);
+    sub_row("   — no side whole", &[CONTEXT_PARTLY]);
+    sub_row("— rewritten (both sides < half kept)", &[CONTEXT_REWRITTEN]);
     println!("--");
     row("all", &total);
     let n: usize = total.values().map(|t| t.anchors).sum();

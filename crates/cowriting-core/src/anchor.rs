@@ -20,7 +20,8 @@
 //! 5. else, where step 4 found the text but no place clearly (its context
 //!    changed; not a tie of copies whose whole context agrees), the fallback
 //!    evidence (`anchor::fallback`: context compared tolerantly, through
-//!    markup, by words, by distance from `lineHint`): when one place is
+//!    markup, by words, by distance from `lineHint`; then char for char, the
+//!    place that agrees clearly farthest): when one place is
 //!    clearly it, [`Resolution::Likely`] (relocated, for re-wrapped words);
 //! 6. else [`Resolution::Orphaned`].
 //!
@@ -1225,6 +1226,39 @@ mod tests {
         let old = line.repeat(3);
         let new = old.replace("\"word\"", "\u{201C}word\u{201D}");
         assert_eq!(moved_to(&old, "word", 1, &new).1, Resolution::Orphaned);
+    }
+
+    // ---- rule 7 (round 3b): the place whose context agrees farthest, char for char
+
+    /// Link definitions sharing a URL prefix, told apart by their labels.
+    fn link_definitions(path: &str) -> String {
+        ["RegionKind", "ReVar", "ReStatic"]
+            .iter()
+            .map(|l| {
+                format!("[`{l}`]: https://doc.rust-lang.org/nightly/nightly-rustc/{path}/enum.{l}.html\n")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fallback_takes_the_place_whose_context_agrees_clearly_farthest() {
+        // Every URL's path changed after the text; only the first's label is
+        // still the recorded one, and its whole `before` with it.
+        let old = link_definitions("rustc_middle/ty");
+        let new = link_definitions("rustc_type_ir/sty");
+        let (doc, r) = moved_to(&old, "org", 0, &new);
+        let at = char_at(&new, "org", 0);
+        assert_eq!(r, Resolution::Likely(CharRange::new(at, at + 3)));
+        assert_eq!(doc.slice(r.range().unwrap()), "org");
+    }
+
+    #[test]
+    fn fallback_does_not_take_the_farthest_agreeing_of_copies_equally_good() {
+        // The same definition three times: each agrees as far as the others.
+        let line = "[`RegionKind`]: https://doc.rust-lang.org/nightly/nightly-rustc/rustc_middle/ty/enum.RegionKind.html\n";
+        let old = line.repeat(3);
+        let new = old.replace("rustc_middle/ty", "rustc_type_ir/sty");
+        assert_eq!(moved_to(&old, "org", 1, &new).1, Resolution::Orphaned);
     }
 
     #[test]

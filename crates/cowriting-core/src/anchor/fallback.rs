@@ -27,7 +27,12 @@
 //!   `lineHint`; a candidate far from it is taken only on strong context that
 //!   no other candidate comes near (a moved paragraph);
 //! - **copies**: of candidates whose context scores alike, the one nearest the
-//!   hint is taken only when every other is several times farther.
+//!   hint is taken only when every other is several times farther;
+//! - **the dominant place** (where all the above find none): the candidate
+//!   whose context agrees char for char, tolerantly, at least as far as every
+//!   other's on both sides and clearly farther in all, one side whole, near
+//!   the hint, with no other as near that kept a side whole
+//!   ([`decide_by_chars`]).
 //!
 //! What it finds is *likely*, not proven: the caller answers
 //! [`super::Resolution::Likely`], which a thread may follow and a proposal
@@ -54,7 +59,10 @@ pub mod rules {
     pub const NEAREST_COPY: u32 = 1 << 4;
     /// Far candidates, on strong unique context.
     pub const FAR: u32 = 1 << 5;
-    pub const ALL: u32 = (1 << 6) - 1;
+    /// The place whose context agrees, char for char, at least as far on
+    /// both sides as every other's, and clearly farther in all (round 3b).
+    pub const DOMINANT: u32 = 1 << 6;
+    pub const ALL: u32 = (1 << 7) - 1;
 }
 
 static RULES: AtomicU32 = AtomicU32::new(rules::ALL);
@@ -110,6 +118,19 @@ pub const ADJACENT_SOLID: usize = 3;
 /// What a side's words count for when the punctuation between them and the
 /// text changed.
 pub const PUNCTUATION_CHANGED: f64 = 0.5;
+
+/// Solid chars by which a [dominant](rules::DOMINANT) place's context must
+/// agree farther than every other place's (both sides together; neither side
+/// less).
+pub const DOMINANT_MARGIN: usize = 6;
+
+/// Solid chars a side recorded at the document's edge counts for, beside its
+/// own, when a place is still at that edge (for [`rules::DOMINANT`]).
+pub const EDGE_CHARS: usize = 8;
+
+/// Lines from `lineHint` within which a [dominant](rules::DOMINANT) place
+/// may be (and the ladder's far distance, when that is less).
+pub const DOMINANT_LINES: usize = 20;
 
 /// Weight (in chars) of a side recorded at the document's edge, when the
 /// candidate is still at it.
@@ -209,21 +230,64 @@ pub(super) fn normalize(s: &str, line_start: bool) -> Vec<char> {
 /// text first): runs of letters and digits, an apostrophe between two of them
 /// kept (`don't`), contractions spelled out. Every other char separates words.
 pub(super) fn visible_words(chars: &[char], way: Way) -> Vec<String> {
-    let mut forward: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    each_visible_word(chars, |w| out.push(w.to_owned()));
+    if way == Way::Before {
+        out.reverse();
+    }
+    out
+}
+
+/// [`visible_words`] as hashes ([`word_hash`]): what candidates' words are
+/// compared as, without a string each.
+fn visible_word_hashes(chars: &[char], way: Way) -> Vec<u64> {
+    let mut out = Vec::new();
+    each_visible_word(chars, |w| out.push(word_hash(w)));
+    if way == Way::Before {
+        out.reverse();
+    }
+    out
+}
+
+/// A word, as compared: FNV-1a of its text.
+fn word_hash(w: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in w.bytes() {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// Each visible word of `chars`, forward, lowercased, contractions spelled
+/// out (see [`visible_words`]).
+fn each_visible_word(chars: &[char], mut emit: impl FnMut(&str)) {
     let mut cur = String::new();
-    let flush = |cur: &mut String, out: &mut Vec<String>| {
+    let mut flush = |cur: &mut String| {
         if cur.is_empty() {
             return;
         }
-        let w = std::mem::take(cur);
-        let w = w.trim_matches('\'').to_owned();
-        let lower = w.to_lowercase();
-        if let Some((_, a, b)) = CONTRACTIONS.iter().find(|(c, _, _)| *c == lower) {
-            out.push((*a).to_owned());
-            out.push((*b).to_owned());
-        } else if !w.is_empty() {
-            out.push(lower);
+        // (In place where it is ASCII: most words, no allocation.)
+        if cur.is_ascii() {
+            cur.make_ascii_lowercase();
+        } else {
+            *cur = cur.to_lowercase();
         }
+        let w = cur.trim_matches('\'');
+        let spelled = if w.contains('\'') || w == "cannot" {
+            CONTRACTIONS.iter().find(|(c, _, _)| *c == w)
+        } else {
+            None
+        };
+        match spelled {
+            Some((_, a, b)) => {
+                emit(a);
+                emit(b);
+            }
+            None if !w.is_empty() => emit(w),
+            None => {}
+        }
+        cur.clear();
     };
     for (i, &c) in chars.iter().enumerate() {
         let wordy = c.is_alphanumeric()
@@ -231,14 +295,10 @@ pub(super) fn visible_words(chars: &[char], way: Way) -> Vec<String> {
         if wordy {
             cur.push(c);
         } else {
-            flush(&mut cur, &mut forward);
+            flush(&mut cur);
         }
     }
-    flush(&mut cur, &mut forward);
-    if way == Way::Before {
-        forward.reverse();
-    }
-    forward
+    flush(&mut cur);
 }
 
 /// One recorded side, prepared for the fallback.
@@ -249,7 +309,7 @@ pub(super) struct Side {
     /// Its non-space chars.
     solid: usize,
     /// Its visible words, outward; a word cut by the 32-char limit left out.
-    words: Vec<String>,
+    words: Vec<u64>,
     /// Chars of `words`.
     word_chars: usize,
     /// Its chars next to the text include one that normalizing changes
@@ -287,9 +347,44 @@ impl Side {
                 near.iter().any(|&c| c == '>' || c == '`' || !c.is_ascii())
             },
             outward: norm,
-            words,
+            words: words.iter().map(|w| word_hash(w)).collect(),
             at_edge,
         }
+    }
+
+    /// Solid chars of this side that agree, tolerantly, read outward from a
+    /// candidate at byte `at` (cut back to a whole token, see [`near`]); and
+    /// whether the candidate is still at the document's edge this side was
+    /// recorded at, with nothing but whitespace between.
+    fn agreed(&self, text: &str, at: usize) -> (usize, bool) {
+        let (window, line_start, edge) = match self.way {
+            Way::Before => {
+                let mut from = at.saturating_sub(WINDOW);
+                while !text.is_char_boundary(from) {
+                    from -= 1;
+                }
+                let ls = from == 0 || matches!(text.as_bytes()[from - 1], b'\n' | b'\r');
+                (&text[from..at], ls, from == 0)
+            }
+            Way::After => {
+                let mut to = (at + WINDOW).min(text.len());
+                while !text.is_char_boundary(to) {
+                    to += 1;
+                }
+                let ls = at > 0 && matches!(text.as_bytes()[at - 1], b'\n' | b'\r');
+                (&text[at..to], ls, to == text.len())
+            }
+        };
+        let mut got = normalize(window, line_start);
+        if self.way == Way::Before {
+            got.reverse();
+        }
+        let agreed = near(&self.outward, &got);
+        let still_at_edge = self.at_edge
+            && edge
+            && agreed == self.solid
+            && got.iter().filter(|c| **c != ' ').count() == self.solid;
+        (agreed, still_at_edge)
     }
 
     /// Whether the chars right next to a candidate at byte `at` agree with
@@ -353,7 +448,7 @@ impl Side {
             }
         };
         let mut got = normalize(window, line_start);
-        let got_words = visible_words(&got, self.way);
+        let got_words = visible_word_hashes(&got, self.way);
         if self.way == Way::Before {
             got.reverse();
         }
@@ -451,7 +546,7 @@ fn near(recorded: &[char], got: &[char]) -> usize {
 /// same, read beside a candidate): 1 less the token edit distance over the
 /// recorded words, the far end of `got` free (a word inserted pushes the
 /// others outward, out of the window).
-pub(super) fn words_score(recorded: &[String], got: &[String]) -> f64 {
+pub(super) fn words_score<T: PartialEq>(recorded: &[T], got: &[T]) -> f64 {
     let n = recorded.len();
     if n == 0 {
         return 0.0;
@@ -493,41 +588,184 @@ impl Weighed {
     }
 }
 
+/// Whether the chars right next to candidate `c` agree on either side
+/// ([`Side::next_to`]), cheaply: where neither the recorded side nor the text
+/// beside it has a char that normalizing changes, the ladder's squashed
+/// agreement (`adjacent`) bounds it: too few chars there, and it cannot agree.
+fn next_to(text: &str, c: &Candidate, [before, after]: [&Side; 2]) -> bool {
+    let special = |bytes: &[u8]| bytes.iter().any(|&b| b == b'>' || b == b'`' || b >= 0x80);
+    let could = |side: &Side, adjacent: usize, near: &[u8]| {
+        side.special || adjacent >= ADJACENT_SOLID.min(side.solid) || special(near)
+    };
+    let near_before = &text.as_bytes()[c.start.saturating_sub(SPECIAL_BYTES)..c.start];
+    let near_after = &text.as_bytes()[c.end..(c.end + SPECIAL_BYTES).min(text.len())];
+    (could(before, c.before.adjacent, near_before) && before.next_to(text, c.start))
+        || (could(after, c.after.adjacent, near_after) && after.next_to(text, c.end))
+}
+
 /// The place, among `cands`, that the fallback evidence picks: `None` when no
 /// place is clearly it. `line_of` gives a byte's line; `far_lines` is the
 /// ladder's [far](super::FAR_LINES) distance.
 pub(super) fn decide(
     text: &str,
     cands: &[Candidate],
-    [before, after]: [&Side; 2],
+    sides: [&Side; 2],
     hint: usize,
     far_lines: usize,
     distinctive: bool,
     line_of: impl Fn(usize) -> usize,
 ) -> Option<(usize, usize)> {
-    let eligible = || cands.iter().filter(|c| c.boundaries || distinctive);
+    let eligible: Vec<&Candidate> = cands.iter().filter(|c| c.boundaries || distinctive).collect();
     // Cheaply first: a place can win only where one side agrees right next to
     // the text (most orphaned anchors end here).
-    // Where neither the recorded side nor the text beside it has a char that
-    // normalizing changes, the ladder's squashed agreement (`adjacent`) bounds
-    // it: too few chars there, and it cannot agree.
-    let special = |bytes: &[u8]| bytes.iter().any(|&b| b == b'>' || b == b'`' || b >= 0x80);
-    let could = |side: &Side, adjacent: usize, near: &[u8]| {
-        side.special || adjacent >= ADJACENT_SOLID.min(side.solid) || special(near)
-    };
-    let next_to = |c: &Candidate| {
-        let near_before = &text.as_bytes()[c.start.saturating_sub(SPECIAL_BYTES)..c.start];
-        let near_after = &text.as_bytes()[c.end..(c.end + SPECIAL_BYTES).min(text.len())];
-        (could(before, c.before.adjacent, near_before) && before.next_to(text, c.start))
-            || (could(after, c.after.adjacent, near_after) && after.next_to(text, c.end))
-    };
-    let hopeful: Vec<bool> = eligible().map(next_to).collect();
+    let hopeful: Vec<bool> = eligible.iter().map(|c| next_to(text, c, sides)).collect();
     if !hopeful.contains(&true) {
         return None;
     }
-    let mut eligible: Vec<(usize, &Candidate, bool)> = eligible()
+    decide_by_context(
+        text,
+        &eligible,
+        &hopeful,
+        sides,
+        hint,
+        far_lines,
+        distinctive,
+        &line_of,
+    )
+    .or_else(|| decide_by_chars(text, &eligible, &hopeful, sides, hint, far_lines, &line_of))
+}
+
+/// Rule 7 (round 3b), asked where [`decide_by_context`] finds no place: the
+/// context read char for char (tolerantly, as [`near`] reads it), outward, on
+/// both sides of every place ([`rules::DOMINANT`]). A place wins when
+/// - one of its sides agrees whole (4 solid chars at least);
+/// - it is within [`DOMINANT_LINES`] of `lineHint` (and not far);
+/// - its context agrees at least as far as every other place's on both
+///   sides, and farther by [`DOMINANT_MARGIN`] solid chars in all (a side
+///   still at the document's edge it was recorded at counts [`EDGE_CHARS`]
+///   more);
+/// - no other place is as near the hint with a side whole or half its
+///   agreement (the mirror case: a copy reading more like the recorded
+///   context than the true place, which kept one side, beside the hint);
+/// - no other place's context, weighed by rules 1–3 (words included),
+///   scores as well.
+///
+/// Alone (the text's only place), it needs a whole side, the chars right
+/// next to the text agreeing on the other, and the distance. Two places that
+/// agree alike are never told apart this way (INV-1).
+fn decide_by_chars(
+    text: &str,
+    eligible: &[&Candidate],
+    hopeful: &[bool],
+    [before, after]: [&Side; 2],
+    hint: usize,
+    far_lines: usize,
+    line_of: &impl Fn(usize) -> usize,
+) -> Option<(usize, usize)> {
+    if !on(rules::DOMINANT) || eligible.is_empty() {
+        return None;
+    }
+    // (chars before, chars after, a side whole)
+    let read_of = |c: &Candidate| {
+        let (b, b_edge) = before.agreed(text, c.start);
+        let (a, a_edge) = after.agreed(text, c.end);
+        // A side of a few chars proves little, even whole.
+        let whole = |n: usize, side: &Side| side.solid >= 4 && n == side.solid;
+        let bonus = |edge: bool| if edge { EDGE_CHARS } else { 0 };
+        (
+            b + bonus(b_edge),
+            a + bonus(a_edge),
+            whole(b, before) || whole(a, after),
+        )
+    };
+    // Only a place whose chars right next to it agree can have a side whole:
+    // the others are read only once one does (most orphaned anchors end here).
+    let mut read: Vec<Option<(usize, usize, bool)>> = eligible
+        .iter()
         .zip(hopeful)
-        .map(|(c, h)| (line_of(c.start).abs_diff(hint), c, h))
+        .map(|(c, &h)| h.then(|| read_of(c)))
+        .collect();
+    if !read.iter().flatten().any(|r| r.2) {
+        return None;
+    }
+    let read: Vec<(usize, usize, bool)> = eligible
+        .iter()
+        .zip(&mut read)
+        .map(|(c, r)| r.take().unwrap_or_else(|| read_of(c)))
+        .collect();
+    let distance = |c: &Candidate| line_of(c.start).abs_diff(hint);
+    let limit = DOMINANT_LINES.min(far_lines);
+    if let [only] = eligible {
+        // Alone, a whole side is enough only where the chars right next to
+        // the text agree on the other side too.
+        let (b, a, strong) = read[0];
+        let other_next_to = if b >= before.solid {
+            a >= ADJACENT_SOLID.min(after.solid)
+        } else {
+            b >= ADJACENT_SOLID.min(before.solid)
+        };
+        return (strong && other_next_to && distance(only) <= limit).then_some((only.start, only.end));
+    }
+    // The best by chars agreed in all; then every other checked against it.
+    let (w, &(wb, wa, strong)) = read.iter().enumerate().max_by_key(|(_, r)| r.0 + r.1)?;
+    let winner = eligible[w];
+    let dw = distance(winner);
+    if !strong || dw > limit {
+        return None;
+    }
+    // Farther than every other by its chars; and no other place with a side
+    // whole as near the hint (the mirror case: a copy that reads more like
+    // the recorded context, beside the true place that kept one side).
+    // Nor may a place that agrees half as far be as near the hint.
+    let dominant = read.iter().enumerate().all(|(i, &(b, a, whole))| {
+        let as_near = distance(eligible[i]) <= dw;
+        i == w
+            || (b <= wb
+                && a <= wa
+                && (wb - b) + (wa - a) >= DOMINANT_MARGIN
+                && !(as_near && (whole || 2 * (b + a) >= wb + wa)))
+    });
+    if !dominant {
+        return None;
+    }
+    // Nor may the words either side say otherwise: no other place's context,
+    // weighed as rules 1–3 weigh it, agrees better.
+    let words = |c: &Candidate| {
+        let (sb, wb, _, _) = before.score(text, c.start);
+        let (sa, wa, _, _) = after.score(text, c.end);
+        if wb + wa == 0.0 {
+            0.0
+        } else {
+            (sb * wb + sa * wa) / (wb + wa)
+        }
+    };
+    let best = words(winner);
+    eligible
+        .iter()
+        .enumerate()
+        .all(|(i, c)| i == w || words(c) < best)
+        .then_some((winner.start, winner.end))
+}
+
+/// Rules 1–6 (round 3): the context weighed tolerantly, by words, by
+/// distance.
+/// `eligible`: the candidates that may win; `hopeful`: which of them agree
+/// right next to the text ([`next_to`]).
+#[allow(clippy::too_many_arguments)]
+fn decide_by_context(
+    text: &str,
+    eligible: &[&Candidate],
+    hopeful: &[bool],
+    [before, after]: [&Side; 2],
+    hint: usize,
+    far_lines: usize,
+    distinctive: bool,
+    line_of: &impl Fn(usize) -> usize,
+) -> Option<(usize, usize)> {
+    let mut eligible: Vec<(usize, &Candidate, bool)> = eligible
+        .iter()
+        .zip(hopeful)
+        .map(|(&c, &h)| (line_of(c.start).abs_diff(hint), c, h))
         .collect();
     eligible.sort_by_key(|(d, c, _)| (*d, c.start));
     let weigh = |distance: usize, c: &Candidate| {
@@ -628,6 +866,117 @@ mod tests {
         assert_eq!(near(&r, &" fast car".chars().collect::<Vec<_>>()), 7);
         let r: Vec<char> = " fast car x".chars().collect();
         assert_eq!(near(&r, &" fast cars x".chars().collect::<Vec<_>>()), 4);
+    }
+
+    /// Rule 7 alone on `new`: the anchor is the `nth` `needle` of `old`,
+    /// `hint` its line (`None` for the old line).
+    fn dominant(old: &str, needle: &str, nth: usize, new: &str, hint: Option<usize>) -> Option<usize> {
+        let at = old.match_indices(needle).nth(nth).unwrap().0;
+        let before: String = old[..at]
+            .chars()
+            .rev()
+            .take(32)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let after: String = old[at + needle.len()..].chars().take(32).collect();
+        let hint = hint.unwrap_or_else(|| old[..at].matches('\n').count());
+        // With the ladder's evidence, as the resolver hands them over.
+        use super::super::evidence::{Dir, Recorded};
+        let (rb, ra) = (
+            Recorded::new(&before, 32, Dir::Before),
+            Recorded::new(&after, 32, Dir::After),
+        );
+        let cands: Vec<Candidate> = new
+            .match_indices(needle)
+            .map(|(s, _)| Candidate {
+                start: s,
+                end: s + needle.len(),
+                before: rb.at(new, s),
+                after: ra.at(new, s + needle.len()),
+                boundaries: true,
+            })
+            .collect();
+        let sides = [
+            &Side::new(&before, 32, Way::Before),
+            &Side::new(&after, 32, Way::After),
+        ];
+        let line_of = |b: usize| new[..b].matches('\n').count();
+        let eligible: Vec<&Candidate> = cands.iter().collect();
+        let hopeful: Vec<bool> = eligible.iter().map(|c| next_to(new, c, sides)).collect();
+        decide_by_chars(new, &eligible, &hopeful, sides, hint, 20, &line_of).map(|(s, _)| s)
+    }
+
+    fn link_definitions(labels: &[&str], path: &str) -> String {
+        labels
+            .iter()
+            .map(|l| {
+                format!("[`{l}`]: https://doc.rust-lang.org/nightly/nightly-rustc/{path}/enum.{l}.html\n")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rule_7_takes_the_place_whose_context_agrees_clearly_farthest() {
+        // Every path changed after the text; the first label is still the
+        // recorded one: its `before` is whole, the others' 6 chars shorter.
+        let labels = ["RegionKind", "ReVar", "ReStatic"];
+        let old = link_definitions(&labels, "rustc_middle/ty");
+        let new = link_definitions(&labels, "rustc_type_ir/sty");
+        assert_eq!(dominant(&old, "org", 0, &new, None), new.find("org"));
+    }
+
+    #[test]
+    fn rule_7_does_not_fire_where_copies_are_equally_good() {
+        let old = link_definitions(&["RegionKind"; 3], "rustc_middle/ty");
+        let new = link_definitions(&["RegionKind"; 3], "rustc_type_ir/sty");
+        assert_eq!(dominant(&old, "org", 1, &new, None), None);
+        // Nor by a margin of less than DOMINANT_MARGIN chars: the two differ
+        // only in the recorded side's farthest char (`a` and `b`).
+        let line = |c: &str, path: &str| {
+            format!("{c}[`ReV`]: https://doc.rust-lang.org/nightly/nightly-rustc/{path}/enum.ReV.html\n")
+        };
+        let old = line("a", "rustc_middle/ty") + &line("b", "rustc_middle/ty");
+        let new = line("a", "rustc_type_ir/sty") + &line("b", "rustc_type_ir/sty");
+        assert_eq!(dominant(&old, "org", 0, &new, None), None);
+        // (`ReVar` and `ReVaz`: the word that differs and what lies beyond
+        // it, 8 chars: taken.)
+        let old = link_definitions(&["ReVar", "ReVaz"], "rustc_middle/ty");
+        let new = link_definitions(&["ReVar", "ReVaz"], "rustc_type_ir/sty");
+        assert_eq!(dominant(&old, "org", 0, &new, None), new.find("org"));
+    }
+
+    #[test]
+    fn rule_7_does_not_take_a_copy_over_a_place_as_near_that_kept_a_side() {
+        // The anchored definition's URL was re-pointed; the next line's
+        // reads more like the recorded context. At the hint, the true place
+        // kept its whole `before`: not told apart.
+        let old = "[`Goal`]: https://doc.rust-lang.org/nightly/nightly-rustc/rustc_trait_selection/solve/enum.Goal.html\n\
+                   [`Query`]: https://doc.rust-lang.org/nightly/nightly-rustc/rustc_trait_selection/solve/type.Query.html\n";
+        let new = "[`Goal`]: https://doc.rust-lang.org/nightly/nightly-rustc/rustc_infer/infer/enum.Goal.html\n\
+                   [`Query`]: https://doc.rust-lang.org/nightly/nightly-rustc/rustc_trait_selection/solve/type.Query.html\n";
+        assert_eq!(dominant(old, "rustc_", 0, new, None), None);
+        // With the hint at the copy, the copy is nearer: taken.
+        let second = new.match_indices("rustc_").nth(1).map(|(s, _)| s);
+        assert_eq!(dominant(old, "rustc_", 0, new, Some(1)), second);
+    }
+
+    #[test]
+    fn rule_7_takes_an_only_place_on_a_whole_side_and_its_neighbour_chars() {
+        let old = "The function returns early when the input is empty, as `check_input()` explains below.\n";
+        let new = "The function returns early when the input is empty, as `check_input()` will show further down.\n";
+        assert_eq!(
+            dominant(old, "check_input", 0, new, None),
+            new.find("check_input")
+        );
+        // Not where the chars right after it changed too.
+        let new =
+            "The function returns early when the input is empty, as `check_input` will show further down.\n";
+        assert_eq!(dominant(old, "check_input", 0, new, None), None);
+        // Nor on less than a whole side.
+        let new = "The function returns early when the input is blank, as `check_input()` will show further down.\n";
+        assert_eq!(dominant(old, "check_input", 0, new, None), None);
     }
 
     #[test]
