@@ -1124,7 +1124,7 @@ fn show_case(
     copies.sort_by_key(|&(l, s)| {
         let (b, a) = kept(s, s + fp.text.len());
         (
-            !expected.is_some_and(|x| x.0 == s),
+            expected.is_none_or(|x| x.0 != s),
             std::cmp::Reverse(b + a),
             l.abs_diff(fp.line_hint),
         )
