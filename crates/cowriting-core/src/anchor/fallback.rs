@@ -352,14 +352,13 @@ impl Side {
         }
     }
 
-    /// Solid chars of this side that agree, tolerantly, read outward from a
-    /// candidate at byte `at` (cut back to a whole token, see [`near`]); and
-    /// whether the candidate is still at the document's edge this side was
-    /// recorded at, with nothing but whitespace between.
-    fn agreed(&self, text: &str, at: usize) -> (usize, bool) {
-        let (window, line_start, edge) = match self.way {
+    /// The `bytes` (at most; cut at a char boundary) of `text` on this side of
+    /// byte `at`, whether they start a line, and whether they reach the
+    /// document's edge on this side.
+    fn window<'t>(&self, text: &'t str, at: usize, bytes: usize) -> (&'t str, bool, bool) {
+        match self.way {
             Way::Before => {
-                let mut from = at.saturating_sub(WINDOW);
+                let mut from = at.saturating_sub(bytes);
                 while !text.is_char_boundary(from) {
                     from -= 1;
                 }
@@ -367,14 +366,22 @@ impl Side {
                 (&text[from..at], ls, from == 0)
             }
             Way::After => {
-                let mut to = (at + WINDOW).min(text.len());
+                let mut to = (at + bytes).min(text.len());
                 while !text.is_char_boundary(to) {
                     to += 1;
                 }
                 let ls = at > 0 && matches!(text.as_bytes()[at - 1], b'\n' | b'\r');
                 (&text[at..to], ls, to == text.len())
             }
-        };
+        }
+    }
+
+    /// Solid chars of this side that agree, tolerantly, read outward from a
+    /// candidate at byte `at` (cut back to a whole token, see [`near`]); and
+    /// whether the candidate is still at the document's edge this side was
+    /// recorded at, with nothing but whitespace between.
+    fn agreed(&self, text: &str, at: usize) -> (usize, bool) {
+        let (window, line_start, edge) = self.window(text, at, WINDOW);
         let mut got = normalize(window, line_start);
         if self.way == Way::Before {
             got.reverse();
@@ -394,28 +401,7 @@ impl Side {
         if self.solid == 0 {
             return false;
         }
-        let (window, line_start) = match self.way {
-            Way::Before => {
-                let mut from = at.saturating_sub(NEXT_TO_WINDOW);
-                while !text.is_char_boundary(from) {
-                    from -= 1;
-                }
-                (
-                    &text[from..at],
-                    from == 0 || matches!(text.as_bytes()[from - 1], b'\n' | b'\r'),
-                )
-            }
-            Way::After => {
-                let mut to = (at + NEXT_TO_WINDOW).min(text.len());
-                while !text.is_char_boundary(to) {
-                    to += 1;
-                }
-                (
-                    &text[at..to],
-                    at > 0 && matches!(text.as_bytes()[at - 1], b'\n' | b'\r'),
-                )
-            }
-        };
+        let (window, line_start, _) = self.window(text, at, NEXT_TO_WINDOW);
         let mut got = normalize(window, line_start);
         if self.way == Way::Before {
             got.reverse();
@@ -429,24 +415,7 @@ impl Side {
     /// not only the edge, and `next_to` that the chars right next to the text
     /// agree ([`ADJACENT_SOLID`]).
     fn score(&self, text: &str, at: usize) -> (f64, f64, bool, bool) {
-        let (window, line_start, edge) = match self.way {
-            Way::Before => {
-                let mut from = at.saturating_sub(WINDOW);
-                while !text.is_char_boundary(from) {
-                    from -= 1;
-                }
-                let ls = from == 0 || matches!(text.as_bytes()[from - 1], b'\n' | b'\r');
-                (&text[from..at], ls, from == 0)
-            }
-            Way::After => {
-                let mut to = (at + WINDOW).min(text.len());
-                while !text.is_char_boundary(to) {
-                    to += 1;
-                }
-                let ls = at > 0 && matches!(text.as_bytes()[at - 1], b'\n' | b'\r');
-                (&text[at..to], ls, to == text.len())
-            }
-        };
+        let (window, line_start, edge) = self.window(text, at, WINDOW);
         let mut got = normalize(window, line_start);
         let got_words = visible_word_hashes(&got, self.way);
         if self.way == Way::Before {
