@@ -18,7 +18,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { ARTIFACTS, cli as cliAs, fileDriver, idle, review, screenshot, startDriver, testHome, typeText, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { cli as cliAs, fileDriver, idle, review, shot, startDriver, testHome, typeText, until, withApp as withAppAt, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -107,7 +107,7 @@ test("axe finds no WCAG A/AA or best-practice violation in any state: document w
     assert.deepEqual(control.map((v) => [v.id, v.nodes.map((n) => n.target)]), [["button-name", [".axe-control"]]]);
     await b.execute(() => document.querySelector(".axe-control").remove());
     await noViolations(b, "document with proposals, review panel");
-    await screenshot(b, join(ARTIFACTS, "a11y-proposals.png"));
+    await shot(b, "a11y-proposals");
 
     // A proposal selected (Alt+]): marked in the text and its card.
     await b.execute(() => document.querySelector(".cm-content").focus());
@@ -240,7 +240,7 @@ test("the dark theme too: no violation (contrast, the marks) with proposals, thr
       assert.equal(await b.execute(() => getComputedStyle(document.querySelector(".cm-proposal-ins")).textDecorationLine), "underline");
       assert.equal(await b.execute(() => getComputedStyle(document.querySelector(".cm-proposal-del")).textDecorationLine), "line-through");
       await noViolations(b, "dark: document with proposals, review panel");
-      await screenshot(b, join(ARTIFACTS, "a11y-proposals-dark.png"));
+      await shot(b, "a11y-proposals-dark");
       await b.execute(() => document.querySelector(".pt-threads").click());
       await noViolations(b, "dark: threads");
       await b.execute(() => document.querySelector(".cm-content").focus());
@@ -341,7 +341,7 @@ test("a keyboard-only walk: open from the tree, next, accept, undo, reject, swit
       found = await b.execute(() => document.activeElement?.getAttribute("role") === "tab" && document.activeElement.closest(".tabs") !== null);
     }
     assert.ok(found, "Shift+Tab reaches the document tabs");
-    await screenshot(b, join(ARTIFACTS, "a11y-focus-on-tab.png"));
+    await shot(b, "a11y-focus-on-tab");
     const now = await activePath(b);
     await b.keys(["ArrowRight"]);
     await b.keys(["Enter"]);

@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   CLI,
@@ -20,7 +20,7 @@ import {
   idle,
   openDoc,
   review,
-  screenshot,
+  shot,
   sidecar,
   startDriver,
   testHome,
@@ -28,9 +28,6 @@ import {
   withApp as withAppAt,
   workspace,
 } from "./support.mjs";
-
-const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
-mkdirSync(ARTIFACTS, { recursive: true });
 
 // The app and the CLI see a HOME of their own: git identity, app data, recent
 // folders, and the user's settings (Claude is the fake Claude Code in fixtures/).
@@ -50,8 +47,6 @@ const cli = (ws, ...args) => cliAs(ENV, ws, ...args);
 
 /** The app on `ws` under this file's driver (see `support.mjs`). */
 const withApp = (ws, f) => withAppAt(driver.port, ws, f);
-
-const shot = (b, name) => screenshot(b, join(ARTIFACTS, `${name}.png`));
 
 test("opens the sample workspace with its proposals, threads and Claude's text", async () => {
   const ws = workspace();

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ARTIFACTS, active, click, count, fileDriver, fresh, idle, openDoc, screenshot, sidecar, testHome, text, until, workspace } from "./support.mjs";
+import { active, click, count, fileDriver, fresh, idle, openDoc, shot, sidecar, testHome, text, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -114,7 +114,7 @@ test("find & replace (Ctrl+F) lays out its controls in the editor, in a row, wit
     assert.ok(m.labels[0].box.right <= m.labels[1].box.left && m.labels[1].box.right <= m.labels[2].box.left, "in order, side by side");
     assert.ok(sameRow(m.replace, m.buttons.replace) && m.replace.top > m.search.bottom - 1, "replace is on its own row, with its buttons");
     assert.ok(m.panel.height < 140, `the panel is compact (${m.panel.height}px)`);
-    await screenshot(b, join(ARTIFACTS, "find-replace.png"));
+    await shot(b, "find-replace");
     // It still works: Enter selects the next match; Esc closes the panel.
     await b.keys(["Enter"]);
     await b.keys(["Escape"]);
@@ -191,6 +191,6 @@ test("Ctrl+Enter in the comment dialog creates the thread", async () => {
     assert.equal(thread.comments[0].body, "Ask for two quotes.");
     await until(async () => (await count(b, ".modal")) === 0, "the dialog to close");
     await until(async () => (await count(b, `.thread[data-thread="${thread.id}"]`)) === 1, "the thread's card");
-    await screenshot(b, join(ARTIFACTS, "comment-ctrl-enter.png"));
+    await shot(b, "comment-ctrl-enter");
   });
 });

@@ -11,13 +11,10 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, active, cli, click, count, idle, screenshot, startDriver, tempDir, testHome, text, until, withApp } from "./support.mjs";
+import { active, cli, click, count, idle, shot, startDriver, tempDir, testHome, text, until, withApp } from "./support.mjs";
 
 const { home, env: ENV } = testHome();
 const TRASH = join(home, ".local/share/Trash");
-const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
-mkdirSync(ARTIFACTS, { recursive: true });
-const shot = (b, name) => screenshot(b, join(ARTIFACTS, `${name}.png`));
 
 let driver;
 before(async () => {

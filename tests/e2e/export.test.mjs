@@ -12,11 +12,10 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, active, chooseExport as exportAs, click, fileDriver, idle, saveInDialog, screenshot, testHome, text, typeText, until, workspace } from "./support.mjs";
+import { active, chooseExport as exportAs, click, fileDriver, idle, saveInDialog, shot, testHome, text, typeText, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
-const shot = (b, name) => screenshot(b, join(ARTIFACTS, `${name}.png`));
 const painted = (b) => b.execute(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 test("Export… writes an HTML page, a PDF and CriticMarkup of the document as the writer has it", async () => {

@@ -7,9 +7,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, click, count, fresh, idle, screenshot, sidecar, startDriver, tempDir, text, until, withApp as withAppAt, workspace } from "./support.mjs";
+import { click, count, fresh, idle, shot, sidecar, startDriver, tempDir, text, until, withApp as withAppAt, workspace } from "./support.mjs";
 
 /** A HOME with nothing in it, and git naming nobody. */
 function emptyHome() {
@@ -27,9 +27,6 @@ function emptyHome() {
     },
   };
 }
-
-const ARTIFACTS = join(ROOT, "tests/e2e/artifacts");
-mkdirSync(ARTIFACTS, { recursive: true });
 
 let driver;
 const nobody = emptyHome();
@@ -56,7 +53,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
     const name = await b.$(".welcome-name");
     await name.waitForExist({ timeout: 60_000, timeoutMsg: "no first-run question" });
     await name.setValue("Ada Lovelace");
-    await screenshot(b, join(ARTIFACTS, "identity.png"));
+    await shot(b, "identity");
     await click(b, ".welcome-save");
     await modalGone(b);
     await until(async () => (await textOf(b, ".st-you")).includes("Ada Lovelace"), "the name in the status bar", 60_000);
@@ -86,7 +83,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
     const card = `.thread[data-thread="${mine().id}"] .comment-meta`;
     await until(async () => (await count(b, card)) === 1, "the thread's card", 60_000);
     assert.match(await textOf(b, card), /^Ada Lovelace · /);
-    await screenshot(b, join(ARTIFACTS, "identity-thread.png"));
+    await shot(b, "identity-thread");
 
     // Settings: you, with the name; Vale (when not installed here) off, and the command looked for.
     await click(b, ".st-you");
@@ -103,7 +100,7 @@ test("the first run asks who you are once; a new comment carries the name, in th
       assert.equal(await (await b.$(`${vale} input`)).isSelected(), false);
     }
     assert.equal(await (await b.$('.set-check[data-producer="harper"] input')).isSelected(), true);
-    await screenshot(b, join(ARTIFACTS, "identity-settings.png"));
+    await shot(b, "identity-settings");
     await b.keys(["Escape"]);
     await modalGone(b);
   });

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, active, cli, click, fileDriver, fresh, idle, screenshot, sidecar, testHome, until, workspace } from "./support.mjs";
+import { active, cli, click, fileDriver, fresh, idle, shot, sidecar, testHome, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -66,7 +66,7 @@ test("the Inbox lists every document's review, filters, walks across documents a
     await click(b, ".inbox-next");
     await until(() => at("notes/meeting.md", "same room"), async () => `meeting.md with its proposal selected (${await where()})`, 60_000);
     assert.equal((await inbox(b)).current, room);
-    await screenshot(b, join(ARTIFACTS, "inbox.png"));
+    await shot(b, "inbox");
 
     // One producer: its turn across the two documents; Next (F4) goes on to
     // the other document, and wraps around; Shift+F4 goes back.
@@ -79,7 +79,7 @@ test("the Inbox lists every document's review, filters, walks across documents a
     // went (unchanged) when it opened this one.
     const tabs = () => b.execute(() => Array.from(document.querySelectorAll(".tab"), (t) => `${t.dataset.path}${t.classList.contains("preview") ? " (preview)" : ""}`));
     await until(async () => JSON.stringify(await tabs()) === JSON.stringify(["essay.md", "story.md (preview)"]), async () => `the preview tab replaced (${await tabs()})`, 60_000);
-    await screenshot(b, join(ARTIFACTS, "inbox-filtered.png"));
+    await shot(b, "inbox-filtered");
     await click(b, ".inbox-next");
     await until(() => at("notes/meeting.md", "same room"), async () => `around to meeting.md (${await where()})`, 60_000);
     await b.keys(["Shift", "F4"]);

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, click, fileDriver, idle, openDoc, review, screenshot, testHome, until, workspace } from "./support.mjs";
+import { click, fileDriver, idle, openDoc, review, shot, testHome, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -118,7 +118,7 @@ test("hundreds of proposals and threads: cards built as the writer scrolls, an a
     });
     await b.pause(300);
     await until(async () => (await coverage()) > seenFirst, async () => `the cards scrolled to counted (${await coverageText()}, was ${seenFirst})`);
-    await screenshot(b, join(ARTIFACTS, "long-lists.png"));
+    await shot(b, "long-lists");
     const seen = await scrollToAll(b, ".review-body", ".review-body .card", PROPOSALS);
     assert.ok(seen.length >= 3, `built in steps as the panel scrolled: ${seen.join(", ")}`);
     const ids = await b.execute(() => Array.from(document.querySelectorAll(".review-body .card"), (c) => c.dataset.proposal));

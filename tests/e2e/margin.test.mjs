@@ -7,8 +7,7 @@
 // docs/screenshots/ is refreshed by hand from there.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { ARTIFACTS, fileDriver, idle, review, screenshot, testHome, until, workspace } from "./support.mjs";
+import { fileDriver, idle, review, shot, testHome, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -97,7 +96,7 @@ test("threads as notes in the margin: beside their lines, in the threads' colour
       const after = await b.execute(() => window.__cowriting.selection());
       assert.equal(after.from, before.from, "the cursor stays where it was");
       await b.execute(() => document.querySelector(".cm-scroller").scrollTo(0, 0));
-      await screenshot(b, join(ARTIFACTS, "margin-notes.png"));
+      await shot(b, "margin-notes");
 
       // The full reading width: no room, no notes; back at the reading width, they are back.
       await b.keys(["Control", "Alt", "r"]);

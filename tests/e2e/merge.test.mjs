@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, click, count, fileDriver, fresh, idle, openDoc, screenshot, testHome, text, typeText, until, workspace } from "./support.mjs";
+import { click, count, fileDriver, fresh, idle, openDoc, shot, testHome, text, typeText, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -86,7 +86,7 @@ test("compare & merge: some changes from each side, the file changing again mean
     assert.match(await b.$(".mg-hunk.mg-current .mg-hunk-title").getText(), /Change 3 of 4 · changed on both sides · choose one/);
     await b.keys(["m"]);
     await until(async () => /Change 4 of 4/.test(await b.$(".mg-hunk.mg-current .mg-hunk-title").getText()), "the next clash current");
-    await screenshot(b, join(ARTIFACTS, "merge.png"));
+    await shot(b, "merge");
 
     // The file changes again while the writer chooses: the merge is shown anew, the choice kept.
     const again = theirs.replace("It stops here.", "It stops right here.");

@@ -11,11 +11,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, cli, click, fileDriver, idle, openDoc, screenshot, testHome, text, until, workspace } from "./support.mjs";
+import { cli, click, fileDriver, idle, openDoc, shot, testHome, text, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
-const shot = (b, name) => screenshot(b, join(ARTIFACTS, `${name}.png`));
 
 /** A longer document with an outline worth the name: headings of three levels, setext ones, a fence with `#` lines. */
 const GUIDE = `# A Field Guide to Revision

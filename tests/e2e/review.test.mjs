@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, click, fileDriver, fresh, idle, openDoc, review, screenshot, sidecar, tempDir, testHome, text, typeText, until, workspace } from "./support.mjs";
+import { click, fileDriver, fresh, idle, openDoc, review, shot, sidecar, tempDir, testHome, text, typeText, until, workspace } from "./support.mjs";
 
 // What the fake Claude answers next (absent: its own items); instructions stay a writer's.
 const ANSWER = join(tempDir("cowriting-e2e-answer-"), "answer.jsonl");
@@ -77,7 +77,7 @@ test("Review with Claude: items land one by one while the writer types; cancel k
         seen.add(n);
         if (n === 2 && !midShot) {
           midShot = true;
-          await screenshot(b, join(ARTIFACTS, "review-pass-running.png"));
+          await shot(b, "review-pass-running");
           assert.match(await chip(b), /Claude is reviewing/);
         }
         return (await lastReview(b)) !== null;
@@ -102,7 +102,7 @@ test("Review with Claude: items land one by one while the writer types; cancel k
     assert.deepEqual(quotes, ["Cut what does not serve the reader.", "Writing is rewriting."]);
     const targets = r.proposals.map((p) => t.slice(p.from, p.to)).sort();
     assert.deepEqual(targets, ["in order ", "really "], JSON.stringify(r.proposals));
-    await screenshot(b, join(ARTIFACTS, "review-pass.png"));
+    await shot(b, "review-pass");
     // The file on disk has only what the writer saved: nothing of Claude's.
     assert.equal(readFileSync(join(ws, "review.md"), "utf8"), DOC);
     const side = sidecar(ws, "review.md");
@@ -179,6 +179,6 @@ test("Ask Claude in a thread: its reply and its edit appear; a reply starting wi
       "the panel shows the four comments",
       60_000,
     );
-    await screenshot(b, join(ARTIFACTS, "claude-thread.png"));
+    await shot(b, "claude-thread");
   });
 });

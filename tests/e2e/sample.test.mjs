@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, active, fileDriver, review, screenshot, testHome, text, until } from "./support.mjs";
+import { active, fileDriver, review, shot, testHome, text, until } from "./support.mjs";
 
 const { home, env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -27,7 +27,7 @@ test("the first launch opens the sample as a git repository: its branch, its his
     assert.deepEqual(git("log", "--format=%an <%ae>").trim().split("\n"), Array(7).fill("Ada Marsh <ada@example.com>"));
     assert.match(git("show", "-s", "--format=%B", "HEAD~4"), /^Tighten the essay's opening[^\n]*\n\nAssisted-by: claude:claude-sonnet-4-5\n/);
     assert.equal(git("status", "--porcelain"), "", "the work tree is the last commit");
-    await screenshot(b, join(ARTIFACTS, "sample-first-launch.png"));
+    await shot(b, "sample-first-launch");
 
     // Who wrote it (issue 33): the report of the open buffer from the palette —
     // Claude with its model, and the text from before tracking (the sample's
@@ -56,7 +56,7 @@ test("the first launch opens the sample as a git repository: its branch, its his
     // The sample's Claude text came with it: no decision of its is in the log,
     // and the report says so rather than "0 accepted".
     assert.match(report.decisions, /^No decisions on proposals are in the workspace's decision log: the agents' text here was accepted before/);
-    await screenshot(b, join(ARTIFACTS, "authorship.png"));
+    await shot(b, "authorship");
     await b.keys(["Escape"]);
 
     // A branch made or checked out in a terminal shows in the status bar at once (it took a restart).

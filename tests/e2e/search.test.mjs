@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, active, click, fileDriver, fresh, idle, screenshot, testHome, typeText, until, workspace } from "./support.mjs";
+import { active, click, fileDriver, fresh, idle, shot, testHome, typeText, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -42,7 +42,7 @@ test("Ctrl+Shift+F searches every document, unsaved text and threads; a result o
     assert.ok(essay?.hits.some((t) => t.includes("The lantern glows unsaved.")), `the unsaved line is found: ${JSON.stringify(r)}`);
     assert.ok(r.groups.some((g) => g.doc === "notes/ideas.md" && g.hits.some((t) => t.includes("A lantern in the fog"))), JSON.stringify(r));
     assert.match(r.status, /match/);
-    await screenshot(b, join(ARTIFACTS, "search.png"));
+    await shot(b, "search");
 
     // A click opens the other document with the match selected.
     await fresh(async () => {

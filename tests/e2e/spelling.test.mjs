@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, click, fileDriver, fresh, idle, review, screenshot, testHome, text, typeText, until, workspace } from "./support.mjs";
+import { click, fileDriver, fresh, idle, review, screenshot, shot, testHome, text, typeText, until, workspace } from "./support.mjs";
 
 const { env: ENV } = testHome();
 const { withApp } = fileDriver(ENV);
@@ -90,7 +90,7 @@ test("a slip is underlined as you type; its fix is one click, the writer's own e
     const actions = await tooltipOf(b, "writen");
     assert.equal(actions[0], "written", `the closest word first: ${JSON.stringify(actions)}`);
     assert.ok(actions.includes("Add to dictionary"), JSON.stringify(actions));
-    await screenshot(b, join(ARTIFACTS, "spelling.png"));
+    await shot(b, "spelling");
 
     await clickAction(b, "writen", "written");
     await until(async () => (await text(b)).includes("the letter was written by hand."), "the fix in the text");
@@ -115,7 +115,7 @@ test("a slip is underlined as you type; its fix is one click, the writer's own e
     await item.waitForExist({ timeout: 60_000 });
     await b.execute(() => document.querySelector(".set-dictionary").scrollIntoView({ block: "center" }));
     await b.pause(500); // the scroll painted before the screenshot
-    await screenshot(b, join(ARTIFACTS, "dictionary.png"));
+    await shot(b, "dictionary");
     await click(b, '.set-word-item[data-word="Jorunn"] .set-word-remove');
     await until(() => !existsSync(dict) || !readFileSync(dict, "utf8").includes("Jorunn"), "the word taken out of the dictionary file");
     await click(b, ".modal-cancel");

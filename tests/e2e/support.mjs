@@ -257,6 +257,9 @@ export async function screenshot(b, file) {
   }
 }
 
+/** Save a screenshot of the app's page as `artifacts/<name>.png` (see {@link screenshot}). */
+export const shot = (b, name) => screenshot(b, join(ARTIFACTS, `${name}.png`));
+
 /**
  * A test file's tauri-driver: started with `env` before its tests, stopped
  * after them. `withApp(ws, f)` runs the app on `ws` under it (see `withApp`).

@@ -22,7 +22,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { APP, ARTIFACTS, active, chooseExport, cli, click, fileDriver, idle, processTree, saveInDialog, screenshot, tempDir, testHome, text, until } from "./support.mjs";
+import { APP, active, chooseExport, cli, click, fileDriver, idle, processTree, saveInDialog, shot, tempDir, testHome, text, until } from "./support.mjs";
 
 const requests = [];
 let server;
@@ -47,7 +47,6 @@ chmodSync(opener, 0o755);
 
 const { env: ENV } = testHome({ env: { COWRITING_OPENER: opener }, enabled: [] });
 const { withApp } = fileDriver(ENV);
-const shot = (b, name) => screenshot(b, join(ARTIFACTS, `${name}.png`));
 const RLO = "\u202E";
 const CYR_A = "\u0430";
 
