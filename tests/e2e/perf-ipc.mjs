@@ -1,13 +1,22 @@
 // What many calls from the page to the core leave in the web process,
 // measured (not asserted): the real app on the sample, the web process's
 // anonymous memory after each round of KIND calls (N a round, four rounds,
-// 5 s to settle after each):
+// 5 s to settle after each), and how many resource timings the page keeps:
 // - `invoke`: the UI's path to the core (Tauri's invoke of `dirty_documents`);
 // - `badinvoke`: the same path to a command that does not exist;
-// - `fetch`: a bare POST to the IPC scheme, Tauri's headers left out (refused);
+// - `postmessage`: Tauri's invoke after one forced fetch failure (Tauri then
+//   sends every call by postMessage and answers by evaluating a script);
+// - `fetch`: a bare POST to the IPC scheme by the page, Tauri's headers left
+//   out (refused); `fetchheader` the same with a header that needs a CORS
+//   preflight; READ=text reads these answers as text (else as bytes);
+// - `asset` / `asseturl`: the page fetching the app's index.html (the same
+//   URL / a new one each time);
+// - `random`: `crypto.getRandomValues`, as Tauri's callback ids are made;
 // - `timeout`: no call, a loop of timers (the floor). Run after an `invoke`
 //   run, it once did not finish (not looked into); the floor in
 //   docs/performance.md is from the first version of this probe.
+// The rows of docs/performance.md that need a scheme added to the app are on
+// branch ipc-client (docs/experiments/).
 // Run under Xvfb (`make app-test` first, for the hooks):
 //   cd tests/e2e && KIND=invoke N=4000 xvfb-run -a node perf-ipc.mjs
 import { execFileSync } from "node:child_process";
@@ -15,6 +24,7 @@ import { APP, memoryTree, startApp, startDriver, testHome, workspace } from "./s
 
 const KIND = process.env.KIND ?? "invoke";
 const N = Number(process.env.N ?? 4000);
+const READ = process.env.READ ?? "bytes";
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 const { env } = testHome();
 const driver = await startDriver(env);
@@ -33,17 +43,37 @@ try {
   console.log(`web process, anonymous MiB: ${web()} at the start`);
   for (let round = 1; round <= 4; round++) {
     await b.executeAsync(
-      (n, kind, done) => {
+      (n, kind, read, done) => {
         const ipc = window.__TAURI_INTERNALS__;
+        const post = (headers) =>
+          fetch(ipc.convertFileSrc("dirty_documents", "ipc"), { method: "POST", body: "{}", headers })
+            .then((r) => (read === "text" ? r.text() : r.arrayBuffer()))
+            .catch(() => {});
+        const page = (url) =>
+          fetch(url, { cache: "no-store" })
+            .then((r) => r.text())
+            .catch(() => {});
         const once = {
           invoke: () => ipc.invoke("dirty_documents"),
           badinvoke: () => ipc.invoke("no_such_command").catch(() => {}),
-          fetch: () =>
-            fetch(ipc.convertFileSrc("dirty_documents", "ipc"), { method: "POST", body: "{}" })
-              .then((r) => r.arrayBuffer())
-              .catch(() => {}),
+          postmessage: () => ipc.invoke("dirty_documents"),
+          fetch: () => post({}),
+          fetchheader: () => post({ "X-Probe": "1" }),
+          asset: () => page(`${location.origin}/index.html`),
+          asseturl: () => page(`${location.origin}/index.html?${Math.random()}`),
+          random: () => Promise.resolve(window.crypto.getRandomValues(new Uint32Array(1))[0]),
           timeout: () => new Promise((r) => setTimeout(r, 0)),
         }[kind];
+        if (kind === "postmessage" && !window.__ipcForced) {
+          // Tauri falls back to `window.ipc.postMessage` for good once a
+          // fetch of its scheme fails: make the first one fail.
+          const real = window.fetch;
+          window.fetch = () => {
+            window.fetch = real;
+            return Promise.reject(new TypeError("forced"));
+          };
+          window.__ipcForced = true;
+        }
         (async () => {
           for (let i = 0; i < n; i++) await once();
           done();
@@ -51,9 +81,11 @@ try {
       },
       N,
       KIND,
+      READ,
     );
     await pause(5000);
-    console.log(`${web()} after ${round * N} (${KIND})`);
+    const timings = await b.execute(() => performance.getEntriesByType("resource").length);
+    console.log(`${web()} after ${round * N} (${KIND}); ${timings} resource timings kept`);
   }
 } finally {
   await b.deleteSession().catch(() => undefined);
