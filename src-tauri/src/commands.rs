@@ -195,6 +195,12 @@ commands! {
     }
     /// The document named on the command line, to show first (once; then none).
     sync initial_document(app) -> Option<String> { Ok(crate::lock(&app.state::<AppState>().opened().initial_document).take()) }
+    /// The key Tauri's IPC asks of every call, for the UI's own client of the
+    /// same IPC (`ui/src/ipc.ts`): only a page that can already call can ask.
+    /// Tauri's own client, injected as a user script, leaves memory in the
+    /// web process on every call; the same requests made from the page's code
+    /// do not (docs/performance.md, "What each call from the page left").
+    sync ipc_key(app) -> String { Ok(app.invoke_key().to_string()) }
     /// Run a producer on an open document (Ask Claude…, an external one) and
     /// file what it finds, off the UI thread and off the desk's lock: the
     /// writer keeps typing. `job` is the UI's id for `cancel_job`.

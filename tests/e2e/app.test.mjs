@@ -156,6 +156,19 @@ test("typing inside a proposal's target turns it stale and accept is refused", a
     const r = await review(b);
     const p = r.proposals.find((x) => x.state === "pending" && x.target === "polishing");
     await click(b, `.cm-proposal[data-proposal="${p.id}"]`); // the cursor lands inside the target
+    // The app's commands go through the page's own client of the IPC
+    // (ui/src/ipc.ts), not Tauri's injected one (whose every call left memory
+    // in the web process): count what reaches Tauri's (its plugins, as the
+    // window's title, are Tauri's own).
+    await b.execute(() => {
+      const internals = window.__TAURI_INTERNALS__;
+      const tauri = internals.invoke;
+      window.__throughTauri = [];
+      internals.invoke = (cmd, ...rest) => {
+        if (!cmd.startsWith("plugin:")) window.__throughTauri.push(cmd);
+        return tauri(cmd, ...rest);
+      };
+    });
     await b.keys(["X", "Y"]);
     await b.waitUntil(async () => (await review(b)).proposals.find((x) => x.id === p.id)?.state === "stale", {
       timeout: 60_000,
@@ -167,6 +180,7 @@ test("typing inside a proposal's target turns it stale and accept is refused", a
     // The editor inserted them, not WebKit: nothing is left on WebKit's own
     // undo stack, which nothing would ever empty (extensions/typed-text.ts).
     assert.equal(await b.execute(() => document.queryCommandEnabled("undo")), false, "WebKit's undo stack is empty");
+    assert.deepEqual(await b.execute(() => window.__throughTauri), [], "no command of the app went through Tauri's own client");
     const card = `.card[data-proposal="${p.id}"]`;
     await b.waitUntil(async () => !(await fresh(async () => (await b.$(`${card} .btn-accept`)).isEnabled())), {
       timeout: 60_000,

@@ -1,8 +1,9 @@
 // What many calls from the page to the core leave in the web process,
 // measured (not asserted): the real app on the sample, the web process's
-// anonymous memory after each round of KIND calls (N a round, four rounds,
-// 5 s to settle after each), and how many resource timings the page keeps:
-// - `invoke`: the UI's path to the core (Tauri's invoke of `dirty_documents`);
+// anonymous memory after each round of KIND calls (N a round, ROUNDS rounds,
+// default 4, 5 s to settle after each), and how many resource timings the page keeps:
+// - `backend`: the UI's path to the core (the app's backend, `dirty_documents`);
+// - `invoke`: Tauri's own invoke of the same command (its injected client);
 // - `badinvoke`: the same path to a command that does not exist;
 // - `postmessage`: Tauri's invoke after one forced fetch failure (Tauri then
 //   sends every call by postMessage and answers by evaluating a script);
@@ -12,6 +13,11 @@
 // - `asset` / `asseturl`: the page fetching the app's index.html (the same
 //   URL / a new one each time);
 // - `random`: `crypto.getRandomValues`, as Tauri's callback ids are made;
+// - `webdriver`: no call; N scripts run in the page over WebDriver (the
+//   harness's own polls, as perf-session's);
+// - `keys`: N keys typed over WebDriver, a letter and Backspace in turn (the
+//   text the same after each pair); `keysnowhere` the same with the page's
+//   body focused (no field), `keystextarea` into a plain textarea added;
 // - `timeout`: no call, a loop of timers (the floor). Run after an `invoke`
 //   run, it once did not finish (not looked into); the floor in
 //   docs/performance.md is from the first version of this probe.
@@ -22,7 +28,7 @@
 import { execFileSync } from "node:child_process";
 import { APP, memoryTree, startApp, startDriver, testHome, workspace } from "./support.mjs";
 
-const KIND = process.env.KIND ?? "invoke";
+const KIND = process.env.KIND ?? "backend";
 const N = Number(process.env.N ?? 4000);
 const READ = process.env.READ ?? "bytes";
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -41,8 +47,28 @@ try {
   await b.execute(() => window.__cowriting.idle());
   await pause(5000);
   console.log(`web process, anonymous MiB: ${web()} at the start`);
-  for (let round = 1; round <= 4; round++) {
-    await b.executeAsync(
+  for (let round = 1; round <= Number(process.env.ROUNDS ?? 4); round++) {
+    // `webdriver`: no call from the page; N scripts run in it over WebDriver,
+    // as the e2e tests' and perf-session's polls do.
+    if (KIND === "webdriver") for (let i = 0; i < N; i++) await b.execute(() => window.__cowriting.activePath());
+    else if (KIND.startsWith("keys")) {
+      if (round === 1 && KIND === "keys") await (await b.$(".cm-content")).click();
+      if (round === 1 && KIND === "keysnowhere")
+        await b.execute(() => {
+          document.activeElement?.blur();
+          document.body.tabIndex = -1;
+          document.body.focus();
+        });
+      if (round === 1 && KIND === "keystextarea")
+        await b.execute(() => {
+          const t = document.createElement("textarea");
+          t.style.cssText = "position:fixed;top:0;left:0;z-index:99;width:300px;height:80px";
+          document.body.append(t);
+          t.focus();
+        });
+      for (let i = 0; i < N / 2; i++) await b.keys(["a", "Backspace"]);
+      await b.execute(() => window.__cowriting.idle());
+    } else await b.executeAsync(
       (n, kind, read, done) => {
         const ipc = window.__TAURI_INTERNALS__;
         const post = (headers) =>
@@ -54,6 +80,7 @@ try {
             .then((r) => r.text())
             .catch(() => {});
         const once = {
+          backend: () => window.__cowriting.dirtyDocuments(),
           invoke: () => ipc.invoke("dirty_documents"),
           badinvoke: () => ipc.invoke("no_such_command").catch(() => {}),
           postmessage: () => ipc.invoke("dirty_documents"),

@@ -21,6 +21,8 @@ export function installTestHooks(app: App) {
     /** How many times the app listed the workspace since it started (a checkout's `treeChanged` does; nothing else should). */
     listings: () => listings,
     activePath: () => app.active,
+    /** One call to the core through the app's own backend (tests/e2e/perf-ipc.mjs, kind `backend`). */
+    dirtyDocuments: () => app.backend.dirtyDocuments(),
     text: () => (app.view ? app.view.state.doc.toString() : null),
     review: () => (app.view ? reviewOf(app.view.state) : null),
     idle: async () => {

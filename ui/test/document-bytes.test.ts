@@ -54,6 +54,7 @@ describe("the app's backend", () => {
     const backend = await tauriBackend();
     const v = await backend.openDocument("d.md");
     expect(calls).toEqual([
+      ["ipc_key", {}], // asked once for the page's own client (src/ipc.ts); the mock answers none, so Tauri's invoke is used
       ["open_document", { path: "d.md" }],
       ["document_text", { path: "d.md", version: 7 }],
     ]);

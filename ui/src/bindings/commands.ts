@@ -37,6 +37,7 @@ export interface Commands {
   dirty_documents: Record<string, never>;
   restored_backups: Record<string, never>;
   initial_document: Record<string, never>;
+  ipc_key: Record<string, never>;
   run_producer: { path: unknown; producer: unknown; from: unknown; to: unknown; instruction: unknown; job: unknown };
   check_document: { path: unknown; job: unknown };
   cancel_job: { job: unknown };
