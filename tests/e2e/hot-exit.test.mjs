@@ -15,6 +15,7 @@ import {
   active,
   cli,
   click,
+  count,
   idle,
   openDoc,
   review,
@@ -244,7 +245,7 @@ test("a crash with unsaved typing and an unsaved accept: restored on the next st
     assert.match(await (await b.$(".st-save")).getText(), /Unsaved/);
     const badge = await (await b.$('.tree-item[data-path="essay.md"] .badge-proposals')).getText();
     assert.equal(badge, "4", "the file tree counts what the tab shows (the accept is unsaved)");
-    assert.equal(await b.$$(".banner-conflict").then((l) => l.length), 0, "the file did not change: no conflict");
+    assert.equal(await count(b, ".banner-conflict"), 0, "the file did not change: no conflict");
     mkdirSync(SCREENSHOTS, { recursive: true });
     await screenshot(b, join(SCREENSHOTS, "hot-exit.png"));
 
@@ -282,7 +283,8 @@ test("accept, then close the tab with Discard: the proposal is pending again, on
     await until(() => backups(ws).some((f) => f.json?.decisions?.length === 1), "the unsaved decision to be journaled");
     await click(b, '.tab[data-path="essay.md"] .tab-close');
     await click(b, '.modal button[data-action="Discard"]');
-    await until(async () => !(await b.$$('.tab[data-path="essay.md"]').then((l) => l.length)), "the tab to close");
+    // Counted in the page: an element handle of the closing tab can go stale as it is taken.
+    await until(async () => (await count(b, '.tab[data-path="essay.md"]')) === 0, "the tab to close");
     await until(() => backups(ws).length === 0, "the discarded buffer's backup to be removed");
     const now = snapshot(ws);
     assert.ok(now.essay.equals(onDisk.essay) && now.sidecar.equals(onDisk.sidecar), "nothing was written");

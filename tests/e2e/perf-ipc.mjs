@@ -1,7 +1,7 @@
 // What many calls from the page to the core leave in the web process,
 // measured (not asserted): the real app on the sample, the web process's
 // anonymous memory after each round of KIND calls (N a round, ROUNDS rounds,
-// default 4, 5 s to settle after each), and how many resource timings the page keeps:
+// default 4, SETTLE seconds to settle after each, default 5), and how many resource timings the page keeps:
 // - `backend`: the UI's path to the core (the app's backend, `dirty_documents`);
 // - `invoke`: Tauri's own invoke of the same command (its injected client);
 // - `badinvoke`: the same path to a command that does not exist;
@@ -110,7 +110,7 @@ try {
       KIND,
       READ,
     );
-    await pause(5000);
+    await pause(Number(process.env.SETTLE ?? 5) * 1000);
     const timings = await b.execute(() => performance.getEntriesByType("resource").length);
     console.log(`${web()} after ${round * N} (${KIND}); ${timings} resource timings kept`);
   }

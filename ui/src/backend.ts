@@ -36,7 +36,7 @@ import type { WorkspaceInfo } from "./bindings/WorkspaceInfo";
 import type { AuthorshipOut } from "./bindings/AuthorshipOut";
 import type { Commands, RawCommands } from "./bindings/commands";
 import { Text } from "@codemirror/state";
-import { ipcClient } from "./ipc";
+import { ipcClient, type Invoke } from "./ipc";
 
 /**
  * An open document: the core's view of it (`open_document`) with its text.
@@ -240,18 +240,19 @@ export function textOfBytes(bytes: unknown): Text {
 export async function tauriBackend(): Promise<Backend> {
   const { invoke: tauriInvoke, convertFileSrc } = await import("@tauri-apps/api/core");
   const { listen } = await import("@tauri-apps/api/event");
-  // Calls go through the page's own client of Tauri's IPC (ipc.ts), Tauri's
-  // `invoke` the fallback, and the only client where the key cannot be had
-  // (Tauri's mocked IPC in the unit tests answers no `ipc_key`).
-  const key = await tauriInvoke<string>("ipc_key").catch(() => null);
-  const invoke = key === null ? tauriInvoke : ipcClient(key, (c) => convertFileSrc(c, "ipc"), tauriInvoke);
   const on = async <T>(event: string, f: (p: T) => void) => listen<T>(event, (e) => f(e.payload));
+  // Calls go through the page's own client of Tauri's IPC (ipc.ts) once its
+  // key is had (asked through Tauri's `invoke`, the fallback), and through
+  // Tauri's `invoke` where it cannot be (its mocked IPC in the unit tests).
+  let invoke: Invoke = tauriInvoke;
   // A command of the app's table by its name, with exactly its arguments; one
   // that answers raw bytes (`RawCommands`) answers an ArrayBuffer.
   const call = <T, C extends keyof Commands>(
     command: C,
     ...args: Commands[C] extends Record<string, never> ? [] : [Commands[C]]
   ): Promise<C extends RawCommands ? ArrayBuffer : T> => invoke(command, args[0] as Record<string, unknown> | undefined);
+  const key = (await call("ipc_key").catch(() => null)) as string | null;
+  if (key !== null) invoke = ipcClient(key, (c) => convertFileSrc(c, "ipc"), tauriInvoke);
   // A document's view, then its text at that version; a reload from disk in
   // between makes the text's version newer (refused as out of step): asked again.
   const opened = async (first: DocView): Promise<OpenedDoc> => {
