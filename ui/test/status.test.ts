@@ -27,6 +27,21 @@ beforeEach(() => {
 const text = (sel: string) => q(sel)!.textContent;
 
 describe("the status bar", () => {
+  it("is drawn again only when what it shows changed (it is drawn at every answer to a keystroke)", () => {
+    const model: StatusModel = { branch: "main", doc: { saving: false, dirty: true }, review: { proposals: [proposal("pending")], threads: [] }, tabFocus: false, me: null };
+    drawStatus(model);
+    const nodes = [".st-branch", ".st-save", ".st-proposals", ".st-threads"].map((sel) => q(sel)!.firstChild);
+    let mutations = 0;
+    const watch = new MutationObserver((records) => (mutations += records.length));
+    watch.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    drawStatus({ ...model, review: { proposals: [proposal("pending")], threads: [] } }); // equal, not the same object
+    expect(watch.takeRecords().length + mutations).toBe(0);
+    expect([".st-branch", ".st-save", ".st-proposals", ".st-threads"].map((sel) => q(sel)!.firstChild)).toEqual(nodes);
+    drawStatus({ ...model, review: { proposals: [proposal("stale")], threads: [] } });
+    expect(text(".st-proposals")).toBe("0 pending · 1 stale");
+    watch.disconnect();
+  });
+
   it("is empty with no document, and says who you are only once known", () => {
     drawStatus(BARE);
     for (const sel of [".st-branch", ".st-save", ".st-proposals", ".st-threads", ".st-you"]) expect(text(sel), sel).toBe("");

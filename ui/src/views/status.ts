@@ -73,9 +73,19 @@ export function renderStatus(app: App) {
   drawStatus({ branch: app.ws?.branch ?? null, doc: doc && { saving: doc.saving, dirty: doc.dirty }, review: app.review(), tabFocus: app.tabFocus, me: app.me });
 }
 
-/** Draw the status bar from `model`. */
+/**
+ * What each status bar last showed, by its first element: drawn again only
+ * when that changes. It is drawn at every answer to a keystroke, and each
+ * draw replaced five texts and set four attributes the same as before.
+ */
+const drawnStatus = new WeakMap<Element, string>();
+
+/** Draw the status bar from `model` (nothing, when it shows that already). */
 export function drawStatus(model: StatusModel) {
   const { doc, review, me } = model;
+  const shown = JSON.stringify([model.branch, doc, review && [review.proposals.map((p) => p.state), review.threads.map((t) => t.status)], model.tabFocus, me, tint]);
+  if (drawnStatus.get($(".st-branch")) === shown) return;
+  drawnStatus.set($(".st-branch"), shown);
   setText($(".st-branch"), model.branch ? `⎇ ${model.branch}` : "");
   $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
   $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
