@@ -1,7 +1,8 @@
 // What many calls from the page to the core leave in the web process,
 // measured (not asserted): the real app on the sample, the web process's
 // anonymous memory after each round of KIND calls (N a round, ROUNDS rounds,
-// default 4, SETTLE seconds to settle after each, default 5), and how many resource timings the page keeps:
+// default 4, SETTLE seconds to settle after each, default 5), and how many
+// resource timings the page keeps:
 // - `backend`: the UI's path to the core (the app's backend, `dirty_documents`);
 // - `invoke`: Tauri's own invoke of the same command (its injected client);
 // - `badinvoke`: the same path to a command that does not exist;
@@ -15,9 +16,11 @@
 // - `random`: `crypto.getRandomValues`, as Tauri's callback ids are made;
 // - `webdriver`: no call; N scripts run in the page over WebDriver (the
 //   harness's own polls, as perf-session's);
-// - `keys`: N keys typed over WebDriver, a letter and Backspace in turn (the
-//   text the same after each pair); `keysnowhere` the same with the page's
-//   body focused (no field), `keystextarea` into a plain textarea added;
+// - `keys`: N keys typed over WebDriver into the editor, a letter and
+//   Backspace in turn (the text the same after each pair), after one letter
+//   that stays so the text is unsaved throughout, as while writing;
+//   `keysnowhere` the same with the page's body focused (no field),
+//   `keystextarea` into a plain textarea added;
 // - `timeout`: no call, a loop of timers (the floor). Run after an `invoke`
 //   run, it once did not finish (not looked into); the floor in
 //   docs/performance.md is from the first version of this probe.

@@ -83,17 +83,19 @@ const drawnStatus = new WeakMap<Element, string>();
 /** Draw the status bar from `model` (nothing, when it shows that already). */
 export function drawStatus(model: StatusModel) {
   const { doc, review, me } = model;
-  const shown = JSON.stringify([model.branch, doc, review && [review.proposals.map((p) => p.state), review.threads.map((t) => t.status)], model.tabFocus, me, tint]);
-  if (drawnStatus.get($(".st-branch")) === shown) return;
-  drawnStatus.set($(".st-branch"), shown);
-  setText($(".st-branch"), model.branch ? `⎇ ${model.branch}` : "");
-  $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
-  $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
   const pending = review?.proposals.filter((p) => p.state === "pending").length ?? 0;
   const stale = review ? review.proposals.length - pending : 0;
+  const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
+  // What the bar shows, as the counts (not every proposal's state) say it.
+  const shown = JSON.stringify([model.branch, doc, review && [pending, stale, open], model.tabFocus, me && [me.display, me.id], tint]);
+  const bar = $(".st-branch");
+  if (drawnStatus.get(bar) === shown) return;
+  drawnStatus.set(bar, shown);
+  setText(bar, model.branch ? `⎇ ${model.branch}` : "");
+  $(".st-save").textContent = !doc ? "" : doc.saving ? "Saving…" : doc.dirty ? "● Unsaved" : "Saved";
+  $(".st-save").className = `st-save${doc?.dirty ? " unsaved" : ""}`;
   $(".st-proposals").textContent = review ? `${pending} pending${stale ? ` · ${stale} stale` : ""}` : "";
   $(".st-proposals").className = `st-proposals${stale ? " has-stale" : ""}`;
-  const open = review?.threads.filter((t) => t.status === "open").length ?? 0;
   $(".st-threads").textContent = review ? `${open} open thread${open === 1 ? "" : "s"}` : "";
   $(".st-tint").classList.toggle("off", !tint);
   $(".st-tabfocus").hidden = !model.tabFocus;
