@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   CLI,
@@ -104,8 +104,16 @@ test("a proposal filed with the CLI appears inline (latency logged); ✓ applies
     await b.waitUntil(async () => readFileSync(join(ws, "story.md"), "utf8").includes("the great lantern"), { timeout: 60_000 });
     await b.waitUntil(async () => sidecar(ws, "story.md").attributions.some((a) => a.turnId === "turn-e2e"), { timeout: 60_000 });
     assert.ok(!sidecar(ws, "story.md").proposals.some((p) => p.id === id), "the sidecar no longer holds it (INV-13)");
-    const log = readFileSync(join(ws, ".cowriting/decisions.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    assert.equal(log.filter((d) => d.sidecarProposalId === id && d.outcome === "accepted").length, 1, "logged once, at the save");
+    // The decision log is the transaction's last write (after the document):
+    // wait for it rather than read it the moment the document changed.
+    const logged = () => {
+      const path = join(ws, ".cowriting/decisions.jsonl");
+      if (!existsSync(path)) return [];
+      return readFileSync(path, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l))
+        .filter((d) => d.sidecarProposalId === id && d.outcome === "accepted");
+    };
+    await b.waitUntil(async () => logged().length > 0, { timeout: 60_000, timeoutMsg: "the decision never reached the log" });
+    assert.equal(logged().length, 1, "logged once, at the save");
     await shot(b, "03-accepted-claude-tint");
   });
 });
