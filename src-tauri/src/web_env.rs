@@ -24,14 +24,30 @@
 //! about the same time spent collecting (0.39 s against 0.38 s, a 150-cycle run
 //! of each). docs/performance.md, "Idle with the text focused, and a long
 //! session's web process".
+//!
+//! **Every collection whole.** Those two options did not bring full
+//! collections while the writer types: JavaScriptCore's own log
+//! (`JSC_logGC=1`) over 6,000 keys showed 115 collections, one of them full,
+//! most started by its timer for young objects, and the heap left after each
+//! climbing from 11 to 16 MB, what the page had let go staying behind in the
+//! old generation with the memory WebKit keeps for it. The web process grew
+//! 54 → 90 → 99 → 106 MiB over three rounds of 2,000 keys; with every
+//! collection full (`JSC_alwaysDoFullCollection`) 54 → 79 → 81 → 84, and a
+//! 1,000-cycle `make perf-session` ended with the web process at 117 MiB
+//! instead of 142. It costs longer pauses: over 300 cycles, p50 8.9 ms
+//! against 4.1, the longest 18.7 against 14.9, 1.9 s paused in all against
+//! 0.8; a decision by keyboard took as long (p50 156 ms against 165).
+//! docs/performance.md, "Every collection whole".
 
 use std::sync::Mutex;
 
-/// JavaScriptCore's heap options (see the module docs): a full collection
-/// once the heap passes 8 MB and 1.3× what the last one left.
-pub const JS_HEAP: [(&str, &str); 2] = [
+/// JavaScriptCore's heap options (see the module docs): a collection once
+/// the heap passes 8 MB and 1.3× what the last one left, and every
+/// collection a full one (`1` is true to JavaScriptCore).
+pub const JS_HEAP: [(&str, &str); 3] = [
     ("JSC_largeHeapSize", "8388608"),
     ("JSC_smallHeapGrowthFactor", "1.3"),
+    ("JSC_alwaysDoFullCollection", "1"),
 ];
 
 /// The variables this process set for its web process.

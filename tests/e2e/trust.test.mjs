@@ -42,7 +42,7 @@ const opened = join(tempDir("cowriting-e2e-opener-"), "opened.txt");
 const opener = join(tempDir("cowriting-e2e-opener-bin-"), "opener");
 // It also records whether it saw the JavaScriptCore option the app sets for
 // its own web process only (src-tauri/src/web_env.rs).
-writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$@" "jsc-heap:\${JSC_largeHeapSize:-unset}" >> '${opened}'\n`);
+writeFileSync(opener, `#!/bin/sh\nprintf '%s\\n' "$@" "jsc-heap:\${JSC_largeHeapSize:-unset}" "jsc-full:\${JSC_alwaysDoFullCollection:-unset}" >> '${opened}'\n`);
 chmodSync(opener, 0o755);
 
 const { env: ENV } = testHome({ env: { COWRITING_OPENER: opener }, enabled: [] });
@@ -164,8 +164,9 @@ test("a stranger's workspace: hidden characters shown, accept asks, the window s
     assert.equal(await b.execute(() => document.querySelectorAll(".comment-body img").length), 0, "no image in a comment");
     await click(b, ".comment-body a");
     await until(() => existsSync(opened) && readFileSync(opened, "utf8").includes(`${origin}/link-clicked`), "the link handed to the system's opener");
-    if (ENV.JSC_largeHeapSize === undefined) {
+    if (ENV.JSC_largeHeapSize === undefined && ENV.JSC_alwaysDoFullCollection === undefined) {
       assert.ok(readFileSync(opened, "utf8").includes("jsc-heap:unset"), "what the app set for its web process is not passed to the opener");
+      assert.ok(readFileSync(opened, "utf8").includes("jsc-full:unset"), "what the app set for its web process is not passed to the opener");
       const app = Number(execFileSync("pgrep", ["-f", "--", `${APP} ${ws}`], { encoding: "utf8" }).split("\n")[0]);
       const web = processTree(app).filter((pid) => {
         try {
@@ -178,6 +179,7 @@ test("a stranger's workspace: hidden characters shown, accept asks, the window s
       for (const pid of web) {
         const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
         assert.ok(environ.includes("JSC_largeHeapSize=8388608"), "the web process has the heap option the app set for it");
+        assert.ok(environ.includes("JSC_alwaysDoFullCollection=1"), "the web process collects its heap whole");
       }
     }
     assert.equal(await b.getUrl(), appUrl, "the click did not navigate the window");
