@@ -470,6 +470,11 @@ impl Ledger {
         }
     }
 
+    /// The ledger of `ws` (sharing what it holds open: its root, for the guard).
+    pub fn of(ws: &Workspace) -> Ledger {
+        Ledger { ws: ws.clone() }
+    }
+
     /// The workspace this ledger is of.
     pub fn workspace(&self) -> &Workspace {
         &self.ws

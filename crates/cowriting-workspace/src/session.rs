@@ -231,20 +231,29 @@ pub struct Session {
 }
 
 /// A document's files as a lockless read found them ([`Session::open`]),
-/// taken when nobody held the document's lock and no transaction on it was in
-/// flight: the document's file and its sidecar, each held open (so its inode
-/// cannot be freed and its number reused meanwhile) with its identity (device,
-/// inode, size, change and modification times), `None` when not there.
-struct Quiet([Option<(std::fs::File, [i64; 7])>; 2]);
+/// taken before the read: the document's file and its sidecar, each held open
+/// (so its inode cannot be freed and its number reused meanwhile) with its
+/// identity (device, inode, size, change and modification times), `None` when
+/// not there.
+///
+/// Whether a writer held the lock or a transaction was in flight is asked
+/// only after the read ([`Quiet::still`]): every writer replaces the files by
+/// a rename under the lock, so a pair read while one was at work either shows
+/// a file changed since it was held, or the lock or the intent record still
+/// there after. Asking before as well found nothing more and cost a third of
+/// a listing's system calls (the lock's and the three intent records' paths
+/// walked through the guard).
+struct Quiet {
+    held: [Option<(std::fs::File, [i64; 7])>; 2],
+    /// The paths the guard gave for them (`None`: refused), looked at again
+    /// after the read without asking the guard again.
+    paths: [Option<std::path::PathBuf>; 2],
+}
 
 impl Quiet {
-    /// The files now; `None` when a writer holds the lock or a transaction's
-    /// intent record names the document.
-    fn now(store: &Store, doc: &DocPath) -> Result<Option<Quiet>> {
+    /// The files now.
+    fn now(store: &Store, doc: &DocPath) -> Quiet {
         use std::os::unix::fs::OpenOptionsExt;
-        if !Self::nobody_writing(store, doc)? {
-            return Ok(None);
-        }
         let hold = |file: Option<std::path::PathBuf>| {
             let f = std::fs::OpenOptions::new()
                 .read(true)
@@ -254,8 +263,11 @@ impl Quiet {
             let id = file_identity(&f.metadata().ok()?);
             Some((f, id))
         };
-        let [doc_file, sidecar] = Self::files(store, doc);
-        Ok(Some(Quiet([hold(doc_file), hold(sidecar)])))
+        let paths = Self::files(store, doc);
+        Quiet {
+            held: [hold(paths[0].clone()), hold(paths[1].clone())],
+            paths,
+        }
     }
 
     /// Whether the files are still those held, and nobody is writing.
@@ -263,12 +275,15 @@ impl Quiet {
         if !Self::nobody_writing(store, doc)? {
             return Ok(false);
         }
-        let now = Self::files(store, doc).map(|f| {
+        // The same names (a path the guard refused before is asked again): a
+        // name that leads to the file held open leads to what was read.
+        let again = Self::files_again(store, doc, &self.paths);
+        let now = again.map(|f| {
             f.and_then(|f| std::fs::symlink_metadata(f).ok())
                 .map(|m| file_identity(&m))
         });
         Ok(self
-            .0
+            .held
             .iter()
             .zip(now)
             .all(|(held, now)| held.as_ref().map(|h| h.1) == now))
@@ -283,6 +298,19 @@ impl Quiet {
     fn files(store: &Store, doc: &DocPath) -> [Option<std::path::PathBuf>; 2] {
         let ws = store.workspace();
         [ws.doc_file(doc).ok(), ws.sidecar_file(doc).ok()]
+    }
+
+    /// `paths`, each the guard refused asked of it again.
+    fn files_again(
+        store: &Store,
+        doc: &DocPath,
+        paths: &[Option<std::path::PathBuf>; 2],
+    ) -> [Option<std::path::PathBuf>; 2] {
+        let ws = store.workspace();
+        [
+            paths[0].clone().or_else(|| ws.doc_file(doc).ok()),
+            paths[1].clone().or_else(|| ws.sidecar_file(doc).ok()),
+        ]
     }
 }
 
@@ -343,17 +371,15 @@ impl Session {
     /// editing and saving the text still work.
     ///
     /// A read takes no lock and makes no file: the document and its sidecar
-    /// are read as a pair when, before and after, no process held the
-    /// document's lock and no transaction on it was in flight, and neither
-    /// file changed in between (every writer replaces them by a rename, under
-    /// the lock). Otherwise it is tried again a few times, then read under
+    /// are read as a pair when, after the read, no process holds the
+    /// document's lock and no transaction on it is in flight, and neither
+    /// file changed since just before it (every writer replaces them by a
+    /// rename, under the lock). Otherwise it is tried again a few times, then read under
     /// the lock, which first finishes what a dead writer left half-done.
     pub fn open(store: Arc<Store>, doc_path: DocPath, identity: Provenance) -> Result<Session> {
         for pause in [0, 1, 4, 16, 64] {
             std::thread::sleep(std::time::Duration::from_millis(pause));
-            let Some(before) = Quiet::now(&store, &doc_path)? else {
-                continue;
-            };
+            let before = Quiet::now(&store, &doc_path);
             let read = Self::open_with(store.clone(), doc_path.clone(), identity.clone(), false);
             if before.still(&store, &doc_path)? {
                 return read;
@@ -396,7 +422,7 @@ impl Session {
             orphan_attributions: Vec::new(),
             history: History::default(),
             identity,
-            ledger: Ledger::new(store.workspace().root()),
+            ledger: Ledger::of(store.workspace()),
             pins: HashMap::new(),
             trackers: HashMap::new(),
             warnings: Vec::new(),

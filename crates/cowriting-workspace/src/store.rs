@@ -84,7 +84,7 @@ impl Store {
     /// What the decision log says is decided now (read on from where the
     /// last read stopped).
     pub fn decided(&self) -> Result<Arc<Decided>> {
-        Ledger::new(self.ws.root()).decided(&self.decided)
+        Ledger::of(&self.ws).decided(&self.decided)
     }
 
     /// Drop from `artifact` (`doc`'s sidecar as read from `bytes`, about to be

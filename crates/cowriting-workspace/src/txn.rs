@@ -216,7 +216,7 @@ impl Txn {
     /// appended is returned as a warning (the decision itself is on disk).
     pub fn commit(self, store: &Store, lock: &DocLock) -> std::result::Result<Vec<String>, CommitError> {
         let ws = store.workspace();
-        let ledger = Ledger::new(ws.root());
+        let ledger = Ledger::of(ws);
         // Every path through the guard before the first write: a hostile path
         // refuses the whole decision, never half of it.
         if !self.log.is_empty() || !self.removed.is_empty() || !self.restored.is_empty() {
@@ -346,7 +346,7 @@ pub fn recover(store: &Store, lock: &DocLock, doc: &DocPath) -> Result<()> {
     }
     // What a dead writer left half-written in this document's folders goes
     // too (each folder once per process: see `remove_dead_temp_files_once`).
-    let ledger = Ledger::new(ws.root());
+    let ledger = Ledger::of(ws);
     for file in [
         ws.sidecar_file(doc),
         ledger.pending_file(doc),
@@ -454,7 +454,7 @@ fn read_text(file: &std::path::Path) -> Result<Option<String>> {
 /// (`forward`) or its before state.
 fn roll(store: &Store, lock: &DocLock, doc: &DocPath, intent: &Intent, forward: bool) -> Result<()> {
     let ws = store.workspace();
-    let ledger = Ledger::new(ws.root());
+    let ledger = Ledger::of(ws);
     let pick = |fc: &FileChange| {
         if forward {
             (fc.after.clone(), fc.before.clone())

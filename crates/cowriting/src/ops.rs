@@ -698,7 +698,7 @@ impl Ops {
     /// most `limit` of them.
     pub fn decisions(&self, doc: Option<&str>, limit: Option<usize>) -> Result<DecisionsOut> {
         let doc = doc.map(|d| self.doc(d)).transpose()?;
-        let log = Ledger::new(self.workspace().root()).log()?;
+        let log = Ledger::of(self.workspace()).log()?;
         let decisions = log
             .records
             .iter()

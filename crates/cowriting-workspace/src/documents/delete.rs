@@ -106,7 +106,7 @@ pub fn trash_document(store: &Store, doc: &DocPath) -> Result<Trashed> {
     let (entry, _) = existing_entry(ws, doc)?;
     let meta = std::fs::symlink_metadata(&entry).map_err(Error::io(&entry))?;
     let sidecar = ws.sidecar_file(doc)?;
-    let pending = Ledger::new(ws.root()).pending_file(doc)?;
+    let pending = Ledger::of(ws).pending_file(doc)?;
     let intent = DeleteIntent {
         version: 1,
         op: "delete".into(),
@@ -182,7 +182,7 @@ fn finish(store: &Store, _lock: &DocLock, doc: &DocPath, intent: &DeleteIntent, 
     let files = [
         (ws.sidecar_file(doc)?, &intent.sidecar, "sidecar"),
         (
-            Ledger::new(ws.root()).pending_file(doc)?,
+            Ledger::of(ws).pending_file(doc)?,
             &intent.pending,
             "pending suggestions file",
         ),

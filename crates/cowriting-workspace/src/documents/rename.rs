@@ -156,7 +156,7 @@ pub fn rename_document(store: &Store, from: &DocPath, raw_to: &str) -> Result<Do
         )));
     }
     let ws = store.workspace();
-    let ledger = Ledger::new(ws.root());
+    let ledger = Ledger::of(ws);
     let (from_lock, to_lock) = lock_pair(store, from, &to)?;
 
     let (from_entry, is_link) = existing_entry(ws, from)?;
@@ -324,7 +324,7 @@ fn take_back(store: &Store, to_lock: &DocLock, to: &DocPath, intent: &RenameInte
         }
     }
     if let Some(after) = intent.pending.as_ref().and_then(|fc| fc.after.as_deref()) {
-        if let Ok(file) = Ledger::new(ws.root()).pending_file(to) {
+        if let Ok(file) = Ledger::of(ws).pending_file(to) {
             if !matches!(remove_if_unchanged(to_lock, &file, after), Ok(true)) {
                 warn("the pending suggestions file", file);
             }
@@ -377,7 +377,7 @@ pub(crate) fn recover(store: &Store, doc: &DocPath) -> Result<()> {
 /// warning), the log line appended if it is not there yet.
 fn finish_forward(store: &Store, from_lock: &DocLock, from: &DocPath, intent: &RenameIntent) -> Result<()> {
     let ws = store.workspace();
-    let ledger = Ledger::new(ws.root());
+    let ledger = Ledger::of(ws);
     let warn = |what: &str| {
         txn::recovery_warning(format!(
             "a rename of {from} to {} interrupted by a crash was finished, but {what} under the old name was changed by another writer since; it was left as it is",

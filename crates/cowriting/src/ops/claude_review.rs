@@ -87,7 +87,7 @@ pub struct Turn {
 
 /// The writer's last rejected and changed decisions on `doc`, newest first.
 pub fn remembered(ws: &Workspace, doc: &DocPath) -> Vec<Remembered> {
-    let Ok(log) = Ledger::new(ws.root()).log() else {
+    let Ok(log) = Ledger::of(ws).log() else {
         return Vec::new();
     };
     log.records
