@@ -42,6 +42,7 @@ use cowriting::identity::AgentClient;
 use cowriting::model::ThreadStatus;
 use cowriting::offset::ByteRange;
 use cowriting::ops::claude_review::ReviewOut;
+use cowriting::ops::doc_cache::SummaryCache;
 use cowriting::ops::{
     AuthorshipFormat, AuthorshipOut, DecisionsOut, DocFilter, DocumentsPage, NewDocumentOut, Ops,
     ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut, ThreadsOut,
@@ -99,6 +100,9 @@ pub fn serve_stdio(root: &Path) -> Result<()> {
 #[derive(Clone)]
 pub struct CowritingMcp {
     store: Arc<Store>,
+    /// Each reviewed document's counts as last read, while its files keep
+    /// their stamps: `list_documents` page after page reads only what changed.
+    summaries: Arc<std::sync::Mutex<SummaryCache>>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -390,6 +394,7 @@ impl CowritingMcp {
     pub fn new(ws: Workspace) -> CowritingMcp {
         CowritingMcp {
             store: Arc::new(Store::new(ws)),
+            summaries: Default::default(),
             tool_router: Self::tool_router(),
         }
     }
@@ -691,9 +696,17 @@ impl CowritingMcp {
             has_threads: a.has_threads,
         };
         let limit = a.limit.get().unwrap_or(PAGE).min(MAX_PAGE);
-        let out = self
-            .ops(client, None)
-            .documents_page(&filter, a.cursor.as_deref(), limit)?;
+        let mut summaries = self
+            .summaries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let out = self.ops(client, None).documents_page_cached(
+            &filter,
+            a.cursor.as_deref(),
+            limit,
+            &mut summaries,
+        )?;
+        drop(summaries);
         let mut text = String::new();
         for d in &out.documents {
             let (p, t) = (&d.proposals, &d.threads);

@@ -1,16 +1,18 @@
 //! The app's Inbox reads again only the documents whose files changed
-//! (`cowriting::ops::inbox_cache`), and never answers what a fresh read would
+//! (`cowriting::ops::doc_cache`), and never answers what a fresh read would
 //! not: other writers are real `cowriting` processes (propose, accept, resolve,
 //! delete, a sidecar removed by hand); every listing is compared with one read
 //! from nothing. A sidecar rewritten to the same length with its old time put
-//! back is read again; an open document is listed as the writer has it.
+//! back is read again; an open document is listed as the writer has it. The
+//! document counts (`status`, MCP's `list_documents`, page after page) are kept
+//! and checked the same way.
 
 mod common;
 
 use common::Ws;
 use cowriting::config::Config;
 use cowriting::desk::Desk;
-use cowriting::ops::inbox_cache::RACY;
+use cowriting::ops::doc_cache::RACY;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -163,4 +165,102 @@ fn an_open_document_is_listed_as_the_writer_has_it_not_as_kept() {
     let (open, read) = listing(&desk);
     assert_eq!(read, 0, "the open document comes from memory");
     assert_eq!(open["groups"].as_array().unwrap().len(), 0, "{open}");
+}
+
+/// The document counts (`status`, MCP's `list_documents`) kept the same way:
+/// a server listing page after page reads only what another writer changed,
+/// and every answer is the one a fresh read gives.
+#[test]
+fn document_counts_are_read_again_only_where_files_changed_and_match_a_fresh_read() {
+    use cowriting::ops::doc_cache::SummaryCache;
+    use cowriting::ops::{DocFilter, Ops};
+    use cowriting::views::Unit;
+    let ws = Ws::new();
+    for i in 0..DOCS {
+        ws.write(
+            &doc(i),
+            format!("Paragraph {i} has teh word and a comment here.\n"),
+        );
+        ws.propose(&doc(i), "teh", "the");
+    }
+    ws.write("plain.md", "No review here.\n");
+    settle();
+    let ops = || {
+        let store = std::sync::Arc::new(cowriting::Store::new(
+            cowriting::Workspace::open(ws.path()).unwrap(),
+        ));
+        Ops::new(store, cowriting::identity::human_identity(ws.path()), Unit::Byte)
+    };
+    let server = ops();
+    let mut cache = SummaryCache::new();
+    let listing = |cache: &mut SummaryCache| {
+        let all = server.documents_cached(cache).unwrap();
+        assert_eq!(
+            serde_json::to_value(&all).unwrap(),
+            serde_json::to_value(ops().documents(None).unwrap()).unwrap(),
+            "a kept answer is a fresh one"
+        );
+        all
+    };
+
+    let first = listing(&mut cache);
+    assert_eq!(
+        cache.last_read(),
+        DOCS,
+        "the first listing reads every reviewed document"
+    );
+    assert_eq!(first.documents.len(), DOCS + 1);
+    listing(&mut cache);
+    assert_eq!(cache.last_read(), 0, "nothing changed: nothing read");
+
+    // Pages, as MCP asks for them, read nothing more.
+    let filter = DocFilter {
+        folder: None,
+        has_pending: true,
+        has_threads: false,
+    };
+    let page = server
+        .documents_page_cached(&filter, None, 5, &mut cache)
+        .unwrap();
+    assert_eq!(cache.last_read(), 0);
+    let next = server
+        .documents_page_cached(&filter, page.next_cursor.as_deref(), 5, &mut cache)
+        .unwrap();
+    assert_eq!(cache.last_read(), 0);
+    assert_eq!(page.documents.len() + next.documents.len(), 10);
+
+    // Another process accepts in one document and comments in another; a
+    // sidecar is removed by hand.
+    let id = ws.proposals(&doc(7))[0]["id"].as_str().unwrap().to_owned();
+    ws.ok(&["accept", &doc(7), &id]);
+    ws.ok(&[
+        "thread",
+        "new",
+        &doc(2),
+        "--find",
+        "a comment",
+        "--body",
+        "Check this.",
+    ]);
+    std::fs::remove_file(ws.file(&format!(".threads/{}.json", doc(9)))).unwrap();
+    let third = listing(&mut cache);
+    assert_eq!(
+        cache.last_read(),
+        2,
+        "the two documents another writer changed, and only those"
+    );
+    let count = |d: usize| {
+        third
+            .documents
+            .iter()
+            .find(|s| s.document == doc(d))
+            .map(|s| (s.proposals.pending, s.threads.open))
+    };
+    assert_eq!(count(7), Some((0, 0)));
+    assert_eq!(count(2), Some((1, 1)));
+    assert_eq!(count(9), Some((0, 0)), "no review data left: nothing on it");
+    settle();
+    listing(&mut cache);
+    assert_eq!(listing(&mut cache).documents.len(), DOCS + 1);
+    assert_eq!(cache.last_read(), 0);
 }

@@ -70,8 +70,8 @@ pub struct Api {
     /// The hot-exit journal of unsaved buffers ([`backups`]), outside the workspace.
     backups: Option<backups::Backups>,
     /// The Inbox's items of closed documents, read again only where their files
-    /// changed ([`crate::ops::inbox_cache`]); shared with the reads done off the lock.
-    inbox_cache: Arc<std::sync::Mutex<crate::ops::inbox_cache::InboxCache>>,
+    /// changed ([`crate::ops::doc_cache`]); shared with the reads done off the lock.
+    inbox_cache: Arc<std::sync::Mutex<crate::ops::doc_cache::InboxCache>>,
 }
 
 impl Api {

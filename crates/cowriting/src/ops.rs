@@ -39,10 +39,11 @@ pub mod answers;
 pub mod authorship;
 pub mod batch;
 pub mod claude_review;
+pub mod doc_cache;
 mod documents;
 pub mod export;
 pub mod inbox;
-pub mod inbox_cache;
+use doc_cache::SummaryCache;
 mod page;
 pub mod sample;
 pub mod search;
@@ -253,21 +254,51 @@ impl Ops {
 
     /// What waits on `doc`, or on every document.
     pub fn documents(&self, doc: Option<&str>) -> Result<DocumentsOut> {
-        let (mut documents, errors) = self.each(doc, |d| self.session(d), views::summary)?;
-        if doc.is_none() {
-            // Every document is listed; those without review data have nothing on them.
-            let listed: std::collections::HashSet<String> =
-                documents.iter().map(|d| d.document.clone()).collect();
-            let failed: std::collections::HashSet<&str> =
-                errors.iter().map(|e| e.document.as_str()).collect();
-            for d in self.workspace().list_documents() {
-                let name = d.to_string();
-                if !listed.contains(&name) && !failed.contains(name.as_str()) {
-                    documents.push(views::DocSummary::nothing(name));
-                }
+        match doc {
+            Some(_) => {
+                let (documents, errors) = self.each(doc, |d| self.session(d), views::summary)?;
+                Ok(DocumentsOut { documents, errors })
             }
-            documents.sort_by(|a, b| a.document.cmp(&b.document));
+            None => self.documents_cached(&mut SummaryCache::new()),
         }
+    }
+
+    /// What waits on every document, reading again only the reviewed
+    /// documents whose files changed since `cache` last read them
+    /// ([`doc_cache`]): a server that lists page after page opens no session
+    /// for a document nobody touched.
+    pub fn documents_cached(&self, cache: &mut SummaryCache) -> Result<DocumentsOut> {
+        let ws = self.workspace();
+        let mut reviewed: Vec<DocPath> = ws.list_sidecars().into_iter().map(|(d, _)| d).collect();
+        reviewed.sort();
+        cache.begin();
+        cache.retain(&reviewed.iter().collect());
+        let (mut documents, mut errors) = (Vec::new(), Vec::new());
+        for doc in &reviewed {
+            let read = || {
+                self.session(doc)
+                    .map(|s| views::summary(&s))
+                    .map_err(|e| e.info())
+            };
+            match cache.get(ws, doc, read) {
+                Ok(summary) => documents.push(summary),
+                Err(error) => errors.push(views::DocError {
+                    document: doc.to_string(),
+                    error,
+                }),
+            }
+        }
+        // Every document is listed; those without review data have nothing on them.
+        let listed: std::collections::HashSet<String> =
+            documents.iter().map(|d| d.document.clone()).collect();
+        let failed: std::collections::HashSet<&str> = errors.iter().map(|e| e.document.as_str()).collect();
+        for d in ws.list_documents() {
+            let name = d.to_string();
+            if !listed.contains(&name) && !failed.contains(name.as_str()) {
+                documents.push(views::DocSummary::nothing(name));
+            }
+        }
+        documents.sort_by(|a, b| a.document.cmp(&b.document));
         Ok(DocumentsOut { documents, errors })
     }
 
@@ -379,7 +410,19 @@ impl Ops {
         after: Option<&str>,
         limit: usize,
     ) -> Result<DocumentsPage> {
-        let all = self.documents(None)?;
+        self.documents_page_cached(filter, after, limit, &mut SummaryCache::new())
+    }
+
+    /// [`Ops::documents_page`], each reviewed document read again only when
+    /// its files changed since `cache` last read them.
+    pub fn documents_page_cached(
+        &self,
+        filter: &DocFilter<'_>,
+        after: Option<&str>,
+        limit: usize,
+        cache: &mut SummaryCache,
+    ) -> Result<DocumentsPage> {
+        let all = self.documents_cached(cache)?;
         let folder = filter.folder.map(|f| format!("{}/", f.trim_matches('/')));
         let inside = |name: &str| folder.as_deref().is_none_or(|f| name.starts_with(f));
         let matching: Vec<views::DocSummary> = all

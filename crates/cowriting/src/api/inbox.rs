@@ -3,8 +3,8 @@
 //! again), the others as they are on disk, read off the app's lock.
 
 use super::*;
+use crate::ops::doc_cache::InboxCache;
 use crate::ops::inbox::{doc_items, DocItems};
-use crate::ops::inbox_cache::InboxCache;
 use crate::ops::{InboxFilter, InboxOut};
 use cowriting_workspace::error::ErrorInfo;
 

@@ -14,9 +14,9 @@
 //! documents it has open as the writer has them ([`doc_items`] on its
 //! sessions, under its lock) and the rest are read off its lock
 //! ([`Ops::inbox_with`]), again only where their files changed
-//! ([`Ops::inbox_cached`], `inbox_cache`).
+//! ([`Ops::inbox_cached`], `doc_cache`).
 
-use super::inbox_cache::InboxCache;
+use super::doc_cache::InboxCache;
 use super::search::around;
 use super::*;
 use crate::views::{InboxDoc, InboxGroup, InboxProposal, InboxThread, LineContext};
@@ -305,7 +305,7 @@ impl Ops {
         for doc in docs {
             let read = match open.remove(&doc) {
                 Some(given) => given,
-                None => cache.items(ws, &doc, || {
+                None => cache.get(ws, &doc, || {
                     self.session(&doc)
                         .map_err(|e| e.info())
                         .and_then(|s| doc_items(&s, self.unit))

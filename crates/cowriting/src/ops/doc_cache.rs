@@ -1,12 +1,14 @@
-//! What the Inbox read of each closed document, kept while none of the files
-//! it was read from has changed, so the app's Inbox re-reads only the
-//! documents some writer touched (issue 32: "no answer triggers a
-//! whole-workspace read").
+//! What a listing read of each closed document, kept while none of the files
+//! it was read from has changed, so a listing re-reads only the documents some
+//! writer touched (issue 32: "no answer triggers a whole-workspace read";
+//! issue 37: "every listing reads the index and opens no session"). The app's
+//! Inbox keeps each document's items ([`InboxCache`]); the app's and MCP's
+//! document lists keep each one's counts ([`SummaryCache`]).
 //!
-//! A document's items come from three files: the document, its sidecar, and
+//! A document's review comes from three files: the document, its sidecar, and
 //! its pending contract records (`.cowriting/suggestions/<doc>.json`). Each is
 //! stamped as git's index stamps a file (`lstat`: length, modification and
-//! change times, inode): the same stamps on all three, the same items. As in
+//! change times, inode): the same stamps on all three, the same answer. As in
 //! git's "racy clean" rule, a file modified within [`RACY`] of when it was
 //! stamped is not trusted (a write of the same length in the same clock tick
 //! would leave its stamp as it was): such a document is read again every time
@@ -15,9 +17,10 @@
 //! Any writer is seen — the app, the CLI, an agent over MCP, VS Code, git —
 //! because nothing is told: every listing stamps the files anew. What is saved
 //! is parsing the sidecar, reading the text and placing every proposal and
-//! thread; the stamps cost three `lstat`s (and the guard's walk) a document.
+//! thread; the stamps cost three `lstat`s (and the guard's look) a document.
 
 use super::inbox::DocItems;
+use crate::views::DocSummary;
 use cowriting_workspace::error::ErrorInfo;
 use cowriting_workspace::ledger::Ledger;
 use cowriting_workspace::{DocPath, Workspace};
@@ -89,7 +92,7 @@ impl Stamps {
     fn of(ws: &Workspace, doc: &DocPath) -> Option<Stamps> {
         let doc_file = ws.doc_file(doc).ok()?;
         let sidecar = ws.sidecar_file(doc).ok()?;
-        let pending = Ledger::new(ws.root()).pending_file(doc).ok()?;
+        let pending = Ledger::of(ws).pending_file(doc).ok()?;
         let mut out = [None; 3];
         for (slot, path) in out.iter_mut().zip([&doc_file, &sidecar, &pending]) {
             *slot = FileStamp::of(path).ok()?;
@@ -102,18 +105,34 @@ impl Stamps {
     }
 }
 
-/// The items last read of each closed document, by its files' stamps. Keep
-/// one per workspace (the app's `Api` does); see the module docs.
-#[derive(Debug, Default)]
-pub struct InboxCache {
-    docs: HashMap<DocPath, (Stamps, DocItems)>,
+/// What was last read of each closed document, by its files' stamps. Keep
+/// one per workspace and kind (the app's `Api` and the MCP server do); see
+/// the module docs.
+#[derive(Debug)]
+pub struct DocCache<T> {
+    docs: HashMap<DocPath, (Stamps, T)>,
     /// How many documents the last listing read (the rest were kept).
     read: usize,
 }
 
-impl InboxCache {
-    pub fn new() -> InboxCache {
-        InboxCache::default()
+/// Each closed document's Inbox items.
+pub type InboxCache = DocCache<DocItems>;
+
+/// Each closed document's counts (what `status` and `list_documents` show).
+pub type SummaryCache = DocCache<DocSummary>;
+
+impl<T> Default for DocCache<T> {
+    fn default() -> Self {
+        DocCache {
+            docs: HashMap::new(),
+            read: 0,
+        }
+    }
+}
+
+impl<T: Clone> DocCache<T> {
+    pub fn new() -> DocCache<T> {
+        DocCache::default()
     }
 
     /// How many documents the last listing read from their files.
@@ -126,26 +145,26 @@ impl InboxCache {
         self.read = 0;
     }
 
-    /// `doc`'s items: kept ones when its files are as they were, else `read()`
-    /// (kept for next time when its files were settled before it).
-    pub(crate) fn items(
+    /// `doc`'s answer: the kept one when its files are as they were, else
+    /// `read()` (kept for next time when its files were settled before it).
+    pub(crate) fn get(
         &mut self,
         ws: &Workspace,
         doc: &DocPath,
-        read: impl FnOnce() -> Result<DocItems, ErrorInfo>,
-    ) -> Result<DocItems, ErrorInfo> {
+        read: impl FnOnce() -> Result<T, ErrorInfo>,
+    ) -> Result<T, ErrorInfo> {
         let now = SystemTime::now();
         let stamps = Stamps::of(ws, doc);
-        if let (Some(st), Some((kept, items))) = (stamps, self.docs.get(doc)) {
+        if let (Some(st), Some((kept, answer))) = (stamps, self.docs.get(doc)) {
             if *kept == st {
-                return Ok(items.clone());
+                return Ok(answer.clone());
             }
         }
         self.read += 1;
         let got = read();
         match (&got, stamps) {
-            (Ok(items), Some(st)) if st.settled(now) => {
-                self.docs.insert(doc.clone(), (st, items.clone()));
+            (Ok(answer), Some(st)) if st.settled(now) => {
+                self.docs.insert(doc.clone(), (st, answer.clone()));
             }
             _ => {
                 self.docs.remove(doc);
