@@ -42,7 +42,7 @@ use cowriting::identity::AgentClient;
 use cowriting::model::ThreadStatus;
 use cowriting::offset::ByteRange;
 use cowriting::ops::claude_review::ReviewOut;
-use cowriting::ops::doc_cache::SummaryCache;
+use cowriting::ops::doc_cache::{ProposalsCache, SummaryCache, ThreadsCache};
 use cowriting::ops::{
     AuthorshipFormat, AuthorshipOut, DecisionsOut, DocFilter, DocumentsPage, NewDocumentOut, Ops,
     ProposalsOut, Propose, ProposedOut, ReadOut, ThreadOut, ThreadsOut,
@@ -103,6 +103,9 @@ pub struct CowritingMcp {
     /// Each reviewed document's counts as last read, while its files keep
     /// their stamps: `list_documents` page after page reads only what changed.
     summaries: Arc<std::sync::Mutex<SummaryCache>>,
+    /// The same for `list_proposals` and `list_threads` (positions in bytes, as every tool's).
+    proposals: Arc<std::sync::Mutex<ProposalsCache>>,
+    threads: Arc<std::sync::Mutex<ThreadsCache>>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -395,6 +398,8 @@ impl CowritingMcp {
         CowritingMcp {
             store: Arc::new(Store::new(ws)),
             summaries: Default::default(),
+            proposals: Default::default(),
+            threads: Default::default(),
             tool_router: Self::tool_router(),
         }
     }
@@ -875,12 +880,18 @@ impl CowritingMcp {
             StateArg::Orphaned => ProposalState::Orphaned,
         });
         let limit = a.limit.get().unwrap_or(PAGE).min(MAX_PAGE);
+        let mut kept = self
+            .proposals
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let out = self.ops(client, None).proposals_page(
             a.document.as_deref(),
             state,
             a.cursor.as_deref(),
             limit,
+            Some(&mut kept),
         )?;
+        drop(kept);
         let mut text = String::new();
         for d in out.documents.iter().filter(|d| !d.proposals.is_empty()) {
             text.push_str(&format!("{}:\n", d.document));
@@ -902,9 +913,18 @@ impl CowritingMcp {
             StatusArg::Resolved => ThreadStatus::Resolved,
         });
         let limit = a.limit.get().unwrap_or(PAGE).min(MAX_PAGE);
-        let out =
-            self.ops(client, None)
-                .threads_page(a.document.as_deref(), status, a.cursor.as_deref(), limit)?;
+        let mut kept = self
+            .threads
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let out = self.ops(client, None).threads_page(
+            a.document.as_deref(),
+            status,
+            a.cursor.as_deref(),
+            limit,
+            Some(&mut kept),
+        )?;
+        drop(kept);
         let mut text = String::new();
         for d in out.documents.iter().filter(|d| !d.threads.is_empty()) {
             text.push_str(&format!("{}:\n", d.document));

@@ -264,3 +264,64 @@ fn document_counts_are_read_again_only_where_files_changed_and_match_a_fresh_rea
     assert_eq!(listing(&mut cache).documents.len(), DOCS + 1);
     assert_eq!(cache.last_read(), 0);
 }
+
+/// MCP's `list_proposals` and `list_threads` with their kept views: what
+/// another process files or decides shows at the next page, as a fresh read
+/// shows it, and nothing unchanged is read again.
+#[test]
+fn proposals_and_threads_pages_read_again_only_what_changed() {
+    use cowriting::ops::doc_cache::{ProposalsCache, ThreadsCache};
+    use cowriting::ops::Ops;
+    use cowriting::views::Unit;
+    let ws = Ws::new();
+    for i in 0..DOCS {
+        ws.write(
+            &doc(i),
+            format!("Paragraph {i} has teh word and a comment here.\n"),
+        );
+        ws.propose(&doc(i), "teh", "the");
+    }
+    settle();
+    let ops = || {
+        let store = std::sync::Arc::new(cowriting::Store::new(
+            cowriting::Workspace::open(ws.path()).unwrap(),
+        ));
+        Ops::new(store, cowriting::identity::human_identity(ws.path()), Unit::Byte)
+    };
+    let server = ops();
+    let (mut proposals, mut threads) = (ProposalsCache::new(), ThreadsCache::new());
+    let page = |p: &mut ProposalsCache, t: &mut ThreadsCache| {
+        let a = server.proposals_page(None, None, None, 1000, Some(p)).unwrap();
+        let b = server.threads_page(None, None, None, 1000, Some(t)).unwrap();
+        assert_eq!(
+            serde_json::to_value(&a).unwrap(),
+            serde_json::to_value(ops().proposals_page(None, None, None, 1000, None).unwrap()).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_value(&b).unwrap(),
+            serde_json::to_value(ops().threads_page(None, None, None, 1000, None).unwrap()).unwrap()
+        );
+        (a, b)
+    };
+    page(&mut proposals, &mut threads);
+    assert_eq!((proposals.last_read(), threads.last_read()), (DOCS, DOCS));
+    page(&mut proposals, &mut threads);
+    assert_eq!((proposals.last_read(), threads.last_read()), (0, 0));
+
+    let id = ws.proposals(&doc(4))[0]["id"].as_str().unwrap().to_owned();
+    ws.ok(&["reject", &doc(4), &id]);
+    ws.ok(&[
+        "thread",
+        "new",
+        &doc(6),
+        "--find",
+        "a comment",
+        "--body",
+        "Check this.",
+    ]);
+    let (a, b) = page(&mut proposals, &mut threads);
+    assert_eq!((proposals.last_read(), threads.last_read()), (2, 2));
+    let pending: usize = a.documents.iter().map(|d| d.proposals.len()).sum();
+    let open: usize = b.documents.iter().map(|d| d.threads.len()).sum();
+    assert_eq!((pending, open), (DOCS - 1, 1));
+}

@@ -1816,3 +1816,54 @@ fn read_only_tools_make_and_change_nothing() {
         changed.join("\n")
     );
 }
+
+/// A page of long proposals and threads is cut by its size, not only by its
+/// count: each stays well under what an agent reads whole (Claude Code caps a
+/// tool's answer at 25,000 tokens), and the pages together hold every item once.
+#[test]
+fn list_proposals_and_threads_pages_are_cut_by_size() {
+    let ws = Ws::new();
+    let sentence = "This sentence says a good deal more than it needs to about the weather today. ";
+    ws.write("long.md", sentence.repeat(60));
+    let mut mcp = Mcp::start(&ws);
+    let long_reason = "Shorter and plainer: the reader wants the point, not the weather. ".repeat(8);
+    for n in 1..=60 {
+        mcp.ok(
+            "propose_edit",
+            json!({ "document": "long.md", "find": sentence.trim_end(), "occurrence": n,
+                    "replacement": "It was sunny.", "rationale": long_reason }),
+        );
+        mcp.ok(
+            "create_thread",
+            json!({ "document": "long.md", "find": sentence.trim_end(), "occurrence": n, "body": long_reason }),
+        );
+    }
+    for (tool, key) in [("list_proposals", "proposals"), ("list_threads", "threads")] {
+        let (mut seen, mut cursor, mut pages) = (Vec::new(), None::<String>, 0);
+        loop {
+            let mut args = json!({ "limit": 500 });
+            if let Some(c) = &cursor {
+                args["cursor"] = json!(c);
+            }
+            let (text, page) = mcp.both(tool, args);
+            pages += 1;
+            let size = text.len() + page.to_string().len();
+            assert!(size < 60_000, "{tool}: a page of {size} bytes");
+            for d in page["documents"].as_array().unwrap() {
+                for it in d[key].as_array().unwrap() {
+                    seen.push(it["id"].as_str().unwrap().to_owned());
+                }
+            }
+            match page["nextCursor"].as_str() {
+                Some(c) => cursor = Some(c.to_owned()),
+                None => break,
+            }
+            assert!(pages < 60, "{tool}: the pages end");
+        }
+        assert!(pages > 1, "{tool}: 60 long items do not fit one page");
+        let mut unique = seen.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!((seen.len(), unique.len()), (60, 60), "{tool}: every item once");
+    }
+}

@@ -43,7 +43,7 @@ pub mod doc_cache;
 mod documents;
 pub mod export;
 pub mod inbox;
-use doc_cache::SummaryCache;
+use doc_cache::{DocCache, ProposalsCache, SummaryCache, ThreadsCache};
 mod page;
 pub mod sample;
 pub mod search;
@@ -105,15 +105,24 @@ pub enum ThreadChange {
     Detach,
 }
 
+/// How many bytes of items (as JSON) a page of proposals or threads holds at
+/// most, whatever its `limit` (at least one item): a page an agent reads whole,
+/// its text and its structured answer together well under Claude Code's
+/// 25,000 tokens for a tool's answer. 100 proposals of a sentence each were
+/// 99 KiB (both forms) before.
+pub const PAGE_BYTES: usize = 24 * 1024;
+
 /// `docs` cut to the items `cursor..cursor + limit` (counted across the
-/// documents, in order), documents left with none dropped (unless
+/// documents, in order), fewer when they would hold more than `max_bytes` of
+/// JSON (at least one), documents left with none dropped (unless
 /// `keep_empty`: a document the caller named); and where the page
 /// stands. A cursor is a count of items, as the page before answered it.
-fn page_of<D, T>(
-    docs: Vec<D>,
+fn page_of<D, T: serde::Serialize>(
+    mut docs: Vec<D>,
     items: impl Fn(&mut D) -> &mut Vec<T>,
     cursor: Option<&str>,
     limit: usize,
+    max_bytes: usize,
     keep_empty: bool,
 ) -> Result<(Vec<D>, ItemsPage)> {
     let skip: usize = match cursor {
@@ -124,7 +133,22 @@ fn page_of<D, T>(
             ))
         })?,
     };
-    let limit = limit.max(1);
+    // As many of the items from `skip` on as fit.
+    let (mut seen, mut fit, mut bytes) = (0usize, 0usize, 0usize);
+    'fill: for d in &mut docs {
+        for it in items(d).iter() {
+            if seen >= skip {
+                let size = serde_json::to_vec(it).map_or(0, |v| v.len());
+                if fit == limit || (fit > 0 && bytes + size > max_bytes) {
+                    break 'fill;
+                }
+                bytes += size;
+                fit += 1;
+            }
+            seen += 1;
+        }
+    }
+    let limit = fit.max(1);
     let mut total = 0usize;
     let mut out = Vec::new();
     for mut d in docs {
@@ -219,11 +243,16 @@ impl Ops {
     /// document with review data (a sidecar; whose failures are listed apart).
     /// A document without any has nothing to list and is not read: a docs
     /// tree of 38,000 pages with a few reviewed is read a few pages deep.
-    fn each<T>(
+    ///
+    /// With `cache` (and no `document`), a document whose files kept their
+    /// stamps since the cache read it is not read again ([`doc_cache`]); the
+    /// cache must be used with one `view` (and one unit) only.
+    fn each<T: Clone>(
         &self,
         document: Option<&str>,
         open: impl Fn(&DocPath) -> Result<Session>,
         view: impl Fn(&Session) -> T,
+        cache: Option<&mut DocCache<T>>,
     ) -> Result<(Vec<T>, Vec<views::DocError>)> {
         let docs = match document {
             Some(_) => self.docs(document)?,
@@ -239,6 +268,21 @@ impl Ops {
             }
         };
         let (mut out, mut errors) = (Vec::new(), Vec::new());
+        if let (Some(cache), None) = (cache, document) {
+            let ws = self.workspace();
+            cache.begin();
+            cache.retain(&docs.iter().collect());
+            for doc in &docs {
+                match cache.get(ws, doc, || open(doc).map(|s| view(&s)).map_err(|e| e.info())) {
+                    Ok(v) => out.push(v),
+                    Err(error) => errors.push(views::DocError {
+                        document: doc.to_string(),
+                        error,
+                    }),
+                }
+            }
+            return Ok((out, errors));
+        }
         for doc in docs {
             match open(&doc) {
                 Ok(s) => out.push(view(&s)),
@@ -256,7 +300,7 @@ impl Ops {
     pub fn documents(&self, doc: Option<&str>) -> Result<DocumentsOut> {
         match doc {
             Some(_) => {
-                let (documents, errors) = self.each(doc, |d| self.session(d), views::summary)?;
+                let (documents, errors) = self.each(doc, |d| self.session(d), views::summary, None)?;
                 Ok(DocumentsOut { documents, errors })
             }
             None => self.documents_cached(&mut SummaryCache::new()),
@@ -536,10 +580,21 @@ impl Ops {
 
     /// The proposals of `doc` (or of every document), optionally of one state.
     pub fn proposals(&self, doc: Option<&str>, state: Option<ProposalState>) -> Result<ProposalsOut> {
+        self.proposals_cached(doc, state, None)
+    }
+
+    /// [`Ops::proposals`], with `cache` for a listing of every document (see `each`).
+    pub fn proposals_cached(
+        &self,
+        doc: Option<&str>,
+        state: Option<ProposalState>,
+        cache: Option<&mut ProposalsCache>,
+    ) -> Result<ProposalsOut> {
         let (mut documents, errors) = self.each(
             doc,
             |d| self.review_session(d),
             |s| views::doc_proposals(s, self.unit),
+            cache,
         )?;
         if let Some(want) = state {
             for d in &mut documents {
@@ -555,10 +610,21 @@ impl Ops {
 
     /// The threads of `doc` (or of every document), optionally of one status.
     pub fn threads(&self, doc: Option<&str>, status: Option<ThreadStatus>) -> Result<ThreadsOut> {
+        self.threads_cached(doc, status, None)
+    }
+
+    /// [`Ops::threads`], with `cache` for a listing of every document (see `each`).
+    pub fn threads_cached(
+        &self,
+        doc: Option<&str>,
+        status: Option<ThreadStatus>,
+        cache: Option<&mut ThreadsCache>,
+    ) -> Result<ThreadsOut> {
         let (mut documents, errors) = self.each(
             doc,
             |d| self.review_session(d),
             |s| views::doc_threads(s, self.unit),
+            cache,
         )?;
         if let Some(want) = status {
             for d in &mut documents {
@@ -572,20 +638,29 @@ impl Ops {
         })
     }
 
-    /// A page of [`Ops::proposals`]: at most `limit` proposals after the
+    /// A page of [`Ops::proposals`]: at most `limit` proposals (and at most
+    /// [`PAGE_BYTES`] of them) after the
     /// first `cursor` ones (a cursor is what the page before answered as
     /// `nextCursor`), documents with none left out (but a document named). A proposal decided
-    /// between two pages shifts the rest by one.
+    /// between two pages shifts the rest by one. With `cache`, as [`Ops::proposals_cached`].
     pub fn proposals_page(
         &self,
         doc: Option<&str>,
         state: Option<ProposalState>,
         cursor: Option<&str>,
         limit: usize,
+        cache: Option<&mut ProposalsCache>,
     ) -> Result<ProposalsOut> {
-        let all = self.proposals(doc, state)?;
+        let all = self.proposals_cached(doc, state, cache)?;
         let named = doc.is_some();
-        let (documents, page) = page_of(all.documents, |d| &mut d.proposals, cursor, limit, named)?;
+        let (documents, page) = page_of(
+            all.documents,
+            |d| &mut d.proposals,
+            cursor,
+            limit,
+            PAGE_BYTES,
+            named,
+        )?;
         Ok(ProposalsOut {
             documents,
             errors: all.errors,
@@ -600,10 +675,18 @@ impl Ops {
         status: Option<ThreadStatus>,
         cursor: Option<&str>,
         limit: usize,
+        cache: Option<&mut ThreadsCache>,
     ) -> Result<ThreadsOut> {
-        let all = self.threads(doc, status)?;
+        let all = self.threads_cached(doc, status, cache)?;
         let named = doc.is_some();
-        let (documents, page) = page_of(all.documents, |d| &mut d.threads, cursor, limit, named)?;
+        let (documents, page) = page_of(
+            all.documents,
+            |d| &mut d.threads,
+            cursor,
+            limit,
+            PAGE_BYTES,
+            named,
+        )?;
         Ok(ThreadsOut {
             documents,
             errors: all.errors,

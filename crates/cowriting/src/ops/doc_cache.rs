@@ -2,8 +2,9 @@
 //! it was read from has changed, so a listing re-reads only the documents some
 //! writer touched (issue 32: "no answer triggers a whole-workspace read";
 //! issue 37: "every listing reads the index and opens no session"). The app's
-//! Inbox keeps each document's items ([`InboxCache`]); the app's and MCP's
-//! document lists keep each one's counts ([`SummaryCache`]).
+//! Inbox keeps each document's items ([`InboxCache`]); MCP's lists keep each
+//! one's counts, proposals and threads ([`SummaryCache`], [`ProposalsCache`],
+//! [`ThreadsCache`]).
 //!
 //! A document's review comes from three files: the document, its sidecar, and
 //! its pending contract records (`.cowriting/suggestions/<doc>.json`). Each is
@@ -20,7 +21,7 @@
 //! thread; the stamps cost three `lstat`s (and the guard's look) a document.
 
 use super::inbox::DocItems;
-use crate::views::DocSummary;
+use crate::views::{DocProposals, DocSummary, DocThreads};
 use cowriting_workspace::error::ErrorInfo;
 use cowriting_workspace::ledger::Ledger;
 use cowriting_workspace::{DocPath, Workspace};
@@ -120,6 +121,12 @@ pub type InboxCache = DocCache<DocItems>;
 
 /// Each closed document's counts (what `status` and `list_documents` show).
 pub type SummaryCache = DocCache<DocSummary>;
+
+/// Each closed document's proposals (MCP's `list_proposals`; one unit only).
+pub type ProposalsCache = DocCache<DocProposals>;
+
+/// Each closed document's threads (MCP's `list_threads`; one unit only).
+pub type ThreadsCache = DocCache<DocThreads>;
 
 impl<T> Default for DocCache<T> {
     fn default() -> Self {
