@@ -17,7 +17,8 @@
 //   started on its own (no WebDriver) and left 20 s to settle first; then
 //   their memory (RSS), the web process's apart.
 // `COWRITING_PERF_WS=/some/tree` measures that tree instead of a generated one
-// (a real docs repository you fetched).
+// (a real docs repository you fetched); `REVIEWED=N` gives N more generated pages
+// review data (a comment and a proposal each).
 //
 // Prints a Markdown table for docs/performance.md.
 import { execFileSync, spawn } from "node:child_process";
@@ -41,6 +42,14 @@ function generate() {
   git(ws, "add", "-A");
   git(ws, "-c", "user.name=W", "-c", "user.email=w@example.com", "commit", "-qm", "pages");
   for (let d = 0; d < 400; d += 10) cli(ws, "thread", "new", `section-${String(d).padStart(3, "0")}/part-${d % 7}/page-00001.md`, "--find", "prose", "--body", "Is this right?");
+  // REVIEWED=N: N pages more with review data (a comment and a proposal each),
+  // spread over the folders, as a workspace reviewed for months has them.
+  const more = Number(process.env.REVIEWED ?? 0);
+  for (let k = 0, d = 0, i = 11; k < more; k++, d = (d + 1) % 400, i += d === 0 ? 10 : 0) {
+    const page = `section-${String(d).padStart(3, "0")}/part-${d % 7}/page-${String(i % (d < 2 ? 5_000 : 75)).padStart(5, "0")}.md`;
+    cli(ws, "thread", "new", page, "--find", "journald", "--body", "Which unit?");
+    cli(ws, "propose", page, "--find", "prose", "--replace", "words");
+  }
   return ws;
 }
 
@@ -160,11 +169,13 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * MCP's first page of `list_documents`, as an agent gets it: seconds from
  * starting `cowriting mcp` to the answer (process start included, as for `git
- * status`), and the answer's size in bytes.
+ * status`), and the answer's size in bytes; then seconds from asking for the
+ * next page (its cursor) to its answer (`null` when there is none).
  */
 function mcpFirstPage(ws, env) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
+    let t1, seconds, bytes;
     const p = spawn(CLI, ["mcp", "-w", ws], { env, stdio: ["pipe", "pipe", "ignore"] });
     let buf = "";
     const send = (m) => p.stdin.write(JSON.stringify(m) + "\n");
@@ -179,9 +190,20 @@ function mcpFirstPage(ws, env) {
           send({ jsonrpc: "2.0", method: "notifications/initialized" });
           send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_documents", arguments: {} } });
         } else if (m.id === 2) {
-          const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+          seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+          bytes = Buffer.byteLength(line);
+          const cursor = m.result?.structuredContent?.nextCursor;
+          if (!cursor) {
+            p.kill();
+            resolve({ seconds, bytes, next: null });
+            return;
+          }
+          t1 = process.hrtime.bigint();
+          send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_documents", arguments: { cursor } } });
+        } else if (m.id === 3) {
+          const next = Number(process.hrtime.bigint() - t1) / 1e9;
           p.kill();
-          resolve({ seconds, bytes: Buffer.byteLength(line) });
+          resolve({ seconds, bytes, next });
         }
       }
     });
@@ -244,7 +266,7 @@ for (const [name, ws] of [
     searchNone: m("searchNone"),
     mcp: await (async () => {
       const runs = [await mcpFirstPage(ws, env), await mcpFirstPage(ws, env), await mcpFirstPage(ws, env)];
-      return { seconds: median(runs.map((r) => r.seconds)), bytes: runs[0].bytes };
+      return { seconds: median(runs.map((r) => r.seconds)), bytes: runs[0].bytes, next: runs[0].next === null ? null : median(runs.map((r) => r.next)) };
     })(),
     treeScroll: m("treeScroll"),
     treeHeight: m("treeHeight"),
@@ -273,5 +295,6 @@ for (const [label, f] of [
   ["app: memory settled (RSS), web process / all its processes", (r) => `${r.idle.web?.toFixed(1)} / ${r.idle.rss.toFixed(1)} MiB`],
   ["app: tree scrolling, frame p50 (the tree's height)", (r) => `${r.treeScroll.toFixed(1)} ms (${r.treeHeight} px)`],
   ["MCP `list_documents`, first page (start to answer; its size)", (r) => `${s(r.mcp.seconds)} (${(r.mcp.bytes / 1024).toFixed(1)} KiB)`],
+  ["MCP `list_documents`, the next page", (r) => (r.mcp.next === null ? "— (one page)" : s(r.mcp.next))],
 ])
   console.log(`| ${label} | ${rows.map(f).join(" | ")} |`);
