@@ -1233,8 +1233,17 @@ mod tests {
         let (mut asked, mut answered) = (0usize, 0usize);
         for seed in 0..60u64 {
             let mut rng = fastrand::Rng::with_seed(seed);
-            let (dir, outside, ws) = fresh();
-            std::fs::write(outside.path().join("secret.md"), "x").unwrap();
+            // The workspace three folders down in a scratch folder, so no link
+            // made here (at most three `..`) reaches past the scratch folder:
+            // what the tree's making writes through a link stays in it.
+            let scratch = tempfile::tempdir().unwrap();
+            let dir = scratch.path().join("x/y/ws");
+            let outside = scratch.path().join("outside");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::create_dir_all(&outside).unwrap();
+            let ws = Workspace::open(&dir).unwrap();
+            let dir = ws.root().to_path_buf();
+            std::fs::write(outside.join("secret.md"), "x").unwrap();
             // A path of `depth` names, a depth drawn from `depth`.
             let pick = |rng: &mut fastrand::Rng, depth: std::ops::Range<usize>| -> String {
                 let depth = rng.usize(depth);
@@ -1245,7 +1254,7 @@ mod tests {
             };
             for _ in 0..40 {
                 let rel = pick(&mut rng, 1..4);
-                let path = dir.path().join(&rel);
+                let path = dir.join(&rel);
                 // Never through what is there (a write to a FIFO waits for a reader).
                 if std::fs::symlink_metadata(&path).is_ok() {
                     continue;
@@ -1264,8 +1273,8 @@ mod tests {
                     .map_err(std::io::Error::from),
                     _ => {
                         let target: PathBuf = match rng.u8(..7) {
-                            0 => outside.path().join("secret.md"),
-                            1 => dir.path().join(pick(&mut rng, 1..3)),
+                            0 => outside.join("secret.md"),
+                            1 => dir.join(pick(&mut rng, 1..3)),
                             2 => PathBuf::from("../".repeat(rng.usize(1..4))).join(pick(&mut rng, 1..2)),
                             3 => PathBuf::from("nowhere"),
                             4 => path.file_name().map(PathBuf::from).unwrap(),
