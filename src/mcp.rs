@@ -705,11 +705,11 @@ impl CowritingMcp {
             .summaries
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let out = self.ops(client, None).documents_page_cached(
+        let out = self.ops(client, None).documents_page(
             &filter,
             a.cursor.as_deref(),
             limit,
-            &mut summaries,
+            Some(&mut summaries),
         )?;
         drop(summaries);
         let mut text = String::new();

@@ -45,9 +45,8 @@ fn doc(i: usize) -> String {
     format!("notes/d{i:02}.md")
 }
 
-#[test]
-fn only_what_another_writer_changed_is_read_again_and_the_answer_is_a_fresh_one() {
-    let ws = Ws::new();
+/// `DOCS` documents, each with a proposal filed by the CLI.
+fn review_each(ws: &Ws) {
     for i in 0..DOCS {
         ws.write(
             &doc(i),
@@ -55,6 +54,24 @@ fn only_what_another_writer_changed_is_read_again_and_the_answer_is_a_fresh_one(
         );
         ws.propose(&doc(i), "teh", "the");
     }
+}
+
+/// The one API on `ws` as MCP calls it (positions in bytes), on a store of its own.
+fn ops_on(ws: &Ws) -> cowriting::ops::Ops {
+    let store = std::sync::Arc::new(cowriting::Store::new(
+        cowriting::Workspace::open(ws.path()).unwrap(),
+    ));
+    cowriting::ops::Ops::new(
+        store,
+        cowriting::identity::human_identity(ws.path()),
+        cowriting::views::Unit::Byte,
+    )
+}
+
+#[test]
+fn only_what_another_writer_changed_is_read_again_and_the_answer_is_a_fresh_one() {
+    let ws = Ws::new();
+    review_each(&ws);
     ws.ok(&[
         "thread",
         "new",
@@ -173,24 +190,12 @@ fn an_open_document_is_listed_as_the_writer_has_it_not_as_kept() {
 #[test]
 fn document_counts_are_read_again_only_where_files_changed_and_match_a_fresh_read() {
     use cowriting::ops::doc_cache::SummaryCache;
-    use cowriting::ops::{DocFilter, Ops};
-    use cowriting::views::Unit;
+    use cowriting::ops::DocFilter;
     let ws = Ws::new();
-    for i in 0..DOCS {
-        ws.write(
-            &doc(i),
-            format!("Paragraph {i} has teh word and a comment here.\n"),
-        );
-        ws.propose(&doc(i), "teh", "the");
-    }
+    review_each(&ws);
     ws.write("plain.md", "No review here.\n");
     settle();
-    let ops = || {
-        let store = std::sync::Arc::new(cowriting::Store::new(
-            cowriting::Workspace::open(ws.path()).unwrap(),
-        ));
-        Ops::new(store, cowriting::identity::human_identity(ws.path()), Unit::Byte)
-    };
+    let ops = || ops_on(&ws);
     let server = ops();
     let mut cache = SummaryCache::new();
     let listing = |cache: &mut SummaryCache| {
@@ -219,12 +224,10 @@ fn document_counts_are_read_again_only_where_files_changed_and_match_a_fresh_rea
         has_pending: true,
         has_threads: false,
     };
-    let page = server
-        .documents_page_cached(&filter, None, 5, &mut cache)
-        .unwrap();
+    let page = server.documents_page(&filter, None, 5, Some(&mut cache)).unwrap();
     assert_eq!(cache.last_read(), 0);
     let next = server
-        .documents_page_cached(&filter, page.next_cursor.as_deref(), 5, &mut cache)
+        .documents_page(&filter, page.next_cursor.as_deref(), 5, Some(&mut cache))
         .unwrap();
     assert_eq!(cache.last_read(), 0);
     assert_eq!(page.documents.len() + next.documents.len(), 10);
@@ -271,23 +274,10 @@ fn document_counts_are_read_again_only_where_files_changed_and_match_a_fresh_rea
 #[test]
 fn proposals_and_threads_pages_read_again_only_what_changed() {
     use cowriting::ops::doc_cache::{ProposalsCache, ThreadsCache};
-    use cowriting::ops::Ops;
-    use cowriting::views::Unit;
     let ws = Ws::new();
-    for i in 0..DOCS {
-        ws.write(
-            &doc(i),
-            format!("Paragraph {i} has teh word and a comment here.\n"),
-        );
-        ws.propose(&doc(i), "teh", "the");
-    }
+    review_each(&ws);
     settle();
-    let ops = || {
-        let store = std::sync::Arc::new(cowriting::Store::new(
-            cowriting::Workspace::open(ws.path()).unwrap(),
-        ));
-        Ops::new(store, cowriting::identity::human_identity(ws.path()), Unit::Byte)
-    };
+    let ops = || ops_on(&ws);
     let server = ops();
     let (mut proposals, mut threads) = (ProposalsCache::new(), ThreadsCache::new());
     let page = |p: &mut ProposalsCache, t: &mut ThreadsCache| {

@@ -371,14 +371,11 @@ impl Workspace {
         #[cfg(target_os = "linux")]
         {
             use rustix::fs::FileType;
-            match self.beneath(&parts.join("/")) {
-                Some(None) => return Ok(self.root.join(parts.join("/"))),
-                Some(Some(FileType::RegularFile)) if want == Want::File => {
-                    return Ok(self.root.join(parts.join("/")))
-                }
-                Some(Some(FileType::Directory)) if want == Want::Dir => {
-                    return Ok(self.root.join(parts.join("/")))
-                }
+            let plain = parts.join("/");
+            match self.beneath(&plain) {
+                Some(None) => return Ok(self.root.join(plain)),
+                Some(Some(FileType::RegularFile)) if want == Want::File => return Ok(self.root.join(plain)),
+                Some(Some(FileType::Directory)) if want == Want::Dir => return Ok(self.root.join(plain)),
                 // Something there the walk refuses, and says why.
                 _ => {}
             }

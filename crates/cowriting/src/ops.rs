@@ -303,7 +303,7 @@ impl Ops {
                 let (documents, errors) = self.each(doc, |d| self.session(d), views::summary, None)?;
                 Ok(DocumentsOut { documents, errors })
             }
-            None => self.documents_cached(&mut SummaryCache::new()),
+            None => self.every_document(None),
         }
     }
 
@@ -312,26 +312,14 @@ impl Ops {
     /// ([`doc_cache`]): a server that lists page after page opens no session
     /// for a document nobody touched.
     pub fn documents_cached(&self, cache: &mut SummaryCache) -> Result<DocumentsOut> {
+        self.every_document(Some(cache))
+    }
+
+    /// Every document's summary, through `cache` when there is one (a
+    /// one-shot listing stamps no file it will not look at again).
+    fn every_document(&self, cache: Option<&mut SummaryCache>) -> Result<DocumentsOut> {
         let ws = self.workspace();
-        let mut reviewed: Vec<DocPath> = ws.list_sidecars().into_iter().map(|(d, _)| d).collect();
-        reviewed.sort();
-        cache.begin();
-        cache.retain(&reviewed.iter().collect());
-        let (mut documents, mut errors) = (Vec::new(), Vec::new());
-        for doc in &reviewed {
-            let read = || {
-                self.session(doc)
-                    .map(|s| views::summary(&s))
-                    .map_err(|e| e.info())
-            };
-            match cache.get(ws, doc, read) {
-                Ok(summary) => documents.push(summary),
-                Err(error) => errors.push(views::DocError {
-                    document: doc.to_string(),
-                    error,
-                }),
-            }
-        }
+        let (mut documents, errors) = self.each(None, |d| self.session(d), views::summary, cache)?;
         // Every document is listed; those without review data have nothing on them.
         let listed: std::collections::HashSet<String> =
             documents.iter().map(|d| d.document.clone()).collect();
@@ -448,25 +436,15 @@ impl Ops {
 
     /// A page of at most `limit` documents of those `filter` keeps, in name
     /// order, after the document `after` (the last page's `next_cursor`).
+    /// With `cache`, as [`Ops::documents_cached`].
     pub fn documents_page(
         &self,
         filter: &DocFilter<'_>,
         after: Option<&str>,
         limit: usize,
+        cache: Option<&mut SummaryCache>,
     ) -> Result<DocumentsPage> {
-        self.documents_page_cached(filter, after, limit, &mut SummaryCache::new())
-    }
-
-    /// [`Ops::documents_page`], each reviewed document read again only when
-    /// its files changed since `cache` last read them.
-    pub fn documents_page_cached(
-        &self,
-        filter: &DocFilter<'_>,
-        after: Option<&str>,
-        limit: usize,
-        cache: &mut SummaryCache,
-    ) -> Result<DocumentsPage> {
-        let all = self.documents_cached(cache)?;
+        let all = self.every_document(cache)?;
         let folder = filter.folder.map(|f| format!("{}/", f.trim_matches('/')));
         let inside = |name: &str| folder.as_deref().is_none_or(|f| name.starts_with(f));
         let matching: Vec<views::DocSummary> = all
