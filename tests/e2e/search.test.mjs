@@ -36,7 +36,8 @@ test("Ctrl+Shift+F searches every document, unsaved text and threads; a result o
     await field.waitForDisplayed({ timeout: 60_000, timeoutMsg: "Ctrl+Shift+F showed no search field" });
     await until(async () => (await b.execute(() => document.activeElement?.classList.contains("search-input"))), "the search field focused");
     await typeText(b, "lantern");
-    await until(async () => (await results(b)).groups.length >= 2, async () => `results (${JSON.stringify(await results(b))})`, 60_000);
+    // Results stream in as documents are searched; the summary replaces "Searching…" at the end.
+    await until(async () => { const r = await results(b); return r.groups.length >= 2 && !r.status.startsWith("Searching"); }, async () => `results (${JSON.stringify(await results(b))})`, 60_000);
     const r = await results(b);
     const essay = r.groups.find((g) => g.doc === "essay.md");
     assert.ok(essay?.hits.some((t) => t.includes("The lantern glows unsaved.")), `the unsaved line is found: ${JSON.stringify(r)}`);
