@@ -262,7 +262,7 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let mut f = options.open(path).map_err(|e| {
+    let f = options.open(path).map_err(|e| {
         if e.raw_os_error() == Some(libc::ENAMETOOLONG) {
             // A name longer than a file name may be: no file can have it.
             io::Error::new(io::ErrorKind::NotFound, e)
@@ -270,6 +270,11 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
             e
         }
     })?;
+    read_regular_open(&f)
+}
+
+/// [`read_regular`] of a file already open (from where it stands).
+pub fn read_regular_open(f: &fs::File) -> io::Result<Vec<u8>> {
     let meta = f.metadata()?;
     if !meta.is_file() {
         return Err(io::Error::new(
@@ -278,7 +283,9 @@ pub fn read_regular(path: &Path) -> io::Result<Vec<u8>> {
         ));
     }
     let mut out = Vec::with_capacity(meta.len() as usize);
-    f.read_to_end(&mut out)?;
+    // Through `take`, which asks no size of its own (a `File` would `statx`
+    // and `lseek` again for the capacity already reserved).
+    f.take(u64::MAX).read_to_end(&mut out)?;
     Ok(out)
 }
 

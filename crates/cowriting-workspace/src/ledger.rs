@@ -491,7 +491,7 @@ impl Ledger {
 
     /// `.cowriting/decisions.jsonl`, through the containment guard.
     pub fn decisions_file(&self) -> Result<PathBuf> {
-        self.ws.internal_file(&format!("{LEDGER_DIR}/decisions.jsonl"))
+        self.ws.internal_file(&decisions_rel())
     }
 
     /// The pending entries of `doc` (none when there is no file).
@@ -729,8 +729,12 @@ impl Ledger {
     /// What the log says is decided now, through `cache` (see [`DecidedCache`]).
     pub fn decided(&self, cache: &DecidedCache) -> Result<Arc<Decided>> {
         use std::io::{Read, Seek, SeekFrom};
-        let path = self.decisions_file()?;
         let mut guard = cache.0.lock().unwrap_or_else(|e| e.into_inner());
+        // No log yet (every read of a workspace nobody decided in): one look.
+        let Some(path) = self.ws.internal_file_present(&decisions_rel())? else {
+            *guard = None;
+            return Ok(Arc::new(Decided::default()));
+        };
         let mut options = std::fs::OpenOptions::new();
         options.read(true);
         #[cfg(unix)]
@@ -1160,6 +1164,11 @@ pub fn eval(
             tally,
         })
         .collect())
+}
+
+/// The decision log's path in the workspace.
+fn decisions_rel() -> String {
+    format!("{LEDGER_DIR}/decisions.jsonl")
 }
 
 #[cfg(test)]

@@ -104,7 +104,9 @@ impl Workspace {
     /// instant (a taker meanwhile waits that instant).
     pub fn lock_held(&self, doc: &DocPath) -> Result<bool> {
         use std::os::unix::fs::OpenOptionsExt;
-        let path = self.lock_file(doc)?;
+        let Some(path) = self.internal_file_present(&format!("{LOCK_DIR}/{}", lock_file_name(doc)))? else {
+            return Ok(false);
+        };
         let file = match OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)

@@ -251,22 +251,35 @@ struct Quiet {
 }
 
 impl Quiet {
-    /// The files now.
+    /// The files now: opened by the kernel's walk where it answers for the
+    /// guard ([`Workspace::open_plain`]), else through the guard.
     fn now(store: &Store, doc: &DocPath) -> Quiet {
-        use std::os::unix::fs::OpenOptionsExt;
-        let hold = |file: Option<std::path::PathBuf>| {
-            let f = std::fs::OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-                .open(file?)
-                .ok()?;
+        let ws = store.workspace();
+        let identify = |f: std::fs::File| {
             let id = file_identity(&f.metadata().ok()?);
             Some((f, id))
         };
-        let paths = Self::files(store, doc);
+        let hold = |rel: String, document: bool| {
+            #[cfg(target_os = "linux")]
+            if let Some((path, file)) = ws.open_plain(&rel, document) {
+                return (Some(path), file.and_then(identify));
+            }
+            let path = if document {
+                ws.doc_file(doc)
+            } else {
+                ws.internal_file(&rel)
+            }
+            .ok();
+            let file = path
+                .as_ref()
+                .and_then(|p| crate::workspace::open_beneath(ws, p).ok());
+            (path, file.and_then(identify))
+        };
+        let (doc_path, doc_held) = hold(doc.as_str().to_owned(), true);
+        let (sidecar_path, sidecar_held) = hold(crate::workspace::sidecar_rel(doc), false);
         Quiet {
-            held: [hold(paths[0].clone()), hold(paths[1].clone())],
-            paths,
+            held: [doc_held, sidecar_held],
+            paths: [doc_path, sidecar_path],
         }
     }
 
@@ -292,12 +305,6 @@ impl Quiet {
     fn nobody_writing(store: &Store, doc: &DocPath) -> Result<bool> {
         let ws = store.workspace();
         Ok(!ws.lock_held(doc)? && !crate::txn::in_flight(ws, doc)?)
-    }
-
-    /// The document's file (through the guard) and its sidecar's.
-    fn files(store: &Store, doc: &DocPath) -> [Option<std::path::PathBuf>; 2] {
-        let ws = store.workspace();
-        [ws.doc_file(doc).ok(), ws.sidecar_file(doc).ok()]
     }
 
     /// `paths`, each the guard refused asked of it again.
@@ -380,23 +387,28 @@ impl Session {
         for pause in [0, 1, 4, 16, 64] {
             std::thread::sleep(std::time::Duration::from_millis(pause));
             let before = Quiet::now(&store, &doc_path);
-            let read = Self::open_with(store.clone(), doc_path.clone(), identity.clone(), false);
+            let read = Self::open_with(store.clone(), doc_path.clone(), identity.clone(), Some(&before));
             if before.still(&store, &doc_path)? {
                 return read;
             }
         }
-        Self::open_with(store, doc_path, identity, true)
+        Self::open_with(store, doc_path, identity, None)
     }
 
+    /// Read `doc_path` and its sidecar: from the files `quiet` holds open
+    /// (read from where they were opened, checked after by [`Quiet::still`];
+    /// asked of the guard again where it refused), or, with no `quiet`,
+    /// under the document's lock.
     fn open_with(
         store: Arc<Store>,
         doc_path: DocPath,
         identity: Provenance,
-        locked: bool,
+        quiet: Option<&Quiet>,
     ) -> Result<Session> {
         // Finish whatever a crashed writer left half-done before reading.
         // The document and its sidecar are read under one lock: a pair.
         // (A workspace we may not write to is still readable, without a lock.)
+        let locked = quiet.is_none();
         let lock = match locked.then(|| lock_and_recover(&store, &doc_path)).transpose() {
             Ok(l) => l,
             Err(Error::Io { source, .. })
@@ -409,7 +421,15 @@ impl Session {
             }
             Err(e) => return Err(e),
         };
-        let doc = store.workspace().read_document(&doc_path)?;
+        let held =
+            |i: usize| quiet.and_then(|q| Some((q.held[i].as_ref().map(|h| &h.0), q.paths[i].as_deref()?)));
+        let ws = store.workspace();
+        let doc = match held(0) {
+            Some((Some(f), file)) => ws.read_document_open(&doc_path, f, file)?,
+            // Nothing there when held: read as it is now (a file made since shows in `still`).
+            Some((None, file)) => ws.read_document_from(&doc_path, file)?,
+            None => ws.read_document(&doc_path)?,
+        };
         let mut s = Session {
             saved: doc.rope().clone(),
             saved_bom: doc.has_bom(),
@@ -436,7 +456,12 @@ impl Session {
             doc_path,
             store,
         };
-        match s.store.load(&s.doc_path) {
+        let loaded = match held(1) {
+            Some((Some(f), file)) => s.store.load_open(&s.doc_path, f, file),
+            Some((None, file)) => s.store.load_from(&s.doc_path, file),
+            None => s.store.load(&s.doc_path),
+        };
+        match loaded {
             Ok(a) => {
                 let a = a.unwrap_or_else(|| Artifact::empty(s.doc_path.as_str()));
                 s.load_spans(&a);

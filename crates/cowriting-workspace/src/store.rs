@@ -65,20 +65,46 @@ impl Store {
     /// the decision log says were decided are left out (see the module docs);
     /// the file is not written.
     pub fn load(&self, doc: &DocPath) -> Result<Option<Artifact>> {
-        let file = self.ws.sidecar_file(doc)?;
-        Ok(read(&file)?.map(|(mut a, _)| {
-            if !a.proposals.is_empty() {
-                if let Ok(decided) = self.decided() {
-                    let before = a.proposals.len();
-                    a.proposals
-                        .retain(|p| decided.find(doc.as_str(), &p.id).is_none());
-                    if a.proposals.len() != before {
-                        a.prune_anchors();
-                    }
+        self.load_from(doc, &self.ws.sidecar_file(doc)?)
+    }
+
+    /// [`Store::load`] of `doc`'s sidecar from `file`, the path the guard
+    /// gave for it ([`Workspace::sidecar_file`]) a moment before.
+    pub(crate) fn load_from(&self, doc: &DocPath, file: &Path) -> Result<Option<Artifact>> {
+        Ok(read(file)?.map(|(a, _)| self.undecided(doc, a)))
+    }
+
+    /// [`Store::load`] of `doc`'s sidecar from `f`, opened at `file` by the
+    /// kernel's walk and not read yet. A sidecar that does not parse is read
+    /// again by its name ([`read_settled`]: a writer that takes no lock may
+    /// be half-way through it).
+    pub(crate) fn load_open(
+        &self,
+        doc: &DocPath,
+        f: &std::fs::File,
+        file: &Path,
+    ) -> Result<Option<Artifact>> {
+        let bytes = fsutil::read_regular_open(f).map_err(Error::io(file))?;
+        match parse_sidecar(file, &bytes) {
+            Ok(a) => Ok(Some(self.undecided(doc, a))),
+            Err(e) if e.is_corrupt() => self.load_from(doc, file),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `a` without the proposals the decision log says were decided.
+    fn undecided(&self, doc: &DocPath, mut a: Artifact) -> Artifact {
+        if !a.proposals.is_empty() {
+            if let Ok(decided) = self.decided() {
+                let before = a.proposals.len();
+                a.proposals
+                    .retain(|p| decided.find(doc.as_str(), &p.id).is_none());
+                if a.proposals.len() != before {
+                    a.prune_anchors();
                 }
             }
-            a
-        }))
+        }
+        a
     }
 
     /// What the decision log says is decided now (read on from where the

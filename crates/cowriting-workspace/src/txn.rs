@@ -118,17 +118,20 @@ fn sha_hex(bytes: &[u8]) -> String {
 /// `txn/delete/<doc>`), so any name a document can have fits (a 255-byte name
 /// and `.json` would not).
 fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<std::path::PathBuf> {
-    ws.internal_file(&format!("{TXN_DIR}/decision/{}", doc.as_str()))
+    ws.internal_file(&intent_rel(doc))
+}
+
+fn intent_rel(doc: &DocPath) -> String {
+    format!("{TXN_DIR}/decision/{}", doc.as_str())
 }
 
 /// Where earlier builds put the intent record (`txn/<doc>.json`), a crash may have left
 /// one: read by recovery only, when the name fits. Document names never end in
 /// `.json`, so it is never another kind's record.
 fn legacy_intent_file(ws: &Workspace, doc: &DocPath) -> Option<std::path::PathBuf> {
-    let file = ws
-        .internal_file(&format!("{TXN_DIR}/{}.json", doc.as_str()))
-        .ok()?;
-    std::fs::symlink_metadata(&file).is_ok().then_some(file)
+    ws.internal_file_present(&format!("{TXN_DIR}/{}.json", doc.as_str()))
+        .ok()
+        .flatten()
 }
 
 /// Whether an intent record names `doc` (a decision, a delete, a rename of or
@@ -137,19 +140,10 @@ fn legacy_intent_file(ws: &Workspace, doc: &DocPath) -> Option<std::path::PathBu
 /// nothing is read, made or finished (a read that finds one takes the lock,
 /// and [`lock_and_recover`] finishes it).
 pub fn in_flight(ws: &Workspace, doc: &DocPath) -> Result<bool> {
-    let records = [
-        intent_file(ws, doc)?,
-        crate::documents::delete::intent_file(ws, doc)?,
-        crate::documents::rename::intent_file(ws, doc)?,
-    ];
-    for file in records {
-        match std::fs::symlink_metadata(&file) {
-            Ok(_) => return Ok(true),
-            // Not there, or a name no record can have (too long, a file on the way).
-            Err(e)
-                if e.kind() == std::io::ErrorKind::NotFound
-                    || matches!(e.raw_os_error(), Some(libc::ENAMETOOLONG | libc::ENOTDIR)) => {}
-            Err(e) => return Err(Error::io(&file)(e)),
+    use crate::documents::{delete, rename};
+    for rel in [intent_rel(doc), delete::intent_rel(doc), rename::intent_rel(doc)] {
+        if ws.internal_file_present(&rel)?.is_some() {
+            return Ok(true);
         }
     }
     Ok(legacy_intent_file(ws, doc).is_some())

@@ -24,6 +24,11 @@ pub enum FileChange {
 /// The folder that holds the sidecars.
 pub const SIDECAR_DIR: &str = ".threads";
 
+/// `.threads/<docPath>.json`: where `doc`'s sidecar is, relative to the root.
+pub(crate) fn sidecar_rel(doc: &DocPath) -> String {
+    format!("{SIDECAR_DIR}/{}.json", doc.as_str())
+}
+
 /// Folders that never hold documents, at any depth (compared ignoring ASCII
 /// case, for case-insensitive file systems): git's own data, the sidecars and
 /// the contract ledger.
@@ -294,7 +299,7 @@ impl Workspace {
 
     /// `W/.threads/<docPath>.json`, through [`Workspace::internal_file`].
     pub fn sidecar_file(&self, doc: &DocPath) -> Result<PathBuf> {
-        self.internal_file(&format!("{SIDECAR_DIR}/{}.json", doc.as_str()))
+        self.internal_file(&sidecar_rel(doc))
     }
 
     /// A file of the workspace that is not a document (`.threads/…`,
@@ -305,6 +310,38 @@ impl Workspace {
     /// exists, must be a regular file (not a FIFO, socket, device or folder).
     pub fn internal_file(&self, rel: &str) -> Result<PathBuf> {
         self.internal(rel, Want::File)
+    }
+
+    /// [`Workspace::internal_file`], and whether anything is at it now
+    /// (`None`: nothing, not even a link): for the records and locks a read
+    /// only looks for (an intent record, a lock held, the decision log), which
+    /// are nearly always absent. The kernel's look answers an absent file in
+    /// one system call, where the guard and a look of one's own took two or
+    /// three; anything else is asked as [`Workspace::internal_file`] asks it.
+    pub fn internal_file_present(&self, rel: &str) -> Result<Option<PathBuf>> {
+        #[cfg(target_os = "linux")]
+        if !rel.is_empty()
+            && !rel.contains(['\\', '\0'])
+            && rel.split('/').all(|p| !p.is_empty() && p != "." && p != "..")
+        {
+            match self.beneath(rel) {
+                Some(None) => return Ok(None),
+                Some(Some(rustix::fs::FileType::RegularFile)) => return Ok(Some(self.root.join(rel))),
+                _ => {}
+            }
+        }
+        let file = self.internal_file(rel)?;
+        match std::fs::symlink_metadata(&file) {
+            Ok(_) => Ok(Some(file)),
+            // Not there, or a name nothing can have (too long, a file on the way).
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    || matches!(e.raw_os_error(), Some(libc::ENAMETOOLONG | libc::ENOTDIR)) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(Error::io(&file)(e)),
+        }
     }
 
     /// The text of the workspace's own file `rel` (`.cowriting/dictionary.txt`,
@@ -466,6 +503,44 @@ impl Workspace {
         }
     }
 
+    /// `rel` opened for reading by the kernel's walk alone, where it can
+    /// answer for the guard: `openat2(O_RDONLY | O_NONBLOCK | O_NOFOLLOW,
+    /// RESOLVE_NO_SYMLINKS)` on the root joined with it. `Some((path, file))`
+    /// is the path [`Workspace::resolve`] (a `document`) or
+    /// [`Workspace::internal_file`] would answer and the file open at it now
+    /// (`None`: nothing there), in one system call where the guard and an
+    /// open took four; `None` when the kernel cannot say alone (a link on the
+    /// way, a name the guard reads itself, our own file not a regular file):
+    /// ask the guard.
+    #[cfg(target_os = "linux")]
+    pub(crate) fn open_plain(&self, rel: &str, document: bool) -> Option<(PathBuf, Option<std::fs::File>)> {
+        use rustix::fs::{openat2, Mode, OFlags, ResolveFlags, CWD};
+        let plain = !rel.is_empty()
+            && !rel.contains(['\\', '\0'])
+            && rel.split('/').all(|p| match document {
+                // As `resolve` asks the kernel first: no hidden name at all.
+                true => !p.is_empty() && !p.starts_with('.'),
+                false => !p.is_empty() && p != "." && p != "..",
+            });
+        if !plain {
+            return None;
+        }
+        let path = self.root.join(rel);
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::CLOEXEC;
+        let how = ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+        match openat2(CWD, &path, flags, Mode::empty(), how) {
+            Ok(fd) => {
+                let file = std::fs::File::from(fd);
+                if !document && !file.metadata().ok()?.is_file() {
+                    return None;
+                }
+                Some((path, Some(file)))
+            }
+            Err(rustix::io::Errno::NOENT) => Some((path, None)),
+            Err(_) => None,
+        }
+    }
+
     /// The document path of a file given relative to the current directory or
     /// absolutely, when it lies inside the workspace; else parse it as a
     /// workspace-relative path.
@@ -499,8 +574,28 @@ impl Workspace {
     /// non-blocking, so a FIFO without a writer cannot hang the read), and so is
     /// a symlink leading out of the workspace. A symlink inside is read through.
     pub fn read_document(&self, doc: &DocPath) -> Result<Document> {
-        let file = self.doc_file(doc)?;
-        let bytes = read_regular(self, &file, doc)?;
+        self.read_document_from(doc, &self.doc_file(doc)?)
+    }
+
+    /// [`Workspace::read_document`] of `doc` from `file`, the path the guard
+    /// gave for it ([`Workspace::doc_file`]) a moment before.
+    pub(crate) fn read_document_from(&self, doc: &DocPath, file: &Path) -> Result<Document> {
+        Self::decode(doc, read_regular(self, file, doc)?)
+    }
+
+    /// [`Workspace::read_document`] of `doc` from `f`, opened at `file` through
+    /// the kernel's walk ([`Workspace::open_plain`], [`open_beneath`]) and
+    /// not read yet.
+    pub(crate) fn read_document_open(
+        &self,
+        doc: &DocPath,
+        f: &std::fs::File,
+        file: &Path,
+    ) -> Result<Document> {
+        Self::decode(doc, read_open(f, file, doc)?)
+    }
+
+    fn decode(doc: &DocPath, bytes: Vec<u8>) -> Result<Document> {
         Document::from_bytes(&bytes).map_err(|source| Error::Document {
             path: doc.to_string(),
             source,
@@ -739,12 +834,12 @@ fn read_regular(ws: &Workspace, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
         }
         Err(e) => return Err(Error::io(file)(e)),
     };
-    read_open(f, file, doc)
+    read_open(&f, file, doc)
 }
 
 /// The bytes of `f`, opened for `doc` at `file`, when it is a regular file
 /// no larger than a document may be.
-fn read_open(f: std::fs::File, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
+fn read_open(f: &std::fs::File, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
     use std::io::Read;
     let meta = f.metadata().map_err(Error::io(file))?;
     if !meta.is_file() {
@@ -775,7 +870,7 @@ fn read_open(f: std::fs::File, file: &Path, doc: &DocPath) -> Result<Vec<u8>> {
 /// non-blocking, never through a link: see [`read_regular`]. `openat2` with
 /// `RESOLVE_NO_SYMLINKS` on the whole path (the root's is canonical, the rest
 /// names no `..`), so the kernel refuses a link anywhere on the way.
-fn open_beneath(ws: &Workspace, file: &Path) -> std::io::Result<std::fs::File> {
+pub(crate) fn open_beneath(ws: &Workspace, file: &Path) -> std::io::Result<std::fs::File> {
     #[cfg(target_os = "linux")]
     if file.starts_with(&ws.root) && !file.components().any(|c| matches!(c, Component::ParentDir)) {
         use rustix::fs::{openat2, Mode, OFlags, ResolveFlags, CWD};
@@ -838,7 +933,7 @@ impl DocReader {
             match openat2(&self.dir, doc.as_str(), flags, Mode::empty(), how) {
                 Ok(fd) => {
                     let file = self.ws.root.join(doc.as_str());
-                    return read_open(std::fs::File::from(fd), &file, doc);
+                    return read_open(&std::fs::File::from(fd), &file, doc);
                 }
                 Err(rustix::io::Errno::NOENT) => {
                     return Err(Error::MissingDocument {
@@ -1227,7 +1322,7 @@ mod tests {
     #[test]
     fn the_kernels_walk_answers_as_ours_does() {
         let names = ["a", "b", "c.md", "d.md", ".threads", ".git", "e"];
-        let (mut asked, mut answered) = (0usize, 0usize);
+        let (mut asked, mut answered, mut opened) = (0usize, 0usize, 0usize);
         for seed in 0..60u64 {
             let mut rng = fastrand::Rng::with_seed(seed);
             // The workspace three folders down in a scratch folder, so no link
@@ -1298,9 +1393,37 @@ mod tests {
                         "seed {seed}: {rel} as our own file or folder"
                     );
                 }
+                // Opened by the kernel alone: where it answers, the path the
+                // walk gives, and a file open exactly when something is there.
+                for (document, walk) in [
+                    (true, ws.resolve_walk(&rel)),
+                    (false, ws.internal_walk(&rel, &parts, Want::File)),
+                ] {
+                    if let Some((path, file)) = ws.open_plain(&rel, document) {
+                        opened += 1;
+                        let walked = walk
+                            .unwrap_or_else(|e| panic!("seed {seed}: {rel} opened, the walk refused: {e}"));
+                        assert_eq!(path, walked, "seed {seed}: {rel} (document: {document})");
+                        assert_eq!(
+                            file.is_some(),
+                            std::fs::symlink_metadata(&walked).is_ok(),
+                            "seed {seed}: {rel}"
+                        );
+                    }
+                }
+                // Whether our own file is there, as the walk and a look find it.
+                let present = ws
+                    .internal_walk(&rel, &parts, Want::File)
+                    .map(|p| std::fs::symlink_metadata(&p).is_ok().then_some(p));
+                assert_eq!(
+                    format!("{:?}", ws.internal_file_present(&rel)),
+                    format!("{present:?}"),
+                    "seed {seed}: {rel} looked for"
+                );
             }
         }
         assert!(answered * 2 > asked, "the kernel answered {answered} of {asked}");
+        assert!(opened * 3 > asked, "the kernel opened {opened} of {asked} twice");
     }
 
     /// A root whose name leads elsewhere now (the folder moved away, another

@@ -74,7 +74,11 @@ struct DeleteIntent {
 /// `txn/delete/<doc>`: a document name never ends in `.json`, so it is never a
 /// decision's record, and a name is never both under `delete/` and `rename/`.
 pub(crate) fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
-    ws.internal_file(&format!("{TXN_DIR}/delete/{}", doc.as_str()))
+    ws.internal_file(&intent_rel(doc))
+}
+
+pub(crate) fn intent_rel(doc: &DocPath) -> String {
+    format!("{TXN_DIR}/delete/{}", doc.as_str())
 }
 
 fn hex(h: [u8; 32]) -> String {

@@ -72,18 +72,17 @@ struct RenameIntent {
 /// never `.json`, so it is never a record left by an older version
 /// (`txn/<doc>.json`), even of a document in a folder named `rename`.
 pub(crate) fn intent_file(ws: &Workspace, doc: &DocPath) -> Result<PathBuf> {
-    ws.internal_file(&format!("{TXN_DIR}/rename/{}", doc.as_str()))
+    ws.internal_file(&intent_rel(doc))
+}
+
+pub(crate) fn intent_rel(doc: &DocPath) -> String {
+    format!("{TXN_DIR}/rename/{}", doc.as_str())
 }
 
 /// Whether a rename of or to `doc` was left unfinished by a dead writer (or is
 /// running: only a caller holding `doc`'s lock knows it is not).
 pub(crate) fn left_behind(ws: &Workspace, doc: &DocPath) -> Result<bool> {
-    let file = intent_file(ws, doc)?;
-    match std::fs::symlink_metadata(&file) {
-        Ok(_) => Ok(true),
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(Error::io(&file)(e)),
-    }
+    Ok(ws.internal_file_present(&intent_rel(doc))?.is_some())
 }
 
 /// The record at `file`; `None` when there is none. Records are written
