@@ -262,7 +262,7 @@ impl Quiet {
         let hold = |rel: String, document: bool| {
             #[cfg(target_os = "linux")]
             if let Some((path, file)) = ws.open_plain(&rel, document) {
-                return (Some(path), file.and_then(identify));
+                return (Some(path), file.map(|(f, meta)| (f, file_identity(&meta))));
             }
             let path = if document {
                 ws.doc_file(doc)

@@ -29,6 +29,19 @@ pub(crate) fn sidecar_rel(doc: &DocPath) -> String {
     format!("{SIDECAR_DIR}/{}.json", doc.as_str())
 }
 
+/// Whether `rel` is plain `/`-separated names the kernel's walk can look up
+/// for the guard: not empty, no empty name, no `.` or `..`, no NUL or
+/// backslash; and, unless `hidden` (our own files), no hidden name at all (a
+/// document's path never has one; the guard's walk refuses it and says why).
+#[cfg(target_os = "linux")]
+fn plain_names(rel: &str, hidden: bool) -> bool {
+    !rel.is_empty()
+        && !rel.contains(['\\', '\0'])
+        && rel
+            .split('/')
+            .all(|p| !p.is_empty() && p != "." && p != ".." && (hidden || !p.starts_with('.')))
+}
+
 /// Folders that never hold documents, at any depth (compared ignoring ASCII
 /// case, for case-insensitive file systems): git's own data, the sidecars and
 /// the contract ledger.
@@ -176,10 +189,7 @@ impl Workspace {
         // Plain names only: the kernel's walk answers alone for a path with
         // no link on the way (hidden names, `.`, `..` and links: the walk).
         #[cfg(target_os = "linux")]
-        if !rel.is_empty()
-            && !rel.contains('\0')
-            && rel.split('/').all(|p| !p.is_empty() && !p.starts_with('.'))
-        {
+        if plain_names(rel, false) {
             match self.beneath(rel) {
                 Some(None) => return Ok(self.root.join(rel)),
                 Some(Some(kind)) if kind != rustix::fs::FileType::Symlink => return Ok(self.root.join(rel)),
@@ -320,10 +330,7 @@ impl Workspace {
     /// three; anything else is asked as [`Workspace::internal_file`] asks it.
     pub fn internal_file_present(&self, rel: &str) -> Result<Option<PathBuf>> {
         #[cfg(target_os = "linux")]
-        if !rel.is_empty()
-            && !rel.contains(['\\', '\0'])
-            && rel.split('/').all(|p| !p.is_empty() && p != "." && p != "..")
-        {
+        if plain_names(rel, true) {
             match self.beneath(rel) {
                 Some(None) => return Ok(None),
                 Some(Some(rustix::fs::FileType::RegularFile)) => return Ok(Some(self.root.join(rel))),
@@ -507,22 +514,19 @@ impl Workspace {
     /// answer for the guard: `openat2(O_RDONLY | O_NONBLOCK | O_NOFOLLOW,
     /// RESOLVE_NO_SYMLINKS)` on the root joined with it. `Some((path, file))`
     /// is the path [`Workspace::resolve`] (a `document`) or
-    /// [`Workspace::internal_file`] would answer and the file open at it now
-    /// (`None`: nothing there), in one system call where the guard and an
-    /// open took four; `None` when the kernel cannot say alone (a link on the
+    /// [`Workspace::internal_file`] would answer and the file open at it now,
+    /// with what `fstat` says of it (`None`: nothing there), in two system
+    /// calls where the guard, an open and its `fstat` took five; `None` when the kernel cannot say alone (a link on the
     /// way, a name the guard reads itself, our own file not a regular file):
     /// ask the guard.
     #[cfg(target_os = "linux")]
-    pub(crate) fn open_plain(&self, rel: &str, document: bool) -> Option<(PathBuf, Option<std::fs::File>)> {
+    pub(crate) fn open_plain(
+        &self,
+        rel: &str,
+        document: bool,
+    ) -> Option<(PathBuf, Option<(std::fs::File, std::fs::Metadata)>)> {
         use rustix::fs::{openat2, Mode, OFlags, ResolveFlags, CWD};
-        let plain = !rel.is_empty()
-            && !rel.contains(['\\', '\0'])
-            && rel.split('/').all(|p| match document {
-                // As `resolve` asks the kernel first: no hidden name at all.
-                true => !p.is_empty() && !p.starts_with('.'),
-                false => !p.is_empty() && p != "." && p != "..",
-            });
-        if !plain {
+        if !plain_names(rel, !document) {
             return None;
         }
         let path = self.root.join(rel);
@@ -531,10 +535,11 @@ impl Workspace {
         match openat2(CWD, &path, flags, Mode::empty(), how) {
             Ok(fd) => {
                 let file = std::fs::File::from(fd);
-                if !document && !file.metadata().ok()?.is_file() {
+                let meta = file.metadata().ok()?;
+                if !document && !meta.is_file() {
                     return None;
                 }
-                Some((path, Some(file)))
+                Some((path, Some((file, meta))))
             }
             Err(rustix::io::Errno::NOENT) => Some((path, None)),
             Err(_) => None,
@@ -1400,6 +1405,12 @@ mod tests {
                     (false, ws.internal_walk(&rel, &parts, Want::File)),
                 ] {
                     if let Some((path, file)) = ws.open_plain(&rel, document) {
+                        if let Some((_, meta)) = &file {
+                            assert!(
+                                document || meta.is_file(),
+                                "seed {seed}: {rel} opened, not a regular file"
+                            );
+                        }
                         opened += 1;
                         let walked = walk
                             .unwrap_or_else(|e| panic!("seed {seed}: {rel} opened, the walk refused: {e}"));
